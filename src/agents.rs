@@ -1,0 +1,260 @@
+//! The room: agent personas from `agents/*.md` (YAML frontmatter plus an
+//! optional Markdown body of extra persona instructions).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::assets::SourceFile;
+use crate::config::{yaml_error, ConfigError};
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Agent {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub icon: String,
+    pub role: String,
+    pub identity: String,
+    pub communication_style: String,
+    pub principles: Vec<String>,
+    pub capabilities: Option<String>,
+    pub color: Option<String>,
+    pub model: Option<String>,
+    /// Below 1: never takes part in rounds the runtime pushed on its own.
+    pub diligence_push_max: Option<u32>,
+    /// Summarises and redirects when the room goes in circles.
+    pub moderator: bool,
+    /// Extra persona instructions (the Markdown body).
+    pub instructions: String,
+    /// Where the agent came from, for messages and `--list-agents`.
+    pub source: String,
+}
+
+impl Agent {
+    /// `icon Name` as the transcript shows it.
+    pub fn label(&self) -> String {
+        if self.icon.is_empty() {
+            self.name.clone()
+        } else {
+            format!("{} {}", self.icon, self.name)
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+pub enum Principles {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl Principles {
+    /// A list stays a list; a string of `- a - b` bullets (as BMAD's
+    /// compiled manifests flatten them) is split back into items.
+    pub fn into_list(self) -> Vec<String> {
+        match self {
+            Principles::Many(v) => v.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
+            Principles::One(s) => {
+                let s = s.trim();
+                let bullets: Vec<String> = if s.starts_with("- ") {
+                    s.split("\n- ")
+                        .flat_map(|part| part.split(" - "))
+                        .map(|p| p.trim().trim_start_matches("- ").trim().to_string())
+                        .filter(|p| !p.is_empty())
+                        .collect()
+                } else {
+                    s.lines().map(|l| l.trim().trim_start_matches("- ").trim().to_string()).filter(|l| !l.is_empty()).collect()
+                };
+                if bullets.is_empty() {
+                    vec![]
+                } else {
+                    bullets
+                }
+            }
+        }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAgent {
+    id: String,
+    name: String,
+    title: String,
+    icon: String,
+    role: String,
+    identity: String,
+    communication_style: String,
+    principles: Principles,
+    #[serde(default)]
+    capabilities: Option<String>,
+    #[serde(default)]
+    color: Option<String>,
+    #[serde(default)]
+    model: Option<String>,
+    #[serde(default)]
+    diligence_push_max: Option<u32>,
+    #[serde(default)]
+    moderator: bool,
+}
+
+pub const COLORS: &[&str] = &[
+    "red", "green", "yellow", "blue", "magenta", "cyan", "gray", "white", "lightred", "lightgreen", "lightyellow",
+    "lightblue", "lightmagenta", "lightcyan",
+];
+
+/// Problems found while loading a roster, one per file and field.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RosterError {
+    pub problems: Vec<ConfigError>,
+}
+
+impl fmt::Display for RosterError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, p) in self.problems.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{p}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for RosterError {}
+
+/// Splits `---\nyaml\n---\nbody`. Returns the YAML, the body and the line
+/// number (1-based) where the YAML starts, or None without frontmatter.
+pub fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let rest = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n"))?;
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            let yaml = &rest[..offset];
+            let body = &rest[offset + line.len()..];
+            return Some((yaml, body, 2));
+        }
+        offset += line.len();
+    }
+    None
+}
+
+fn problem(file: &str, key: &str, message: impl Into<String>) -> ConfigError {
+    ConfigError { file: file.to_string(), line: None, column: None, key: key.to_string(), message: message.into(), snippet: None }
+}
+
+/// Parses one agent file.
+pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
+    let Some((yaml, body, first_line)) = split_frontmatter(&file.text) else {
+        return Err(problem(&file.path, "", "no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`"));
+    };
+    let raw: RawAgent = serde_saphyr::from_str(yaml).map_err(|e| {
+        let mut err = yaml_error(&e, &file.path, first_line - 1);
+        err.snippet = err.line.and_then(|l| crate::config::snippet(&file.text, l, err.column));
+        err
+    })?;
+    let clean = |s: &str| crate::text::sanitize(s).trim().to_string();
+    let agent = Agent {
+        id: clean(&raw.id),
+        name: clean(&raw.name).replace('*', ""),
+        title: clean(&raw.title),
+        icon: clean(&raw.icon),
+        role: clean(&raw.role),
+        identity: clean(&raw.identity),
+        communication_style: clean(&raw.communication_style),
+        principles: raw.principles.into_list().iter().map(|p| clean(p)).collect(),
+        capabilities: raw.capabilities.map(|c| clean(&c)).filter(|c| !c.is_empty()),
+        color: raw.color.map(|c| c.trim().to_lowercase()),
+        model: raw.model.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()),
+        diligence_push_max: raw.diligence_push_max,
+        moderator: raw.moderator,
+        instructions: clean(body),
+        source: file.path.clone(),
+    };
+    for (key, value) in [("id", &agent.id), ("name", &agent.name), ("title", &agent.title), ("role", &agent.role)] {
+        if value.is_empty() {
+            return Err(problem(&file.path, key, "may not be empty"));
+        }
+    }
+    if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+        return Err(problem(&file.path, "id", format!("`{}` may only use letters, digits, `-` and `_` (it is typed as @id)", agent.id)));
+    }
+    if let Some(c) = &agent.color {
+        let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
+        if !hex && !COLORS.contains(&c.as_str()) {
+            return Err(problem(&file.path, "color", format!("`{c}` is not a colour; use one of {} or #rrggbb", COLORS.join(", "))));
+        }
+    }
+    Ok(agent)
+}
+
+/// Parses every file, reporting all problems at once so a facilitator fixes
+/// a broken room in one pass.
+pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
+    let mut agents: Vec<Agent> = Vec::new();
+    let mut problems = Vec::new();
+    let mut seen: HashMap<String, String> = HashMap::new();
+    for f in files {
+        match parse_agent(f) {
+            Ok(a) => {
+                if let Some(first) = seen.get(&a.id.to_lowercase()) {
+                    problems.push(problem(&f.path, "id", format!("duplicate id `{}` (already used by {first})", a.id)));
+                } else {
+                    seen.insert(a.id.to_lowercase(), f.path.clone());
+                    agents.push(a);
+                }
+            }
+            Err(e) => problems.push(e),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(RosterError { problems });
+    }
+    if agents.is_empty() {
+        return Err(RosterError { problems: vec![problem("agents/", "", "no agent files (*.md) found; the room is empty")] });
+    }
+    agents.sort_by(|a, b| a.id.cmp(&b.id));
+    Ok(agents)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(path: &str, text: &str) -> SourceFile {
+        SourceFile { path: path.into(), text: text.into() }
+    }
+
+    const GOOD: &str = "---\nid: architect\nname: Ingrid\ntitle: Architect\nicon: \"🏗️\"\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: \"- a - b\"\n---\nExtra.\n";
+
+    #[test]
+    fn parses_and_splits_principles() {
+        let a = parse_agent(&file("agents/a.md", GOOD)).unwrap();
+        assert_eq!(a.principles, vec!["a", "b"]);
+        assert_eq!(a.instructions, "Extra.");
+        assert_eq!(a.label(), "🏗️ Ingrid");
+    }
+
+    #[test]
+    fn missing_field_names_file_and_field() {
+        let e = parse_agent(&file("agents/a.md", &GOOD.replace("title: Architect\n", ""))).unwrap_err();
+        assert_eq!(e.file, "agents/a.md");
+        assert_eq!(e.key, "title");
+        assert!(e.to_string().contains("missing field"), "{e}");
+    }
+
+    #[test]
+    fn bad_value_has_file_line() {
+        let e = parse_agent(&file("agents/a.md", &GOOD.replace("role: r", "role: [r"))).unwrap_err();
+        assert_eq!(e.line, Some(6), "{e}");
+    }
+
+    #[test]
+    fn duplicate_ids_are_reported() {
+        let e = load_roster(&[file("agents/a.md", GOOD), file("agents/b.md", GOOD)]).unwrap_err();
+        assert!(e.to_string().contains("agents/b.md: `id`: duplicate id `architect` (already used by agents/a.md)"), "{e}");
+    }
+}

@@ -1,0 +1,94 @@
+//! Default agents and workflow files are compiled into the binary so it runs
+//! from any directory; files on disk override them.
+
+use std::path::{Path, PathBuf};
+
+use include_dir::{include_dir, Dir};
+
+use crate::config::ConfigError;
+
+static AGENTS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/agents");
+static WORKFLOW: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/workflows/party-mode");
+
+/// A text file and the name to use for it in messages.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+pub fn embedded_agents() -> Vec<SourceFile> {
+    let mut files: Vec<SourceFile> = AGENTS
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "md"))
+        .map(|f| SourceFile {
+            path: format!("(built-in) agents/{}", f.path().display()),
+            text: f.contents_utf8().unwrap_or_default().to_string(),
+        })
+        .collect();
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    files
+}
+
+fn read_problem(path: &Path, message: String) -> ConfigError {
+    ConfigError { file: path.display().to_string(), line: None, column: None, key: String::new(), message, snippet: None }
+}
+
+/// Every `*.md` in `dir` (not recursive), sorted by name.
+pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> {
+    let entries = std::fs::read_dir(dir).map_err(|e| vec![read_problem(dir, format!("cannot read the agents folder: {e}"))])?;
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
+        .collect();
+    paths.sort();
+    let mut files = Vec::new();
+    let mut problems = Vec::new();
+    for p in paths {
+        match std::fs::read(&p) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(text) => files.push(SourceFile { path: p.display().to_string(), text }),
+                Err(e) => problems.push(read_problem(&p, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))),
+            },
+            Err(e) => problems.push(read_problem(&p, format!("cannot read: {e}"))),
+        }
+    }
+    if problems.is_empty() {
+        Ok(files)
+    } else {
+        Err(problems)
+    }
+}
+
+/// The workflow folder: a directory on disk whose files win, over the
+/// built-in copy.
+#[derive(Debug, Clone, Default)]
+pub struct WorkflowSource {
+    pub dir: Option<PathBuf>,
+}
+
+/// What a lookup found: a file, or a file that exists on disk but could not be read.
+pub enum Lookup {
+    Found(SourceFile),
+    Missing,
+}
+
+impl WorkflowSource {
+    /// Reads `rel` (e.g. `steps/step-02-discussion-orchestration.md`).
+    pub fn read(&self, rel: &str) -> Result<Lookup, ConfigError> {
+        if let Some(dir) = &self.dir {
+            let p = dir.join(rel);
+            if p.exists() {
+                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, format!("cannot read: {e}")))?;
+                return Ok(Lookup::Found(SourceFile { path: p.display().to_string(), text }));
+            }
+        }
+        Ok(match WORKFLOW.get_file(rel) {
+            Some(f) => Lookup::Found(SourceFile {
+                path: format!("(built-in) workflows/party-mode/{rel}"),
+                text: f.contents_utf8().unwrap_or_default().to_string(),
+            }),
+            None => Lookup::Missing,
+        })
+    }
+}

@@ -1,0 +1,607 @@
+//! `config.yaml`: every limit and switch of a party. Parsing keeps source
+//! positions so that a bad value is reported as file:line:column and key,
+//! not as a generic "invalid config".
+
+use std::fmt;
+use std::path::Path;
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub party: PartyConfig,
+    pub llm: LlmConfig,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartyConfig {
+    pub auto_exit_enabled: bool,
+    pub max_rounds: u32,
+    /// 0 disables the warning.
+    pub warn_at_rounds: u32,
+    pub max_duration_minutes: f64,
+    pub warn_at_minutes: f64,
+    pub agents_per_round: (usize, usize),
+    pub selection: Selection,
+    pub exit_triggers: Vec<String>,
+    pub reset_triggers: Vec<String>,
+    pub end_detection: EndDetection,
+    pub ask_marker: String,
+    pub consensus: Consensus,
+    pub silence: Silence,
+    pub diligence: Diligence,
+    pub confirmation_timeout_seconds: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Selection {
+    Heuristic,
+    Llm,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndDetection {
+    pub enable_detection: bool,
+    pub end_marker: String,
+    pub require_confirmation: bool,
+    pub auto_end: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Consensus {
+    pub enabled: bool,
+    pub threshold: f64,
+    pub lookback: u32,
+    pub convergence_indicator: String,
+    pub disagreement_words: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Silence {
+    pub enabled: bool,
+    pub user_timeout_minutes: f64,
+    pub content_similarity: f64,
+    pub consecutive_similar_rounds: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diligence {
+    pub push_max: u32,
+    pub idle_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmConfig {
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub embedding_model: Option<String>,
+    pub temperature: f32,
+    pub request_timeout_seconds: u64,
+    /// Longest gap between two streamed chunks before the reply counts as stalled.
+    pub stall_timeout_seconds: u64,
+    pub max_retries: u32,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            party: PartyConfig {
+                auto_exit_enabled: false,
+                max_rounds: 10,
+                warn_at_rounds: 8,
+                max_duration_minutes: 30.0,
+                warn_at_minutes: 25.0,
+                agents_per_round: (2, 3),
+                selection: Selection::Heuristic,
+                exit_triggers: ["*exit", "goodbye", "end party", "quit"].map(String::from).to_vec(),
+                reset_triggers: ["clear", "重置对话", "开始新对话", "/reset"].map(String::from).to_vec(),
+                end_detection: EndDetection {
+                    enable_detection: true,
+                    end_marker: "<!-- END -->".into(),
+                    require_confirmation: true,
+                    auto_end: false,
+                },
+                ask_marker: "!?@human".into(),
+                consensus: Consensus {
+                    enabled: true,
+                    threshold: 0.85,
+                    lookback: 3,
+                    convergence_indicator: "agreed|consensus|exactly".into(),
+                    disagreement_words: default_disagreement_words(),
+                },
+                silence: Silence {
+                    enabled: true,
+                    user_timeout_minutes: 5.0,
+                    content_similarity: 0.9,
+                    consecutive_similar_rounds: 3,
+                },
+                diligence: Diligence { push_max: 3, idle_seconds: 30 },
+                confirmation_timeout_seconds: 300,
+            },
+            llm: LlmConfig {
+                base_url: None,
+                model: None,
+                embedding_model: None,
+                temperature: 0.7,
+                request_timeout_seconds: 120,
+                stall_timeout_seconds: 60,
+                max_retries: 3,
+            },
+        }
+    }
+}
+
+pub fn default_disagreement_words() -> Vec<String> {
+    [
+        "disagree", "however", "but i", "not convinced", "on the contrary", "i doubt", "risky", "concern",
+        "不同意", "但是", "然而", "反对", "不认同", "有风险", "担心",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// A configuration problem, located as precisely as the source allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub key: String,
+    pub message: String,
+    /// The offending source lines with a caret, when known.
+    pub snippet: Option<String>,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
+        }
+        if self.key.is_empty() {
+            write!(f, ": {}", self.message)?;
+        } else {
+            write!(f, ": `{}`: {}", self.key, self.message)?;
+        }
+        if let Some(s) = &self.snippet {
+            write!(f, "\n{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+// ---- raw, position-carrying shape of the file ----
+
+type S<T> = Option<Spanned<T>>;
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawFile {
+    bmad: Option<RawBmad>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawBmad {
+    party_mode: Option<RawParty>,
+    llm: Option<RawLlm>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawParty {
+    auto_exit_enabled: S<bool>,
+    max_rounds: S<u32>,
+    warn_at_rounds: S<u32>,
+    warn_at: S<u32>,
+    max_duration_minutes: S<f64>,
+    warn_at_minutes: S<f64>,
+    agents_per_round: Option<Spanned<RawRange>>,
+    selection: S<Selection>,
+    exit_triggers: S<Vec<String>>,
+    reset_triggers: S<Vec<String>>,
+    end_detection: Option<RawEnd>,
+    ask_marker: S<String>,
+    consensus: Option<RawConsensus>,
+    silence: Option<RawSilence>,
+    diligence: Option<RawDiligence>,
+    confirmation_timeout_seconds: S<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawRange {
+    min: usize,
+    max: usize,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawEnd {
+    enable_detection: S<bool>,
+    end_marker: S<String>,
+    require_confirmation: S<bool>,
+    auto_end: S<bool>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawConsensus {
+    enabled: S<bool>,
+    threshold: S<f64>,
+    lookback: S<u32>,
+    convergence_indicator: S<String>,
+    disagreement_words: S<Vec<String>>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawSilence {
+    enabled: S<bool>,
+    user_timeout_minutes: S<f64>,
+    content_similarity: S<f64>,
+    consecutive_similar_rounds: S<u32>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawDiligence {
+    push_max: S<u32>,
+    idle_seconds: S<u64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct RawLlm {
+    base_url: S<Option<String>>,
+    model: S<Option<String>>,
+    embedding_model: S<Option<String>>,
+    temperature: S<f32>,
+    request_timeout_seconds: S<u64>,
+    stall_timeout_seconds: S<u64>,
+    max_retries: S<u32>,
+}
+
+/// Command-line values that take precedence over the file.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub max_rounds: Option<u32>,
+    pub max_minutes: Option<f64>,
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+}
+
+struct Checker<'a> {
+    file: &'a str,
+    errors: Vec<ConfigError>,
+}
+
+impl Checker<'_> {
+    fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: impl Into<String>) {
+        self.errors.push(ConfigError {
+            file: self.file.to_string(),
+            line: at.map(|s| s.referenced.line()),
+            column: at.map(|s| s.referenced.column()),
+            key: key.to_string(),
+            message: message.into(),
+            snippet: None,
+        });
+    }
+}
+
+fn take<T: Clone>(slot: &S<T>, into: &mut T) {
+    if let Some(s) = slot {
+        *into = s.value.clone();
+    }
+}
+
+impl Config {
+    /// Parses a config file's text. `file` names it in errors.
+    pub fn parse(text: &str, file: &str, overrides: &Overrides) -> Result<Config, ConfigError> {
+        let raw: RawFile = if text.trim().is_empty() {
+            RawFile::default()
+        } else {
+            serde_saphyr::from_str(text).map_err(|e| yaml_error(&e, file, 0))?
+        };
+        let bmad = raw.bmad.unwrap_or_default();
+        let p = bmad.party_mode.unwrap_or_default();
+        let l = bmad.llm.unwrap_or_default();
+        let mut c = Config::default();
+        let mut ck = Checker { file, errors: Vec::new() };
+
+        let pc = &mut c.party;
+        take(&p.auto_exit_enabled, &mut pc.auto_exit_enabled);
+        take(&p.max_rounds, &mut pc.max_rounds);
+        take(&p.max_duration_minutes, &mut pc.max_duration_minutes);
+        if p.warn_at_rounds.is_some() && p.warn_at.is_some() {
+            ck.fail_at("bmad.party_mode.warn_at", p.warn_at.as_ref(), "give either `warn_at_rounds` or its alias `warn_at`, not both");
+        }
+        let warn_rounds = p.warn_at_rounds.as_ref().or(p.warn_at.as_ref());
+        let warn_rounds_key = if p.warn_at_rounds.is_some() { "bmad.party_mode.warn_at_rounds" } else { "bmad.party_mode.warn_at" };
+        // An explicit --max-rounds without an explicit warning moves the
+        // warning with it (80 %), instead of tripping over the default 8.
+        if let Some(m) = overrides.max_rounds {
+            pc.max_rounds = m;
+        }
+        pc.warn_at_rounds = match warn_rounds {
+            // A flag that lowers the limit below the file's warning moves the
+            // warning along; the file itself must be consistent (checked below).
+            Some(w) if overrides.max_rounds.is_some_and(|m| w.value >= m) => pc.max_rounds * 4 / 5,
+            Some(w) => w.value,
+            None if p.max_rounds.is_some() || overrides.max_rounds.is_some() => pc.max_rounds * 4 / 5,
+            None => pc.warn_at_rounds,
+        };
+        if let Some(m) = overrides.max_minutes {
+            pc.max_duration_minutes = m;
+        }
+        pc.warn_at_minutes = match &p.warn_at_minutes {
+            Some(w) if overrides.max_minutes.is_some_and(|m| w.value >= m) => pc.max_duration_minutes * 5.0 / 6.0,
+            Some(w) => w.value,
+            None if p.max_duration_minutes.is_some() || overrides.max_minutes.is_some() => pc.max_duration_minutes * 5.0 / 6.0,
+            None => pc.warn_at_minutes,
+        };
+        if pc.max_rounds == 0 {
+            ck.fail_at("bmad.party_mode.max_rounds", p.max_rounds.as_ref(), "must be at least 1");
+        }
+        if pc.warn_at_rounds >= pc.max_rounds && pc.max_rounds > 0 {
+            let why = format!("must be below max_rounds ({}); use 0 to turn the warning off", pc.max_rounds);
+            ck.fail_at(warn_rounds_key, warn_rounds.or(p.max_rounds.as_ref()), why);
+        }
+        if !(pc.max_duration_minutes > 0.0 && pc.max_duration_minutes.is_finite()) {
+            ck.fail_at("bmad.party_mode.max_duration_minutes", p.max_duration_minutes.as_ref(), "must be a positive number of minutes");
+        }
+        if !(pc.warn_at_minutes >= 0.0 && pc.warn_at_minutes < pc.max_duration_minutes) && pc.max_duration_minutes > 0.0 {
+            ck.fail_at(
+                "bmad.party_mode.warn_at_minutes",
+                p.warn_at_minutes.as_ref().or(p.max_duration_minutes.as_ref()),
+                format!("must be at least 0 and below max_duration_minutes ({})", pc.max_duration_minutes),
+            );
+        }
+        if let Some(r) = &p.agents_per_round {
+            let (min, max) = (r.value.min, r.value.max);
+            if min < 1 || min > max || max > 8 {
+                let at = Some(r);
+                ck.fail_at("bmad.party_mode.agents_per_round", at, format!("need 1 <= min <= max <= 8, got min {min}, max {max}"));
+            }
+            pc.agents_per_round = (min, max);
+        }
+        take(&p.selection, &mut pc.selection);
+        for (slot, into, key) in [
+            (&p.exit_triggers, &mut pc.exit_triggers, "bmad.party_mode.exit_triggers"),
+            (&p.reset_triggers, &mut pc.reset_triggers, "bmad.party_mode.reset_triggers"),
+        ] {
+            if let Some(s) = slot {
+                if s.value.iter().any(|t| t.trim().is_empty()) {
+                    ck.fail_at(key, Some(s), "a trigger may not be empty");
+                }
+                *into = s.value.iter().map(|t| t.trim().to_string()).collect();
+            }
+        }
+        let e = p.end_detection.unwrap_or_default();
+        take(&e.enable_detection, &mut pc.end_detection.enable_detection);
+        take(&e.end_marker, &mut pc.end_detection.end_marker);
+        take(&e.require_confirmation, &mut pc.end_detection.require_confirmation);
+        take(&e.auto_end, &mut pc.end_detection.auto_end);
+        if pc.end_detection.end_marker.trim().is_empty() {
+            ck.fail_at("bmad.party_mode.end_detection.end_marker", e.end_marker.as_ref(), "may not be empty");
+        }
+        take(&p.ask_marker, &mut pc.ask_marker);
+        if pc.ask_marker.trim().is_empty() {
+            ck.fail_at("bmad.party_mode.ask_marker", p.ask_marker.as_ref(), "may not be empty");
+        }
+        let cs = p.consensus.unwrap_or_default();
+        take(&cs.enabled, &mut pc.consensus.enabled);
+        take(&cs.threshold, &mut pc.consensus.threshold);
+        take(&cs.lookback, &mut pc.consensus.lookback);
+        take(&cs.convergence_indicator, &mut pc.consensus.convergence_indicator);
+        take(&cs.disagreement_words, &mut pc.consensus.disagreement_words);
+        if !(0.0..=1.0).contains(&pc.consensus.threshold) {
+            ck.fail_at("bmad.party_mode.consensus.threshold", cs.threshold.as_ref(), "must be between 0 and 1");
+        }
+        if pc.consensus.lookback < 1 {
+            ck.fail_at("bmad.party_mode.consensus.lookback", cs.lookback.as_ref(), "must be at least 1");
+        }
+        if let Err(err) = regex::RegexBuilder::new(&pc.consensus.convergence_indicator).case_insensitive(true).build() {
+            ck.fail_at("bmad.party_mode.consensus.convergence_indicator", cs.convergence_indicator.as_ref(), format!("not a valid regular expression: {err}"));
+        }
+        let si = p.silence.unwrap_or_default();
+        take(&si.enabled, &mut pc.silence.enabled);
+        take(&si.user_timeout_minutes, &mut pc.silence.user_timeout_minutes);
+        take(&si.content_similarity, &mut pc.silence.content_similarity);
+        take(&si.consecutive_similar_rounds, &mut pc.silence.consecutive_similar_rounds);
+        if !(pc.silence.user_timeout_minutes > 0.0) {
+            ck.fail_at("bmad.party_mode.silence.user_timeout_minutes", si.user_timeout_minutes.as_ref(), "must be a positive number of minutes");
+        }
+        if !(0.0..=1.0).contains(&pc.silence.content_similarity) {
+            ck.fail_at("bmad.party_mode.silence.content_similarity", si.content_similarity.as_ref(), "must be between 0 and 1");
+        }
+        if pc.silence.consecutive_similar_rounds < 2 {
+            ck.fail_at("bmad.party_mode.silence.consecutive_similar_rounds", si.consecutive_similar_rounds.as_ref(), "must be at least 2");
+        }
+        let d = p.diligence.unwrap_or_default();
+        take(&d.push_max, &mut pc.diligence.push_max);
+        take(&d.idle_seconds, &mut pc.diligence.idle_seconds);
+        if pc.diligence.idle_seconds == 0 {
+            ck.fail_at("bmad.party_mode.diligence.idle_seconds", d.idle_seconds.as_ref(), "must be at least 1");
+        }
+        take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
+        if pc.confirmation_timeout_seconds == 0 {
+            ck.fail_at("bmad.party_mode.confirmation_timeout_seconds", p.confirmation_timeout_seconds.as_ref(), "must be at least 1");
+        }
+
+        let lc = &mut c.llm;
+        take(&l.base_url, &mut lc.base_url);
+        take(&l.model, &mut lc.model);
+        take(&l.embedding_model, &mut lc.embedding_model);
+        take(&l.temperature, &mut lc.temperature);
+        take(&l.request_timeout_seconds, &mut lc.request_timeout_seconds);
+        take(&l.stall_timeout_seconds, &mut lc.stall_timeout_seconds);
+        take(&l.max_retries, &mut lc.max_retries);
+        if let Some(m) = &overrides.model {
+            lc.model = Some(m.clone());
+        }
+        if let Some(u) = &overrides.base_url {
+            lc.base_url = Some(u.clone());
+        }
+        if let Some(u) = &lc.base_url {
+            if !(u.starts_with("http://") || u.starts_with("https://")) {
+                let key = if overrides.base_url.is_some() { "--base-url" } else { "bmad.llm.base_url" };
+                ck.fail_at(key, l.base_url.as_ref().filter(|_| overrides.base_url.is_none()), format!("`{u}` is not an http:// or https:// URL"));
+            }
+        }
+        for (slot, key) in [(&l.model, "bmad.llm.model"), (&l.embedding_model, "bmad.llm.embedding_model")] {
+            if let Some(Spanned { value: Some(v), .. }) = slot {
+                if v.trim().is_empty() {
+                    ck.fail_at(key, slot.as_ref(), "may not be empty (use null for the default)");
+                }
+            }
+        }
+        if !(0.0..=2.0).contains(&lc.temperature) {
+            ck.fail_at("bmad.llm.temperature", l.temperature.as_ref(), "must be between 0 and 2");
+        }
+        if lc.request_timeout_seconds == 0 {
+            ck.fail_at("bmad.llm.request_timeout_seconds", l.request_timeout_seconds.as_ref(), "must be at least 1");
+        }
+        if lc.stall_timeout_seconds == 0 {
+            ck.fail_at("bmad.llm.stall_timeout_seconds", l.stall_timeout_seconds.as_ref(), "must be at least 1");
+        }
+        if lc.max_retries > 10 {
+            ck.fail_at("bmad.llm.max_retries", l.max_retries.as_ref(), "must be 10 or less");
+        }
+
+        match ck.errors.into_iter().next() {
+            Some(mut err) => {
+                err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
+                Err(err)
+            }
+            None => Ok(c),
+        }
+    }
+
+    pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
+        let file = path.display().to_string();
+        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+            file: file.clone(),
+            line: None,
+            column: None,
+            key: String::new(),
+            message: format!("cannot read: {e}"),
+            snippet: None,
+        })?;
+        Config::parse(&text, &file, overrides)
+    }
+}
+
+/// Turns a YAML parse error into a located error; `line_offset` shifts
+/// lines when the YAML is embedded in a larger file (frontmatter).
+pub fn yaml_error(e: &serde_saphyr::Error, file: &str, line_offset: u64) -> ConfigError {
+    let loc = e.location();
+    let full = e.to_string();
+    // The crate's message starts with "error: line L column C: msg" followed
+    // by a snippet; keep the message, rebuild position and snippet ourselves.
+    let first = full.lines().next().unwrap_or("").trim_start_matches("error: ");
+    let message = match first.split_once(": ") {
+        Some((pos, rest)) if pos.starts_with("line ") => rest.to_string(),
+        _ => first.to_string(),
+    };
+    let key = message
+        .split('`')
+        .nth(1)
+        .filter(|_| message.starts_with("unknown field") || message.starts_with("missing field") || message.starts_with("duplicate field"))
+        .unwrap_or("")
+        .to_string();
+    ConfigError {
+        file: file.to_string(),
+        line: loc.map(|l| l.line() + line_offset),
+        column: loc.map(|l| l.column()),
+        key,
+        message,
+        snippet: None,
+    }
+}
+
+/// A few lines of source around `line` (1-based) with a caret under `column`.
+pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let idx = usize::try_from(line).ok()?.checked_sub(1)?;
+    if idx >= lines.len() {
+        return None;
+    }
+    let start = idx.saturating_sub(2);
+    let width = (idx + 1).to_string().len();
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate().take(idx + 1).skip(start) {
+        out.push_str(&format!("{:>width$} | {}\n", i + 1, crate::text::sanitize(l)));
+    }
+    if let Some(c) = column {
+        out.push_str(&format!("{:>width$} | {}^", "", " ".repeat(c.saturating_sub(1) as usize)));
+    }
+    Some(out.trim_end().to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<Config, ConfigError> {
+        Config::parse(s, "config.yaml", &Overrides::default())
+    }
+
+    #[test]
+    fn empty_file_gives_defaults() {
+        assert_eq!(parse("").unwrap(), Config::default());
+        assert_eq!(parse("# nothing\n").unwrap(), Config::default());
+    }
+
+    #[test]
+    fn unknown_key_is_located() {
+        let e = parse("bmad:\n  party_mode:\n    max_roundz: 3\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(5)));
+        assert_eq!(e.key, "max_roundz");
+        assert!(e.to_string().starts_with("config.yaml:3:5: `max_roundz`: unknown field"), "{e}");
+    }
+
+    #[test]
+    fn wrong_type_is_located() {
+        let e = parse("bmad:\n  party_mode:\n    max_rounds: ten\n").unwrap_err();
+        assert_eq!((e.line, e.column), (Some(3), Some(17)));
+    }
+
+    #[test]
+    fn warn_not_below_max_names_the_key() {
+        let e = parse("bmad:\n  party_mode:\n    max_rounds: 5\n    warn_at_rounds: 5\n").unwrap_err();
+        assert_eq!(e.key, "bmad.party_mode.warn_at_rounds");
+        assert_eq!(e.line, Some(4));
+        assert!(e.to_string().contains("must be below max_rounds (5)"));
+        assert!(e.snippet.unwrap().contains("4 |     warn_at_rounds: 5"));
+    }
+
+    #[test]
+    fn warn_at_alias_and_cli_override() {
+        let c = parse("bmad:\n  party_mode:\n    warn_at: 6\n").unwrap();
+        assert_eq!(c.party.warn_at_rounds, 6);
+        let o = Overrides { max_rounds: Some(3), ..Default::default() };
+        let c = Config::parse("", "x", &o).unwrap();
+        assert_eq!((c.party.max_rounds, c.party.warn_at_rounds), (3, 2));
+        let c = Config::parse("bmad:\n  party_mode:\n    warn_at_rounds: 8\n", "x", &o).unwrap();
+        assert_eq!(c.party.warn_at_rounds, 2);
+        let c = Config::parse("bmad:\n  party_mode:\n    warn_at_rounds: 1\n", "x", &o).unwrap();
+        assert_eq!(c.party.warn_at_rounds, 1);
+    }
+
+    #[test]
+    fn bad_regex_and_url() {
+        let e = parse("bmad:\n  party_mode:\n    consensus: { convergence_indicator: \"(\" }\n").unwrap_err();
+        assert_eq!(e.key, "bmad.party_mode.consensus.convergence_indicator");
+        let e = parse("bmad:\n  llm:\n    base_url: localhost:11434\n").unwrap_err();
+        assert_eq!(e.key, "bmad.llm.base_url");
+        assert_eq!(e.line, Some(3));
+    }
+}

@@ -1,0 +1,1144 @@
+//! The step machine. One task owns the session; it waits for the
+//! facilitator, runs rounds (streaming each agent's reply while still
+//! listening for commands and timers), checks termination after every
+//! round and whenever the active-time timer fires, and ends with the
+//! graceful exit. Every state change is saved before it is announced, so
+//! an event a front end has seen is always on disk.
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use chrono::Utc;
+use futures::StreamExt;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::time::Instant;
+
+use super::markers::{clean, MarkerFilter};
+use super::prompts::PromptEnv;
+use super::selection;
+use super::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Setup, Status};
+use crate::agents::Agent;
+use crate::config::Config;
+use crate::i18n::{t, Lang, Msg};
+use crate::llm::{ChatMessage, ChatRequest, Cue, LlmEvent, Provider, Role};
+use crate::session::{
+    ConfirmKind, ConfirmStatus, ConfirmationRecord, ConversationState, DiligenceState, ExitFlags, Frontmatter,
+    ProviderRecord, Session, SessionStore, StepId, TokenCount, Turn, TurnKind,
+};
+use crate::text::{sanitize, Sanitizer};
+use crate::workflow::Workflow;
+
+const DEFAULT_EXTEND_ROUNDS: u32 = 3;
+const DEFAULT_EXTEND_MINUTES: u32 = 5;
+
+struct Pending {
+    id: String,
+    kind: ConfirmKind,
+    agent: Option<String>,
+}
+
+enum Reply {
+    Completed { raw: String, shown: String, end_marker: bool },
+    Failed(String),
+    /// Stopped by the facilitator; `shown` is what had streamed.
+    Interrupted { shown: String },
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum StreamMode {
+    /// A round: timers run and commands may stop the reply.
+    Round,
+    /// Farewells and highlights: only Quit/Abort cut them short.
+    Exit,
+    /// Internal calls (selection): nothing is shown.
+    Silent,
+}
+
+pub struct Engine {
+    cfg: Config,
+    workflow: Workflow,
+    agents: Vec<Agent>,
+    provider: Arc<dyn Provider>,
+    lang: Lang,
+    speech_language: String,
+    user_name: String,
+    sessions_dir: PathBuf,
+    rx: UnboundedReceiver<Command>,
+    tx: UnboundedSender<Event>,
+    session: Option<Session>,
+    store: Option<SessionStore>,
+    resume: Option<(PathBuf, Session)>,
+    phase: Phase,
+    /// When the clock (re)started, and the active seconds counted before.
+    opened: Instant,
+    active_base: u64,
+    /// Commands that arrived while a round was running.
+    queue: VecDeque<Command>,
+    pending: VecDeque<Pending>,
+    awaiting_sent: bool,
+    time_limit_fired: bool,
+    /// The time limit fired mid-round: finish the current reply, then stop.
+    time_up: bool,
+    exit: Option<ExitReason>,
+    quit: bool,
+    save_failing: bool,
+}
+
+async fn at(deadline: Option<Instant>) {
+    match deadline {
+        Some(d) => tokio::time::sleep_until(d).await,
+        None => std::future::pending().await,
+    }
+}
+
+fn minutes_text(m: f64) -> String {
+    // Whole minutes print as such; short test limits keep two decimals.
+    let s = format!("{m:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+impl Engine {
+    pub fn new(setup: Setup, rx: UnboundedReceiver<Command>, tx: UnboundedSender<Event>) -> Engine {
+        Engine {
+            sessions_dir: setup.output.join("party-mode"),
+            cfg: setup.config,
+            workflow: setup.workflow,
+            agents: setup.agents,
+            provider: setup.provider,
+            lang: setup.lang,
+            speech_language: setup.speech_language,
+            user_name: setup.user_name,
+            rx,
+            tx,
+            session: None,
+            store: None,
+            resume: setup.resume,
+            phase: Phase::Welcome,
+            opened: Instant::now(),
+            active_base: 0,
+            queue: VecDeque::new(),
+            pending: VecDeque::new(),
+            awaiting_sent: false,
+            time_limit_fired: false,
+            time_up: false,
+            exit: None,
+            quit: false,
+            save_failing: false,
+        }
+    }
+
+    fn emit(&self, ev: Event) {
+        // A front end that has gone away cannot be told anything more; the
+        // session file still gets every change.
+        let _ = self.tx.send(ev);
+    }
+
+    fn render(&self, name: &str, vars: &[(&str, &str)]) -> String {
+        self.workflow.render(name, self.lang, vars)
+    }
+
+    fn env(&self) -> PromptEnv<'_> {
+        PromptEnv {
+            workflow: &self.workflow,
+            agents: &self.agents,
+            user_name: &self.user_name,
+            speech_language: &self.speech_language,
+            lang: self.lang,
+        }
+    }
+
+    fn state(&self) -> Option<&ConversationState> {
+        self.session.as_ref().map(|s| &s.fm.conversation_state)
+    }
+
+    fn state_mut(&mut self) -> &mut ConversationState {
+        &mut self.session.as_mut().expect("session exists once the topic is set").fm.conversation_state
+    }
+
+    fn active(&self) -> u64 {
+        if self.session.is_none() {
+            return 0;
+        }
+        self.active_base + self.opened.elapsed().as_secs()
+    }
+
+    fn max_seconds(&self) -> u64 {
+        let m = self.state().map_or(self.cfg.party.max_duration_minutes, |s| s.max_duration_minutes);
+        (m * 60.0).round() as u64
+    }
+
+    fn time_deadline(&self) -> Option<Instant> {
+        let s = self.state()?;
+        if self.time_limit_fired || !s.max_duration_minutes.is_finite() {
+            return None;
+        }
+        let left = (s.max_duration_minutes * 60.0 - self.active_base as f64).max(0.0);
+        Some(self.opened + Duration::from_secs_f64(left))
+    }
+
+    fn warn_deadline(&self) -> Option<Instant> {
+        let s = self.state()?;
+        if s.warned_time || s.warn_at_minutes <= 0.0 || self.time_limit_fired {
+            return None;
+        }
+        let left = (s.warn_at_minutes * 60.0 - self.active_base as f64).max(0.0);
+        Some(self.opened + Duration::from_secs_f64(left))
+    }
+
+    fn status(&self) -> Status {
+        let (round, max_rounds, warn_rounds, warn_minutes, tokens) = match self.state() {
+            Some(s) => (s.current_round, s.max_rounds, s.warn_at_rounds, s.warn_at_minutes, s.tokens.prompt + s.tokens.completion),
+            None => (0, self.cfg.party.max_rounds, self.cfg.party.warn_at_rounds, self.cfg.party.warn_at_minutes, 0),
+        };
+        Status {
+            phase: self.phase,
+            round,
+            max_rounds,
+            warn_at_rounds: warn_rounds,
+            active_seconds: self.active(),
+            max_seconds: self.max_seconds(),
+            warn_at_seconds: (warn_minutes * 60.0).round() as u64,
+            clock_running: self.session.is_some() && !matches!(self.phase, Phase::Ended),
+            tokens,
+            pending_requests: self.pending.len(),
+        }
+    }
+
+    fn set_phase(&mut self, p: Phase) {
+        self.phase = p;
+        self.emit(Event::Status(self.status()));
+    }
+
+    // ---------------------------------------------------------------- saving
+
+    async fn save(&mut self) {
+        let active = self.active();
+        let (Some(session), Some(store)) = (self.session.as_mut(), self.store.as_mut()) else { return };
+        session.fm.conversation_state.active_seconds = active;
+        let text = match store.render(session) {
+            Ok(t) => t,
+            Err(e) => {
+                tracing::error!("{e}");
+                return;
+            }
+        };
+        let path = store.path.clone();
+        let write_path = path.clone();
+        let result = tokio::task::spawn_blocking(move || {
+            if let Some(dir) = write_path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            crate::session::store_write(&write_path, &text)
+        })
+        .await
+        .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
+        match result {
+            Ok(()) => {
+                if self.save_failing {
+                    tracing::info!("saving works again: {}", path.display());
+                }
+                self.save_failing = false;
+            }
+            Err(e) => {
+                tracing::error!(path = %path.display(), error = %e, "saving the session failed");
+                // Say it once per failure streak; every later change retries.
+                if !self.save_failing {
+                    self.emit(Event::SaveFailed { path: path.display().to_string(), error: e.to_string() });
+                }
+                self.save_failing = true;
+            }
+        }
+    }
+
+    fn push_turn(&mut self, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
+        let round = self.state().map_or(0, |s| s.current_round);
+        let label = match (kind, agent) {
+            (_, Some(a)) => a.label(),
+            (TurnKind::Facilitator, None) => self.user_name.clone(),
+            _ => String::new(),
+        };
+        if let Some(s) = self.session.as_mut() {
+            s.turns.push(Turn { kind, agent: agent.map(|a| a.id.clone()), round, at: Utc::now(), label, text, interrupted });
+        }
+    }
+
+    /// A notice for the transcript and the front ends.
+    async fn notice(&mut self, kind: NoticeKind, text: String) {
+        if self.session.is_some() {
+            self.push_turn(TurnKind::Notice, None, text.clone(), false);
+            self.save().await;
+        }
+        self.emit(Event::Notice { kind, text });
+    }
+
+    // ------------------------------------------------------------- main loop
+
+    pub async fn run(mut self) {
+        self.start().await;
+        loop {
+            if self.quit {
+                self.quit_now().await;
+                return;
+            }
+            if let Some(reason) = self.exit.take() {
+                self.graceful_exit(reason).await;
+                return;
+            }
+            let cmd = match self.queue.pop_front() {
+                Some(c) => Some(c),
+                None => self.wait_for_command().await,
+            };
+            if let Some(cmd) = cmd {
+                self.awaiting_sent = false;
+                self.handle(cmd).await;
+            }
+        }
+    }
+
+    async fn start(&mut self) {
+        let info = self.provider.info();
+        let resumed = self.resume.is_some();
+        let (file, topic) = match &self.resume {
+            Some((p, s)) => (Some(p.display().to_string()), Some(s.fm.topic.clone())),
+            None => (None, None),
+        };
+        self.emit(Event::SessionStarted {
+            provider: info.kind.clone(),
+            model: info.model.clone(),
+            rehearsal: info.rehearsal,
+            base_url: info.base_url.clone(),
+            agents: self.agents.iter().map(AgentInfo::from).collect(),
+            lang: self.lang,
+            user_name: self.user_name.clone(),
+            resumed,
+            file,
+            topic,
+        });
+        if let Some((path, session)) = self.resume.take() {
+            self.active_base = session.fm.conversation_state.active_seconds;
+            self.opened = Instant::now();
+            self.time_limit_fired = session.fm.conversation_state.exit_flags.time_limit;
+            self.store = Some(SessionStore::reopen(&path));
+            self.session = Some(session);
+            let s = self.session.as_mut().expect("just set");
+            // A question left open by a crash is void: the facilitator sees
+            // the state afresh and limits are re-checked below.
+            for c in s.fm.confirmations.iter_mut().filter(|c| c.status == ConfirmStatus::Pending) {
+                c.status = ConfirmStatus::Expired;
+                c.reason = Some("session resumed".into());
+            }
+            s.fm.conversation_state.exit_flags = ExitFlags::default();
+            let missing: Vec<String> = s.fm.agents.iter().filter(|id| !self.agents.iter().any(|a| &a.id == *id)).cloned().collect();
+            let (topic, round) = (s.fm.topic.clone(), s.fm.conversation_state.current_round);
+            self.emit(Event::SessionFile { path: path.display().to_string() });
+            let text = self.render("resumed", &[("topic", &topic), ("round", &round.to_string())]);
+            self.notice(NoticeKind::Info, text).await;
+            if !missing.is_empty() {
+                let text = format!("⚠️ not in the room any more: {}", missing.join(", "));
+                self.notice(NoticeKind::Warning, text).await;
+            }
+            self.set_phase(Phase::Waiting);
+            self.check_termination().await;
+        } else {
+            let sample = self.welcome_sample();
+            let text = self.render("welcome", &[("user_name", &self.user_name), ("agent_count", &self.agents.len().to_string()), ("sample", &sample)]);
+            self.emit(Event::Welcome { text });
+            self.emit(Event::Status(self.status()));
+        }
+    }
+
+    /// Three or four agents of different kinds, as step-01 asks.
+    fn welcome_sample(&self) -> String {
+        let n = self.agents.len();
+        let want = n.min(4);
+        let step = (n / want.max(1)).max(1);
+        (0..want)
+            .map(|k| &self.agents[(k * step) % n])
+            .map(|a| self.render("welcome_agent", &[("icon", &a.icon), ("name", &a.name), ("title", &a.title), ("role", &a.role)]))
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// Waits for the next command while running the clock. Returns None
+    /// when a timer changed the state instead.
+    async fn wait_for_command(&mut self) -> Option<Command> {
+        if !self.awaiting_sent {
+            self.awaiting_sent = true;
+            let kind = if self.pending.is_empty() { InputKind::Message } else { InputKind::Answer };
+            self.emit(Event::AwaitingInput { kind });
+        }
+        let (limit, warn) = (self.time_deadline(), self.warn_deadline());
+        tokio::select! {
+            cmd = self.rx.recv() => Some(cmd.unwrap_or(Command::Quit)),
+            _ = at(limit) => { self.on_time_limit().await; None }
+            _ = at(warn) => { self.on_time_warning().await; None }
+        }
+    }
+
+    async fn handle(&mut self, cmd: Command) {
+        match cmd {
+            Command::Message { text } => {
+                let text = sanitize(&text).trim().to_string();
+                if !self.pending.is_empty() {
+                    self.answer_with_message(text).await;
+                } else if !text.is_empty() {
+                    self.facilitator_message(text).await;
+                }
+            }
+            Command::Answer { request_id, confirmed, reason, extend } => {
+                self.answer(&request_id, confirmed, reason.map(|r| sanitize(&r)), extend).await;
+            }
+            Command::Exit => self.request_exit(ExitReason::UserRequested).await,
+            Command::Left => self.request_exit(ExitReason::FacilitatorLeft).await,
+            Command::Continue => {
+                if self.session.is_none() || !self.pending.is_empty() {
+                    self.emit(Event::Rejected { message: "nothing to continue yet: send a message first".into() });
+                } else {
+                    self.run_round(None).await;
+                }
+            }
+            Command::Abort => {}
+            Command::Quit => self.quit = true,
+        }
+    }
+
+    fn is_exit_trigger(&self, text: &str) -> bool {
+        let t = text.trim();
+        t.eq_ignore_ascii_case("/exit") || self.cfg.party.exit_triggers.iter().any(|x| x.to_lowercase() == t.to_lowercase())
+    }
+
+    async fn facilitator_message(&mut self, text: String) {
+        if self.session.is_none() {
+            if self.is_exit_trigger(&text) {
+                self.request_exit(ExitReason::UserRequested).await;
+                return;
+            }
+            self.open_session(&text).await;
+        } else if self.is_exit_trigger(&text) {
+            self.push_turn(TurnKind::Facilitator, None, text.clone(), false);
+            let round = self.state().map_or(0, |s| s.current_round);
+            self.emit(Event::FacilitatorMessage { round, text });
+            self.request_exit(ExitReason::UserRequested).await;
+            return;
+        }
+        self.run_round(Some(text)).await;
+    }
+
+    async fn open_session(&mut self, topic: &str) {
+        let now = Utc::now();
+        let p = &self.cfg.party;
+        let info = self.provider.info();
+        let fm = Frontmatter {
+            workflow_type: "party-mode".into(),
+            topic: topic.to_string(),
+            user_name: self.user_name.clone(),
+            date: now.format("%Y-%m-%d").to_string(),
+            agents: self.agents.iter().map(|a| a.id.clone()).collect(),
+            steps_completed: vec![StepId::Number(1)],
+            agents_loaded: true,
+            party_active: true,
+            workflow_completed: false,
+            conversation_state: ConversationState {
+                current_round: 0,
+                started_at: now,
+                last_activity_at: now,
+                active_seconds: 0,
+                consensus_reached: false,
+                silence_count: 0,
+                exit_flags: ExitFlags::default(),
+                exit_reason: None,
+                max_rounds: p.max_rounds,
+                max_duration_minutes: p.max_duration_minutes,
+                warn_at_rounds: p.warn_at_rounds,
+                warn_at_minutes: p.warn_at_minutes,
+                warned_rounds: false,
+                warned_time: false,
+                tokens: TokenCount::default(),
+            },
+            diligence: DiligenceState { budget: p.diligence.push_max, used: 0 },
+            confirmations: vec![],
+            lang: self.lang,
+            provider: ProviderRecord { kind: info.kind, model: info.model, base_url: info.base_url },
+        };
+        let store = SessionStore::create(&self.sessions_dir, topic, now);
+        self.store = Some(store);
+        self.session = Some(Session { fm, turns: Vec::new() });
+        self.opened = Instant::now();
+        self.active_base = 0;
+        if let Some(s) = &self.store {
+            self.emit(Event::SessionFile { path: s.path.display().to_string() });
+        }
+    }
+
+    // ---------------------------------------------------------------- rounds
+
+    fn round_history(&self) -> Vec<Vec<String>> {
+        let mut rounds: Vec<(u32, Vec<String>)> = Vec::new();
+        for t in self.session.iter().flat_map(|s| &s.turns) {
+            if t.kind != TurnKind::Agent {
+                continue;
+            }
+            let Some(id) = &t.agent else { continue };
+            match rounds.last_mut() {
+                Some((r, ids)) if *r == t.round => ids.push(id.clone()),
+                _ => rounds.push((t.round, vec![id.clone()])),
+            }
+        }
+        rounds.into_iter().map(|(_, ids)| ids).collect()
+    }
+
+    async fn pick_agents(&mut self, message: &str) -> Vec<usize> {
+        let context: String = self
+            .session
+            .iter()
+            .flat_map(|s| s.turns.iter().rev().filter(|t| t.kind == TurnKind::Agent).take(3))
+            .map(|t| t.text.as_str())
+            .collect::<Vec<_>>()
+            .join("\n");
+        let history = self.round_history();
+        let heuristic = selection::select(&self.agents, message, &context, &history, self.cfg.party.agents_per_round, |_| true);
+        if self.cfg.party.selection != crate::config::Selection::Llm {
+            return heuristic;
+        }
+        match self.llm_select(message, &heuristic).await {
+            Some(picked) => picked,
+            None => heuristic,
+        }
+    }
+
+    /// `selection: llm`: the model picks the speakers; any failure or odd
+    /// answer falls back to the heuristic choice.
+    async fn llm_select(&mut self, message: &str, heuristic: &[usize]) -> Option<Vec<usize>> {
+        let (min, max) = self.cfg.party.agents_per_round;
+        let roster = self.agents.iter().map(|a| format!("- {}: {} ({}) — {}", a.id, a.name, a.title, a.role)).collect::<Vec<_>>().join("\n");
+        let system = format!(
+            "You choose who speaks next in a group discussion. Pick the {min} to {max} agents whose expertise best fits the facilitator's message; vary the speakers across rounds. Reply with only a JSON array of agent ids, e.g. [\"a\",\"b\"].\n\nAgents:\n{roster}"
+        );
+        let req = ChatRequest {
+            model: None,
+            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, message.to_string())],
+            temperature: 0.0,
+            cue: Cue::Selection { candidates: heuristic.iter().map(|&i| self.agents[i].id.clone()).collect() },
+        };
+        let reply = match self.stream_reply(req, None, StreamMode::Silent).await {
+            Reply::Completed { raw, .. } => raw,
+            _ => return None,
+        };
+        let start = reply.find('[')?;
+        let end = reply[start..].find(']')? + start;
+        let ids: Vec<String> = serde_json::from_str(&reply[start..=end]).ok()?;
+        let mut picked: Vec<usize> = selection::named(&self.agents, message);
+        for id in ids {
+            if let Some(i) = self.agents.iter().position(|a| a.id.eq_ignore_ascii_case(id.trim())) {
+                if !picked.contains(&i) {
+                    picked.push(i);
+                }
+            }
+        }
+        picked.truncate(max.max(selection::named(&self.agents, message).len()));
+        (picked.len() >= min).then_some(picked)
+    }
+
+    fn remaining_text(&self, round: u32) -> Option<String> {
+        let s = self.state()?;
+        if !(s.warned_rounds || s.warned_time) {
+            return None;
+        }
+        let rounds_left = s.max_rounds.saturating_sub(round) + 1;
+        let secs_left = self.max_seconds().saturating_sub(self.active());
+        let minutes_left = secs_left.div_ceil(60);
+        Some(self.render("remaining", &[("rounds_left", &rounds_left.to_string()), ("minutes_left", &minutes_left.to_string())]))
+    }
+
+    async fn run_round(&mut self, message: Option<String>) {
+        let round = self.state().map_or(0, |s| s.current_round) + 1;
+        let topic = self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default();
+        self.state_mut().last_activity_at = Utc::now();
+        match &message {
+            Some(text) => {
+                self.push_turn(TurnKind::Facilitator, None, text.clone(), false);
+                if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
+                    t.round = round;
+                }
+                self.save().await;
+                self.emit(Event::FacilitatorMessage { round, text: text.clone() });
+            }
+            None => {
+                let text = self.render("room_continues", &[("user_name", &self.user_name)]);
+                self.push_turn(TurnKind::Continue, None, text.clone(), false);
+                if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
+                    t.round = round;
+                }
+                self.save().await;
+                self.emit(Event::Notice { kind: NoticeKind::Info, text });
+            }
+        }
+        let picked = self.pick_agents(message.as_deref().unwrap_or(&topic)).await;
+        let ids: Vec<String> = picked.iter().map(|&i| self.agents[i].id.clone()).collect();
+        self.emit(Event::RoundStarted { round, max_rounds: self.state().map_or(0, |s| s.max_rounds), agents: ids, continued: message.is_none() });
+        self.set_phase(Phase::Round);
+
+        let end_marker = self.cfg.party.end_detection.end_marker.clone();
+        let detect = self.cfg.party.end_detection.enable_detection;
+        let mut earlier: Vec<(String, String)> = Vec::new();
+        let (mut ok, mut failed, mut interrupted) = (0usize, 0usize, false);
+        let mut last_cause = String::new();
+        let mut proposal: Option<(Agent, String, String)> = None;
+        for idx in picked {
+            let agent = self.agents[idx].clone();
+            self.emit(Event::AgentStarted { agent: agent.id.clone(), round });
+            let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
+            let remaining = self.remaining_text(round);
+            let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
+            let messages = self.env().turn_messages(&agent, &turns, round, &names, detect.then_some(end_marker.as_str()), remaining.as_deref());
+            let req = ChatRequest {
+                model: agent.model.clone(),
+                messages,
+                temperature: self.cfg.llm.temperature,
+                cue: Cue::Turn {
+                    agent: agent.clone(),
+                    round,
+                    message: message.clone(),
+                    topic: topic.clone(),
+                    earlier: earlier.clone(),
+                    end_marker: detect.then(|| end_marker.clone()),
+                    lang: self.lang,
+                },
+            };
+            match self.stream_reply(req, Some(&agent), StreamMode::Round).await {
+                Reply::Completed { raw, shown, end_marker: found } => {
+                    ok += 1;
+                    let text = clean(&shown, &[]);
+                    self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
+                    self.save().await;
+                    self.emit(Event::AgentMessage {
+                        agent: agent.id.clone(),
+                        name: agent.name.clone(),
+                        icon: agent.icon.clone(),
+                        round,
+                        text: text.clone(),
+                        interrupted: false,
+                    });
+                    earlier.push((agent.name.clone(), text.clone()));
+                    if found && detect {
+                        proposal = Some((agent, raw, text));
+                        break;
+                    }
+                }
+                Reply::Failed(cause) => {
+                    failed += 1;
+                    last_cause = cause.clone();
+                    let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.lang, Msg::AgentFailed));
+                    self.record_round_turn(round, TurnKind::Failed, &agent, text, false);
+                    self.save().await;
+                    self.emit(Event::AgentFailed { agent: agent.id.clone(), round, cause });
+                }
+                Reply::Interrupted { shown } => {
+                    interrupted = true;
+                    let text = clean(&shown, &[]);
+                    if !text.is_empty() {
+                        self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), true);
+                        self.save().await;
+                        self.emit(Event::AgentMessage {
+                            agent: agent.id.clone(),
+                            name: agent.name.clone(),
+                            icon: agent.icon.clone(),
+                            round,
+                            text,
+                            interrupted: true,
+                        });
+                        ok += 1;
+                    }
+                    break;
+                }
+            }
+            if self.time_up || self.quit || self.exit.is_some() {
+                break;
+            }
+        }
+
+        if ok > 0 || interrupted {
+            let s = self.state_mut();
+            s.current_round = round;
+            let fm = &mut self.session.as_mut().expect("session").fm;
+            if !fm.steps_completed.contains(&StepId::Number(2)) {
+                fm.steps_completed.push(StepId::Number(2));
+            }
+        }
+        self.save().await;
+        self.emit(Event::RoundFinished { round, menu: self.render("round_menu", &[]) });
+        self.set_phase(Phase::Waiting);
+
+        if ok == 0 && failed > 0 && !interrupted && self.exit.is_none() && !self.quit {
+            let text = self.render("unreachable", &[("cause", &last_cause)]);
+            self.notice(NoticeKind::Error, text).await;
+            self.exit = Some(ExitReason::Unreachable);
+            return;
+        }
+        if let Some((agent, raw, clean_text)) = proposal {
+            if self.exit.is_none() && !self.quit {
+                self.end_proposal(&agent, raw, clean_text).await;
+            }
+        }
+        if self.exit.is_none() && !self.quit {
+            self.check_termination().await;
+        }
+    }
+
+    fn record_round_turn(&mut self, round: u32, kind: TurnKind, agent: &Agent, text: String, interrupted: bool) {
+        self.push_turn(kind, Some(agent), text, interrupted);
+        if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
+            t.round = round;
+        }
+    }
+
+    /// Streams one reply, listening to commands and timers meanwhile.
+    async fn stream_reply(&mut self, req: ChatRequest, agent: Option<&Agent>, mode: StreamMode) -> Reply {
+        let id = agent.map(|a| a.id.clone()).unwrap_or_default();
+        let marker = self.cfg.party.end_detection.end_marker.clone();
+        let mut stream = self.provider.stream(req);
+        let mut filter = MarkerFilter::new(vec![marker]);
+        let mut sanitizer = Sanitizer::new();
+        let (mut raw, mut shown) = (String::new(), String::new());
+        loop {
+            let (limit, warn) = if mode == StreamMode::Round { (self.time_deadline(), self.warn_deadline()) } else { (None, None) };
+            tokio::select! {
+                biased;
+                cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
+                    Command::Abort if mode != StreamMode::Silent => return Reply::Interrupted { shown },
+                    Command::Quit => { self.quit = true; return Reply::Interrupted { shown } }
+                    Command::Exit if mode == StreamMode::Round => {
+                        self.queue.push_front(Command::Exit);
+                        return Reply::Interrupted { shown };
+                    }
+                    other => self.queue.push_back(other),
+                },
+                _ = at(limit) => self.on_time_limit().await,
+                _ = at(warn) => self.on_time_warning().await,
+                ev = stream.next() => match ev {
+                    Some(LlmEvent::Token(piece)) => {
+                        let safe = sanitizer.push(&piece);
+                        raw.push_str(&safe);
+                        let visible = filter.push(&safe);
+                        if !visible.is_empty() {
+                            shown.push_str(&visible);
+                            if mode != StreamMode::Silent {
+                                self.emit(Event::AgentToken { agent: id.clone(), text: visible });
+                            }
+                        }
+                    }
+                    Some(LlmEvent::Usage { prompt, completion }) => {
+                        if self.session.is_some() {
+                            let s = self.state_mut();
+                            s.tokens.prompt += prompt;
+                            s.tokens.completion += completion;
+                        }
+                    }
+                    Some(LlmEvent::Retrying { attempt, delay_ms, cause }) => {
+                        raw.clear();
+                        shown.clear();
+                        filter = MarkerFilter::new(vec![self.cfg.party.end_detection.end_marker.clone()]);
+                        sanitizer = Sanitizer::new();
+                        if mode != StreamMode::Silent {
+                            self.emit(Event::AgentRetrying { agent: id.clone(), attempt, delay_ms, cause });
+                        }
+                    }
+                    Some(LlmEvent::Done) | None => {
+                        let rest = filter.finish();
+                        if !rest.is_empty() {
+                            shown.push_str(&rest);
+                            if mode != StreamMode::Silent {
+                                self.emit(Event::AgentToken { agent: id.clone(), text: rest });
+                            }
+                        }
+                        return Reply::Completed { raw, shown, end_marker: filter.found(0) };
+                    }
+                    Some(LlmEvent::Failed(cause)) => return Reply::Failed(cause),
+                },
+            }
+        }
+    }
+
+    // ------------------------------------------------------- check termination
+
+    /// Step 00, after every round: round limit and warning, and a time limit
+    /// that fired while the round was running.
+    async fn check_termination(&mut self) {
+        let Some(s) = self.state().cloned() else { return };
+        if self.time_up || (self.time_limit_fired && !s.exit_flags.time_limit && self.pending.iter().all(|p| p.kind != ConfirmKind::TimeLimit)) {
+            self.time_up = false;
+            self.time_limit_reached(false).await;
+            return;
+        }
+        if s.current_round >= s.max_rounds {
+            if !s.exit_flags.round_limit {
+                self.round_limit_reached().await;
+            }
+            return;
+        }
+        if s.warn_at_rounds > 0 && s.current_round >= s.warn_at_rounds && !s.warned_rounds {
+            self.state_mut().warned_rounds = true;
+            let left = s.max_rounds - s.current_round;
+            let text = self.render(
+                "round_warning",
+                &[("round", &s.current_round.to_string()), ("max_rounds", &s.max_rounds.to_string()), ("rounds_left", &left.to_string())],
+            );
+            self.notice(NoticeKind::Warning, text).await;
+            self.emit(Event::Status(self.status()));
+        }
+    }
+
+    async fn round_limit_reached(&mut self) {
+        let max = self.state().map_or(0, |s| s.max_rounds);
+        self.state_mut().exit_flags.round_limit = true;
+        let text = self.render("round_limit", &[("max_rounds", &max.to_string())]);
+        self.notice(NoticeKind::Limit, text).await;
+        if self.cfg.party.auto_exit_enabled {
+            self.exit = Some(ExitReason::RoundLimit);
+        } else {
+            let q = self.render("round_limit_question", &[("max_rounds", &max.to_string()), ("extend", &DEFAULT_EXTEND_ROUNDS.to_string())]);
+            self.raise(ConfirmKind::RoundLimit, None, q, Some(DEFAULT_EXTEND_ROUNDS)).await;
+        }
+    }
+
+    async fn on_time_warning(&mut self) {
+        let Some(s) = self.state().cloned() else { return };
+        if s.warned_time {
+            return;
+        }
+        self.state_mut().warned_time = true;
+        let left = (s.max_duration_minutes - s.warn_at_minutes).max(0.0);
+        let text = self.render(
+            "time_warning",
+            &[
+                ("minutes", &minutes_text(s.warn_at_minutes)),
+                ("max_minutes", &minutes_text(s.max_duration_minutes)),
+                ("minutes_left", &minutes_text(left)),
+            ],
+        );
+        self.notice(NoticeKind::Warning, text).await;
+        self.emit(Event::Status(self.status()));
+    }
+
+    /// The active-time timer fired.
+    async fn on_time_limit(&mut self) {
+        if self.time_limit_fired {
+            return;
+        }
+        self.time_limit_fired = true;
+        if self.phase == Phase::Round {
+            // Let the agent who is speaking finish; the round stops after it.
+            self.time_up = true;
+            let max = self.state().map_or(0.0, |s| s.max_duration_minutes);
+            let text = self.render("time_limit", &[("max_minutes", &minutes_text(max))]);
+            self.emit(Event::Notice { kind: NoticeKind::Limit, text });
+            return;
+        }
+        self.time_limit_reached(true).await;
+    }
+
+    async fn time_limit_reached(&mut self, announce: bool) {
+        let max = self.state().map_or(0.0, |s| s.max_duration_minutes);
+        self.state_mut().exit_flags.time_limit = true;
+        let text = self.render("time_limit", &[("max_minutes", &minutes_text(max))]);
+        if announce {
+            self.notice(NoticeKind::Limit, text).await;
+        } else {
+            // Announced when the timer fired mid-round; now it is recorded.
+            self.push_turn(TurnKind::Notice, None, text, false);
+            self.save().await;
+        }
+        if self.cfg.party.auto_exit_enabled {
+            self.exit = Some(ExitReason::TimeLimit);
+        } else {
+            let q = self.render("time_limit_question", &[("max_minutes", &minutes_text(max)), ("extend", &DEFAULT_EXTEND_MINUTES.to_string())]);
+            self.raise(ConfirmKind::TimeLimit, None, q, Some(DEFAULT_EXTEND_MINUTES)).await;
+        }
+    }
+
+    // ---------------------------------------------------------- confirmations
+
+    async fn raise(&mut self, kind: ConfirmKind, agent: Option<&Agent>, text: String, extend: Option<u32>) -> String {
+        let n = self.session.as_ref().map_or(0, |s| s.fm.confirmations.len()) + 1;
+        let id = format!("req-{n}");
+        if let Some(s) = self.session.as_mut() {
+            s.fm.confirmations.push(ConfirmationRecord {
+                request_id: id.clone(),
+                kind,
+                status: ConfirmStatus::Pending,
+                reason: None,
+                agent: agent.map(|a| a.id.clone()),
+                asked_at: Utc::now(),
+                answered_at: None,
+            });
+        }
+        self.pending.push_back(Pending { id: id.clone(), kind, agent: agent.map(|a| a.id.clone()) });
+        self.save().await;
+        self.emit(Event::ConfirmationRequest { request_id: id.clone(), kind, text, extend });
+        self.awaiting_sent = false;
+        self.set_phase(Phase::Confirming);
+        id
+    }
+
+    async fn end_proposal(&mut self, agent: &Agent, raw: String, clean_text: String) {
+        let ed = &self.cfg.party.end_detection;
+        if ed.auto_end || !ed.require_confirmation {
+            self.emit(Event::EndProposal { request_id: String::new(), agent: agent.id.clone(), response_text: raw, response_clean: clean_text });
+            let text = self.render("end_accepted", &[("name", &agent.name)]);
+            self.notice(NoticeKind::Exit, text).await;
+            self.exit = Some(ExitReason::AgentProposed);
+            return;
+        }
+        let n = self.session.as_ref().map_or(0, |s| s.fm.confirmations.len()) + 1;
+        self.emit(Event::EndProposal { request_id: format!("req-{n}"), agent: agent.id.clone(), response_text: raw, response_clean: clean_text });
+        let q = self.render("end_proposal", &[("name", &agent.name)]);
+        self.raise(ConfirmKind::EndProposal, Some(agent), q, None).await;
+    }
+
+    /// A message while a question is open: empty confirms, text declines
+    /// and is then handled as the facilitator's next message.
+    async fn answer_with_message(&mut self, text: String) {
+        let Some(front) = self.pending.front() else { return };
+        let id = front.id.clone();
+        if text.is_empty() {
+            self.answer(&id, true, None, None).await;
+            return;
+        }
+        let why = if self.is_exit_trigger(&text) { "exit requested" } else { "the facilitator continued with a message" };
+        self.answer(&id, false, Some(why.into()), None).await;
+        if self.exit.is_none() && !self.quit {
+            self.queue.push_front(Command::Message { text });
+        }
+    }
+
+    async fn answer(&mut self, request_id: &str, confirmed: bool, reason: Option<String>, extend: Option<u32>) {
+        let Some(pos) = self.pending.iter().position(|p| p.id == request_id) else {
+            self.emit(Event::Rejected { message: format!("no open request `{request_id}`") });
+            return;
+        };
+        let p = self.pending.remove(pos).expect("position is valid");
+        let status = if confirmed { ConfirmStatus::Confirmed } else { ConfirmStatus::Rejected };
+        if let Some(rec) = self.session.as_mut().and_then(|s| s.fm.confirmations.iter_mut().find(|c| c.request_id == p.id)) {
+            rec.status = status;
+            rec.reason = reason.clone().filter(|r| !r.trim().is_empty());
+            rec.answered_at = Some(Utc::now());
+        }
+        self.save().await;
+        self.emit(Event::ConfirmationResolved { request_id: p.id.clone(), kind: p.kind, status, reason });
+        match (p.kind, confirmed) {
+            (ConfirmKind::EndProposal, true) => {
+                let name = p.agent.as_deref().and_then(|id| self.agents.iter().find(|a| a.id == id)).map(|a| a.name.clone()).unwrap_or_default();
+                let text = self.render("end_accepted", &[("name", &name)]);
+                self.notice(NoticeKind::Exit, text).await;
+                self.exit = Some(ExitReason::AgentProposed);
+            }
+            (ConfirmKind::RoundLimit, true) => self.exit = Some(ExitReason::RoundLimit),
+            (ConfirmKind::TimeLimit, true) => self.exit = Some(ExitReason::TimeLimit),
+            (ConfirmKind::RoundLimit, false) => {
+                let n = extend.unwrap_or(DEFAULT_EXTEND_ROUNDS).max(1);
+                let s = self.state_mut();
+                s.max_rounds = s.current_round + n;
+                s.exit_flags.round_limit = false;
+                let max = s.max_rounds;
+                let text = self.render("continued_rounds", &[("extend", &n.to_string()), ("max_rounds", &max.to_string())]);
+                self.notice(NoticeKind::Info, text).await;
+            }
+            (ConfirmKind::TimeLimit, false) => {
+                let n = extend.unwrap_or(DEFAULT_EXTEND_MINUTES).max(1);
+                let active_min = self.active() as f64 / 60.0;
+                let s = self.state_mut();
+                s.max_duration_minutes = (active_min + f64::from(n)).ceil();
+                s.exit_flags.time_limit = false;
+                let max = s.max_duration_minutes;
+                self.time_limit_fired = false;
+                let text = self.render("continued_minutes", &[("extend", &n.to_string()), ("max_minutes", &minutes_text(max))]);
+                self.notice(NoticeKind::Info, text).await;
+            }
+            _ => {}
+        }
+        self.set_phase(if self.pending.is_empty() { Phase::Waiting } else { Phase::Confirming });
+    }
+
+    async fn request_exit(&mut self, reason: ExitReason) {
+        if self.session.is_none() {
+            self.exit = Some(reason);
+            return;
+        }
+        let key = match reason {
+            ExitReason::UserRequested => Some("exit_requested"),
+            ExitReason::FacilitatorLeft => Some("facilitator_left"),
+            _ => None,
+        };
+        if let Some(k) = key {
+            let text = self.render(k, &[("user_name", &self.user_name)]);
+            self.notice(NoticeKind::Exit, text).await;
+        }
+        self.exit = Some(reason);
+    }
+
+    // ----------------------------------------------------------- graceful exit
+
+    fn reason_text(&self, reason: ExitReason) -> String {
+        let s = self.state();
+        match reason {
+            ExitReason::RoundLimit => self.render("reason_round_limit", &[("max_rounds", &s.map_or(0, |s| s.max_rounds).to_string())]),
+            ExitReason::TimeLimit => self.render("reason_time_limit", &[("max_minutes", &minutes_text(s.map_or(0.0, |s| s.max_duration_minutes)))]),
+            ExitReason::UserRequested => self.render("reason_user_requested", &[("user_name", &self.user_name)]),
+            ExitReason::AgentProposed => {
+                let name = self
+                    .session
+                    .as_ref()
+                    .and_then(|s| s.fm.confirmations.iter().rev().find(|c| c.kind == ConfirmKind::EndProposal).and_then(|c| c.agent.clone()))
+                    .or_else(|| self.session.as_ref().and_then(|s| s.turns.iter().rev().find(|t| t.kind == TurnKind::Agent).and_then(|t| t.agent.clone())))
+                    .and_then(|id| self.agents.iter().find(|a| a.id == id).map(|a| a.name.clone()))
+                    .unwrap_or_default();
+                self.render("reason_agent_proposed", &[("name", &name)])
+            }
+            ExitReason::FacilitatorLeft => self.render("reason_facilitator_left", &[("user_name", &self.user_name)]),
+            ExitReason::Unreachable => self.render("reason_unreachable", &[]),
+        }
+    }
+
+    /// The 2–3 agents who spoke most (the latest speaker wins a tie).
+    fn most_engaged(&self) -> Vec<Agent> {
+        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let mut stats: Vec<(usize, usize, &Agent)> = self
+            .agents
+            .iter()
+            .filter_map(|a| {
+                let mine: Vec<usize> = turns.iter().enumerate().filter(|(_, t)| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id)).map(|(i, _)| i).collect();
+                (!mine.is_empty()).then(|| (mine.len(), *mine.last().expect("not empty"), a))
+            })
+            .collect();
+        stats.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+        let n = if stats.len() >= 3 && stats[2].0 * 2 >= stats[0].0 { 3 } else { 2 };
+        stats.into_iter().take(n).map(|(_, _, a)| a.clone()).collect()
+    }
+
+    async fn graceful_exit(&mut self, reason: ExitReason) {
+        if self.session.is_none() {
+            self.set_phase(Phase::Ended);
+            self.emit(Event::SessionEnded { file: None, reason: Some(reason), completed: false });
+            return;
+        }
+        self.set_phase(Phase::Exiting);
+        // Questions still open are moot now.
+        let open: Vec<String> = self.pending.drain(..).map(|p| p.id).collect();
+        if let Some(s) = self.session.as_mut() {
+            for c in s.fm.confirmations.iter_mut().filter(|c| open.contains(&c.request_id)) {
+                c.status = ConfirmStatus::Rejected;
+                c.reason = Some("the party ended".into());
+                c.answered_at = Some(Utc::now());
+            }
+        }
+        {
+            let f = &mut self.state_mut().exit_flags;
+            match reason {
+                ExitReason::UserRequested | ExitReason::FacilitatorLeft => f.user_requested = true,
+                ExitReason::RoundLimit => f.round_limit = true,
+                ExitReason::TimeLimit => f.time_limit = true,
+                ExitReason::AgentProposed => f.agent_proposed = true,
+                ExitReason::Unreachable => {}
+            }
+        }
+        self.state_mut().exit_reason = Some(reason.code().to_string());
+        let exiting = self.render("exiting", &[]);
+        self.notice(NoticeKind::Exit, exiting.clone()).await;
+        self.emit(Event::Termination { reason, text: exiting });
+        let thanks = self.render("thanks", &[("user_name", &self.user_name)]);
+        self.notice(NoticeKind::Info, thanks).await;
+
+        let topic = self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default();
+        let engaged = self.most_engaged();
+        if reason != ExitReason::Unreachable {
+            for agent in &engaged {
+                if self.quit {
+                    break;
+                }
+                let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
+                let req = ChatRequest {
+                    model: agent.model.clone(),
+                    messages: self.env().farewell_messages(agent, &turns, &topic),
+                    temperature: self.cfg.llm.temperature,
+                    cue: Cue::Farewell { agent: agent.clone(), topic: topic.clone(), user_name: self.user_name.clone(), lang: self.lang },
+                };
+                self.emit(Event::AgentStarted { agent: agent.id.clone(), round: self.state().map_or(0, |s| s.current_round) });
+                match self.stream_reply(req, Some(agent), StreamMode::Exit).await {
+                    Reply::Completed { shown, .. } if !shown.trim().is_empty() => {
+                        let text = clean(&shown, &[]);
+                        self.push_turn(TurnKind::Farewell, Some(agent), text.clone(), false);
+                        self.save().await;
+                        self.emit(Event::Farewell { agent: agent.id.clone(), name: agent.name.clone(), icon: agent.icon.clone(), text });
+                    }
+                    Reply::Failed(cause) => tracing::warn!(agent = %agent.id, %cause, "farewell failed"),
+                    _ => {}
+                }
+            }
+        }
+
+        let rounds = self.state().map_or(0, |s| s.current_round);
+        let perspectives = engaged_names(&self.agents, self.session.as_ref());
+        let count = perspectives.len();
+        let perspectives = perspectives.join(", ");
+        let why = self.reason_text(reason);
+        let mut outcomes = String::new();
+        let spoke = self.session.as_ref().is_some_and(|s| s.turns.iter().any(|t| t.kind == TurnKind::Agent));
+        if reason != ExitReason::Unreachable && spoke && !self.quit {
+            let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
+            let req = ChatRequest {
+                model: None,
+                messages: self.env().highlights_messages(&turns, &topic, &perspectives, rounds, &why),
+                temperature: 0.3,
+                cue: Cue::Highlights { topic: topic.clone(), rounds, lang: self.lang },
+            };
+            if let Reply::Completed { shown, .. } = self.stream_reply(req, None, StreamMode::Silent).await {
+                outcomes = clean(&shown, &[]).replace('\n', " ");
+            }
+        }
+        let highlights = self.render(
+            "highlights",
+            &[
+                ("topic", &topic),
+                ("count", &count.to_string()),
+                ("perspectives", &perspectives),
+                ("rounds", &rounds.to_string()),
+                ("outcomes", &outcomes),
+                ("reason", &why),
+            ],
+        );
+        let highlights = highlights.replace("  ", " ");
+        self.push_turn(TurnKind::Highlights, None, highlights.clone(), false);
+        self.emit(Event::Highlights { text: highlights });
+        let closing = self.render("closing", &[]);
+        self.push_turn(TurnKind::Closing, None, closing.clone(), false);
+        self.emit(Event::Closing { text: closing });
+
+        let fm = &mut self.session.as_mut().expect("session").fm;
+        fm.party_active = false;
+        fm.workflow_completed = true;
+        fm.steps_completed = vec![StepId::Number(1), StepId::Number(2), StepId::Number(3)];
+        self.save().await;
+        self.set_phase(Phase::Ended);
+        let file = self.store.as_ref().map(|s| s.path.display().to_string());
+        self.emit(Event::SessionEnded { file, reason: Some(reason), completed: true });
+    }
+
+    /// Stop now, state saved, session left resumable.
+    async fn quit_now(&mut self) {
+        self.save().await;
+        self.set_phase(Phase::Ended);
+        let file = self.store.as_ref().map(|s| s.path.display().to_string());
+        self.emit(Event::SessionEnded { file, reason: None, completed: false });
+    }
+}
+
+fn engaged_names(agents: &[Agent], session: Option<&Session>) -> Vec<String> {
+    let Some(s) = session else { return vec![] };
+    agents
+        .iter()
+        .filter(|a| s.turns.iter().any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id)))
+        .map(|a| a.name.clone())
+        .collect()
+}

@@ -1,0 +1,213 @@
+//! The party engine: one tokio task running the step machine
+//! (check-termination → orchestrate → … → graceful exit). Front ends talk to
+//! it only through [`Command`]s in and [`Event`]s out; it knows nothing of
+//! terminals, and the same serde types are the headless JSON protocol.
+
+mod machine;
+pub mod markers;
+mod prompts;
+pub mod selection;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+
+use crate::agents::Agent;
+use crate::config::Config;
+use crate::i18n::Lang;
+use crate::llm::Provider;
+use crate::session::{ConfirmKind, ConfirmStatus, Session};
+use crate::workflow::Workflow;
+
+/// What a front end asks of the engine.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Command {
+    /// A facilitator message. The first one is the topic. While a
+    /// confirmation is pending, an empty text confirms it and any other
+    /// text declines it and continues the party with that text.
+    Message { text: String },
+    /// The answer to a confirmation request. For limits, `confirmed` ends
+    /// the party; `false` continues for `extend` more rounds/minutes.
+    Answer {
+        request_id: String,
+        confirmed: bool,
+        #[serde(default)]
+        reason: Option<String>,
+        #[serde(default)]
+        extend: Option<u32>,
+    },
+    /// End the party now, gracefully ([E]).
+    Exit,
+    /// Let the room go on for one round without a new message ([C]).
+    Continue,
+    /// Stop the replies streaming now; the party goes on (Ctrl+C).
+    Abort,
+    /// Stop at once with the state saved; the session stays resumable.
+    Quit,
+    /// The facilitator is gone (end of input): end gracefully.
+    Left,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    pub id: String,
+    pub name: String,
+    pub title: String,
+    pub icon: String,
+    pub color: Option<String>,
+}
+
+impl From<&Agent> for AgentInfo {
+    fn from(a: &Agent) -> Self {
+        AgentInfo { id: a.id.clone(), name: a.name.clone(), title: a.title.clone(), icon: a.icon.clone(), color: a.color.clone() }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NoticeKind {
+    Info,
+    Warning,
+    Limit,
+    Exit,
+    Error,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InputKind {
+    /// A facilitator message (or Exit/Continue).
+    Message,
+    /// An answer to the pending confirmation request.
+    Answer,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// Before the topic.
+    Welcome,
+    Waiting,
+    Round,
+    Confirming,
+    Exiting,
+    Ended,
+}
+
+/// Why the party ended; also the `exit_reason` in the session file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExitReason {
+    UserRequested,
+    RoundLimit,
+    TimeLimit,
+    AgentProposed,
+    FacilitatorLeft,
+    Unreachable,
+}
+
+impl ExitReason {
+    pub fn code(self) -> &'static str {
+        match self {
+            ExitReason::UserRequested => "user_requested",
+            ExitReason::RoundLimit => "round_limit",
+            ExitReason::TimeLimit => "time_limit",
+            ExitReason::AgentProposed => "agent_proposed",
+            ExitReason::FacilitatorLeft => "facilitator_left",
+            ExitReason::Unreachable => "unreachable",
+        }
+    }
+}
+
+/// Where the session stands, sent on every change so a status bar can be
+/// drawn from the latest one alone.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Status {
+    pub phase: Phase,
+    pub round: u32,
+    pub max_rounds: u32,
+    pub warn_at_rounds: u32,
+    /// Active seconds at the moment this status was sent; the clock runs
+    /// while `clock_running`.
+    pub active_seconds: u64,
+    pub max_seconds: u64,
+    pub warn_at_seconds: u64,
+    pub clock_running: bool,
+    pub tokens: u64,
+    pub pending_requests: usize,
+}
+
+/// What the engine tells front ends.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    SessionStarted {
+        provider: String,
+        model: String,
+        rehearsal: bool,
+        base_url: Option<String>,
+        agents: Vec<AgentInfo>,
+        lang: Lang,
+        user_name: String,
+        resumed: bool,
+        file: Option<String>,
+        topic: Option<String>,
+    },
+    Welcome { text: String },
+    /// The session file exists from now on.
+    SessionFile { path: String },
+    FacilitatorMessage { round: u32, text: String },
+    RoundStarted { round: u32, max_rounds: u32, agents: Vec<String>, continued: bool },
+    AgentStarted { agent: String, round: u32 },
+    AgentToken { agent: String, text: String },
+    AgentRetrying { agent: String, attempt: u32, delay_ms: u64, cause: String },
+    AgentMessage { agent: String, name: String, icon: String, round: u32, text: String, interrupted: bool },
+    AgentFailed { agent: String, round: u32, cause: String },
+    RoundFinished { round: u32, menu: String },
+    Notice { kind: NoticeKind, text: String },
+    EndProposal { request_id: String, agent: String, response_text: String, response_clean: String },
+    ConfirmationRequest { request_id: String, kind: ConfirmKind, text: String, extend: Option<u32> },
+    ConfirmationResolved { request_id: String, kind: ConfirmKind, status: ConfirmStatus, reason: Option<String> },
+    Termination { reason: ExitReason, text: String },
+    Farewell { agent: String, name: String, icon: String, text: String },
+    Highlights { text: String },
+    Closing { text: String },
+    Status(Status),
+    AwaitingInput { kind: InputKind },
+    /// A command that could not be carried out (e.g. an unknown request id).
+    Rejected { message: String },
+    SaveFailed { path: String, error: String },
+    SessionEnded { file: Option<String>, reason: Option<ExitReason>, completed: bool },
+}
+
+/// Everything the engine needs, resolved by the caller.
+pub struct Setup {
+    pub config: Config,
+    pub workflow: Workflow,
+    pub agents: Vec<Agent>,
+    pub provider: Arc<dyn Provider>,
+    pub lang: Lang,
+    /// How agents are told to speak (`communication_language`).
+    pub speech_language: String,
+    pub user_name: String,
+    /// Sessions are written to `<output>/party-mode/`.
+    pub output: PathBuf,
+    pub resume: Option<(PathBuf, Session)>,
+}
+
+pub struct EngineHandle {
+    pub commands: mpsc::UnboundedSender<Command>,
+    pub events: mpsc::UnboundedReceiver<Event>,
+    pub task: tokio::task::JoinHandle<()>,
+}
+
+/// Starts the engine task.
+pub fn spawn(setup: Setup) -> EngineHandle {
+    let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
+    let (ev_tx, ev_rx) = mpsc::unbounded_channel();
+    let task = tokio::spawn(machine::Engine::new(setup, cmd_rx, ev_tx).run());
+    EngineHandle { commands: cmd_tx, events: ev_rx, task }
+}

@@ -1,0 +1,169 @@
+//! Who speaks this round: named agents always; the rest by relevance of
+//! their persona to the message, with rotation so that the same voices do
+//! not dominate. Deterministic, so parties and tests are reproducible.
+
+use std::collections::HashSet;
+
+use crate::agents::Agent;
+use crate::text::terms;
+
+/// Agents the facilitator addresses: `@id`, the id, or the display name as
+/// a whole word (case-insensitive), in the order they are mentioned.
+pub fn named(agents: &[Agent], message: &str) -> Vec<usize> {
+    let lower = message.to_lowercase();
+    let mut found: Vec<(usize, usize)> = Vec::new();
+    for (i, a) in agents.iter().enumerate() {
+        let mut best: Option<usize> = None;
+        for needle in [format!("@{}", a.id.to_lowercase()), a.id.to_lowercase(), a.name.to_lowercase()] {
+            if needle.is_empty() {
+                continue;
+            }
+            if let Some(pos) = find_word(&lower, &needle) {
+                best = Some(best.map_or(pos, |b: usize| b.min(pos)));
+            }
+        }
+        if let Some(pos) = best {
+            found.push((pos, i));
+        }
+    }
+    found.sort();
+    found.into_iter().map(|(_, i)| i).collect()
+}
+
+/// Position of `needle` in `hay` with no letter or digit glued to either
+/// side (names written in CJK have no word boundaries, so any match counts).
+fn find_word(hay: &str, needle: &str) -> Option<usize> {
+    let cjk = needle.chars().any(crate::text::is_cjk);
+    let mut start = 0;
+    while let Some(off) = hay[start..].find(needle) {
+        let pos = start + off;
+        let before = hay[..pos].chars().next_back();
+        let after = hay[pos + needle.len()..].chars().next();
+        let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
+        if cjk || (!glued(before) && !glued(after) && before != Some('@') || needle.starts_with('@') && !glued(after)) {
+            return Some(pos);
+        }
+        start = pos + needle.len();
+    }
+    None
+}
+
+/// The words that describe what an agent knows, weighted by how telling
+/// each persona field is.
+fn profile(a: &Agent) -> Vec<(String, f64)> {
+    let mut out = Vec::new();
+    let mut add = |text: &str, w: f64| {
+        for t in terms(text) {
+            out.push((t, w));
+        }
+    };
+    add(&a.title, 3.0);
+    add(&a.role, 2.5);
+    if let Some(c) = &a.capabilities {
+        add(c, 2.0);
+    }
+    add(&a.identity, 1.0);
+    for p in &a.principles {
+        add(p, 1.0);
+    }
+    out
+}
+
+/// How well an agent's persona matches the text: the weight of each
+/// distinct message term found in the persona.
+pub fn relevance(a: &Agent, text: &str) -> f64 {
+    let prof = profile(a);
+    let wanted: HashSet<String> = terms(text).into_iter().collect();
+    wanted
+        .iter()
+        .map(|t| prof.iter().filter(|(p, _)| p == t).map(|(_, w)| *w).fold(0.0, f64::max))
+        .sum()
+}
+
+/// Chooses the speakers of a round.
+///
+/// `history` holds the agent ids of earlier rounds, oldest first;
+/// `eligible` filters agents out (e.g. pushed rounds); `per_round` is
+/// (min, max).
+pub fn select(agents: &[Agent], message: &str, context: &str, history: &[Vec<String>], per_round: (usize, usize), eligible: impl Fn(&Agent) -> bool) -> Vec<usize> {
+    let (min, max) = per_round;
+    let mut chosen: Vec<usize> = named(agents, message).into_iter().filter(|&i| eligible(&agents[i])).collect();
+    if chosen.len() >= max {
+        return chosen;
+    }
+    let round_no = history.len();
+    let mut scored: Vec<(f64, f64, usize)> = agents
+        .iter()
+        .enumerate()
+        .filter(|(i, a)| !chosen.contains(i) && eligible(a) && !a.moderator)
+        .map(|(i, a)| {
+            let rel = relevance(a, message) + 0.5 * relevance(a, context);
+            let recent = history.iter().rev().take(3).filter(|r| r.contains(&a.id)).count() as f64;
+            let since = history.iter().rev().position(|r| r.contains(&a.id)).unwrap_or(history.len() + 2) as f64;
+            let score = rel - 4.0 * recent + since.min(4.0);
+            // Ties rotate with the round number instead of always favouring
+            // the first file in the folder.
+            let tie = ((i + agents.len() - round_no % agents.len().max(1)) % agents.len().max(1)) as f64;
+            (score, -tie, i)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    // A third voice joins when the message is substantial or a third
+    // persona clearly has something to say about it.
+    let third_relevant = scored.get(2 - chosen.len().min(2)).is_some_and(|(_, _, i)| relevance(&agents[*i], message) >= 2.0);
+    let long = message.split_whitespace().count() >= 12 || message.chars().filter(|c| crate::text::is_cjk(*c)).count() >= 20;
+    let want = if third_relevant || long { max } else { min.max(chosen.len()).min(max) };
+    for (_, _, i) in scored {
+        if chosen.len() >= want {
+            break;
+        }
+        chosen.push(i);
+    }
+    chosen
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::embedded_agents;
+
+    fn room() -> Vec<Agent> {
+        crate::agents::load_roster(&embedded_agents()).unwrap()
+    }
+
+    #[test]
+    fn names_ids_and_at_ids_are_found_in_order() {
+        let r = room();
+        let ids = |v: Vec<usize>| v.into_iter().map(|i| r[i].id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(named(&r, "What does @pm think, and Ingrid?")), vec!["pm", "architect"]);
+        assert_eq!(ids(named(&r, "KOFI, over to you")), vec!["developer"]);
+        assert!(named(&r, "Kofinator and ingridient").is_empty());
+    }
+
+    #[test]
+    fn named_agent_always_speaks_and_count_is_bounded() {
+        let r = room();
+        let picked = select(&r, "Amara, what do you think?", "", &[], (2, 3), |_| true);
+        assert_eq!(r[picked[0]].id, "tech-writer");
+        assert!((2..=3).contains(&picked.len()));
+    }
+
+    #[test]
+    fn relevance_prefers_the_expert() {
+        let r = room();
+        let picked = select(&r, "How should we design the plugin architecture and its APIs?", "", &[], (2, 3), |_| true);
+        assert!(picked.iter().any(|&i| r[i].id == "architect"), "{:?}", picked.iter().map(|&i| &r[i].id).collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn rotation_spreads_the_floor() {
+        let r = room();
+        let mut history: Vec<Vec<String>> = Vec::new();
+        for _ in 0..10 {
+            let p = select(&r, "What next?", "", &history, (2, 3), |_| true);
+            history.push(p.iter().map(|&i| r[i].id.clone()).collect());
+        }
+        let spoke: HashSet<&String> = history.iter().flatten().collect();
+        assert!(spoke.len() >= 6, "only {} agents spoke: {history:?}", spoke.len());
+    }
+}

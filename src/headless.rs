@@ -1,0 +1,283 @@
+//! The headless front end: facilitator messages and commands come in as
+//! stdin lines, the transcript (or JSON events) goes out on stdout. Lines
+//! are fed one at a time, each when the engine asks for input, so piping N
+//! messages runs N rounds; end of input means the facilitator has left.
+
+use std::collections::{HashMap, VecDeque};
+use std::io::{IsTerminal, Write};
+
+use tokio::io::AsyncBufReadExt;
+
+use crate::cli::EventFormat;
+use crate::engine::{self, AgentInfo, Command, Event, InputKind, Setup};
+use crate::i18n::{t, Lang, Msg};
+use crate::session::ConfirmKind;
+
+/// What one stdin line means.
+#[derive(Debug, PartialEq)]
+pub enum Line {
+    Command(Command),
+    /// A JSON object that is not a command: reported and skipped.
+    Invalid(String),
+}
+
+pub fn parse_line(line: &str) -> Line {
+    let trimmed = line.trim();
+    if trimmed.starts_with('{') {
+        if let Ok(value) = serde_json::from_str::<serde_json::Value>(trimmed) {
+            if value.is_object() {
+                return match serde_json::from_value::<Command>(value) {
+                    Ok(c) => Line::Command(c),
+                    Err(e) => Line::Invalid(e.to_string()),
+                };
+            }
+        }
+    }
+    Line::Command(Command::Message { text: line.trim_end_matches(['\r', '\n']).to_string() })
+}
+
+struct Printer {
+    format: EventFormat,
+    lang: Lang,
+    agents: HashMap<String, AgentInfo>,
+    user_name: String,
+    interactive: bool,
+    mid_line: bool,
+}
+
+impl Printer {
+    fn agent(&self, id: &str) -> (String, String) {
+        self.agents.get(id).map(|a| (a.icon.clone(), a.name.clone())).unwrap_or_else(|| (String::new(), id.to_string()))
+    }
+
+    fn end_line(&mut self, out: &mut impl Write) {
+        if self.mid_line {
+            let _ = writeln!(out);
+            self.mid_line = false;
+        }
+    }
+
+    fn print(&mut self, ev: &Event) {
+        let stdout = std::io::stdout();
+        let mut out = stdout.lock();
+        if self.format == EventFormat::Json {
+            if let Ok(line) = serde_json::to_string(ev) {
+                let _ = writeln!(out, "{line}");
+            }
+            let _ = out.flush();
+            return;
+        }
+        match ev {
+            Event::SessionStarted { provider, model, rehearsal, agents, user_name, .. } => {
+                self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
+                self.user_name = user_name.clone();
+                let what = if *rehearsal { format!("🎭 {}", t(self.lang, Msg::RehearsalBadge)) } else { format!("{provider} · {model}") };
+                let _ = writeln!(out, "bmad-party · {what}\n");
+            }
+            Event::Welcome { text } | Event::Highlights { text } | Event::Closing { text } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "{text}\n");
+            }
+            Event::SessionFile { path } => {
+                let _ = writeln!(out, "📄 {}: {path}", t(self.lang, Msg::SessionFile));
+            }
+            Event::FacilitatorMessage { text, .. } => {
+                self.end_line(&mut out);
+                if !self.interactive {
+                    let _ = writeln!(out, "\n{}: {text}", self.user_name);
+                }
+            }
+            Event::RoundStarted { round, max_rounds, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n── Round {round}/{max_rounds} ──");
+            }
+            Event::AgentStarted { agent, .. } => {
+                self.end_line(&mut out);
+                let (icon, name) = self.agent(agent);
+                let _ = write!(out, "\n{icon} {name}: ");
+                self.mid_line = true;
+            }
+            Event::AgentToken { text, .. } => {
+                let _ = write!(out, "{text}");
+                self.mid_line = !text.ends_with('\n');
+            }
+            Event::AgentRetrying { agent, attempt, delay_ms, cause } => {
+                self.end_line(&mut out);
+                let (icon, name) = self.agent(agent);
+                let _ = write!(out, "  ↻ {} #{attempt} in {:.1} s: {cause}\n{icon} {name}: ", t(self.lang, Msg::Retrying), *delay_ms as f64 / 1000.0);
+                self.mid_line = true;
+            }
+            Event::AgentMessage { interrupted, .. } => {
+                if *interrupted {
+                    let _ = write!(out, " {}", t(self.lang, Msg::Interrupted));
+                }
+                self.mid_line = true;
+                self.end_line(&mut out);
+            }
+            Event::Farewell { .. } => self.end_line(&mut out),
+            Event::AgentFailed { agent, cause, .. } => {
+                self.end_line(&mut out);
+                let (icon, name) = self.agent(agent);
+                let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", t(self.lang, Msg::AgentFailed));
+            }
+            Event::RoundFinished { menu, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{menu}");
+            }
+            Event::Notice { text, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{text}");
+            }
+            Event::ConfirmationRequest { request_id, kind, text, .. } => {
+                self.end_line(&mut out);
+                let hint = match kind {
+                    ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => t(self.lang, Msg::LimitAnswerHint),
+                    _ => t(self.lang, Msg::AnswerHint),
+                };
+                let _ = writeln!(out, "\n❓ [{request_id}] {text}\n   {hint}");
+            }
+            Event::Rejected { message } => eprintln!("bmad-party: {message}"),
+            Event::SaveFailed { path, error } => eprintln!("bmad-party: {} {path}: {error} (kept in memory; retried on every change)", t(self.lang, Msg::SaveFailed)),
+            Event::SessionEnded { file, .. } => {
+                self.end_line(&mut out);
+                if let Some(f) = file {
+                    let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
+                }
+            }
+            Event::AwaitingInput { kind } => {
+                if self.interactive {
+                    self.end_line(&mut out);
+                    let label = match kind {
+                        InputKind::Message => t(self.lang, Msg::AwaitingMessage),
+                        InputKind::Answer => t(self.lang, Msg::AwaitingAnswer),
+                    };
+                    let _ = write!(out, "\n{label}\n> ");
+                }
+            }
+            Event::EndProposal { .. } | Event::ConfirmationResolved { .. } | Event::Termination { .. } | Event::Status(_) => {}
+        }
+        let _ = out.flush();
+    }
+}
+
+/// Runs a party on stdin/stdout; returns the process exit code.
+pub async fn run(setup: Setup, format: EventFormat) -> i32 {
+    let lang = setup.lang;
+    let mut engine = engine::spawn(setup);
+    let mut printer = Printer {
+        format,
+        lang,
+        agents: HashMap::new(),
+        user_name: String::new(),
+        interactive: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
+        mid_line: false,
+    };
+    let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
+    let mut lines: VecDeque<(usize, String)> = VecDeque::new();
+    let mut line_no = 0usize;
+    let mut eof = false;
+    let mut awaiting = false;
+    let mut signals = Signals::new();
+    loop {
+        tokio::select! {
+            ev = engine.events.recv() => {
+                let Some(ev) = ev else { break };
+                printer.print(&ev);
+                match ev {
+                    Event::AwaitingInput { .. } => awaiting = true,
+                    Event::SessionEnded { .. } => break,
+                    _ => {}
+                }
+            }
+            line = reader.next_line(), if !eof => match line {
+                Ok(Some(l)) => {
+                    line_no += 1;
+                    lines.push_back((line_no, l));
+                }
+                Ok(None) => eof = true,
+                Err(e) => {
+                    eprintln!("bmad-party: stdin line {}: {e}", line_no + 1);
+                    eof = true;
+                }
+            },
+            _ = signals.next() => {
+                let _ = engine.commands.send(Command::Quit);
+            }
+        }
+        while awaiting {
+            let cmd = match lines.pop_front() {
+                Some((n, l)) => match parse_line(&l) {
+                    Line::Command(c) => c,
+                    Line::Invalid(why) => {
+                        eprintln!("bmad-party: stdin line {n}: not a command ({why}); skipped");
+                        continue;
+                    }
+                },
+                None if eof => Command::Left,
+                None => break,
+            };
+            awaiting = false;
+            if engine.commands.send(cmd).is_err() {
+                break;
+            }
+        }
+    }
+    match engine.task.await {
+        Ok(()) => 0,
+        Err(e) => {
+            eprintln!("bmad-party: the engine stopped unexpectedly: {e}");
+            1
+        }
+    }
+}
+
+/// SIGINT, SIGTERM and SIGHUP all mean: stop now, with the state saved.
+struct Signals {
+    #[cfg(unix)]
+    set: Vec<tokio::signal::unix::Signal>,
+}
+
+impl Signals {
+    fn new() -> Signals {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{signal, SignalKind};
+            let set = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()].into_iter().filter_map(|k| signal(k).ok()).collect();
+            Signals { set }
+        }
+        #[cfg(not(unix))]
+        Signals {}
+    }
+
+    async fn next(&mut self) {
+        #[cfg(unix)]
+        {
+            if self.set.is_empty() {
+                return std::future::pending().await;
+            }
+            let futs = self.set.iter_mut().map(|s| Box::pin(s.recv()));
+            futures::future::select_all(futs).await;
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_are_messages_or_commands() {
+        assert_eq!(parse_line("hello"), Line::Command(Command::Message { text: "hello".into() }));
+        assert_eq!(parse_line("{not json"), Line::Command(Command::Message { text: "{not json".into() }));
+        assert_eq!(parse_line(r#"{"type":"exit"}"#), Line::Command(Command::Exit));
+        assert_eq!(
+            parse_line(r#"{"type":"answer","request_id":"req-1","confirmed":false,"reason":"no"}"#),
+            Line::Command(Command::Answer { request_id: "req-1".into(), confirmed: false, reason: Some("no".into()), extend: None })
+        );
+        assert!(matches!(parse_line(r#"{"type":"dance"}"#), Line::Invalid(_)));
+    }
+}

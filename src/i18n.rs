@@ -1,0 +1,104 @@
+//! The program's own words in English and Chinese. Prompts and notices that
+//! shape the party live in the workflow's step files instead, so a
+//! facilitator can edit them; this module holds what the program says about
+//! itself (labels, errors, hints).
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// Reads a locale or language setting ("zh_CN.UTF-8", "Chinese", "中文",
+    /// "English"); None when it names a language the program has no text for.
+    pub fn from_setting(s: &str) -> Option<Lang> {
+        let l = s.trim().to_lowercase();
+        if l.starts_with("zh") || l.starts_with("chinese") || l.contains("中文") || l.contains("汉语") {
+            Some(Lang::Zh)
+        } else if l.starts_with("en") || l == "c" || l == "posix" || l.starts_with("c.") {
+            Some(Lang::En)
+        } else {
+            None
+        }
+    }
+
+    /// The language agents are asked to speak when nothing else says.
+    pub fn speech_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "Chinese (简体中文)",
+        }
+    }
+
+    pub fn from_env() -> Option<Lang> {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .filter_map(|k| std::env::var(k).ok())
+            .find(|v| !v.is_empty())
+            .and_then(|v| Lang::from_setting(&v))
+    }
+}
+
+/// Program text keys. Each has an English and a Chinese form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Msg {
+    Facilitator,
+    RehearsalBadge,
+    SessionFile,
+    AwaitingMessage,
+    AwaitingAnswer,
+    AnswerHint,
+    LimitAnswerHint,
+    AgentFailed,
+    Retrying,
+    Interrupted,
+    SessionFinished,
+    SessionSaved,
+    SaveFailed,
+    PushLabel,
+}
+
+pub fn t(lang: Lang, msg: Msg) -> &'static str {
+    use Msg::*;
+    let (en, zh) = match msg {
+        Facilitator => ("Facilitator", "主持人"),
+        RehearsalBadge => ("offline rehearsal (no model)", "离线排练（未连接模型）"),
+        SessionFile => ("Session file", "会话文件"),
+        AwaitingMessage => ("Your message (or *exit to end):", "请输入消息（输入 *exit 结束）："),
+        AwaitingAnswer => ("Answer needed", "需要您的回答"),
+        AnswerHint => (
+            "Press Enter (empty line) to end the party, or type a message to continue with it.",
+            "直接回车（空行）结束对话，或输入一条消息继续讨论。",
+        ),
+        LimitAnswerHint => (
+            "Press Enter (empty line) to end now, or send {\"type\":\"answer\",\"request_id\":\"…\",\"confirmed\":false,\"extend\":N} to continue.",
+            "直接回车（空行）立即结束，或发送 {\"type\":\"answer\",\"request_id\":\"…\",\"confirmed\":false,\"extend\":N} 继续。",
+        ),
+        AgentFailed => ("could not answer", "未能回答"),
+        Retrying => ("retrying", "正在重试"),
+        Interrupted => ("(interrupted)", "（已中断）"),
+        SessionFinished => (
+            "This session has already finished (workflow_completed: true); start a new party instead.",
+            "该会话已经结束（workflow_completed: true），请开始新的对话。",
+        ),
+        SessionSaved => ("Session saved to", "会话已保存到"),
+        SaveFailed => ("Could not save the session file", "无法保存会话文件"),
+        PushLabel => ("automatic push", "自动推进"),
+    };
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}

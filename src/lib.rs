@@ -1,0 +1,22 @@
+//! bmad-party: BMAD-style party mode in the terminal.
+//!
+//! - `engine`: the step machine (no terminal code); `Command` in, `Event` out.
+//! - `llm`: model providers (OpenAI-compatible HTTP, offline rehearsal).
+//! - `session`: the Markdown + YAML session file.
+//! - `config`, `agents`, `workflow`, `assets`: what a party is made of.
+//! - `headless`: the stdin/stdout front end; `setup`, `cli`: start-up.
+
+pub mod agents;
+pub mod assets;
+pub mod cli;
+pub mod config;
+pub mod engine;
+pub mod headless;
+pub mod i18n;
+pub mod llm;
+pub mod logging;
+pub mod session;
+pub mod setup;
+pub mod testing;
+pub mod text;
+pub mod workflow;

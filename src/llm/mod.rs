@@ -1,0 +1,97 @@
+//! Model providers. The engine asks for a streamed reply and gets a stream
+//! of small events; retries, timeouts and server quirks stay in here.
+
+mod openai;
+mod rehearsal;
+
+pub use openai::{OpenAiProvider, OpenAiSettings};
+pub use rehearsal::Rehearsal;
+
+use futures::stream::BoxStream;
+
+use crate::i18n::Lang;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ChatMessage {
+    pub role: Role,
+    pub content: String,
+}
+
+impl ChatMessage {
+    pub fn new(role: Role, content: impl Into<String>) -> Self {
+        ChatMessage { role, content: content.into() }
+    }
+}
+
+/// What a call is for. Real models only read the messages; the rehearsal
+/// provider reads this instead, so it can answer in character without a model.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Cue {
+    Turn {
+        agent: crate::agents::Agent,
+        round: u32,
+        /// The facilitator's message, None when the room continues on its own.
+        message: Option<String>,
+        topic: String,
+        /// Names and replies of agents who already spoke this round.
+        earlier: Vec<(String, String)>,
+        end_marker: Option<String>,
+        lang: Lang,
+    },
+    Farewell {
+        agent: crate::agents::Agent,
+        topic: String,
+        user_name: String,
+        lang: Lang,
+    },
+    Highlights {
+        topic: String,
+        rounds: u32,
+        lang: Lang,
+    },
+    Selection {
+        candidates: Vec<String>,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub struct ChatRequest {
+    /// Per-agent model; None uses the provider's default.
+    pub model: Option<String>,
+    pub messages: Vec<ChatMessage>,
+    pub temperature: f32,
+    pub cue: Cue,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum LlmEvent {
+    Token(String),
+    Usage { prompt: u64, completion: u64 },
+    /// The attempt failed and will be retried after `delay_ms`; text
+    /// streamed so far is void.
+    Retrying { attempt: u32, delay_ms: u64, cause: String },
+    Done,
+    Failed(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProviderInfo {
+    /// `openai` or `rehearsal`.
+    pub kind: String,
+    pub model: String,
+    pub base_url: Option<String>,
+    pub rehearsal: bool,
+}
+
+pub trait Provider: Send + Sync {
+    fn info(&self) -> ProviderInfo;
+    /// Starts a streamed reply. Dropping the stream cancels the request.
+    fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent>;
+}

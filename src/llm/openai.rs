@@ -1,0 +1,434 @@
+//! Any OpenAI-compatible endpoint through async-openai.
+//!
+//! Two deliberate departures from the crate's defaults:
+//! - Replies are parsed into a lenient chunk type (`byot`), because real
+//!   servers send empty `finish_reason`, omit `id`/`created`/`object`, send
+//!   `usage: {}` or `reasoning_content`; the typed API fails those chunks.
+//! - The crate's transport is replaced by [`Transport`], which turns every
+//!   non-2xx reply into an [`HttpStatus`] error carrying the status,
+//!   `Retry-After` and the raw body. The crate's own retry layer would
+//!   retry only OpenAI-shaped 429 bodies and drop `Retry-After` dates; one
+//!   policy here covers 429/5xx/connection/stall/cut-stream alike.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use async_openai::config::OpenAIConfig;
+use async_openai::error::OpenAIError;
+use async_openai::middleware::HttpRequestFactory;
+use async_openai::Client;
+use backon::BackoffBuilder;
+use futures::stream::BoxStream;
+use futures::StreamExt;
+use serde::Deserialize;
+use tokio::sync::mpsc;
+
+use super::{ChatRequest, LlmEvent, Provider, ProviderInfo, Role};
+
+#[derive(Debug, Clone)]
+pub struct OpenAiSettings {
+    pub base_url: String,
+    pub api_key: String,
+    pub model: String,
+    pub request_timeout: Duration,
+    pub stall_timeout: Duration,
+    pub max_retries: u32,
+    /// Shortest backoff delay; tests shrink it.
+    pub min_backoff: Duration,
+}
+
+pub struct OpenAiProvider {
+    client: Client<OpenAIConfig>,
+    settings: OpenAiSettings,
+    /// Some servers reject `stream_options`; after one such refusal it is
+    /// left out for the rest of the session.
+    usage_option: Arc<AtomicBool>,
+}
+
+/// A non-2xx HTTP reply, with what the retry policy and the facilitator need.
+#[derive(Debug)]
+pub struct HttpStatus {
+    pub status: u16,
+    pub retry_after: Option<Duration>,
+    pub body: String,
+}
+
+impl std::fmt::Display for HttpStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "HTTP {}", self.status)?;
+        let msg = error_message(&self.body);
+        if !msg.is_empty() {
+            write!(f, ": {msg}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for HttpStatus {}
+
+/// The human part of an error body: OpenAI's `{"error":{"message"}}`, the
+/// flat `{"message"}` of vLLM and others, `{"error":"text"}`, or the text.
+fn error_message(body: &str) -> String {
+    let body = body.trim();
+    if let Ok(v) = serde_json::from_str::<serde_json::Value>(body) {
+        let found = v
+            .pointer("/error/message")
+            .or_else(|| v.get("message"))
+            .or_else(|| v.get("error").filter(|e| e.is_string()))
+            .or_else(|| v.get("detail"))
+            .and_then(|m| m.as_str());
+        if let Some(m) = found {
+            return crate::text::ellipsize(&crate::text::sanitize(m), 300);
+        }
+    }
+    crate::text::ellipsize(&crate::text::sanitize(body).replace('\n', " "), 300)
+}
+
+fn parse_retry_after(value: &str) -> Option<Duration> {
+    let v = value.trim();
+    if let Ok(secs) = v.parse::<f64>() {
+        return (secs >= 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs));
+    }
+    let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
+    let wait = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
+    Some(wait.to_std().unwrap_or(Duration::ZERO))
+}
+
+#[derive(Clone)]
+struct Transport {
+    http: reqwest::Client,
+}
+
+impl tower_service::Service<HttpRequestFactory> for Transport {
+    type Response = reqwest::Response;
+    type Error = OpenAIError;
+    type Future = Pin<Box<dyn Future<Output = Result<reqwest::Response, OpenAIError>> + Send>>;
+
+    fn poll_ready(&mut self, _cx: &mut Context<'_>) -> Poll<Result<(), Self::Error>> {
+        Poll::Ready(Ok(()))
+    }
+
+    fn call(&mut self, factory: HttpRequestFactory) -> Self::Future {
+        let http = self.http.clone();
+        Box::pin(async move {
+            let request = factory.build().await?;
+            let response = http.execute(request).await.map_err(OpenAIError::Reqwest)?;
+            if response.status().is_success() {
+                return Ok(response);
+            }
+            let status = response.status().as_u16();
+            let retry_after = response
+                .headers()
+                .get(reqwest::header::RETRY_AFTER)
+                .and_then(|v| v.to_str().ok())
+                .and_then(parse_retry_after);
+            // Bound what an error page may cost us.
+            let mut body = Vec::new();
+            let mut stream = response.bytes_stream();
+            while let Some(Ok(chunk)) = stream.next().await {
+                body.extend_from_slice(&chunk);
+                if body.len() > 64 * 1024 {
+                    break;
+                }
+            }
+            let body = String::from_utf8_lossy(&body).into_owned();
+            Err(OpenAIError::Boxed(Box::new(HttpStatus { status, retry_after, body })))
+        })
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Chunk {
+    choices: Vec<Choice>,
+    usage: Option<serde_json::Value>,
+    error: Option<serde_json::Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Choice {
+    delta: Delta,
+    finish_reason: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Delta {
+    content: Option<String>,
+}
+
+/// Why an attempt failed, and whether another attempt may help.
+#[derive(Debug)]
+struct AttemptError {
+    cause: String,
+    retryable: bool,
+    retry_after: Option<Duration>,
+    /// The server refused `stream_options`; retry at once without it.
+    drop_usage_option: bool,
+}
+
+impl AttemptError {
+    fn retry(cause: impl Into<String>) -> Self {
+        AttemptError { cause: cause.into(), retryable: true, retry_after: None, drop_usage_option: false }
+    }
+    fn fatal(cause: impl Into<String>) -> Self {
+        AttemptError { cause: cause.into(), retryable: false, retry_after: None, drop_usage_option: false }
+    }
+}
+
+fn classify(e: OpenAIError) -> AttemptError {
+    match e {
+        OpenAIError::Boxed(b) => match b.downcast::<HttpStatus>() {
+            Ok(h) => {
+                let cause = h.to_string();
+                if h.status == 400 && h.body.contains("stream_options") {
+                    return AttemptError { drop_usage_option: true, ..AttemptError::retry(cause) };
+                }
+                let quota = h.body.contains("insufficient_quota");
+                let retryable = !quota && (h.status == 429 || h.status == 408 || h.status >= 500);
+                AttemptError { cause, retryable, retry_after: h.retry_after, drop_usage_option: false }
+            }
+            Err(other) => AttemptError::retry(crate::text::sanitize(&other.to_string())),
+        },
+        OpenAIError::Reqwest(r) => {
+            let cause = describe_reqwest(&r);
+            if r.is_builder() {
+                AttemptError::fatal(cause)
+            } else {
+                AttemptError::retry(cause)
+            }
+        }
+        OpenAIError::ApiError(a) => {
+            let status = a.status_code.as_u16();
+            let cause = format!("HTTP {status}: {}", crate::text::sanitize(&a.api_error.message));
+            if status == 429 || status >= 500 {
+                AttemptError::retry(cause)
+            } else {
+                AttemptError::fatal(cause)
+            }
+        }
+        OpenAIError::StreamError(s) => AttemptError::retry(format!("stream broken: {}", crate::text::sanitize(&s.to_string()))),
+        OpenAIError::InvalidArgument(m) => AttemptError::fatal(format!("invalid request: {m}")),
+        other => AttemptError::retry(crate::text::ellipsize(&crate::text::sanitize(&other.to_string()), 300)),
+    }
+}
+
+fn describe_reqwest(e: &reqwest::Error) -> String {
+    use std::error::Error as _;
+    let mut msg = if e.is_connect() {
+        "cannot connect".to_string()
+    } else if e.is_timeout() {
+        "timed out".to_string()
+    } else if e.is_body() || e.is_decode() {
+        "reply cut off".to_string()
+    } else {
+        "request failed".to_string()
+    };
+    let mut source = e.source();
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    crate::text::ellipsize(&crate::text::sanitize(&msg), 300)
+}
+
+impl OpenAiProvider {
+    pub fn new(settings: OpenAiSettings) -> Result<OpenAiProvider, String> {
+        // async-openai builds the Authorization header with an unwrap; a key
+        // with a newline would panic inside a request. Check it here, and
+        // never repeat the key in the message.
+        if reqwest::header::HeaderValue::from_str(&format!("Bearer {}", settings.api_key)).is_err() {
+            return Err("OPENAI_API_KEY contains characters that cannot be sent in an HTTP header (a line break or control character?)".into());
+        }
+        let base = settings.base_url.trim_end_matches('/').to_string();
+        let config = OpenAIConfig::new().with_api_base(base).with_api_key(settings.api_key.clone());
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10).min(settings.request_timeout))
+            .build()
+            .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+        let client = Client::with_config(config).with_http_service(Transport { http });
+        Ok(OpenAiProvider { client, settings, usage_option: Arc::new(AtomicBool::new(true)) })
+    }
+}
+
+impl Provider for OpenAiProvider {
+    fn info(&self) -> ProviderInfo {
+        ProviderInfo {
+            kind: "openai".into(),
+            model: self.settings.model.clone(),
+            base_url: Some(self.settings.base_url.clone()),
+            rehearsal: false,
+        }
+    }
+
+    fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
+        let (tx, rx) = mpsc::channel(256);
+        let client = self.client.clone();
+        let settings = self.settings.clone();
+        let usage_option = self.usage_option.clone();
+        tokio::spawn(async move {
+            tokio::select! {
+                _ = run(client, settings, usage_option, req, &tx) => {}
+                // The engine dropped the stream (cancel): stop at once, which
+                // drops the HTTP response and closes the connection.
+                _ = tx.closed() => {}
+            }
+        });
+        tokio_stream_from(rx)
+    }
+}
+
+fn tokio_stream_from(mut rx: mpsc::Receiver<LlmEvent>) -> BoxStream<'static, LlmEvent> {
+    futures::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed()
+}
+
+async fn run(
+    client: Client<OpenAIConfig>,
+    settings: OpenAiSettings,
+    usage_option: Arc<AtomicBool>,
+    req: ChatRequest,
+    tx: &mpsc::Sender<LlmEvent>,
+) {
+    let mut backoff = backon::ExponentialBuilder::default()
+        .with_min_delay(settings.min_backoff)
+        .with_max_delay(Duration::from_secs(20))
+        .with_max_times(settings.max_retries as usize)
+        .with_jitter()
+        .build();
+    let model = req.model.clone().unwrap_or_else(|| settings.model.clone());
+    let messages: Vec<serde_json::Value> = req
+        .messages
+        .iter()
+        .map(|m| {
+            let role = match m.role {
+                Role::System => "system",
+                Role::User => "user",
+                Role::Assistant => "assistant",
+            };
+            serde_json::json!({ "role": role, "content": m.content })
+        })
+        .collect();
+    let mut attempt = 0u32;
+    loop {
+        attempt += 1;
+        let mut body = serde_json::json!({
+            "model": model,
+            "messages": messages,
+            "temperature": req.temperature,
+            "stream": true,
+        });
+        if usage_option.load(Ordering::Relaxed) {
+            body["stream_options"] = serde_json::json!({ "include_usage": true });
+        }
+        let err = match one_attempt(&client, &settings, body, tx).await {
+            Ok(()) => {
+                let _ = tx.send(LlmEvent::Done).await;
+                return;
+            }
+            Err(e) => e,
+        };
+        tracing::warn!(attempt, cause = %err.cause, "model call failed");
+        if err.drop_usage_option && usage_option.swap(false, Ordering::Relaxed) {
+            continue;
+        }
+        if !err.retryable {
+            let _ = tx.send(LlmEvent::Failed(err.cause)).await;
+            return;
+        }
+        let Some(delay) = backoff.next() else {
+            let _ = tx.send(LlmEvent::Failed(format!("{} (after {attempt} attempts)", err.cause))).await;
+            return;
+        };
+        let delay = err.retry_after.map(|d| d.min(Duration::from_secs(120))).unwrap_or(delay);
+        let _ = tx
+            .send(LlmEvent::Retrying { attempt, delay_ms: delay.as_millis() as u64, cause: err.cause })
+            .await;
+        tokio::time::sleep(delay).await;
+    }
+}
+
+async fn one_attempt(
+    client: &Client<OpenAIConfig>,
+    settings: &OpenAiSettings,
+    body: serde_json::Value,
+    tx: &mpsc::Sender<LlmEvent>,
+) -> Result<(), AttemptError> {
+    let chat = client.chat();
+    let start = chat.create_stream_byot::<serde_json::Value, Chunk>(body);
+    let mut stream = match tokio::time::timeout(settings.request_timeout, start).await {
+        Err(_) => return Err(AttemptError::retry(format!("no reply within {} s", settings.request_timeout.as_secs()))),
+        Ok(Err(e)) => return Err(classify(e)),
+        Ok(Ok(s)) => s,
+    };
+    let mut got_text = false;
+    let mut finished = false;
+    loop {
+        let item = match tokio::time::timeout(settings.stall_timeout, stream.next()).await {
+            Err(_) => return Err(AttemptError::retry(format!("reply stalled: nothing for {} s", settings.stall_timeout.as_secs()))),
+            Ok(None) => break,
+            Ok(Some(item)) => item,
+        };
+        match item {
+            Ok(chunk) => {
+                if let Some(err) = chunk.error {
+                    let msg = error_message(&err.to_string());
+                    return Err(AttemptError::retry(format!("server error in stream: {msg}")));
+                }
+                for choice in chunk.choices {
+                    if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
+                        got_text = true;
+                        if tx.send(LlmEvent::Token(text)).await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                    if choice.finish_reason.is_some_and(|r| !r.is_empty()) {
+                        finished = true;
+                    }
+                }
+                if let Some(u) = chunk.usage {
+                    let p = u.get("prompt_tokens").and_then(|v| v.as_u64());
+                    let c = u.get("completion_tokens").and_then(|v| v.as_u64());
+                    if let (Some(prompt), Some(completion)) = (p, c) {
+                        let _ = tx.send(LlmEvent::Usage { prompt, completion }).await;
+                    }
+                }
+            }
+            // One malformed chunk among good ones: skip it, as the stream
+            // itself goes on; the raw payload goes to the log only.
+            Err(OpenAIError::JSONDeserialize(e, raw)) => {
+                tracing::warn!(error = %e, payload = %crate::text::ellipsize(&raw, 500), "skipped a malformed stream chunk");
+            }
+            Err(e) => return Err(classify(e)),
+        }
+    }
+    if !got_text {
+        return Err(AttemptError::retry(if finished { "the model sent an empty reply" } else { "the reply ended before any text" }));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_bodies_of_every_shape() {
+        assert_eq!(error_message(r#"{"error":{"message":"bad model","type":"x"}}"#), "bad model");
+        assert_eq!(error_message(r#"{"object":"error","message":"flat"}"#), "flat");
+        assert_eq!(error_message(r#"{"error":"plain"}"#), "plain");
+        assert_eq!(error_message("Too Many Requests"), "Too Many Requests");
+    }
+
+    #[test]
+    fn retry_after_seconds_and_dates() {
+        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
+        assert_eq!(parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), Some(Duration::ZERO));
+        assert_eq!(parse_retry_after("soon"), None);
+    }
+}

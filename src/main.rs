@@ -1,0 +1,28 @@
+use std::process::ExitCode;
+
+use clap::Parser;
+
+use bmad_party::cli::Cli;
+use bmad_party::{headless, logging, setup};
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let party = match setup::build(&cli) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("bmad-party: {}", e.message);
+            return ExitCode::from(e.code as u8);
+        }
+    };
+    let log_path = cli.log_file.clone().unwrap_or_else(|| party.output.join("party-mode").join("bmad-party.log"));
+    let _log = logging::init(&log_path);
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("bmad-party: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    let code = runtime.block_on(headless::run(party, cli.events));
+    ExitCode::from(code as u8)
+}

@@ -1,0 +1,208 @@
+//! The session: state (the YAML frontmatter) and transcript (the Markdown
+//! body) of one party, and the file that holds both.
+
+mod store;
+
+pub use store::{load, write_atomic as store_write, SessionStore};
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use crate::i18n::Lang;
+
+/// The frontmatter, in DESIGN §5's shape plus what a faithful resume needs
+/// (effective limits, warnings already given, provider, language, tokens).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Frontmatter {
+    #[serde(rename = "workflowType")]
+    pub workflow_type: String,
+    pub topic: String,
+    pub user_name: String,
+    pub date: String,
+    pub agents: Vec<String>,
+    #[serde(rename = "stepsCompleted")]
+    pub steps_completed: Vec<StepId>,
+    pub agents_loaded: bool,
+    pub party_active: bool,
+    pub workflow_completed: bool,
+    pub conversation_state: ConversationState,
+    #[serde(default)]
+    pub diligence: DiligenceState,
+    #[serde(default)]
+    pub confirmations: Vec<ConfirmationRecord>,
+    #[serde(default)]
+    pub lang: Lang,
+    #[serde(default)]
+    pub provider: ProviderRecord,
+}
+
+/// BMAD writes step ids as numbers or as file names; accept both.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum StepId {
+    Number(u32),
+    Name(String),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConversationState {
+    pub current_round: u32,
+    pub started_at: DateTime<Utc>,
+    pub last_activity_at: DateTime<Utc>,
+    /// Time counted against the limit: only while the party was open.
+    pub active_seconds: u64,
+    #[serde(default)]
+    pub consensus_reached: bool,
+    #[serde(default)]
+    pub silence_count: u32,
+    #[serde(default)]
+    pub exit_flags: ExitFlags,
+    #[serde(default)]
+    pub exit_reason: Option<String>,
+    /// Effective limits: a facilitator's "continue N more" raises them.
+    pub max_rounds: u32,
+    pub max_duration_minutes: f64,
+    #[serde(default)]
+    pub warn_at_rounds: u32,
+    #[serde(default)]
+    pub warn_at_minutes: f64,
+    #[serde(default)]
+    pub warned_rounds: bool,
+    #[serde(default)]
+    pub warned_time: bool,
+    #[serde(default)]
+    pub tokens: TokenCount,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TokenCount {
+    pub prompt: u64,
+    pub completion: u64,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ExitFlags {
+    #[serde(default)]
+    pub round_limit: bool,
+    #[serde(default)]
+    pub time_limit: bool,
+    #[serde(default)]
+    pub consensus: bool,
+    #[serde(default)]
+    pub silence: bool,
+    #[serde(default)]
+    pub user_requested: bool,
+    #[serde(default)]
+    pub agent_proposed: bool,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DiligenceState {
+    pub budget: u32,
+    pub used: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ConfirmationRecord {
+    pub request_id: String,
+    pub kind: ConfirmKind,
+    pub status: ConfirmStatus,
+    #[serde(default)]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    pub asked_at: DateTime<Utc>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered_at: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmKind {
+    EndProposal,
+    RoundLimit,
+    TimeLimit,
+    TurnReset,
+    BudgetExhausted,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConfirmStatus {
+    Pending,
+    Confirmed,
+    Rejected,
+    Expired,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProviderRecord {
+    /// `openai` (any OpenAI-compatible endpoint) or `rehearsal`.
+    pub kind: String,
+    pub model: String,
+    #[serde(default)]
+    pub base_url: Option<String>,
+}
+
+/// One entry of the transcript.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Turn {
+    pub kind: TurnKind,
+    /// The agent's id for agent turns.
+    pub agent: Option<String>,
+    pub round: u32,
+    pub at: DateTime<Utc>,
+    /// As shown: `🏗️ Ingrid` for agents, the facilitator's name, empty for notices.
+    pub label: String,
+    pub text: String,
+    pub interrupted: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TurnKind {
+    Facilitator,
+    Agent,
+    /// The facilitator let the room go on without a message.
+    Continue,
+    Notice,
+    Failed,
+    Farewell,
+    Highlights,
+    Closing,
+}
+
+impl TurnKind {
+    pub fn code(self) -> &'static str {
+        match self {
+            TurnKind::Facilitator => "facilitator",
+            TurnKind::Agent => "agent",
+            TurnKind::Continue => "continue",
+            TurnKind::Notice => "notice",
+            TurnKind::Failed => "failed",
+            TurnKind::Farewell => "farewell",
+            TurnKind::Highlights => "highlights",
+            TurnKind::Closing => "closing",
+        }
+    }
+
+    pub fn from_code(s: &str) -> Option<TurnKind> {
+        Some(match s {
+            "facilitator" => TurnKind::Facilitator,
+            "agent" => TurnKind::Agent,
+            "continue" => TurnKind::Continue,
+            "notice" => TurnKind::Notice,
+            "failed" => TurnKind::Failed,
+            "farewell" => TurnKind::Farewell,
+            "highlights" => TurnKind::Highlights,
+            "closing" => TurnKind::Closing,
+            _ => return None,
+        })
+    }
+}
+
+/// A whole session in memory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Session {
+    pub fm: Frontmatter,
+    pub turns: Vec<Turn>,
+}

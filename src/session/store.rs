@@ -1,0 +1,356 @@
+//! Reading and writing the session file. The file is rewritten whole and
+//! atomically (temp file in the same folder, fsync, rename) so a crash at
+//! any moment leaves either the previous or the new version, never a mix.
+//!
+//! The body is readable Markdown; each turn is preceded by an HTML comment
+//! (invisible when rendered) that lets `--resume` rebuild the transcript
+//! exactly. A content line that itself starts like such a comment is
+//! escaped with a backslash, so model output cannot forge turns.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use chrono::{DateTime, Utc};
+use regex::Regex;
+
+use super::{Frontmatter, Session, Turn, TurnKind};
+use crate::agents::split_frontmatter;
+use crate::config::{snippet, yaml_error};
+
+const MARK: &str = "<!-- party:";
+
+/// Keeps the rendered body between saves, so a save costs one append and one
+/// write instead of re-rendering the whole transcript.
+#[derive(Debug)]
+pub struct SessionStore {
+    pub path: PathBuf,
+    body: String,
+    rendered: usize,
+    title: String,
+}
+
+impl SessionStore {
+    /// Picks `<dir>/<YYYY-MM-DD-HHMMSS>-<slug>.md`, never reusing a name.
+    /// The folder is made at the first save, so an unwritable output folder
+    /// is reported (and retried) there instead of stopping the party.
+    pub fn create(dir: &Path, topic: &str, now: DateTime<Utc>) -> SessionStore {
+        let stem = format!("{}-{}", now.format("%Y-%m-%d-%H%M%S"), crate::text::slug(topic, 40));
+        let mut path = dir.join(format!("{stem}.md"));
+        let mut n = 2;
+        while path.exists() {
+            path = dir.join(format!("{stem}-{n}.md"));
+            n += 1;
+        }
+        SessionStore { path, body: String::new(), rendered: 0, title: String::new() }
+    }
+
+    /// A store for a session loaded from `path` (resume).
+    pub fn reopen(path: &Path) -> SessionStore {
+        SessionStore { path: path.to_path_buf(), body: String::new(), rendered: 0, title: String::new() }
+    }
+
+    /// The whole file's text for `session`, appending turns rendered since the last call.
+    pub fn render(&mut self, session: &Session) -> Result<String, String> {
+        let title = format!("# 🎉 Party Mode: {}\n", session.fm.topic.replace('\n', " "));
+        if title != self.title || session.turns.len() < self.rendered {
+            self.body.clear();
+            self.rendered = 0;
+            self.title = title;
+        }
+        for t in &session.turns[self.rendered..] {
+            render_turn(&mut self.body, t);
+        }
+        self.rendered = session.turns.len();
+        let yaml = serde_saphyr::to_string(&session.fm).map_err(|e| format!("cannot serialise the session state: {e}"))?;
+        let mut out = String::with_capacity(yaml.len() + self.body.len() + self.title.len() + 16);
+        out.push_str("---\n");
+        out.push_str(&yaml);
+        if !yaml.ends_with('\n') {
+            out.push('\n');
+        }
+        out.push_str("---\n\n");
+        out.push_str(&self.title);
+        out.push_str(&self.body);
+        Ok(out)
+    }
+}
+
+fn render_turn(out: &mut String, t: &Turn) {
+    let _ = write!(out, "\n{MARK}turn kind={} round={} at={}", t.kind.code(), t.round, t.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    if let Some(a) = &t.agent {
+        let _ = write!(out, " agent={a}");
+    }
+    if t.interrupted {
+        out.push_str(" interrupted=true");
+    }
+    out.push_str(" -->\n");
+    let text = escape(&t.text);
+    match t.kind {
+        TurnKind::Facilitator | TurnKind::Agent | TurnKind::Farewell => {
+            let (icon, name) = split_label(&t.label);
+            if icon.is_empty() {
+                let _ = writeln!(out, "**{name}**: {text}");
+            } else {
+                let _ = writeln!(out, "{icon} **{name}**: {text}");
+            }
+        }
+        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue => {
+            for line in text.lines() {
+                if line.is_empty() {
+                    out.push_str(">\n");
+                } else {
+                    let _ = writeln!(out, "> {line}");
+                }
+            }
+        }
+        TurnKind::Highlights | TurnKind::Closing => {
+            let _ = writeln!(out, "{text}");
+        }
+    }
+}
+
+/// `🏗️ Ingrid` → ("🏗️", "Ingrid"); a label without an icon is all name.
+fn split_label(label: &str) -> (&str, &str) {
+    match label.split_once(' ') {
+        Some((first, rest)) if !first.chars().any(char::is_alphanumeric) => (first, rest),
+        _ => ("", label),
+    }
+}
+
+fn escape(text: &str) -> String {
+    if !text.contains(MARK) {
+        return text.to_string();
+    }
+    text.split('\n')
+        .map(|l| if l.trim_start_matches('\\').starts_with(MARK) { format!("\\{l}") } else { l.to_string() })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn unescape_line(l: &str) -> &str {
+    if l.starts_with('\\') && l.trim_start_matches('\\').starts_with(MARK) {
+        &l[1..]
+    } else {
+        l
+    }
+}
+
+/// Writes `text` to `path` atomically, readable by the owner only.
+pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.tmp"));
+    {
+        let mut opts = std::fs::OpenOptions::new();
+        opts.write(true).create(true).truncate(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            opts.mode(0o600);
+        }
+        let mut f = opts.open(&tmp)?;
+        f.write_all(text.as_bytes())?;
+        f.sync_all()?;
+    }
+    std::fs::rename(&tmp, path)?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
+/// Reads a session file for `--resume`. Errors name the file, and the line
+/// and field where the YAML is wrong.
+pub fn load(path: &Path) -> Result<Session, String> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read the session file: {e}"))?;
+    let Some((yaml, body, first_line)) = split_frontmatter(&text) else {
+        return Err(format!("{file}: not a party session file: it does not start with a `---` YAML frontmatter block"));
+    };
+    let fm: Frontmatter = serde_saphyr::from_str(yaml).map_err(|e| {
+        let mut err = yaml_error(&e, &file, first_line - 1);
+        err.snippet = err.line.and_then(|l| snippet(&text, l, err.column));
+        err.to_string()
+    })?;
+    if fm.workflow_type != "party-mode" {
+        return Err(format!("{file}: `workflowType` is `{}`, not `party-mode`", fm.workflow_type));
+    }
+    let body_line = text[..text.len() - body.len()].matches('\n').count() + 1;
+    let turns = parse_body(body).map_err(|(line, msg)| format!("{file}:{}: {msg}", body_line + line))?;
+    Ok(Session { fm, turns })
+}
+
+fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
+    let marker = Regex::new(r"^<!-- party:turn (.*) -->$").expect("static regex");
+    let mut turns: Vec<Turn> = Vec::new();
+    let mut current: Option<(Turn, Vec<&str>)> = None;
+    let finish = |cur: Option<(Turn, Vec<&str>)>, turns: &mut Vec<Turn>| {
+        if let Some((mut t, lines)) = cur {
+            let mut lines = lines;
+            while lines.last().is_some_and(|l| l.is_empty()) {
+                lines.pop();
+            }
+            t.text = decode_content(t.kind, &lines, &mut t.label);
+            turns.push(t);
+        }
+    };
+    for (i, line) in body.lines().enumerate() {
+        if let Some(c) = marker.captures(line) {
+            finish(current.take(), &mut turns);
+            let mut t = Turn {
+                kind: TurnKind::Notice,
+                agent: None,
+                round: 0,
+                at: Utc::now(),
+                label: String::new(),
+                text: String::new(),
+                interrupted: false,
+            };
+            for kv in c[1].split_whitespace() {
+                let Some((k, v)) = kv.split_once('=') else { continue };
+                match k {
+                    "kind" => t.kind = TurnKind::from_code(v).ok_or((i, format!("unknown turn kind `{v}`")))?,
+                    "round" => t.round = v.parse().map_err(|_| (i, format!("turn round `{v}` is not a number")))?,
+                    "at" => {
+                        t.at = DateTime::parse_from_rfc3339(v).map_err(|_| (i, format!("turn time `{v}` is not RFC 3339")))?.with_timezone(&Utc)
+                    }
+                    "agent" => t.agent = Some(v.to_string()),
+                    "interrupted" => t.interrupted = v == "true",
+                    _ => {}
+                }
+            }
+            current = Some((t, Vec::new()));
+        } else if let Some((_, lines)) = current.as_mut() {
+            lines.push(unescape_line(line));
+        }
+    }
+    finish(current.take(), &mut turns);
+    Ok(turns)
+}
+
+fn decode_content(kind: TurnKind, lines: &[&str], label: &mut String) -> String {
+    match kind {
+        TurnKind::Facilitator | TurnKind::Agent | TurnKind::Farewell => {
+            let joined = lines.join("\n");
+            match joined.split_once("**: ") {
+                Some((prefix, rest)) => {
+                    *label = prefix.replace("**", "").trim().to_string();
+                    rest.to_string()
+                }
+                None => match joined.split_once("**:") {
+                    Some((prefix, rest)) => {
+                        *label = prefix.replace("**", "").trim().to_string();
+                        rest.trim_start().to_string()
+                    }
+                    None => joined,
+                },
+            }
+        }
+        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue => lines
+            .iter()
+            .map(|l| l.strip_prefix("> ").or_else(|| l.strip_prefix('>')).unwrap_or(l))
+            .collect::<Vec<_>>()
+            .join("\n"),
+        TurnKind::Highlights | TurnKind::Closing => lines.join("\n"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::session::*;
+
+    pub fn sample() -> Session {
+        let now = DateTime::parse_from_rfc3339("2026-02-19T10:00:00Z").unwrap().with_timezone(&Utc);
+        let fm = Frontmatter {
+            workflow_type: "party-mode".into(),
+            topic: "Plugins: yes or no?".into(),
+            user_name: "Ada".into(),
+            date: "2026-02-19".into(),
+            agents: vec!["architect".into(), "pm".into()],
+            steps_completed: vec![StepId::Number(1), StepId::Number(2)],
+            agents_loaded: true,
+            party_active: true,
+            workflow_completed: false,
+            conversation_state: ConversationState {
+                current_round: 1,
+                started_at: now,
+                last_activity_at: now,
+                active_seconds: 12,
+                consensus_reached: false,
+                silence_count: 0,
+                exit_flags: ExitFlags::default(),
+                exit_reason: None,
+                max_rounds: 10,
+                max_duration_minutes: 30.0,
+                warn_at_rounds: 8,
+                warn_at_minutes: 25.0,
+                warned_rounds: false,
+                warned_time: false,
+                tokens: TokenCount::default(),
+            },
+            diligence: DiligenceState { budget: 3, used: 0 },
+            confirmations: vec![],
+            lang: crate::i18n::Lang::En,
+            provider: ProviderRecord { kind: "rehearsal".into(), model: "rehearsal".into(), base_url: None },
+        };
+        let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {
+            kind,
+            agent: agent.map(String::from),
+            round: 1,
+            at: now,
+            label: label.into(),
+            text: text.into(),
+            interrupted: false,
+        };
+        Session {
+            fm,
+            turns: vec![
+                turn(TurnKind::Facilitator, None, "Ada", "Plugins: yes or no?"),
+                turn(TurnKind::Agent, Some("architect"), "🏗️ Ingrid", "Yes, **but**:\n\n- contracts first\n<!-- party:turn kind=agent round=9 at=x -->\n\\<!-- party: tricky"),
+                turn(TurnKind::Notice, None, "", "🔔 note\n\nsecond line"),
+                turn(TurnKind::Agent, Some("pm"), "📋 Tomás", "Agreed: ship it."),
+            ],
+        }
+    }
+
+    #[test]
+    fn round_trips_frontmatter_and_turns_including_forged_markers() {
+        let s = sample();
+        let dir = tempfile::tempdir().unwrap();
+        let mut store = SessionStore::create(dir.path(), &s.fm.topic, Utc::now());
+        let text = store.render(&s).unwrap();
+        write_atomic(&store.path, &text).unwrap();
+        let back = load(&store.path).unwrap();
+        assert_eq!(back.fm, s.fm);
+        assert_eq!(back.turns, s.turns);
+        assert!(text.contains("🏗️ **Ingrid**: Yes, **but**:"));
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&store.path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
+    }
+
+    #[test]
+    fn incremental_render_equals_full_render() {
+        let mut s = sample();
+        let last = s.turns.pop().unwrap();
+        let mut a = SessionStore::reopen(Path::new("x.md"));
+        a.render(&s).unwrap();
+        s.turns.push(last);
+        let inc = a.render(&s).unwrap();
+        let full = SessionStore::reopen(Path::new("x.md")).render(&s).unwrap();
+        assert_eq!(inc, full);
+    }
+
+    #[test]
+    fn bad_frontmatter_is_located() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("s.md");
+        std::fs::write(&p, "---\nworkflowType: party-mode\ntopic: x\nuser_name: [\n---\n").unwrap();
+        let e = load(&p).unwrap_err();
+        assert!(e.contains("s.md:4:"), "{e}");
+    }
+}

@@ -1,0 +1,167 @@
+//! Turns the command line and the environment into an engine [`Setup`]:
+//! which config, workflow, room, provider, language and output folder.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::agents::{load_roster, Agent};
+use crate::assets::{agents_from_dir, embedded_agents, Lookup, WorkflowSource};
+use crate::cli::Cli;
+use crate::config::{Config, ConfigError, Overrides};
+use crate::engine::Setup;
+use crate::i18n::{t, Lang, Msg};
+use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
+use crate::workflow::Workflow;
+
+/// A problem that stops the program before the party, with its exit code
+/// (2: bad configuration or input files; 1: anything else).
+#[derive(Debug)]
+pub struct SetupError {
+    pub message: String,
+    pub code: i32,
+}
+
+impl SetupError {
+    fn config(problems: Vec<ConfigError>) -> SetupError {
+        SetupError { message: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"), code: 2 }
+    }
+}
+
+pub const DEFAULT_OUTPUT: &str = "_bmad-output";
+pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
+pub const OPENAI_BASE: &str = "https://api.openai.com/v1";
+
+fn env_nonempty(key: &str) -> Option<String> {
+    std::env::var(key).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
+}
+
+pub fn workflow_source(cli: &Cli) -> WorkflowSource {
+    let dir = cli.workflow.clone().or_else(|| {
+        let local = PathBuf::from("workflows/party-mode");
+        local.is_dir().then_some(local)
+    });
+    WorkflowSource { dir }
+}
+
+pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, SetupError> {
+    let overrides = Overrides {
+        max_rounds: cli.max_rounds,
+        max_minutes: cli.max_minutes,
+        model: cli.model.clone(),
+        base_url: cli.base_url.clone(),
+    };
+    if let Some(m) = cli.max_minutes {
+        if !(m > 0.0 && m.is_finite()) {
+            return Err(SetupError { message: format!("--max-minutes: `{m}` must be a positive number of minutes"), code: 2 });
+        }
+    }
+    let result = match &cli.config {
+        Some(p) => Config::load(p, &overrides),
+        None => match source.read("config.yaml").map_err(|e| SetupError::config(vec![e]))? {
+            Lookup::Found(f) => Config::parse(&f.text, &f.path, &overrides),
+            Lookup::Missing => Config::parse("", "config.yaml", &overrides),
+        },
+    };
+    result.map_err(|e| SetupError::config(vec![e]))
+}
+
+pub fn load_agents(cli: &Cli) -> Result<Vec<Agent>, SetupError> {
+    let dir = cli.agents.clone().or_else(|| {
+        let local = PathBuf::from("agents");
+        let has_md = std::fs::read_dir(&local)
+            .map(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "md"))))
+            .unwrap_or(false);
+        has_md.then_some(local)
+    });
+    let files = match dir {
+        Some(d) => agents_from_dir(&d).map_err(SetupError::config)?,
+        None => embedded_agents(),
+    };
+    load_roster(&files).map_err(|e| SetupError::config(e.problems))
+}
+
+pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupError> {
+    let base = config.llm.base_url.clone().or_else(|| env_nonempty("OPENAI_BASE_URL"));
+    let key = env_nonempty("OPENAI_API_KEY");
+    if cli.rehearsal || (base.is_none() && key.is_none()) {
+        let mut r = Rehearsal::default();
+        if let Some(ms) = env_nonempty("BMAD_PARTY_REHEARSAL_DELAY_MS").and_then(|v| v.parse::<u64>().ok()) {
+            r.token_delay = Duration::from_millis(ms);
+        }
+        return Ok(Arc::new(r));
+    }
+    let base_url = base.unwrap_or_else(|| OPENAI_BASE.to_string());
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        return Err(SetupError { message: format!("OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL"), code: 2 });
+    }
+    let model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL")).unwrap_or_else(|| DEFAULT_MODEL.to_string());
+    let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS").and_then(|v| v.parse().ok()).map(Duration::from_millis).unwrap_or(Duration::from_millis(500));
+    let settings = OpenAiSettings {
+        base_url,
+        api_key: key.unwrap_or_default(),
+        model,
+        request_timeout: Duration::from_secs(config.llm.request_timeout_seconds),
+        stall_timeout: Duration::from_secs(config.llm.stall_timeout_seconds),
+        max_retries: config.llm.max_retries,
+        min_backoff,
+    };
+    OpenAiProvider::new(settings).map(|p| Arc::new(p) as Arc<dyn Provider>).map_err(|m| SetupError { message: m, code: 2 })
+}
+
+pub fn output_dir(cli: &Cli) -> PathBuf {
+    cli.output.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUTPUT))
+}
+
+pub fn user_name(cli: &Cli) -> String {
+    cli.user_name
+        .clone()
+        .or_else(|| env_nonempty("USER"))
+        .or_else(|| env_nonempty("USERNAME"))
+        .map(|n| crate::text::sanitize(&n))
+        .unwrap_or_else(|| "Facilitator".into())
+}
+
+/// Everything for a party, or the reason there can be none.
+pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
+    let source = workflow_source(cli);
+    let config = load_config(cli, &source)?;
+    let workflow = Workflow::load(source).map_err(SetupError::config)?;
+    let agents = load_agents(cli)?;
+    let provider = provider(cli, &config)?;
+    let resume = match &cli.resume {
+        Some(p) => Some((p.clone(), resume_session(p, cli.lang)?)),
+        None => None,
+    };
+    let lang = cli
+        .lang
+        .or_else(|| resume.as_ref().map(|(_, s)| s.fm.lang))
+        .or_else(Lang::from_env)
+        .unwrap_or_default();
+    let user_name = resume.as_ref().map(|(_, s)| s.fm.user_name.clone()).filter(|n| !n.is_empty()).unwrap_or_else(|| user_name(cli));
+    // A resumed session stays in the folder it was written to.
+    let output = match &resume {
+        Some((p, _)) if cli.output.is_none() => p.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(|| output_dir(cli)),
+        _ => output_dir(cli),
+    };
+    Ok(Setup {
+        speech_language: lang.speech_name().to_string(),
+        config,
+        workflow,
+        agents,
+        provider,
+        lang,
+        user_name,
+        output,
+        resume,
+    })
+}
+
+fn resume_session(path: &Path, lang: Option<Lang>) -> Result<crate::session::Session, SetupError> {
+    let s = crate::session::load(path).map_err(|m| SetupError { message: m, code: 2 })?;
+    if s.fm.workflow_completed || !s.fm.party_active {
+        let lang = lang.unwrap_or(s.fm.lang);
+        return Err(SetupError { message: format!("{}: {}", path.display(), t(lang, Msg::SessionFinished)), code: 1 });
+    }
+    Ok(s)
+}

@@ -1,0 +1,246 @@
+//! A loopback OpenAI-compatible server for tests and benchmarks. It speaks
+//! real HTTP/1.1 on 127.0.0.1 (chunked server-sent events, like real
+//! servers) and is scripted per request, including the quirks and faults of
+//! real endpoints: odd chunk shapes, error statuses with or without
+//! `Retry-After`, streams cut mid-reply, stalls, slow tokens.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream};
+
+/// One scripted answer to one request.
+#[derive(Debug, Clone)]
+pub enum Reply {
+    /// A streamed reply: each `data:` payload in turn.
+    Stream {
+        events: Vec<String>,
+        /// Send `data: [DONE]` at the end.
+        done: bool,
+        /// Pause before each event.
+        delay: Duration,
+        /// Drop the connection (no chunked terminator) after this many events.
+        cut_after: Option<usize>,
+        /// Stop sending (keep the connection open) after this many events.
+        stall_after: Option<usize>,
+    },
+    /// A non-streamed reply with any status, headers and body.
+    Status { code: u16, headers: Vec<(String, String)>, body: String },
+    /// A JSON body (embeddings, non-streamed chat).
+    Json(serde_json::Value),
+    /// Accept the request and never answer.
+    Hang,
+}
+
+/// What the server received.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub headers: Vec<(String, String)>,
+    pub body: serde_json::Value,
+}
+
+impl Recorded {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+    }
+
+    /// The text of all messages, for asserting what a prompt contained.
+    pub fn prompt_text(&self) -> String {
+        self.body["messages"].as_array().map(|m| m.iter().filter_map(|x| x["content"].as_str()).collect::<Vec<_>>().join("\n")).unwrap_or_default()
+    }
+
+    pub fn system_prompt(&self) -> String {
+        self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
+    }
+}
+
+type Responder = dyn Fn(&Recorded, usize) -> Reply + Send + Sync;
+
+struct Shared {
+    script: Mutex<VecDeque<Reply>>,
+    fallback: Box<Responder>,
+    received: Mutex<Vec<Recorded>>,
+}
+
+/// A running fake server; dropped with the test's runtime.
+#[derive(Clone)]
+pub struct FakeOpenAi {
+    pub addr: std::net::SocketAddr,
+    shared: Arc<Shared>,
+}
+
+/// Builds the JSON of one stream chunk in OpenAI's shape.
+pub fn chunk(content: Option<&str>, finish: Option<&str>) -> String {
+    serde_json::json!({
+        "id": "chatcmpl-test",
+        "object": "chat.completion.chunk",
+        "created": 1_700_000_000,
+        "model": "test-model",
+        "choices": [{ "index": 0, "delta": { "role": "assistant", "content": content }, "finish_reason": finish }]
+    })
+    .to_string()
+}
+
+/// A well-formed streamed reply of `text`, split into word-sized pieces.
+pub fn stream_of(text: &str) -> Reply {
+    Reply::Stream { events: events_of(text), done: true, delay: Duration::ZERO, cut_after: None, stall_after: None }
+}
+
+/// The chunk payloads for `text`, ending with a finish reason.
+pub fn events_of(text: &str) -> Vec<String> {
+    let mut events: Vec<String> = split_words(text).iter().map(|w| chunk(Some(w), None)).collect();
+    events.push(chunk(None, Some("stop")));
+    events
+}
+
+pub fn split_words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars() {
+        cur.push(c);
+        if c == ' ' {
+            out.push(std::mem::take(&mut cur));
+        }
+    }
+    if !cur.is_empty() {
+        out.push(cur);
+    }
+    out
+}
+
+impl FakeOpenAi {
+    /// Starts a server whose unscripted requests get `fallback(request, n)`.
+    pub async fn start(fallback: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static) -> FakeOpenAi {
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        let addr = listener.local_addr().expect("local addr");
+        let shared = Arc::new(Shared { script: Mutex::new(VecDeque::new()), fallback: Box::new(fallback), received: Mutex::new(Vec::new()) });
+        let s = shared.clone();
+        tokio::spawn(async move {
+            loop {
+                let Ok((sock, _)) = listener.accept().await else { break };
+                let s = s.clone();
+                tokio::spawn(async move {
+                    let _ = serve(sock, s).await;
+                });
+            }
+        });
+        FakeOpenAi { addr, shared }
+    }
+
+    /// A server that answers every request with the same text.
+    pub async fn always(text: &str) -> FakeOpenAi {
+        let text = text.to_string();
+        FakeOpenAi::start(move |_, _| stream_of(&text)).await
+    }
+
+    pub fn base_url(&self) -> String {
+        format!("http://{}/v1", self.addr)
+    }
+
+    /// Queues replies for the next requests, before the fallback applies.
+    pub fn push(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.shared.script.lock().expect("lock").extend(replies);
+    }
+
+    pub fn received(&self) -> Vec<Recorded> {
+        self.shared.received.lock().expect("lock").clone()
+    }
+}
+
+async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
+    let mut buf = Vec::new();
+    let mut tmp = [0u8; 8192];
+    let header_end = loop {
+        let n = sock.read(&mut tmp).await?;
+        if n == 0 {
+            return Ok(());
+        }
+        buf.extend_from_slice(&tmp[..n]);
+        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
+            break p + 4;
+        }
+    };
+    let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
+    let mut lines = head.split("\r\n");
+    let mut first = lines.next().unwrap_or("").split_whitespace();
+    let method = first.next().unwrap_or("").to_string();
+    let path = first.next().unwrap_or("").to_string();
+    let headers: Vec<(String, String)> = lines
+        .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())))
+        .collect();
+    let len: usize = headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-length")).and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    while buf.len() < header_end + len {
+        let n = sock.read(&mut tmp).await?;
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&tmp[..n]);
+    }
+    let body = serde_json::from_slice(&buf[header_end..(header_end + len).min(buf.len())]).unwrap_or(serde_json::Value::Null);
+    let rec = Recorded { method, path, headers, body };
+    let n = {
+        let mut r = shared.received.lock().expect("lock");
+        r.push(rec.clone());
+        r.len()
+    };
+    let scripted = shared.script.lock().expect("lock").pop_front();
+    let reply = scripted.unwrap_or_else(|| (shared.fallback)(&rec, n));
+    match reply {
+        Reply::Status { code, headers, body } => {
+            let mut head = format!("HTTP/1.1 {code} X\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+            for (k, v) in headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            if !head.to_lowercase().contains("content-type") {
+                head.push_str("content-type: application/json\r\n");
+            }
+            head.push_str("\r\n");
+            sock.write_all(head.as_bytes()).await?;
+            sock.write_all(body.as_bytes()).await?;
+        }
+        Reply::Json(v) => {
+            let body = v.to_string();
+            let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len());
+            sock.write_all(head.as_bytes()).await?;
+            sock.write_all(body.as_bytes()).await?;
+        }
+        Reply::Hang => {
+            tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        Reply::Stream { events, done, delay, cut_after, stall_after } => {
+            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n").await?;
+            for (i, ev) in events.iter().enumerate() {
+                if cut_after == Some(i) {
+                    // An abrupt end: no chunked terminator, as when a proxy dies.
+                    let _ = sock.shutdown().await;
+                    return Ok(());
+                }
+                if stall_after == Some(i) {
+                    tokio::time::sleep(Duration::from_secs(3600)).await;
+                }
+                if !delay.is_zero() {
+                    tokio::time::sleep(delay).await;
+                }
+                write_chunk(&mut sock, format!("data: {ev}\n\n").as_bytes()).await?;
+            }
+            if done {
+                write_chunk(&mut sock, b"data: [DONE]\n\n").await?;
+            }
+            sock.write_all(b"0\r\n\r\n").await?;
+        }
+    }
+    sock.flush().await?;
+    let _ = sock.shutdown().await;
+    Ok(())
+}
+
+async fn write_chunk(sock: &mut TcpStream, data: &[u8]) -> std::io::Result<()> {
+    sock.write_all(format!("{:x}\r\n", data.len()).as_bytes()).await?;
+    sock.write_all(data).await?;
+    sock.write_all(b"\r\n").await?;
+    sock.flush().await
+}

@@ -1,0 +1,239 @@
+//! Text hygiene shared by every front end: model output and file content are
+//! untrusted, so nothing that could drive a terminal survives past here.
+
+/// Removes terminal control sequences and invisible controls from untrusted
+/// text that arrives in pieces (streamed tokens). It is stateful because an
+/// escape sequence may be split across two tokens; a stateless filter would
+/// drop the ESC and leave `[2J` visible, or worse, pass half a sequence.
+#[derive(Debug, Default, Clone)]
+pub struct Sanitizer {
+    state: EscState,
+}
+
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+enum EscState {
+    #[default]
+    Text,
+    /// Saw ESC; the next byte decides the sequence kind.
+    Esc,
+    /// CSI: parameters until a final byte in 0x40..=0x7E.
+    Csi,
+    /// OSC, DCS, SOS, PM, APC: a string until BEL or ST (ESC \).
+    Str,
+    /// Inside a string sequence, saw ESC (maybe the start of ST).
+    StrEsc,
+}
+
+impl Sanitizer {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Feeds one piece of text; returns what is safe to show.
+    pub fn push(&mut self, input: &str) -> String {
+        let mut out = String::with_capacity(input.len());
+        for c in input.chars() {
+            match self.state {
+                EscState::Text => match c {
+                    '\u{1b}' => self.state = EscState::Esc,
+                    '\u{9b}' => self.state = EscState::Csi,
+                    '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}' => self.state = EscState::Str,
+                    '\n' | '\t' => out.push(c),
+                    '\r' => {}
+                    c if is_invisible_control(c) => {}
+                    c => out.push(c),
+                },
+                EscState::Esc => {
+                    self.state = match c {
+                        '[' => EscState::Csi,
+                        ']' | 'P' | 'X' | '^' | '_' => EscState::Str,
+                        // Two-byte sequences (ESC 7, ESC c, ESC ( B…): the
+                        // intermediate bytes 0x20..=0x2F take one more byte.
+                        '\u{20}'..='\u{2f}' => EscState::Esc,
+                        _ => EscState::Text,
+                    }
+                }
+                EscState::Csi => {
+                    if ('\u{40}'..='\u{7e}').contains(&c) {
+                        self.state = EscState::Text;
+                    } else if !('\u{20}'..='\u{3f}').contains(&c) {
+                        // Malformed CSI: abandon it rather than swallow text forever.
+                        self.state = EscState::Text;
+                        if c == '\n' {
+                            out.push(c);
+                        }
+                    }
+                }
+                EscState::Str => match c {
+                    '\u{7}' | '\u{9c}' => self.state = EscState::Text,
+                    '\u{1b}' => self.state = EscState::StrEsc,
+                    _ => {}
+                },
+                EscState::StrEsc => {
+                    self.state = if c == '\\' { EscState::Text } else { EscState::Str };
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Controls that have no business in displayed text: C0 (but tab and
+/// newline), DEL, C1, bidi overrides and isolates (they can reorder what the
+/// facilitator reads), and lone surrogate replacements are kept visible.
+fn is_invisible_control(c: char) -> bool {
+    matches!(c,
+        '\u{0}'..='\u{8}' | '\u{b}' | '\u{c}' | '\u{e}'..='\u{1f}' | '\u{7f}'..='\u{9f}'
+        | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{200e}' | '\u{200f}'
+        | '\u{61c}')
+}
+
+/// One-shot sanitizing for whole strings (file content, names, errors).
+pub fn sanitize(input: &str) -> String {
+    Sanitizer::new().push(input)
+}
+
+/// A file-name-safe slug of a topic. Keeps letters of any script (a Chinese
+/// topic gives a Chinese file name) and cuts at a character boundary.
+pub fn slug(topic: &str, max_chars: usize) -> String {
+    let mut out = String::new();
+    let mut dash = false;
+    for c in topic.chars() {
+        if c.is_alphanumeric() {
+            if dash && !out.is_empty() {
+                out.push('-');
+            }
+            dash = false;
+            out.extend(c.to_lowercase());
+        } else {
+            dash = true;
+        }
+        if out.chars().count() >= max_chars {
+            break;
+        }
+    }
+    let out: String = out.chars().take(max_chars).collect();
+    let out = out.trim_matches('-').to_string();
+    if out.is_empty() {
+        "party".to_string()
+    } else {
+        out
+    }
+}
+
+/// Shortens text to at most `max` characters, marking the cut.
+pub fn ellipsize(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_string();
+    }
+    let mut s: String = text.chars().take(max.saturating_sub(1)).collect();
+    s.push('…');
+    s
+}
+
+/// True for characters of scripts written without spaces between words,
+/// where word tokens mean nothing and character bigrams carry the signal.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c,
+        '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}'
+        | '\u{f900}'..='\u{faff}' | '\u{ac00}'..='\u{d7af}')
+}
+
+/// Terms for lexical matching: lowercased words (crudely stemmed) for
+/// space-separated scripts, character bigrams for CJK runs.
+pub fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut cjk_run: Vec<char> = Vec::new();
+    let flush_word = |word: &mut String, out: &mut Vec<String>| {
+        if word.chars().count() >= 3 && !is_stopword(word) {
+            out.push(stem(word));
+        }
+        word.clear();
+    };
+    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
+        if run.len() == 1 {
+            out.push(run[0].to_string());
+        }
+        for pair in run.windows(2) {
+            out.push(pair.iter().collect());
+        }
+        run.clear();
+    };
+    for c in text.chars() {
+        if is_cjk(c) {
+            flush_word(&mut word, &mut out);
+            cjk_run.push(c);
+        } else if c.is_alphanumeric() {
+            flush_cjk(&mut cjk_run, &mut out);
+            word.extend(c.to_lowercase());
+        } else {
+            flush_word(&mut word, &mut out);
+            flush_cjk(&mut cjk_run, &mut out);
+        }
+    }
+    flush_word(&mut word, &mut out);
+    flush_cjk(&mut cjk_run, &mut out);
+    out
+}
+
+fn stem(word: &str) -> String {
+    // Enough to make "designs", "designing" and "designer" meet; a real
+    // stemmer would be a dependency for little gain in persona matching.
+    let w = word.trim_end_matches("ing").trim_end_matches("es").trim_end_matches('s');
+    let w = if w.chars().count() >= 3 { w } else { word };
+    w.chars().take(7).collect()
+}
+
+fn is_stopword(w: &str) -> bool {
+    const STOP: &[&str] = &[
+        "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our",
+        "out", "has", "have", "how", "its", "let", "may", "now", "see", "she", "too", "use", "way", "who", "did",
+        "get", "this", "that", "with", "what", "when", "where", "which", "while", "will", "would", "should",
+        "could", "there", "their", "them", "then", "than", "they", "these", "those", "from", "into", "your",
+        "about", "been", "being", "does", "just", "like", "more", "most", "some", "such", "very", "also", "each",
+        "only", "over", "both", "here", "want", "need", "think", "make", "well", "much", "many", "why", "were",
+    ];
+    STOP.contains(&w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_sequences_split_across_pieces() {
+        let mut s = Sanitizer::new();
+        let mut out = s.push("red \u{1b}[3");
+        out += &s.push("1mtext\u{1b}]0;evil title\u{7}ok\u{1b}]52;c;aGk=\u{1b}");
+        out += &s.push("\\ end");
+        assert_eq!(out, "red textok end");
+    }
+
+    #[test]
+    fn removes_c0_c1_and_bidi_but_keeps_newlines_tabs_and_emoji() {
+        let s = sanitize("a\u{0}b\u{7}c\u{85}d\u{202e}e\r\n\tf 🏗️ 中文");
+        assert_eq!(s, "abcde\n\tf 🏗️ 中文");
+    }
+
+    #[test]
+    fn c1_csi_is_a_sequence_too() {
+        assert_eq!(sanitize("x\u{9b}2Jy"), "xy");
+    }
+
+    #[test]
+    fn slugs() {
+        assert_eq!(slug("How should we design a plugin system?", 40), "how-should-we-design-a-plugin-system");
+        assert_eq!(slug("插件系统怎么设计？", 40), "插件系统怎么设计");
+        assert_eq!(slug("???", 40), "party");
+        assert_eq!(slug("a b c d e f g h", 5), "a-b-c");
+    }
+
+    #[test]
+    fn terms_use_bigrams_for_chinese() {
+        let t = terms("插件系统 plugins");
+        assert!(t.contains(&"插件".to_string()));
+        assert!(t.contains(&"件系".to_string()));
+        assert!(t.contains(&"plugin".to_string()));
+    }
+}

@@ -1,0 +1,225 @@
+//! The party-mode workflow files: the prompts and message templates the
+//! engine really uses. Each step file holds sections headed
+//! `## Template: name` (or `name.zh` for the Chinese form), optional prose,
+//! then one fenced block; `{{var}}` placeholders are filled at run time. Editing a
+//! template changes what the program says and asks.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+
+use crate::assets::{Lookup, SourceFile, WorkflowSource};
+use crate::config::ConfigError;
+use crate::i18n::Lang;
+
+pub const WORKFLOW_FILE: &str = "workflow.md";
+pub const STEP_00: &str = "steps/step-00-check-termination.md";
+pub const STEP_01: &str = "steps/step-01-agent-loading.md";
+pub const STEP_02: &str = "steps/step-02-discussion-orchestration.md";
+pub const STEP_03: &str = "steps/step-03-graceful-exit.md";
+
+/// Every template the engine needs: file, name, placeholders it may use.
+const REQUIRED: &[(&str, &str, &[&str])] = &[
+    (WORKFLOW_FILE, "room_rules", &["user_name", "language", "agent_count", "roster"]),
+    (STEP_00, "round_warning", &["round", "max_rounds", "rounds_left"]),
+    (STEP_00, "time_warning", &["minutes", "max_minutes", "minutes_left"]),
+    (STEP_00, "round_limit", &["max_rounds"]),
+    (STEP_00, "time_limit", &["max_minutes"]),
+    (STEP_00, "round_limit_question", &["max_rounds", "extend"]),
+    (STEP_00, "time_limit_question", &["max_minutes", "extend"]),
+    (STEP_00, "continued_rounds", &["extend", "max_rounds"]),
+    (STEP_00, "continued_minutes", &["extend", "max_minutes"]),
+    (STEP_00, "exiting", &[]),
+    (STEP_00, "exit_requested", &["user_name"]),
+    (STEP_00, "facilitator_left", &["user_name"]),
+    (STEP_00, "end_accepted", &["name"]),
+    (STEP_00, "unreachable", &["cause"]),
+    (STEP_00, "remaining", &["rounds_left", "minutes_left"]),
+    (STEP_01, "welcome", &["user_name", "agent_count", "sample"]),
+    (STEP_01, "welcome_agent", &["icon", "name", "title", "role"]),
+    (STEP_01, "resumed", &["topic", "round"]),
+    (STEP_02, "agent_system", &[
+        "name", "title", "icon", "role", "identity", "communication_style", "principles", "capabilities",
+        "instructions", "room_rules", "language", "user_name",
+    ]),
+    (STEP_02, "end_marker_instruction", &["end_marker"]),
+    (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
+    (STEP_02, "speaks_first", &["user_name"]),
+    (STEP_02, "spoke_before", &["names"]),
+    (STEP_02, "room_continues", &["user_name"]),
+    (STEP_02, "continue_prompt", &["user_name"]),
+    (STEP_02, "round_menu", &[]),
+    (STEP_02, "end_proposal", &["name"]),
+    (STEP_03, "thanks", &["user_name"]),
+    (STEP_03, "farewell_prompt", &["name", "user_name", "topic", "language"]),
+    (STEP_03, "highlights_prompt", &["topic", "perspectives", "rounds", "reason", "language"]),
+    (STEP_03, "highlights", &["topic", "count", "perspectives", "rounds", "outcomes", "reason"]),
+    (STEP_03, "closing", &[]),
+    (STEP_03, "reason_round_limit", &["max_rounds"]),
+    (STEP_03, "reason_time_limit", &["max_minutes"]),
+    (STEP_03, "reason_user_requested", &["user_name"]),
+    (STEP_03, "reason_agent_proposed", &["name"]),
+    (STEP_03, "reason_facilitator_left", &["user_name"]),
+    (STEP_03, "reason_unreachable", &[]),
+];
+
+#[derive(Debug, Clone)]
+pub struct Template {
+    pub text: String,
+    pub source: String,
+}
+
+#[derive(Debug, Clone)]
+pub struct Workflow {
+    templates: HashMap<String, Template>,
+    pub source: WorkflowSource,
+}
+
+fn section_re() -> Regex {
+    Regex::new(r"(?m)^##\s+Template:\s*([A-Za-z0-9_.]+)[ \t]*\r?\n(?:(?:[^#`~\r\n][^\r\n]*)?\r?\n)*?[ \t]*(`{3,}|~{3,})[^\n]*\n").expect("static regex")
+}
+
+fn placeholder_re() -> Regex {
+    Regex::new(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}").expect("static regex")
+}
+
+fn line_of(text: &str, byte: usize) -> u64 {
+    text[..byte].matches('\n').count() as u64 + 1
+}
+
+fn err(file: &str, line: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
+    ConfigError { file: file.to_string(), line, column: None, key: key.to_string(), message: message.into(), snippet: None }
+}
+
+/// Extracts `name -> (text, line)` from one file.
+fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, ConfigError> {
+    let mut out = Vec::new();
+    let re = section_re();
+    for caps in re.captures_iter(&file.text) {
+        let whole = caps.get(0).expect("match");
+        let name = caps[1].to_string();
+        let fence = &caps[2];
+        let body_start = whole.end();
+        let rest = &file.text[body_start..];
+        let close = rest
+            .split_inclusive('\n')
+            .scan(0usize, |off, l| {
+                let at = *off;
+                *off += l.len();
+                Some((at, l))
+            })
+            .find(|(_, l)| l.trim_end() == fence)
+            .map(|(at, _)| at);
+        let line = line_of(&file.text, whole.start());
+        let Some(close) = close else {
+            return Err(err(&file.path, Some(line), &name, format!("template block is not closed with {fence}")));
+        };
+        let body = rest[..close].trim_end_matches(['\n', '\r']).to_string();
+        out.push((name, body, line));
+    }
+    Ok(out)
+}
+
+impl Workflow {
+    pub fn load(source: WorkflowSource) -> Result<Workflow, Vec<ConfigError>> {
+        let mut templates = HashMap::new();
+        let mut problems = Vec::new();
+        let mut files: Vec<&str> = REQUIRED.iter().map(|r| r.0).collect();
+        files.dedup();
+        let mut lines: HashMap<String, (String, u64)> = HashMap::new();
+        for rel in files {
+            match source.read(rel) {
+                Ok(Lookup::Found(f)) => match parse_sections(&f) {
+                    Ok(sections) => {
+                        for (name, text, line) in sections {
+                            lines.insert(name.clone(), (f.path.clone(), line));
+                            templates.insert(name, Template { text, source: f.path.clone() });
+                        }
+                    }
+                    Err(e) => problems.push(e),
+                },
+                Ok(Lookup::Missing) => problems.push(err(rel, None, "", "workflow file is missing")),
+                Err(e) => problems.push(e),
+            }
+        }
+        let ph = placeholder_re();
+        for (file, name, allowed) in REQUIRED {
+            for variant in [name.to_string(), format!("{name}.zh")] {
+                let Some(t) = templates.get(&variant) else {
+                    if variant == *name && problems.iter().all(|p: &ConfigError| !p.file.ends_with(file)) {
+                        problems.push(err(&source.read(file).ok().and_then(|l| match l {
+                            Lookup::Found(f) => Some(f.path),
+                            Lookup::Missing => None,
+                        }).unwrap_or_else(|| file.to_string()), None, name, "required template is missing (a `## Template: NAME` heading followed by a fenced block)"));
+                    }
+                    continue;
+                };
+                for c in ph.captures_iter(&t.text) {
+                    if !allowed.contains(&&c[1]) {
+                        let (path, line) = lines.get(&variant).cloned().unwrap_or_default();
+                        let known = if allowed.is_empty() { "none".to_string() } else { allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ") };
+                        problems.push(err(&path, Some(line), &variant, format!("unknown placeholder {{{{{}}}}}; this template knows {known}", &c[1])));
+                    }
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(Workflow { templates, source })
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// Renders template `name` in `lang` (falling back to the base form).
+    pub fn render(&self, name: &str, lang: Lang, vars: &[(&str, &str)]) -> String {
+        let t = match lang {
+            Lang::Zh => self.templates.get(&format!("{name}.zh")).or_else(|| self.templates.get(name)),
+            Lang::En => self.templates.get(name),
+        };
+        let Some(t) = t else {
+            // Only reachable for a name outside REQUIRED: a programming error,
+            // but a visible one rather than a crash mid-party.
+            return format!("[missing template {name}]");
+        };
+        placeholder_re()
+            .replace_all(&t.text, |c: &regex::Captures| {
+                vars.iter().find(|(k, _)| *k == &c[1]).map(|(_, v)| v.to_string()).unwrap_or_default()
+            })
+            .into_owned()
+    }
+
+    /// The text of a whole workflow file, for optional files such as the
+    /// diligence push text: `Ok(None)` when it does not exist.
+    pub fn optional_file(&self, rel: &str) -> Result<Option<SourceFile>, ConfigError> {
+        Ok(match self.source.read(rel)? {
+            Lookup::Found(f) => Some(f),
+            Lookup::Missing => None,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn built_in_workflow_loads_and_renders_both_languages() {
+        let w = Workflow::load(WorkflowSource::default()).unwrap_or_else(|e| panic!("{e:?}"));
+        let zh = w.render("round_warning", Lang::Zh, &[("round", "8"), ("max_rounds", "10"), ("rounds_left", "2")]);
+        assert!(zh.contains("🔔 提示：对话已进行 8 轮（上限 10 轮）"), "{zh}");
+        assert!(zh.contains("💡 您可以选择继续或输入 [E] 退出"), "{zh}");
+        let en = w.render("round_limit", Lang::En, &[("max_rounds", "10")]);
+        assert!(en.contains("10"), "{en}");
+    }
+
+    #[test]
+    fn disk_override_with_unknown_placeholder_is_located() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("steps")).unwrap();
+        std::fs::write(dir.path().join(STEP_00), "# x\n\n## Template: exiting\n\n```text\nBye {{nobody}}\n```\n").unwrap();
+        let errs = Workflow::load(WorkflowSource { dir: Some(dir.path().to_path_buf()) }).unwrap_err();
+        let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
+        assert!(text.iter().any(|t| t.contains("step-00-check-termination.md:3: `exiting`: unknown placeholder {{nobody}}")), "{text:?}");
+        assert!(text.iter().any(|t| t.contains("`round_warning`: required template is missing")), "{text:?}");
+    }
+}

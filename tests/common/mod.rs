@@ -1,0 +1,160 @@
+//! Drives a real engine (channels in, events out) against the loopback
+//! OpenAI server, the way a front end does.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use bmad_party::agents::load_roster;
+use bmad_party::assets::{embedded_agents, WorkflowSource};
+use bmad_party::config::Config;
+use bmad_party::engine::{self, Command, Event, Setup};
+use bmad_party::i18n::Lang;
+use bmad_party::llm::{OpenAiProvider, OpenAiSettings, Provider};
+use bmad_party::session::{self, Session};
+use bmad_party::testing::FakeOpenAi;
+use bmad_party::workflow::Workflow;
+
+pub fn provider(server: &FakeOpenAi) -> Arc<dyn Provider> {
+    Arc::new(
+        OpenAiProvider::new(OpenAiSettings {
+            base_url: server.base_url(),
+            api_key: "test-key".into(),
+            model: "test-model".into(),
+            request_timeout: Duration::from_secs(5),
+            stall_timeout: Duration::from_secs(2),
+            max_retries: 3,
+            min_backoff: Duration::from_millis(20),
+        })
+        .expect("provider"),
+    )
+}
+
+pub struct Party {
+    pub dir: tempfile::TempDir,
+    pub config: Config,
+    pub lang: Lang,
+    pub provider: Arc<dyn Provider>,
+    pub resume: Option<PathBuf>,
+}
+
+/// One step of a facilitator script, fed when the engine asks for input.
+pub enum Step {
+    Say(&'static str),
+    Cmd(Command),
+    /// Answer the latest confirmation request.
+    Answer { confirmed: bool, extend: Option<u32>, reason: Option<&'static str> },
+    /// Wait this long before the next step (the clock keeps running).
+    Wait(Duration),
+}
+
+impl Party {
+    pub fn new(server: &FakeOpenAi) -> Party {
+        Party { dir: tempfile::tempdir().expect("tempdir"), config: Config::default(), lang: Lang::En, provider: provider(server), resume: None }
+    }
+
+    pub fn setup(&self) -> Setup {
+        let resume = self.resume.as_ref().map(|p| (p.clone(), session::load(p).expect("resumable")));
+        Setup {
+            config: self.config.clone(),
+            workflow: Workflow::load(WorkflowSource::default()).expect("workflow"),
+            agents: load_roster(&embedded_agents()).expect("agents"),
+            provider: self.provider.clone(),
+            lang: self.lang,
+            speech_language: self.lang.speech_name().into(),
+            user_name: "Ada".into(),
+            output: self.dir.path().to_path_buf(),
+            resume,
+        }
+    }
+
+    /// Runs the script; after it, the facilitator leaves. Returns every event.
+    pub async fn run(&self, script: Vec<Step>) -> Vec<Event> {
+        tokio::time::timeout(Duration::from_secs(60), self.run_inner(script)).await.expect("party finished within 60 s")
+    }
+
+    async fn run_inner(&self, script: Vec<Step>) -> Vec<Event> {
+        let mut h = engine::spawn(self.setup());
+        let mut events = Vec::new();
+        let mut steps = script.into_iter();
+        while let Some(ev) = h.events.recv().await {
+            events.push(ev.clone());
+            match ev {
+                Event::AwaitingInput { .. } => loop {
+                    let cmd = match steps.next() {
+                        Some(Step::Say(t)) => Command::Message { text: t.into() },
+                        Some(Step::Cmd(c)) => c,
+                        Some(Step::Answer { confirmed, extend, reason }) => {
+                            let id = events.iter().rev().find_map(|e| match e {
+                                Event::ConfirmationRequest { request_id, .. } => Some(request_id.clone()),
+                                _ => None,
+                            });
+                            Command::Answer { request_id: id.expect("a request to answer"), confirmed, extend, reason: reason.map(String::from) }
+                        }
+                        Some(Step::Wait(d)) => {
+                            tokio::time::sleep(d).await;
+                            continue;
+                        }
+                        None => Command::Left,
+                    };
+                    // The engine may have ended on its own (a timer) meanwhile.
+                    let _ = h.commands.send(cmd);
+                    break;
+                },
+                Event::SessionEnded { .. } => break,
+                _ => {}
+            }
+        }
+        h.task.await.expect("engine task ends cleanly");
+        events
+    }
+}
+
+pub fn session_file(events: &[Event]) -> PathBuf {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::SessionFile { path } => Some(PathBuf::from(path)),
+            _ => None,
+        })
+        .expect("a session file")
+}
+
+pub fn load(path: &Path) -> Session {
+    session::load(path).expect("session file parses")
+}
+
+pub fn notices(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Notice { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn rounds(events: &[Event]) -> Vec<Vec<String>> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::RoundStarted { agents, .. } => Some(agents.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn agent_messages(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentMessage { agent, text, .. } => Some((agent.clone(), text.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn say(n: usize, text: &'static str) -> Vec<Step> {
+    (0..n).map(|_| Step::Say(text)).collect()
+}

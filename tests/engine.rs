@@ -1,0 +1,486 @@
+//! End-to-end engine tests: a real engine task, a real async-openai client,
+//! a real HTTP server on 127.0.0.1 speaking the OpenAI streaming protocol.
+
+mod common;
+
+use std::collections::HashSet;
+use std::time::Duration;
+
+use bmad_party::engine::{Command, Event, ExitReason, NoticeKind};
+use bmad_party::i18n::Lang;
+use bmad_party::session::{ConfirmKind, ConfirmStatus, StepId, TurnKind};
+use bmad_party::testing::{events_of, stream_of, FakeOpenAi, Reply};
+use common::*;
+
+fn ended(events: &[Event]) -> (Option<ExitReason>, bool) {
+    events
+        .iter()
+        .find_map(|e| match e {
+            Event::SessionEnded { reason, completed, .. } => Some((*reason, *completed)),
+            _ => None,
+        })
+        .expect("session ended")
+}
+
+#[tokio::test]
+async fn party_runs_to_the_round_limit_with_the_defaults() {
+    let server = FakeOpenAi::always("A considered view from my corner of the room.").await;
+    let party = Party::new(&server);
+    let mut script = say(10, "What should we do next?");
+    script.push(Step::Answer { confirmed: true, extend: None, reason: None });
+    let events = party.run(script).await;
+
+    assert_eq!(rounds(&events).len(), 10, "ten rounds ran");
+    let warning_at = events.iter().position(|e| matches!(e, Event::Notice { kind: NoticeKind::Warning, text } if text.contains("8 rounds so far (limit 10)"))).expect("warning");
+    let round9 = events.iter().position(|e| matches!(e, Event::RoundStarted { round: 9, .. })).unwrap();
+    assert!(warning_at < round9, "the warning comes after round 8, before round 9");
+    assert_eq!(notices(&events).iter().filter(|n| n.contains("rounds so far")).count(), 1, "the warning fires once");
+    let limit = events.iter().position(|e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::RoundLimit, .. })).expect("limit question");
+    let round10_end = events.iter().position(|e| matches!(e, Event::RoundFinished { round: 10, .. })).unwrap();
+    assert!(limit > round10_end);
+    assert!(notices(&events).iter().any(|n| n.contains("maximum number of rounds has been reached (10 rounds)")));
+    assert_eq!(ended(&events), (Some(ExitReason::RoundLimit), true));
+
+    // After the warning, every agent prompt says what remains.
+    let reqs = server.received();
+    let turn_prompts: Vec<_> = reqs.iter().filter(|r| r.prompt_text().contains("[Round ")).collect();
+    let after_warning: Vec<_> = turn_prompts.iter().filter(|r| r.prompt_text().contains("[Round 9]") || r.prompt_text().contains("[Round 10]")).collect();
+    assert!(!after_warning.is_empty());
+    for r in &after_warning {
+        assert!(r.system_prompt().contains("round(s) and"), "remaining is stated: {}", r.system_prompt());
+    }
+    assert!(after_warning.iter().any(|r| r.system_prompt().contains("2 round(s)")), "round 9 prompt says 2 rounds remain");
+    let before: Vec<_> = turn_prompts.iter().filter(|r| r.prompt_text().contains("[Round 3]")).collect();
+    assert!(before.iter().all(|r| !r.system_prompt().contains("nearly over")));
+
+    let farewells: Vec<_> = events.iter().filter(|e| matches!(e, Event::Farewell { .. })).collect();
+    assert!((2..=3).contains(&farewells.len()), "{} farewells", farewells.len());
+    assert!(events.iter().any(|e| matches!(e, Event::Highlights { text } if text.starts_with("**Session Highlights:**"))));
+
+    let s = load(&session_file(&events));
+    assert!(!s.fm.party_active);
+    assert!(s.fm.workflow_completed);
+    assert_eq!(s.fm.steps_completed, vec![StepId::Number(1), StepId::Number(2), StepId::Number(3)]);
+    assert_eq!(s.fm.conversation_state.current_round, 10);
+    assert!(s.fm.conversation_state.exit_flags.round_limit);
+    assert!(!s.fm.conversation_state.exit_flags.user_requested);
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("round_limit"));
+    assert_eq!(s.fm.confirmations.len(), 1);
+    assert_eq!(s.fm.confirmations[0].status, ConfirmStatus::Confirmed);
+    let agent_turns = s.turns.iter().filter(|t| t.kind == TurnKind::Agent).count();
+    assert_eq!(agent_turns, agent_messages(&events).len());
+    assert!(s.turns.iter().filter(|t| t.kind == TurnKind::Farewell).count() >= 2);
+}
+
+#[tokio::test]
+async fn chinese_notices_use_the_seed_wording() {
+    let server = FakeOpenAi::always("好的。").await;
+    let mut party = Party::new(&server);
+    party.lang = Lang::Zh;
+    party.config.party.auto_exit_enabled = true;
+    party.config.party.max_rounds = 3;
+    party.config.party.warn_at_rounds = 2;
+    let events = party.run(say(5, "继续讨论")).await;
+    let n = notices(&events).join("\n");
+    assert!(n.contains("🔔 提示：对话已进行 2 轮（上限 3 轮）"), "{n}");
+    assert!(n.contains("💡 您可以选择继续或输入 [E] 退出"), "{n}");
+    assert!(n.contains("⏰ 已达到最大对话轮次（3 轮）"), "{n}");
+    assert!(n.contains("🎊 感谢参与！正在结束对话..."), "{n}");
+    assert_eq!(rounds(&events).len(), 3);
+}
+
+#[tokio::test]
+async fn auto_exit_ends_at_the_limit_without_asking() {
+    let server = FakeOpenAi::always("Noted.").await;
+    let mut party = Party::new(&server);
+    party.config.party.auto_exit_enabled = true;
+    party.config.party.max_rounds = 2;
+    party.config.party.warn_at_rounds = 1;
+    let events = party.run(say(5, "Next?")).await;
+    assert_eq!(rounds(&events).len(), 2);
+    assert!(!events.iter().any(|e| matches!(e, Event::ConfirmationRequest { .. })));
+    assert_eq!(ended(&events), (Some(ExitReason::RoundLimit), true));
+}
+
+#[tokio::test]
+async fn continuing_past_the_limit_raises_it() {
+    let server = FakeOpenAi::always("Noted.").await;
+    let mut party = Party::new(&server);
+    party.config.party.max_rounds = 2;
+    party.config.party.warn_at_rounds = 0;
+    let mut script = say(2, "Go on");
+    script.push(Step::Answer { confirmed: false, extend: Some(1), reason: None });
+    script.push(Step::Say("One more"));
+    script.push(Step::Answer { confirmed: true, extend: None, reason: None });
+    let events = party.run(script).await;
+    assert_eq!(rounds(&events).len(), 3);
+    assert!(notices(&events).iter().any(|n| n.contains("Continuing for 1 more rounds (new limit: 3)")));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.conversation_state.max_rounds, 3);
+    assert_eq!(s.fm.confirmations.iter().map(|c| c.status).collect::<Vec<_>>(), vec![ConfirmStatus::Rejected, ConfirmStatus::Confirmed]);
+    assert!(s.fm.conversation_state.exit_flags.round_limit);
+}
+
+#[tokio::test]
+async fn exit_triggers_match_whole_facilitator_messages_only() {
+    // Agents saying "quit" or "goodbye" never end the party.
+    let server = FakeOpenAi::always("I would never quit this. goodbye").await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("we should not quit now"), Step::Say("  GoodBye  ")]).await;
+    assert_eq!(rounds(&events).len(), 2);
+    assert_eq!(ended(&events), (Some(ExitReason::UserRequested), true));
+    let s = load(&session_file(&events));
+    assert!(s.fm.conversation_state.exit_flags.user_requested);
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("user_requested"));
+}
+
+#[tokio::test]
+async fn exit_command_and_facilitator_leaving() {
+    let server = FakeOpenAi::always("Fine.").await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Cmd(Command::Exit)]).await;
+    assert_eq!(ended(&events), (Some(ExitReason::UserRequested), true));
+
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    assert_eq!(ended(&events), (Some(ExitReason::FacilitatorLeft), true));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("facilitator_left"));
+}
+
+fn marker_server_at(request_no: usize) -> impl Fn(&bmad_party::testing::Recorded, usize) -> Reply {
+    move |_, n| {
+        if n == request_no {
+            stream_of("We have converged on a plan. <!-- END -->")
+        } else {
+            stream_of("Interesting, let us continue.")
+        }
+    }
+}
+
+#[tokio::test]
+async fn end_marker_confirmed_ends_the_party() {
+    // Request 1 and 2: round 1 (two or three agents); request 4 is in round 2.
+    let server = FakeOpenAi::start(marker_server_at(4)).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Thoughts?"), Step::Answer { confirmed: true, extend: None, reason: None }]).await;
+    let (agent, clean) = events
+        .iter()
+        .find_map(|e| match e {
+            Event::EndProposal { agent, response_text, response_clean, .. } => {
+                assert!(response_text.contains("<!-- END -->"));
+                Some((agent.clone(), response_clean.clone()))
+            }
+            _ => None,
+        })
+        .expect("an end proposal");
+    assert_eq!(clean, "We have converged on a plan.");
+    let shown: String = events.iter().filter_map(|e| if let Event::AgentToken { text, .. } = e { Some(text.as_str()) } else { None }).collect();
+    assert!(!shown.contains("END"), "the marker never streams to the screen");
+    assert_eq!(ended(&events), (Some(ExitReason::AgentProposed), true));
+    let s = load(&session_file(&events));
+    assert!(s.fm.conversation_state.exit_flags.agent_proposed);
+    assert_eq!(s.fm.confirmations[0].kind, ConfirmKind::EndProposal);
+    assert_eq!(s.fm.confirmations[0].agent.as_deref(), Some(agent.as_str()));
+    let text = std::fs::read_to_string(session_file(&events)).unwrap();
+    assert!(!text.contains("<!-- END -->"), "the marker is not saved as the agent's turn");
+    // The proposal ends the round at once: nobody speaks after the proposer.
+    let last_round: Vec<_> = s.turns.iter().filter(|t| t.kind == TurnKind::Agent && t.round == 2).collect();
+    assert_eq!(last_round.last().unwrap().agent.as_deref(), Some(agent.as_str()));
+}
+
+#[tokio::test]
+async fn end_marker_answered_with_a_message_continues_the_party() {
+    let server = FakeOpenAi::start(marker_server_at(1)).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("No, let's look at costs first")]).await;
+    assert!(events.iter().any(|e| matches!(e, Event::ConfirmationResolved { status: ConfirmStatus::Rejected, .. })));
+    assert!(events.iter().any(|e| matches!(e, Event::FacilitatorMessage { round: 2, text } if text == "No, let's look at costs first")));
+    assert_eq!(rounds(&events).len(), 2);
+    assert_eq!(ended(&events), (Some(ExitReason::FacilitatorLeft), true));
+}
+
+#[tokio::test]
+async fn auto_end_and_disabled_detection() {
+    let server = FakeOpenAi::start(marker_server_at(1)).await;
+    let mut party = Party::new(&server);
+    party.config.party.end_detection.auto_end = true;
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("never reached")]).await;
+    assert_eq!(rounds(&events).len(), 1);
+    assert_eq!(ended(&events), (Some(ExitReason::AgentProposed), true));
+    assert!(!events.iter().any(|e| matches!(e, Event::ConfirmationRequest { .. })));
+
+    let server = FakeOpenAi::start(marker_server_at(1)).await;
+    let mut party = Party::new(&server);
+    party.config.party.end_detection.enable_detection = false;
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Go on")]).await;
+    assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
+    assert_eq!(rounds(&events).len(), 2);
+    let shown: String = events.iter().filter_map(|e| if let Event::AgentToken { text, .. } = e { Some(text.as_str()) } else { None }).collect();
+    assert!(!shown.contains("<!--"), "markers are stripped even when detection is off");
+    assert!(!server.received()[0].system_prompt().contains("<!-- END -->"), "agents are not told about the marker");
+}
+
+#[tokio::test]
+async fn time_limit_is_noticed_mid_round_and_can_be_extended() {
+    // Slow tokens: the 3-second limit fires while agents are still talking.
+    let slow = |_: &bmad_party::testing::Recorded, _| Reply::Stream {
+        events: events_of("one two three four five six"),
+        done: true,
+        delay: Duration::from_millis(150),
+        cut_after: None,
+        stall_after: None,
+    };
+    let server = FakeOpenAi::start(slow).await;
+    let mut party = Party::new(&server);
+    // 1.8 s: the first round (two or more agents, about 1 s each) outlasts it.
+    party.config.party.max_duration_minutes = 0.03;
+    party.config.party.warn_at_minutes = 0.01;
+    let script = vec![
+        Step::Say("Topic"),
+        Step::Answer { confirmed: false, extend: Some(1), reason: None },
+        Step::Say("Second"),
+        Step::Cmd(Command::Exit),
+    ];
+    let events = party.run(script).await;
+    let n = notices(&events).join("\n");
+    assert!(n.contains("The session time limit has been reached (0.03 minutes)"), "{n}");
+    assert!(n.contains("Heads-up"), "time warning: {n}");
+    let limit_notice = events.iter().position(|e| matches!(e, Event::Notice { kind: NoticeKind::Limit, .. })).unwrap();
+    let round1_end = events.iter().position(|e| matches!(e, Event::RoundFinished { round: 1, .. })).unwrap();
+    assert!(limit_notice < round1_end, "the limit was noticed while round 1 was running");
+    let spoke_in_round1 = events.iter().filter(|e| matches!(e, Event::AgentMessage { round: 1, .. })).count();
+    assert_eq!(spoke_in_round1, 2, "the agent speaking when the limit fired finished; nobody spoke after it");
+    assert!(events.iter().any(|e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::TimeLimit, .. })));
+    assert!(n.contains("Continuing for 1 more minutes"));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("user_requested"));
+    assert!(s.fm.conversation_state.warned_time);
+    assert!(s.fm.conversation_state.max_duration_minutes >= 1.0);
+}
+
+#[tokio::test]
+async fn time_limit_with_auto_exit_ends_while_waiting() {
+    let server = FakeOpenAi::always("ok").await;
+    let mut party = Party::new(&server);
+    party.config.party.auto_exit_enabled = true;
+    party.config.party.max_duration_minutes = 0.02;
+    party.config.party.warn_at_minutes = 0.0;
+    let events = party.run(vec![Step::Say("Topic"), Step::Wait(Duration::from_secs(3))]).await;
+    assert_eq!(ended(&events), (Some(ExitReason::TimeLimit), true));
+    let s = load(&session_file(&events));
+    assert!(s.fm.conversation_state.exit_flags.time_limit);
+    assert!(s.fm.conversation_state.active_seconds >= 1);
+}
+
+#[tokio::test]
+async fn selection_names_counts_and_rotation() {
+    let server = FakeOpenAi::always("My view.").await;
+    let party = Party::new(&server);
+    let mut script = vec![Step::Say("Hiro, how do we test this?"), Step::Say("@pm and Priya: scope?")];
+    script.extend(say(10, "What do you all think?"));
+    let events = party.run(script).await;
+    let r = rounds(&events);
+    assert_eq!(r[0][0], "test-architect");
+    assert!(r[1].contains(&"pm".to_string()) && r[1].contains(&"ux-designer".to_string()));
+    assert!(r.iter().all(|a| (2..=3).contains(&a.len())), "{r:?}");
+    let generic: HashSet<&String> = r[2..].iter().flatten().collect();
+    assert!(generic.len() >= 6, "rotation: {generic:?}");
+}
+
+#[tokio::test]
+async fn server_quirks_are_accepted() {
+    let quirky = vec![
+        // Missing id/created/object, empty finish_reason, usage: {}.
+        r#"{"choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":""}]}"#.to_string(),
+        r#"{"choices":[{"delta":{"reasoning_content":"hmm","content":"from "}}],"usage":{}}"#.to_string(),
+        "{not json at all".to_string(),
+        r#"{"id":"x","choices":[{"index":0,"delta":{"content":"quirks."},"finish_reason":"eos"}],"usage":{"prompt_tokens":10,"completion_tokens":3}}"#.to_string(),
+    ];
+    let server = FakeOpenAi::start(move |_, _| Reply::Stream { events: quirky.clone(), done: true, delay: Duration::ZERO, cut_after: None, stall_after: None }).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let msgs = agent_messages(&events);
+    assert!(msgs.len() >= 2);
+    assert!(msgs.iter().all(|(_, t)| t == "Hello from quirks."), "{msgs:?}");
+    let s = load(&session_file(&events));
+    assert!(s.fm.conversation_state.tokens.prompt >= 20);
+    let req = &server.received()[0];
+    assert_eq!(req.path, "/v1/chat/completions");
+    assert_eq!(req.header("authorization"), Some("Bearer test-key"));
+    assert_eq!(req.body["stream"], true);
+    assert_eq!(req.body["model"], "test-model");
+}
+
+#[tokio::test]
+async fn retries_429_with_retry_after_then_succeeds() {
+    let server = FakeOpenAi::always("After the wait.").await;
+    server.push([Reply::Status {
+        code: 429,
+        headers: vec![("retry-after".into(), "1".into())],
+        body: r#"{"error":{"message":"slow down","type":"rate_limit_error"}}"#.into(),
+    }]);
+    let party = Party::new(&server);
+    let started = std::time::Instant::now();
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let retry = events
+        .iter()
+        .find_map(|e| match e {
+            Event::AgentRetrying { delay_ms, cause, attempt, .. } => Some((*delay_ms, cause.clone(), *attempt)),
+            _ => None,
+        })
+        .expect("a retry");
+    assert_eq!(retry.0, 1000, "Retry-After is honoured");
+    assert!(retry.1.contains("429") && retry.1.contains("slow down"), "{}", retry.1);
+    assert_eq!(retry.2, 1);
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    assert!(agent_messages(&events)[0].1 == "After the wait.");
+    assert!(!events.iter().any(|e| matches!(e, Event::AgentFailed { .. })));
+}
+
+#[tokio::test]
+async fn retries_500_and_non_json_429_then_succeeds() {
+    let server = FakeOpenAi::always("Recovered.").await;
+    server.push([
+        Reply::Status { code: 500, headers: vec![], body: "upstream exploded".into() },
+        Reply::Status { code: 429, headers: vec![("content-type".into(), "text/plain".into())], body: "Too Many Requests".into() },
+    ]);
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let retries: Vec<_> = events.iter().filter(|e| matches!(e, Event::AgentRetrying { .. })).collect();
+    assert_eq!(retries.len(), 2);
+    assert_eq!(agent_messages(&events)[0].1, "Recovered.");
+}
+
+#[tokio::test]
+async fn stream_cut_mid_reply_is_retried_from_scratch() {
+    let server = FakeOpenAi::always("The whole reply.").await;
+    server.push([Reply::Stream { events: events_of("A partial reply that will be cut"), done: true, delay: Duration::ZERO, cut_after: Some(3), stall_after: None }]);
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    assert!(events.iter().any(|e| matches!(e, Event::AgentRetrying { .. })));
+    let first = &agent_messages(&events)[0];
+    assert_eq!(first.1, "The whole reply.", "partial text of the cut attempt is discarded");
+}
+
+#[tokio::test]
+async fn failed_agent_is_shown_and_the_party_goes_on() {
+    let server = FakeOpenAi::always("Still here.").await;
+    // The first agent's call keeps failing (4 attempts), the others succeed.
+    server.push((0..4).map(|_| Reply::Status { code: 503, headers: vec![], body: r#"{"object":"error","message":"model overloaded"}"#.into() }));
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Again")]).await;
+    let failed = events.iter().find_map(|e| if let Event::AgentFailed { cause, .. } = e { Some(cause.clone()) } else { None }).expect("a failed turn");
+    assert!(failed.contains("503") && failed.contains("model overloaded") && failed.contains("4 attempts"), "{failed}");
+    assert_eq!(rounds(&events).len(), 2, "the party went on");
+    let s = load(&session_file(&events));
+    assert!(s.turns.iter().any(|t| t.kind == TurnKind::Failed && t.text.contains("model overloaded")));
+}
+
+#[tokio::test]
+async fn a_round_nobody_can_answer_ends_gracefully() {
+    let server = FakeOpenAi::start(|_, _| Reply::Status { code: 401, headers: vec![], body: r#"{"error":{"message":"invalid api key"}}"#.into() }).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("never")]).await;
+    assert_eq!(ended(&events), (Some(ExitReason::Unreachable), true));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("unreachable"));
+    assert!(s.fm.workflow_completed);
+    assert!(notices(&events).iter().any(|n| n.contains("invalid api key")));
+    // A 401 is not retried.
+    assert!(server.received().len() <= 3);
+}
+
+#[tokio::test]
+async fn a_stalled_stream_times_out_and_is_retried() {
+    let server = FakeOpenAi::always("Unstuck.").await;
+    server.push([Reply::Stream { events: events_of("stuck here forever"), done: true, delay: Duration::ZERO, cut_after: None, stall_after: Some(1) }]);
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let cause = events.iter().find_map(|e| if let Event::AgentRetrying { cause, .. } = e { Some(cause.clone()) } else { None }).unwrap();
+    assert!(cause.contains("stalled"), "{cause}");
+    assert_eq!(agent_messages(&events)[0].1, "Unstuck.");
+}
+
+#[tokio::test]
+async fn abort_stops_streaming_and_keeps_what_was_said() {
+    let slow = |_: &bmad_party::testing::Recorded, _| Reply::Stream {
+        events: events_of("a b c d e f g h i j k l m n o p"),
+        done: true,
+        delay: Duration::from_millis(100),
+        cut_after: None,
+        stall_after: None,
+    };
+    let server = FakeOpenAi::start(slow).await;
+    let party = Party::new(&server);
+    let mut h = bmad_party::engine::spawn(party.setup());
+    let mut events = Vec::new();
+    let mut sent_topic = false;
+    let mut aborted = false;
+    while let Some(ev) = tokio::time::timeout(Duration::from_secs(30), h.events.recv()).await.unwrap() {
+        events.push(ev.clone());
+        match ev {
+            Event::AwaitingInput { .. } if !sent_topic => {
+                sent_topic = true;
+                h.commands.send(Command::Message { text: "Topic".into() }).unwrap();
+            }
+            Event::AgentToken { .. } if !aborted && events.iter().filter(|e| matches!(e, Event::AgentToken { .. })).count() == 3 => {
+                aborted = true;
+                h.commands.send(Command::Abort).unwrap();
+            }
+            Event::AwaitingInput { .. } => h.commands.send(Command::Quit).unwrap(),
+            Event::SessionEnded { completed, .. } => {
+                assert!(!completed, "quit leaves the session resumable");
+                break;
+            }
+            _ => {}
+        }
+    }
+    let msgs: Vec<_> = events.iter().filter_map(|e| if let Event::AgentMessage { interrupted, text, .. } = e { Some((*interrupted, text.clone())) } else { None }).collect();
+    assert_eq!(msgs.len(), 1, "the round stopped after the interrupted agent");
+    assert!(msgs[0].0);
+    let s = load(&session_file(&events));
+    assert!(s.fm.party_active && !s.fm.workflow_completed);
+    assert!(s.turns.iter().any(|t| t.interrupted));
+    assert_eq!(s.fm.conversation_state.current_round, 1);
+}
+
+#[tokio::test]
+async fn resume_continues_round_time_flags_and_context() {
+    let server = FakeOpenAi::always("Context matters.").await;
+    let party = Party::new(&server);
+    // First run: two rounds, then quit (state saved, party still active).
+    let mut h = bmad_party::engine::spawn(party.setup());
+    let mut said = 0;
+    let mut file = None;
+    while let Some(ev) = h.events.recv().await {
+        match ev {
+            Event::SessionFile { path } => file = Some(path),
+            Event::AwaitingInput { .. } if said < 2 => {
+                said += 1;
+                h.commands.send(Command::Message { text: format!("Point number {said}") }).unwrap();
+            }
+            Event::AwaitingInput { .. } => h.commands.send(Command::Quit).unwrap(),
+            Event::SessionEnded { .. } => break,
+            _ => {}
+        }
+    }
+    let path = std::path::PathBuf::from(file.unwrap());
+    let before = load(&path);
+    assert_eq!(before.fm.conversation_state.current_round, 2);
+    let turns_before = before.turns.len();
+
+    let mut again = Party::new(&server);
+    again.resume = Some(path.clone());
+    let requests_before = server.received().len();
+    let events = again.run(vec![Step::Say("Point number 3")]).await;
+    assert!(events.iter().any(|e| matches!(e, Event::SessionStarted { resumed: true, .. })));
+    assert!(events.iter().any(|e| matches!(e, Event::RoundStarted { round: 3, .. })), "round numbering continues");
+    let after = load(&path);
+    assert_eq!(after.turns[..turns_before], before.turns[..], "nothing saved before is lost or changed");
+    // The agents of round 3 see the earlier conversation.
+    let first_new = &server.received()[requests_before];
+    let prompt = first_new.prompt_text();
+    assert!(prompt.contains("Point number 1") && prompt.contains("Point number 2") && prompt.contains("Point number 3"));
+    assert!(after.fm.workflow_completed);
+    assert!(after.fm.conversation_state.active_seconds >= before.fm.conversation_state.active_seconds);
+}
