@@ -416,7 +416,7 @@ impl Config {
         take(&si.user_timeout_minutes, &mut pc.silence.user_timeout_minutes);
         take(&si.content_similarity, &mut pc.silence.content_similarity);
         take(&si.consecutive_similar_rounds, &mut pc.silence.consecutive_similar_rounds);
-        if !(pc.silence.user_timeout_minutes > 0.0) {
+        if pc.silence.user_timeout_minutes.is_nan() || pc.silence.user_timeout_minutes <= 0.0 {
             ck.fail_at("bmad.party_mode.silence.user_timeout_minutes", si.user_timeout_minutes.as_ref(), "must be a positive number of minutes");
         }
         if !(0.0..=1.0).contains(&pc.silence.content_similarity) {

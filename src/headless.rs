@@ -43,6 +43,8 @@ struct Printer {
     user_name: String,
     interactive: bool,
     mid_line: bool,
+    /// The current agent has streamed text on its line.
+    spoke: bool,
 }
 
 impl Printer {
@@ -74,9 +76,13 @@ impl Printer {
                 let what = if *rehearsal { format!("🎭 {}", t(self.lang, Msg::RehearsalBadge)) } else { format!("{provider} · {model}") };
                 let _ = writeln!(out, "bmad-party · {what}\n");
             }
-            Event::Welcome { text } | Event::Highlights { text } | Event::Closing { text } => {
+            Event::Welcome { text } => {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "{text}\n");
+            }
+            Event::Highlights { text } | Event::Closing { text } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{text}");
             }
             Event::SessionFile { path } => {
                 let _ = writeln!(out, "📄 {}: {path}", t(self.lang, Msg::SessionFile));
@@ -96,10 +102,12 @@ impl Printer {
                 let (icon, name) = self.agent(agent);
                 let _ = write!(out, "\n{icon} {name}: ");
                 self.mid_line = true;
+                self.spoke = false;
             }
             Event::AgentToken { text, .. } => {
                 let _ = write!(out, "{text}");
                 self.mid_line = !text.ends_with('\n');
+                self.spoke = true;
             }
             Event::AgentRetrying { agent, attempt, delay_ms, cause } => {
                 self.end_line(&mut out);
@@ -116,9 +124,15 @@ impl Printer {
             }
             Event::Farewell { .. } => self.end_line(&mut out),
             Event::AgentFailed { agent, cause, .. } => {
-                self.end_line(&mut out);
-                let (icon, name) = self.agent(agent);
-                let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", t(self.lang, Msg::AgentFailed));
+                if self.mid_line && !self.spoke {
+                    // Still on this agent's header line: say it right there.
+                    let _ = writeln!(out, "⚠️ {}: {cause}", t(self.lang, Msg::AgentFailed));
+                    self.mid_line = false;
+                } else {
+                    self.end_line(&mut out);
+                    let (icon, name) = self.agent(agent);
+                    let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", t(self.lang, Msg::AgentFailed));
+                }
             }
             Event::RoundFinished { menu, .. } => {
                 self.end_line(&mut out);
@@ -171,6 +185,7 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
         user_name: String::new(),
         interactive: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
         mid_line: false,
+        spoke: false,
     };
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut lines: VecDeque<(usize, String)> = VecDeque::new();

@@ -6,6 +6,10 @@
 //! - `config`, `agents`, `workflow`, `assets`: what a party is made of.
 //! - `headless`: the stdin/stdout front end; `setup`, `cli`: start-up.
 
+// Configuration errors carry a location and a source snippet; they occur once,
+// at start-up, so their size does not matter and boxing them would only add noise.
+#![allow(clippy::result_large_err)]
+
 pub mod agents;
 pub mod assets;
 pub mod cli;

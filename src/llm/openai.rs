@@ -333,6 +333,7 @@ async fn run(
             }
             Err(e) => e,
         };
+        let err = AttemptError { cause: redact(&err.cause, &settings.api_key), ..err };
         tracing::warn!(attempt, cause = %err.cause, "model call failed");
         if err.drop_usage_option && usage_option.swap(false, Ordering::Relaxed) {
             continue;
@@ -350,6 +351,16 @@ async fn run(
             .send(LlmEvent::Retrying { attempt, delay_ms: delay.as_millis() as u64, cause: err.cause })
             .await;
         tokio::time::sleep(delay).await;
+    }
+}
+
+/// Servers and proxies sometimes echo the key in an error body; it must not
+/// travel on into the transcript, the screen or the log.
+fn redact(text: &str, key: &str) -> String {
+    if key.len() >= 6 && text.contains(key) {
+        text.replace(key, "[redacted key]")
+    } else {
+        text.to_string()
     }
 }
 
@@ -423,6 +434,12 @@ mod tests {
         assert_eq!(error_message(r#"{"object":"error","message":"flat"}"#), "flat");
         assert_eq!(error_message(r#"{"error":"plain"}"#), "plain");
         assert_eq!(error_message("Too Many Requests"), "Too Many Requests");
+    }
+
+    #[test]
+    fn echoed_keys_are_redacted() {
+        assert_eq!(redact("bad key sk-abcdef123 here", "sk-abcdef123"), "bad key [redacted key] here");
+        assert_eq!(redact("short keys are not hunted", "k"), "short keys are not hunted");
     }
 
     #[test]

@@ -94,12 +94,13 @@ pub fn turn_reply(agent: &Agent, round: u32, message: Option<&str>, topic: &str,
         }
         Lang::En => {
             let open = pick(&[
-                "From where I sit as {title}, ",
-                "Speaking as the {title}: ",
-                "Let me put my {title} hat on. ",
+                "From where I sit as {title}, on “{subject}”",
+                "Speaking as the {title}: on “{subject}”",
+                "Let me put my {title} hat on. On “{subject}”",
             ], seed)
-            .replace("{title}", &agent.title);
-            let mut s = format!("{open}on “{subject}” I'd start with **{cap}**. My rule of thumb: {}.", lower_first(&rule));
+            .replace("{title}", &agent.title)
+            .replace("{subject}", &subject);
+            let mut s = format!("{open} I'd start with **{cap}**. My rule of thumb: {}.", lower_first(&rule));
             if let Some(name) = cross {
                 s.push_str(&pick(&[
                     "\n\n{name} makes a good point, and I'd build on it: run the smallest experiment that tests the riskiest assumption first.",

@@ -1,0 +1,273 @@
+//! The real binary, headless: the README's commands, the JSON protocol,
+//! bad input, crash safety (SIGKILL) and resume.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use bmad_party::testing::{events_of, FakeOpenAi, Reply};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bmad-party");
+
+/// A child process with a clean environment, run from an empty folder (so
+/// the built-in agents and workflow are used, as after `cargo install`).
+fn party(cwd: &Path) -> Command {
+    let mut c = Command::new(BIN);
+    c.current_dir(cwd)
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .env_remove("OPENAI_MODEL")
+        .env("BMAD_PARTY_REHEARSAL_DELAY_MS", "0")
+        .env("BMAD_PARTY_MIN_BACKOFF_MS", "20")
+        .env("LANG", "C.UTF-8")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    c
+}
+
+async fn run_with_input(mut cmd: Command, input: &str) -> (i32, String, String) {
+    let mut child = cmd.spawn().expect("spawn bmad-party");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    drop(stdin);
+    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output()).await.expect("finished in time").unwrap();
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+fn session_files(out: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("party-mode"))
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "md")).collect())
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
+    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"))).collect()
+}
+
+#[tokio::test]
+async fn readme_party_runs_offline_on_the_rehearsal_provider() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.args(["--headless", "--max-rounds", "3", "--output"]).arg(dir.path().join("out"));
+    let (code, stdout, stderr) = run_with_input(cmd, "How should we design a plugin system?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("offline rehearsal"), "the rehearsal is labelled: {stdout}");
+    let files = session_files(&dir.path().join("out"));
+    assert_eq!(files.len(), 1);
+    let name = files[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(name.ends_with("-how-should-we-design-a-plugin-system.md"), "{name}");
+    let s = bmad_party::session::load(&files[0]).unwrap();
+    assert!(s.fm.workflow_completed && !s.fm.party_active);
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("facilitator_left"));
+    assert_eq!(s.fm.provider.kind, "rehearsal");
+    assert!(s.turns.iter().any(|t| t.kind == bmad_party::session::TurnKind::Agent));
+    assert!(stdout.contains(&files[0].display().to_string()), "the file's path is shown");
+}
+
+#[tokio::test]
+async fn rehearsal_proposes_an_end_and_an_empty_line_confirms_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.args(["--headless", "--events", "json", "--output"]).arg(dir.path());
+    let (code, stdout, stderr) = run_with_input(cmd, "Topic\nTwo\nThree\nFour\n\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let ev = json_lines(&stdout);
+    assert!(ev.iter().any(|e| e["type"] == "end_proposal"), "the rehearsal proposes to end at round 4");
+    let end = ev.iter().find(|e| e["type"] == "session_ended").unwrap();
+    assert_eq!(end["reason"], "agent_proposed");
+    assert_eq!(end["completed"], true);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn json_protocol_against_a_real_endpoint() {
+    let server = FakeOpenAi::always("A reply from the model.").await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json", "--max-rounds", "2", "--model", "m-1", "--output"]).arg(dir.path());
+    let input = "Topic\n{\"type\":\"message\",\"text\":\"Second, as JSON\"}\n{\"type\":\"dance\"}\n{\"type\":\"answer\",\"request_id\":\"req-1\",\"confirmed\":true}\n";
+    let (code, stdout, stderr) = run_with_input(cmd, input).await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stderr.contains("stdin line 3: not a command"), "{stderr}");
+    let ev = json_lines(&stdout);
+    let types: Vec<&str> = ev.iter().map(|e| e["type"].as_str().unwrap()).collect();
+    for t in ["session_started", "welcome", "session_file", "round_started", "agent_started", "agent_token", "agent_message", "round_finished", "notice", "confirmation_request", "confirmation_resolved", "termination", "farewell", "highlights", "closing", "status", "awaiting_input", "session_ended"] {
+        assert!(types.contains(&t), "missing event {t}: {types:?}");
+    }
+    let started = &ev[0];
+    assert_eq!(started["provider"], "openai");
+    assert_eq!(started["model"], "m-1");
+    assert_eq!(started["rehearsal"], false);
+    assert!(ev.iter().any(|e| e["type"] == "facilitator_message" && e["text"] == "Second, as JSON"));
+    let end = ev.iter().find(|e| e["type"] == "session_ended").unwrap();
+    assert_eq!(end["reason"], "round_limit");
+    assert!(server.received().iter().all(|r| r.body["model"] == "m-1"));
+}
+
+#[tokio::test]
+async fn config_errors_name_file_line_column_and_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("party.yaml");
+    std::fs::write(&cfg, "bmad:\n  party_mode:\n    max_roundz: 3\n").unwrap();
+    let mut cmd = party(dir.path());
+    cmd.arg("--headless").arg("--config").arg(&cfg);
+    let (code, _, stderr) = run_with_input(cmd, "x\n").await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains(&format!("{}:3:5: `max_roundz`: unknown field", cfg.display())), "{stderr}");
+
+    std::fs::write(&cfg, "bmad:\n  party_mode:\n    max_rounds: 4\n    warn_at_rounds: 6\n").unwrap();
+    let mut cmd = party(dir.path());
+    cmd.arg("--headless").arg("--config").arg(&cfg);
+    let (code, _, stderr) = run_with_input(cmd, "x\n").await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains(":4:") && stderr.contains("warn_at_rounds") && stderr.contains("below max_rounds (4)"), "{stderr}");
+}
+
+#[tokio::test]
+async fn agent_errors_name_file_and_field() {
+    let dir = tempfile::tempdir().unwrap();
+    let agents = dir.path().join("room");
+    std::fs::create_dir(&agents).unwrap();
+    std::fs::write(agents.join("a.md"), "---\nid: a\nname: A\ntitle: T\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
+    std::fs::write(agents.join("b.md"), "---\nid: b\nname: B\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
+    std::fs::write(agents.join("c.md"), "---\nid: a\nname: C\ntitle: T\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
+    let mut cmd = party(dir.path());
+    cmd.arg("--headless").arg("--agents").arg(&agents);
+    let (code, _, stderr) = run_with_input(cmd, "x\n").await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains("b.md") && stderr.contains("`title`") && stderr.contains("missing field"), "{stderr}");
+    assert!(stderr.contains("c.md: `id`: duplicate id `a`"), "{stderr}");
+}
+
+#[tokio::test]
+async fn resuming_a_finished_session_says_so_and_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.args(["--headless", "--output"]).arg(dir.path());
+    let (code, _, _) = run_with_input(cmd, "Topic\n").await;
+    assert_eq!(code, 0);
+    let file = session_files(dir.path()).pop().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.arg("--headless").arg("--resume").arg(&file);
+    let (code, _, stderr) = run_with_input(cmd, "more\n").await;
+    assert_eq!(code, 1);
+    assert!(stderr.contains("already finished"), "{stderr}");
+
+    std::fs::write(dir.path().join("broken.md"), "---\nworkflowType: party-mode\ntopic: [\n---\n").unwrap();
+    let mut cmd = party(dir.path());
+    cmd.arg("--headless").arg("--resume").arg(dir.path().join("broken.md"));
+    let (code, _, stderr) = run_with_input(cmd, "").await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains("broken.md:3:"), "{stderr}");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn the_api_key_never_reaches_files_or_output() {
+    let sentinel = "sk-SENTINEL-7f3a9c1e";
+    let server = FakeOpenAi::always("Fine.").await;
+    server.push([Reply::Status { code: 401, headers: vec![], body: format!(r#"{{"error":{{"message":"bad key {sentinel}"}}}}"#) }]);
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", sentinel).env("BMAD_PARTY_LOG", "trace").args(["--headless", "--output"]).arg(dir.path());
+    let (code, stdout, stderr) = run_with_input(cmd, "Topic\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(server.received().iter().all(|r| r.header("authorization") == Some(&format!("Bearer {sentinel}"))));
+    // Only the server's echo of it (a hostile or careless error body) could
+    // carry it; nothing of ours writes it.
+    let mut all = vec![stdout, stderr];
+    for entry in walk(dir.path()) {
+        all.push(std::fs::read_to_string(&entry).unwrap_or_default());
+    }
+    let leaks: Vec<_> = all.iter().filter(|t| t.contains(sentinel)).collect();
+    assert!(leaks.is_empty(), "the key leaked: {leaks:?}");
+}
+
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap().flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            out.extend(walk(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+/// Starts a party, kills it with SIGKILL once `kill_after` agent messages
+/// (plus `extra_tokens` streamed tokens of the next) were reported, and
+/// returns the messages it had reported complete.
+async fn run_and_kill(server: &FakeOpenAi, out: &Path, kill_after: usize, extra_tokens: usize) -> Vec<String> {
+    let mut cmd = party(out);
+    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json", "--output"]).arg(out);
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    for i in 1..=6 {
+        stdin.write_all(format!("Message number {i}\n").as_bytes()).await.unwrap();
+    }
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut done = Vec::new();
+    let mut tokens_after = 0;
+    let pid = child.id().unwrap() as i32;
+    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await.expect("events keep coming") {
+        let ev: serde_json::Value = serde_json::from_str(&line).unwrap();
+        match ev["type"].as_str() {
+            Some("agent_message") => done.push(ev["text"].as_str().unwrap().to_string()),
+            Some("agent_token") if done.len() >= kill_after => tokens_after += 1,
+            _ => {}
+        }
+        if done.len() >= kill_after && tokens_after >= extra_tokens {
+            break;
+        }
+    }
+    // SIGKILL: no handler runs, nothing gets flushed.
+    unsafe_kill(pid);
+    let _ = child.wait().await;
+    drop(stdin);
+    done
+}
+
+fn unsafe_kill(pid: i32) {
+    let status = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().expect("kill");
+    assert!(status.success());
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
+    let server = FakeOpenAi::start(|r, n| {
+        // Each reply is unique so duplicates or losses are visible.
+        let who = r.system_prompt().lines().next().unwrap_or("").to_string();
+        Reply::Stream { events: events_of(&format!("Reply {n} from {who} with some words")), done: true, delay: Duration::from_millis(15), cut_after: None, stall_after: None }
+    })
+    .await;
+    for (kill_after, extra) in [(1, 0), (2, 3), (3, 1), (4, 5), (5, 0)] {
+        let dir = tempfile::tempdir().unwrap();
+        let done = run_and_kill(&server, dir.path(), kill_after, extra).await;
+        assert!(done.len() >= kill_after);
+        let file = session_files(dir.path()).pop().expect("a session file exists");
+        let s = bmad_party::session::load(&file).unwrap_or_else(|e| panic!("kill after {kill_after}+{extra}: {e}"));
+        let saved: Vec<String> = s.turns.iter().filter(|t| t.kind == bmad_party::session::TurnKind::Agent).map(|t| t.text.clone()).collect();
+        for m in &done {
+            assert_eq!(saved.iter().filter(|t| *t == m).count(), 1, "kill after {kill_after}+{extra}: `{m}` must be saved exactly once; saved: {saved:?}");
+        }
+        assert!(s.fm.party_active && !s.fm.workflow_completed);
+
+        let mut cmd = party(dir.path());
+        cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json"]).arg("--resume").arg(&file);
+        let (code, stdout, stderr) = run_with_input(cmd, "After the crash\n").await;
+        assert_eq!(code, 0, "{stderr}");
+        let ev = json_lines(&stdout);
+        let round = ev.iter().find(|e| e["type"] == "round_started").expect("a round after resume")["round"].as_u64().unwrap();
+        assert_eq!(round, u64::from(s.fm.conversation_state.current_round) + 1, "round numbering continues");
+        let after = bmad_party::session::load(&file).unwrap();
+        assert_eq!(after.turns[..s.turns.len()], s.turns[..], "resume keeps every saved turn as it was");
+        assert!(after.fm.workflow_completed);
+        assert!(session_files(dir.path()).len() == 1, "resume writes to the same file");
+    }
+}
