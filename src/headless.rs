@@ -95,7 +95,7 @@ impl Printer {
             }
             Event::RoundStarted { round, max_rounds, .. } => {
                 self.end_line(&mut out);
-                let _ = writeln!(out, "\n── Round {round}/{max_rounds} ──");
+                let _ = writeln!(out, "\n── {} {round}/{max_rounds} ──", t(self.lang, Msg::Round));
             }
             Event::AgentStarted { agent, .. } => {
                 self.end_line(&mut out);
@@ -247,13 +247,19 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
 }
 
 /// SIGINT, SIGTERM and SIGHUP all mean: stop now, with the state saved.
-struct Signals {
+pub struct Signals {
     #[cfg(unix)]
     set: Vec<tokio::signal::unix::Signal>,
 }
 
+impl Default for Signals {
+    fn default() -> Self {
+        Signals::new()
+    }
+}
+
 impl Signals {
-    fn new() -> Signals {
+    pub fn new() -> Signals {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{signal, SignalKind};
@@ -264,7 +270,7 @@ impl Signals {
         Signals {}
     }
 
-    async fn next(&mut self) {
+    pub async fn next(&mut self) {
         #[cfg(unix)]
         {
             if self.set.is_empty() {

@@ -68,6 +68,7 @@ pub enum Msg {
     SessionSaved,
     SaveFailed,
     PushLabel,
+    Round,
 }
 
 pub fn t(lang: Lang, msg: Msg) -> &'static str {
@@ -96,6 +97,7 @@ pub fn t(lang: Lang, msg: Msg) -> &'static str {
         SessionSaved => ("Session saved to", "会话已保存到"),
         SaveFailed => ("Could not save the session file", "无法保存会话文件"),
         PushLabel => ("automatic push", "自动推进"),
+        Round => ("Round", "轮次"),
     };
     match lang {
         Lang::En => en,

@@ -23,4 +23,5 @@ pub mod session;
 pub mod setup;
 pub mod testing;
 pub mod text;
+pub mod tui;
 pub mod workflow;

@@ -1,9 +1,10 @@
+use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use clap::Parser;
 
 use bmad_party::cli::Cli;
-use bmad_party::{headless, logging, setup};
+use bmad_party::{headless, logging, setup, tui};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -23,6 +24,13 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    let code = runtime.block_on(headless::run(party, cli.events));
+    // The full screen needs a terminal on both ends; anything else (a pipe,
+    // a file, --headless) gets the line-oriented driver on the same engine.
+    let full_screen = !cli.headless && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let code = if full_screen {
+        runtime.block_on(tui::run(party))
+    } else {
+        runtime.block_on(headless::run(party, cli.events))
+    };
     ExitCode::from(code as u8)
 }

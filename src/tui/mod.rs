@@ -1,0 +1,192 @@
+//! The full-screen front end. One `select!` loop over the terminal's event
+//! stream, the engine's events, a redraw deadline and (only while the
+//! session clock runs) a one-second tick; nothing polls. Bursts of tokens
+//! are coalesced into at most one frame per 16 ms.
+//!
+//! The terminal is restored on every way out: normal exit, an error, a
+//! panic anywhere (the hook restores it, then ends the process; the session
+//! was saved at its last change), and SIGTERM/SIGHUP (the engine saves and
+//! stops first).
+
+pub mod app;
+pub mod markdown;
+pub mod view;
+
+use std::io::{stdout, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use ratatui::backend::CrosstermBackend;
+use ratatui::crossterm::event::{
+    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event as TermEvent, EventStream, KeyEventKind,
+    MouseEventKind,
+};
+use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::crossterm::{cursor, execute};
+use ratatui::Terminal;
+
+use crate::engine::{self, Command, Event, Setup};
+use app::{App, ScrollAction};
+use view::ViewState;
+
+const FRAME: Duration = Duration::from_millis(16);
+
+static TERMINAL_ACTIVE: AtomicBool = AtomicBool::new(false);
+
+/// Undoes everything `enter` did. Safe to call twice, never panics.
+pub fn restore() {
+    if TERMINAL_ACTIVE.swap(false, Ordering::SeqCst) {
+        let mut out = stdout();
+        let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
+        let _ = disable_raw_mode();
+        let _ = out.flush();
+    }
+}
+
+fn enter() -> std::io::Result<()> {
+    enable_raw_mode()?;
+    TERMINAL_ACTIVE.store(true, Ordering::SeqCst);
+    let mut out = stdout();
+    execute!(out, EnterAlternateScreen, EnableBracketedPaste, EnableMouseCapture, cursor::Hide)?;
+    Ok(())
+}
+
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        // A panic in any task (engine, provider, UI) would otherwise leave a
+        // raw, alternate-screen terminal behind while other tasks keep
+        // drawing. Restore, report, and end the whole process.
+        let was_active = TERMINAL_ACTIVE.load(Ordering::SeqCst);
+        restore();
+        previous(info);
+        if was_active {
+            eprintln!("bmad-party stopped after an internal error. The session file holds everything up to the last completed change; continue it with --resume.");
+            std::process::exit(101);
+        }
+    }));
+}
+
+/// Runs the full-screen party; returns the exit code.
+pub async fn run(setup: Setup) -> i32 {
+    install_panic_hook();
+    if let Err(e) = enter() {
+        restore();
+        eprintln!("bmad-party: cannot set up the terminal: {e}");
+        return 1;
+    }
+    let code = match Terminal::new(CrosstermBackend::new(stdout())) {
+        Ok(mut terminal) => {
+            let code = event_loop(&mut terminal, setup).await;
+            let _ = terminal.show_cursor();
+            code
+        }
+        Err(e) => {
+            restore();
+            eprintln!("bmad-party: cannot set up the terminal: {e}");
+            1
+        }
+    };
+    restore();
+    code
+}
+
+async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, setup: Setup) -> i32 {
+    let mut app = App::new(setup.lang);
+    let mut view = ViewState::default();
+    let mut engine = engine::spawn(setup);
+    let mut input = EventStream::new();
+    let mut signals = crate::headless::Signals::new();
+    let mut dirty = true;
+    let mut last_draw = Instant::now() - FRAME;
+    let mut tick = tokio::time::interval(Duration::from_secs(1));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut engine_done = false;
+    let mut quitting = false;
+    loop {
+        if dirty && last_draw.elapsed() >= FRAME {
+            let now = Instant::now();
+            if terminal.draw(|f| view::draw(f, &mut app, &mut view, now)).is_err() {
+                let _ = engine.commands.send(Command::Quit);
+                break;
+            }
+            last_draw = now;
+            dirty = false;
+        }
+        let clock_running = app.status.as_ref().is_some_and(|s| s.clock_running) && app.ended.is_none();
+        let redraw_at = tokio::time::Instant::from_std(last_draw + FRAME);
+        tokio::select! {
+            ev = engine.events.recv(), if !engine_done => match ev {
+                Some(ev) => {
+                    let ended = matches!(ev, Event::SessionEnded { completed: false, .. });
+                    dirty |= app.on_event(ev);
+                    // Drain what is already queued: one frame for a burst.
+                    while let Ok(ev) = engine.events.try_recv() {
+                        dirty |= app.on_event(ev);
+                    }
+                    if ended || (quitting && app.ended.is_some()) {
+                        break;
+                    }
+                }
+                None => engine_done = true,
+            },
+            ev = input.next() => match ev {
+                Some(Ok(TermEvent::Key(key))) if key.kind != KeyEventKind::Release => {
+                    let out = app.on_key(key, Instant::now());
+                    for c in out.commands {
+                        if c == Command::Quit {
+                            quitting = true;
+                        }
+                        let _ = engine.commands.send(c);
+                    }
+                    if let Some(s) = out.scroll {
+                        view.scroll(&mut app, s);
+                    }
+                    if out.quit || (quitting && (engine_done || app.ended.is_some())) {
+                        break;
+                    }
+                    dirty |= out.redraw;
+                }
+                Some(Ok(TermEvent::Paste(text))) => {
+                    app.on_paste(&text);
+                    dirty = true;
+                }
+                Some(Ok(TermEvent::Mouse(m))) => match m.kind {
+                    MouseEventKind::ScrollUp => {
+                        view.scroll(&mut app, ScrollAction::Up(3));
+                        dirty = true;
+                    }
+                    MouseEventKind::ScrollDown => {
+                        view.scroll(&mut app, ScrollAction::Down(3));
+                        dirty = true;
+                    }
+                    _ => {}
+                },
+                Some(Ok(TermEvent::Resize(_, _))) => dirty = true,
+                Some(Ok(_)) => {}
+                Some(Err(_)) | None => {
+                    let _ = engine.commands.send(Command::Quit);
+                    quitting = true;
+                    if engine_done {
+                        break;
+                    }
+                }
+            },
+            _ = tokio::time::sleep_until(redraw_at), if dirty => {}
+            _ = tick.tick(), if clock_running => dirty = true,
+            _ = signals.next() => {
+                let _ = engine.commands.send(Command::Quit);
+                quitting = true;
+            }
+        }
+        if engine_done && (quitting || app.ended.is_none()) {
+            break;
+        }
+    }
+    drop(engine.commands);
+    match tokio::time::timeout(Duration::from_secs(5), engine.task).await {
+        Ok(Err(e)) if e.is_panic() => 101,
+        _ => 0,
+    }
+}

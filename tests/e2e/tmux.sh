@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# The real binary in a real terminal (tmux): type a topic, watch the panes
+# stream, read the status bar, leave with Esc then E, confirm, reach the
+# final screen, quit, and check the session file and the shell prompt.
+#
+# Usage: tests/e2e/tmux.sh [path/to/bmad-party]   (default: target/debug/bmad-party)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+BIN="$(realpath "${1:-target/debug/bmad-party}")"
+if ! command -v tmux >/dev/null; then
+    echo "installing tmux"
+    if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq tmux >/dev/null; else sudo apt-get install -y -qq tmux >/dev/null; fi
+fi
+
+WORK="$(mktemp -d)"
+SOCK="$WORK/tmux.sock"
+S=party
+cleanup() { tmux -S "$SOCK" kill-server 2>/dev/null || true; sleep 0.2; rm -rf "$WORK" 2>/dev/null || true; }
+trap cleanup EXIT
+
+t() { tmux -S "$SOCK" "$@"; }
+screen() { t capture-pane -p -t "$S"; }
+fail() { echo "FAIL: $*"; echo "---- screen ----"; screen || true; echo "----------------"; exit 1; }
+
+# Waits up to $2 seconds (default 20) until the screen matches the regex $1.
+wait_for() {
+    local pattern="$1" limit="${2:-20}" i=0
+    while [ "$i" -lt $((limit * 10)) ]; do
+        if screen | grep -qE "$pattern"; then return 0; fi
+        sleep 0.1; i=$((i + 1))
+    done
+    fail "timed out waiting for /$pattern/"
+}
+
+# A plain shell with a known prompt, in a 100x30 terminal.
+t -f /dev/null new-session -d -s "$S" -x 100 -y 30 "env -i PATH=$PATH HOME=$WORK TERM=xterm-256color LANG=C.UTF-8 PS1='e2e-prompt\$ ' bash --norc --noprofile"
+wait_for 'e2e-prompt\$' 10
+t send-keys -t "$S" "cd $WORK && BMAD_PARTY_REHEARSAL_DELAY_MS=15 $BIN --max-rounds 3 --output $WORK/out" Enter
+
+wait_for 'OFFLINE REHEARSAL' 15
+wait_for 'What would you like to discuss'
+screen | grep -q 'Round 0/3' || fail "status bar before the topic"
+
+t send-keys -t "$S" -l 'How should we design a plugin system?'
+t send-keys -t "$S" Enter
+wait_for 'streaming' 15
+# Agent panes show text while it streams.
+wait_for '│done|┃▌streaming' 15
+screen | grep -qE 'Round 1/3' || fail "status bar shows round 1 while it runs"
+wait_for 'Round 1/3 ' 20
+# The round ends; the status bar has the clock and the tokens.
+wait_for '\[E\] Exit Party Mode|Round 1/3  │' 20
+screen | grep -qE '[0-9]{2}:[0-9]{2}/30:00' || fail "clock in the status bar"
+screen | grep -qE '[0-9.]+k? tok' || fail "tokens in the status bar"
+
+# Leave through the menu: Esc, E, confirm with Enter.
+sleep 0.5
+t send-keys -t "$S" Escape
+wait_for '\[E\] Exit' 5
+t send-keys -t "$S" E
+wait_for 'End the party\?' 5
+t send-keys -t "$S" Enter
+wait_for 'Session saved to' 30
+screen | grep -q 'Session Highlights' || fail "highlights on the final screen"
+screen | grep -q 'Press any key to quit' || fail "final screen hint"
+
+t send-keys -t "$S" q
+wait_for 'e2e-prompt\$' 10
+# The alternate screen is gone: no party text left on the shell screen.
+if screen | grep -q 'OFFLINE REHEARSAL'; then fail "the party's screen was left behind"; fi
+
+FILE="$(ls "$WORK"/out/party-mode/*.md | head -1)"
+grep -q '^workflow_completed: true' "$FILE" || fail "session file not completed: $FILE"
+grep -q 'exit_reason: user_requested' "$FILE" || fail "exit reason"
+# The terminal works normally again: echo runs and prints.
+t send-keys -t "$S" "echo typed-after-exit" Enter
+wait_for '^typed-after-exit' 5
+echo "tmux e2e: ok ($FILE)"

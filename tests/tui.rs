@@ -1,0 +1,313 @@
+//! The full-screen view, rendered into ratatui's TestBackend from the events
+//! of a real engine run (offline rehearsal provider), snapshotted with insta.
+//! Styles that carry meaning (the status bar's colours) are asserted on the
+//! buffer, not only the symbols.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bmad_party::agents::load_roster;
+use bmad_party::assets::{embedded_agents, WorkflowSource};
+use bmad_party::config::Config;
+use bmad_party::engine::{self, Command, Event, Phase, Setup, Status};
+use bmad_party::i18n::Lang;
+use bmad_party::llm::Rehearsal;
+use bmad_party::session::ConfirmKind;
+use bmad_party::tui::app::{App, Focus, Modal};
+use bmad_party::tui::view::{self, ViewState};
+use bmad_party::workflow::Workflow;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+use ratatui::Terminal;
+
+/// Runs a rehearsal party with `messages` and returns every event.
+async fn rehearsal_events(messages: &[&str], config: Config) -> (Vec<Event>, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let setup = Setup {
+        config,
+        workflow: Workflow::load(WorkflowSource::default()).unwrap(),
+        agents: load_roster(&embedded_agents()).unwrap(),
+        provider: Arc::new(Rehearsal { token_delay: Duration::ZERO, propose_every: 4 }),
+        lang: Lang::En,
+        speech_language: "English".into(),
+        user_name: "Ada".into(),
+        output: dir.path().to_path_buf(),
+        resume: None,
+    };
+    let mut h = engine::spawn(setup);
+    let mut events = Vec::new();
+    let mut next = messages.iter();
+    while let Some(ev) = h.events.recv().await {
+        events.push(ev.clone());
+        match ev {
+            Event::AwaitingInput { .. } => {
+                let cmd = next.next().map(|m| Command::Message { text: m.to_string() }).unwrap_or(Command::Quit);
+                h.commands.send(cmd).unwrap();
+            }
+            Event::SessionEnded { .. } => break,
+            _ => {}
+        }
+    }
+    (events, dir)
+}
+
+fn app_from(events: &[Event]) -> App {
+    let mut app = App::new(Lang::En);
+    for e in events {
+        app.on_event(e.clone());
+    }
+    app
+}
+
+fn render(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
+    let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
+    let mut view = ViewState::default();
+    let now = app.status_at;
+    t.draw(|f| view::draw(f, app, &mut view, now)).unwrap();
+    t
+}
+
+fn snapshot(name: &str, t: &Terminal<TestBackend>) {
+    let mut settings = insta::Settings::clone_current();
+    settings.add_filter(r"\d{4}-\d{2}-\d{2}-\d{6}", "YYYY-MM-DD-HHMMSS");
+    settings.add_filter(r"/tmp/\.tmp[A-Za-z0-9]+", "/tmp/DIR");
+    settings.bind(|| insta::assert_snapshot!(name, t.backend()));
+}
+
+fn prefix_until(events: &[Event], stop: impl FnMut(&Event) -> bool) -> Vec<Event> {
+    let end = events.iter().position(stop).expect("event present");
+    events[..=end].to_vec()
+}
+
+fn row_text(t: &Terminal<TestBackend>, y: u16) -> String {
+    let b = t.backend().buffer();
+    (0..b.area.width).map(|x| b[(x, y)].symbol().to_string()).collect()
+}
+
+#[tokio::test]
+async fn welcome_screen() {
+    let (events, _d) = rehearsal_events(&[], Config::default()).await;
+    let welcome = prefix_until(&events, |e| matches!(e, Event::Welcome { .. }));
+    let mut app = app_from(&welcome);
+    let t = render(&mut app, 80, 24);
+    snapshot("welcome_80x24", &t);
+    assert!(row_text(&t, 0).contains("OFFLINE REHEARSAL"));
+}
+
+#[tokio::test]
+async fn round_with_three_panes_mid_stream() {
+    let (events, _d) = rehearsal_events(&["How should we design a plugin system and its public APIs for third parties?"], Config::default()).await;
+    // Stop once the second agent has streamed a few tokens: first done,
+    // second streaming, third queued.
+    let mut started = 0;
+    let mut tokens_after = 0;
+    let prefix = prefix_until(&events, |e| {
+        match e {
+            Event::AgentStarted { .. } => started += 1,
+            Event::AgentToken { .. } if started == 2 => tokens_after += 1,
+            _ => {}
+        }
+        started == 2 && tokens_after == 12
+    });
+    let mut app = app_from(&prefix);
+    assert_eq!(app.panes.len(), 3, "three agents this round");
+    let t = render(&mut app, 100, 30);
+    snapshot("round_three_panes_100x30", &t);
+    let screen: String = (0..30).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
+    assert!(screen.contains("done") && screen.contains("streaming") && screen.contains("queued"), "{screen}");
+}
+
+fn status(round: u32, active: u64, phase: Phase) -> Event {
+    Event::Status(Status {
+        phase,
+        round,
+        max_rounds: 10,
+        warn_at_rounds: 8,
+        active_seconds: active,
+        max_seconds: 1800,
+        warn_at_seconds: 1500,
+        clock_running: true,
+        tokens: 12_345,
+        pending_requests: 0,
+    })
+}
+
+/// The background colour of the status bar cell under `needle`.
+fn status_bg(t: &Terminal<TestBackend>, needle: &str) -> Color {
+    let y = t.backend().buffer().area.height - 1;
+    let row = row_text(t, y);
+    let byte = row.find(needle).unwrap_or_else(|| panic!("`{needle}` in `{row}`"));
+    let x = row[..byte].chars().count() as u16;
+    t.backend().buffer()[(x + 1, y)].bg
+}
+
+#[tokio::test]
+async fn status_bar_normal_amber_red() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let base = prefix_until(&events, |e| matches!(e, Event::RoundFinished { .. }));
+    let amber = Color::Rgb(255, 176, 0);
+
+    let mut app = app_from(&base);
+    app.on_event(status(3, 600, Phase::Waiting));
+    let t = render(&mut app, 80, 24);
+    snapshot("status_normal", &t);
+    assert_eq!(status_bg(&t, "Round 3/10"), Color::Reset);
+    assert_eq!(status_bg(&t, "10:00/30:00"), Color::Reset);
+    assert!(row_text(&t, 23).contains("12.3k tok"));
+
+    app.on_event(status(8, 1510, Phase::Waiting));
+    let t = render(&mut app, 80, 24);
+    snapshot("status_amber", &t);
+    assert_eq!(status_bg(&t, "Round 8/10 ⚠"), amber);
+    assert_eq!(status_bg(&t, "25:10/30:00"), amber);
+
+    app.on_event(status(10, 1800, Phase::Waiting));
+    let t = render(&mut app, 80, 24);
+    snapshot("status_red", &t);
+    assert_eq!(status_bg(&t, "Round 10/10"), Color::Red);
+    assert_eq!(status_bg(&t, "30:00/30:00"), Color::Red);
+}
+
+#[tokio::test]
+async fn the_clock_ticks_between_events() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { .. })));
+    app.on_event(status(1, 59, Phase::Waiting));
+    let later = app.status_at + Duration::from_secs(2);
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    t.draw(|f| view::draw(f, &mut app, &mut ViewState::default(), later)).unwrap();
+    assert!(row_text(&t, 23).contains("01:01/30:00"), "{}", row_text(&t, 23));
+}
+
+#[tokio::test]
+async fn modals_exit_end_proposal_and_limits() {
+    let mut cfg = Config::default();
+    cfg.party.max_rounds = 5;
+    cfg.party.warn_at_rounds = 3;
+    let (events, _d) = rehearsal_events(&["Topic", "Two", "Three", "Four"], cfg).await;
+
+    // End proposal (the rehearsal proposes at round 4).
+    let upto = prefix_until(&events, |e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::EndProposal, .. }));
+    let mut app = app_from(&upto);
+    assert!(matches!(app.modals.front(), Some(Modal::EndProposal { .. })));
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_end_proposal", &t);
+
+    // The modal takes every key: typing goes into its field, not the input box.
+    for c in "more".chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now());
+    }
+    assert!(app.input.lines().join("").is_empty());
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Message { text: "more".into() }]);
+    assert!(app.modals.is_empty());
+
+    // Exit confirmation from the menu keys.
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { round: 1, .. })));
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
+    assert_eq!(app.focus, Focus::Menu);
+    let t = render(&mut app, 80, 24);
+    assert!(row_text(&t, 23).contains("[E] Exit"), "menu hints: {}", row_text(&t, 23));
+    app.on_key(KeyEvent::new(KeyCode::Char('E'), KeyModifiers::NONE), Instant::now());
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_exit", &t);
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Exit]);
+
+    // Limit reached: a round-limit request, then a time-limit one queued behind it.
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { round: 1, .. })));
+    app.on_event(Event::ConfirmationRequest { request_id: "req-7".into(), kind: ConfirmKind::RoundLimit, text: "The room has used all 5 rounds. End the party now, or continue for 3 more rounds?".into(), extend: Some(3) });
+    app.on_event(Event::ConfirmationRequest { request_id: "req-8".into(), kind: ConfirmKind::TimeLimit, text: "The party has used its 30 minutes. End now, or continue for 5 more minutes?".into(), extend: Some(5) });
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_round_limit", &t);
+    app.on_key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE), Instant::now());
+    app.on_key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE), Instant::now());
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-7".into(), confirmed: false, reason: None, extend: Some(4) }]);
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_time_limit", &t);
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-8".into(), confirmed: true, reason: None, extend: None }]);
+}
+
+#[tokio::test]
+async fn help_overlay() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { .. })));
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
+    app.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE), Instant::now());
+    let t = render(&mut app, 80, 24);
+    snapshot("help_overlay", &t);
+    app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE), Instant::now());
+    assert!(!app.help);
+}
+
+#[tokio::test]
+async fn final_screen() {
+    let (events, _d) = rehearsal_events(&["Topic", "*exit"], Config::default()).await;
+    let mut app = app_from(&events);
+    assert!(app.ended.is_some());
+    let t = render(&mut app, 80, 24);
+    snapshot("final_screen", &t);
+    let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
+    assert!(screen.contains("Session saved to") && screen.contains("Press any key to quit"), "{screen}");
+    let out = app.on_key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE), Instant::now());
+    assert!(out.quit);
+}
+
+#[tokio::test]
+async fn small_and_tiny_terminals() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::AgentToken { .. })));
+    let t = render(&mut app, 60, 20);
+    snapshot("size_60x20", &t);
+    let t = render(&mut app, 20, 5);
+    snapshot("size_20x5", &t);
+    for (w, h) in [(1, 1), (2, 1), (1, 3), (39, 11), (40, 12), (41, 13), (200, 60)] {
+        render(&mut app, w, h);
+    }
+}
+
+#[tokio::test]
+async fn scrolling_holds_still_and_marks_new_messages() {
+    let (events, _d) = rehearsal_events(&["One", "Two", "Three"], Config::default()).await;
+    let split = events.iter().position(|e| matches!(e, Event::RoundStarted { round: 3, .. })).unwrap();
+    let mut app = app_from(&events[..split]);
+    let mut view = ViewState::default();
+    let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let now = Instant::now();
+    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    view.scroll(&mut app, bmad_party::tui::app::ScrollAction::PageUp);
+    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    let before: Vec<String> = (1..10).map(|y| row_text(&t, y)).collect();
+    for e in &events[split..] {
+        app.on_event(e.clone());
+    }
+    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    let after: Vec<String> = (1..10).map(|y| row_text(&t, y)).collect();
+    assert_eq!(before[..4], after[..4], "the view does not jump while the reader is scrolled up");
+    let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
+    assert!(screen.contains("new messages ↓"), "{screen}");
+    view.scroll(&mut app, bmad_party::tui::app::ScrollAction::Bottom);
+    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
+    assert!(!screen.contains("new messages ↓"));
+}
+
+#[tokio::test]
+async fn hostile_model_text_never_reaches_the_terminal_as_control_sequences() {
+    let mut app = App::new(Lang::En);
+    // As the engine delivers it: the engine strips sequences before events.
+    let mut s = bmad_party::text::Sanitizer::new();
+    let hostile = "ok \u{1b}]52;c;ZXZpbA==\u{7}\u{1b}[2J\u{1b}]0;pwned\u{7}\u{9b}31m done\u{202e}";
+    let clean = s.push(hostile);
+    app.on_event(Event::AgentMessage { agent: "x".into(), name: "X".into(), icon: "".into(), round: 1, text: clean, interrupted: false });
+    let t = render(&mut app, 60, 20);
+    let b = t.backend().buffer();
+    for cell in b.content() {
+        assert!(!cell.symbol().chars().any(|c| c.is_control() || ('\u{80}'..='\u{9f}').contains(&c) || c == '\u{202e}'), "{:?}", cell.symbol());
+    }
+    let screen: String = (0..20).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
+    assert!(screen.contains("ok  done"), "{screen}");
+}
