@@ -311,3 +311,34 @@ async fn hostile_model_text_never_reaches_the_terminal_as_control_sequences() {
     let screen: String = (0..20).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(screen.contains("ok  done"), "{screen}");
 }
+
+#[tokio::test]
+async fn ctrl_c_stops_then_quits() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::AgentToken { .. })));
+    let t0 = Instant::now();
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let out = app.on_key(ctrl_c, t0);
+    assert_eq!(out.commands, vec![Command::Abort]);
+    let t = render(&mut app, 80, 24);
+    assert!(row_text(&t, 23).contains("Press Ctrl+C again"), "{}", row_text(&t, 23));
+    let out = app.on_key(ctrl_c, t0 + Duration::from_secs(1));
+    assert_eq!(out.commands, vec![Command::Quit]);
+}
+
+#[tokio::test]
+async fn typing_enter_and_new_lines() {
+    let (events, _d) = rehearsal_events(&[], Config::default()).await;
+    let mut app = app_from(&events[..2]);
+    for c in "Plugins".chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now());
+    }
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT), Instant::now());
+    app.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE), Instant::now());
+    assert_eq!(app.input.lines(), ["Plugins", "?"], "Alt+Enter is a new line; ? types in the input box");
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Message { text: "Plugins\n?".into() }]);
+    assert!(app.input.is_empty());
+    app.on_paste("pasted \u{1b}[31mtext");
+    assert_eq!(app.input.lines(), ["pasted text"], "pasted control sequences are stripped");
+}

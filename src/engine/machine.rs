@@ -553,6 +553,12 @@ impl Engine {
     }
 
     async fn run_round(&mut self, message: Option<String>) {
+        // Debug builds only: lets the real-terminal test prove that a panic
+        // in this background task still restores the terminal.
+        #[cfg(debug_assertions)]
+        if std::env::var("BMAD_PARTY_FAULT").is_ok_and(|v| v == "panic-in-round") {
+            panic!("injected fault: panic in the engine task");
+        }
         let round = self.state().map_or(0, |s| s.current_round) + 1;
         let topic = self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default();
         self.state_mut().last_activity_at = Utc::now();

@@ -20,9 +20,9 @@ use futures::StreamExt;
 use ratatui::backend::CrosstermBackend;
 use ratatui::crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event as TermEvent, EventStream, KeyEventKind,
-    MouseEventKind,
+    KeyboardEnhancementFlags, MouseEventKind, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
-use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, supports_keyboard_enhancement, EnterAlternateScreen, LeaveAlternateScreen};
 use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
 
@@ -33,11 +33,15 @@ use view::ViewState;
 const FRAME: Duration = Duration::from_millis(16);
 
 static TERMINAL_ACTIVE: AtomicBool = AtomicBool::new(false);
+static KEYBOARD_FLAGS: AtomicBool = AtomicBool::new(false);
 
 /// Undoes everything `enter` did. Safe to call twice, never panics.
 pub fn restore() {
     if TERMINAL_ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = stdout();
+        if KEYBOARD_FLAGS.swap(false, Ordering::SeqCst) {
+            let _ = execute!(out, PopKeyboardEnhancementFlags);
+        }
         let _ = execute!(out, DisableMouseCapture, DisableBracketedPaste, LeaveAlternateScreen, cursor::Show);
         let _ = disable_raw_mode();
         let _ = out.flush();
@@ -49,6 +53,13 @@ fn enter() -> std::io::Result<()> {
     TERMINAL_ACTIVE.store(true, Ordering::SeqCst);
     let mut out = stdout();
     execute!(out, EnterAlternateScreen, EnableBracketedPaste, EnableMouseCapture, cursor::Hide)?;
+    // Where the terminal speaks the kitty keyboard protocol, Shift+Enter is
+    // told apart from Enter; elsewhere Alt+Enter is the new-line key.
+    if supports_keyboard_enhancement().unwrap_or(false)
+        && execute!(out, PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)).is_ok()
+    {
+        KEYBOARD_FLAGS.store(true, Ordering::SeqCst);
+    }
     Ok(())
 }
 

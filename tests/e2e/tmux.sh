@@ -76,4 +76,30 @@ grep -q 'exit_reason: user_requested' "$FILE" || fail "exit reason"
 # The terminal works normally again: echo runs and prints.
 t send-keys -t "$S" "echo typed-after-exit" Enter
 wait_for '^typed-after-exit' 5
+
+# SIGTERM mid-round: the state is saved, the terminal restored, the session resumable.
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=60 $BIN --output $WORK/term" Enter
+wait_for 'What would you like to discuss' 15
+t send-keys -t "$S" -l 'Signals, please'
+t send-keys -t "$S" Enter
+wait_for 'streaming' 15
+pkill -TERM -f "output $WORK/term" || fail "no process to signal"
+wait_for 'e2e-prompt\$' 10
+if screen | grep -q 'OFFLINE REHEARSAL'; then fail "SIGTERM left the party's screen behind"; fi
+TFILE="$(ls "$WORK"/term/party-mode/*.md | head -1)"
+grep -q '^party_active: true' "$TFILE" || fail "after SIGTERM the session stays resumable"
+
+# A panic inside the engine task (a spawned task): the terminal is restored too.
+t send-keys -t "$S" "clear; BMAD_PARTY_FAULT=panic-in-round $BIN --output $WORK/panic 2>$WORK/panic.err; echo exit-code=\$?" Enter
+wait_for 'What would you like to discuss' 15
+t send-keys -t "$S" -l 'Boom'
+t send-keys -t "$S" Enter
+wait_for 'exit-code=101' 10
+wait_for 'e2e-prompt\$' 5
+if screen | grep -q 'OFFLINE REHEARSAL'; then fail "a panic left the party's screen behind"; fi
+grep -q 'injected fault' "$WORK/panic.err" || fail "the panic message was not shown"
+grep -q 'continue it with --resume' "$WORK/panic.err" || fail "the panic note explains how to continue"
+t send-keys -t "$S" "echo still-typing" Enter
+wait_for '^still-typing' 5
+
 echo "tmux e2e: ok ($FILE)"
