@@ -74,6 +74,22 @@ pub enum Lookup {
 }
 
 impl WorkflowSource {
+    /// Reads `rel` from the folder on disk when there is one, else from the
+    /// built-in copy; never mixes the two (for files whose absence matters).
+    pub fn read_one_source(&self, rel: &str) -> Result<Lookup, ConfigError> {
+        match &self.dir {
+            Some(dir) => {
+                let p = dir.join(rel);
+                if !p.exists() {
+                    return Ok(Lookup::Missing);
+                }
+                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, format!("cannot read: {e}")))?;
+                Ok(Lookup::Found(SourceFile { path: p.display().to_string(), text }))
+            }
+            None => self.read(rel),
+        }
+    }
+
     /// Reads `rel` (e.g. `steps/step-02-discussion-orchestration.md`).
     pub fn read(&self, rel: &str) -> Result<Lookup, ConfigError> {
         if let Some(dir) = &self.dir {

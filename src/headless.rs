@@ -168,6 +168,23 @@ impl Printer {
                     let _ = write!(out, "\n{label}\n> ");
                 }
             }
+            Event::AgentQuestion { name, question, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n❓ {name}: {question}");
+            }
+            Event::TurnConfirmationRequest(r) => {
+                self.end_line(&mut out);
+                let hint = match self.lang {
+                    Lang::Zh => "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
+                    Lang::En => "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
+                };
+                let _ = writeln!(out, "\n❓ [{}] {}\n   {}\n   {hint}", r.request_id, r.message, r.description.clone().unwrap_or_default());
+            }
+            Event::DiligencePush { text, used, budget } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", t(self.lang, Msg::PushLabel));
+            }
+            Event::ConsensusScore { .. } => {}
             Event::EndProposal { .. } | Event::ConfirmationResolved { .. } | Event::Termination { .. } | Event::Status(_) => {}
         }
         let _ = out.flush();

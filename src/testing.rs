@@ -73,6 +73,26 @@ pub struct FakeOpenAi {
     shared: Arc<Shared>,
 }
 
+const TOPICS: &[&str] = &[
+    "Latency budgets matter for mobile checkout flows.",
+    "Documentation examples should show the error handling path.",
+    "Pricing tiers need a free plan for hobby developers.",
+    "The database migration must run without downtime.",
+    "Onboarding emails convert better with one clear action.",
+    "Accessibility audits belong in every sprint review.",
+    "Security reviews should cover third-party plugin permissions.",
+    "Observability dashboards reveal slow background jobs.",
+    "Release notes deserve a plain-language summary.",
+    "Customer interviews beat survey spreadsheets for discovery.",
+    "Caching invalidation bugs hide behind feature flags.",
+    "Team capacity planning includes vacation calendars.",
+];
+
+/// A reply that shares few words with its neighbours.
+pub fn varied_reply(n: usize) -> String {
+    format!("{} {}", TOPICS[n % TOPICS.len()], TOPICS[(n * 7 + 3) % TOPICS.len()])
+}
+
 /// Builds the JSON of one stream chunk in OpenAI's shape.
 pub fn chunk(content: Option<&str>, finish: Option<&str>) -> String {
     serde_json::json!({
@@ -135,6 +155,12 @@ impl FakeOpenAi {
     pub async fn always(text: &str) -> FakeOpenAi {
         let text = text.to_string();
         FakeOpenAi::start(move |_, _| stream_of(&text)).await
+    }
+
+    /// A server whose replies differ from request to request, as a real
+    /// room's do (identical replies would read as a room going in circles).
+    pub async fn varied() -> FakeOpenAi {
+        FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await
     }
 
     pub fn base_url(&self) -> String {

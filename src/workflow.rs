@@ -35,6 +35,18 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_00, "end_accepted", &["name"]),
     (STEP_00, "unreachable", &["cause"]),
     (STEP_00, "remaining", &["rounds_left", "minutes_left"]),
+    (STEP_00, "consensus_proposal", &["score", "rounds"]),
+    (STEP_00, "silence_proposal", &["rounds"]),
+    (STEP_00, "idle_warning", &["user_name", "minutes"]),
+    (STEP_00, "idle_exit", &["user_name", "minutes"]),
+    (STEP_00, "budget_question", &["count"]),
+    (STEP_00, "pushes_paused", &["user_name"]),
+    (STEP_00, "embedding_fallback", &["cause"]),
+    (STEP_00, "reset_requested", &["message"]),
+    (STEP_00, "reset_description", &["message"]),
+    (STEP_00, "reset_confirmed", &["reason"]),
+    (STEP_00, "reset_rejected", &["reason"]),
+    (STEP_00, "reset_divider", &[]),
     (STEP_01, "welcome", &["user_name", "agent_count", "sample"]),
     (STEP_01, "welcome_agent", &["icon", "name", "title", "role"]),
     (STEP_01, "resumed", &["topic", "round"]),
@@ -50,6 +62,11 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_02, "continue_prompt", &["user_name"]),
     (STEP_02, "round_menu", &[]),
     (STEP_02, "end_proposal", &["name"]),
+    (STEP_02, "ask_instruction", &["ask_marker", "user_name"]),
+    (STEP_02, "question", &["name", "question", "user_name"]),
+    (STEP_02, "push_notice", &["text"]),
+    (STEP_02, "moderator_prompt", &["user_name", "language"]),
+    (STEP_02, "circling", &["summary"]),
     (STEP_03, "thanks", &["user_name"]),
     (STEP_03, "farewell_prompt", &["name", "user_name", "topic", "language"]),
     (STEP_03, "highlights_prompt", &["topic", "perspectives", "rounds", "reason", "language"]),
@@ -61,6 +78,8 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_03, "reason_agent_proposed", &["name"]),
     (STEP_03, "reason_facilitator_left", &["user_name"]),
     (STEP_03, "reason_unreachable", &[]),
+    (STEP_03, "reason_consensus", &[]),
+    (STEP_03, "reason_silence", &[]),
 ];
 
 #[derive(Debug, Clone)]
@@ -191,7 +210,7 @@ impl Workflow {
     /// The text of a whole workflow file, for optional files such as the
     /// diligence push text: `Ok(None)` when it does not exist.
     pub fn optional_file(&self, rel: &str) -> Result<Option<SourceFile>, ConfigError> {
-        Ok(match self.source.read(rel)? {
+        Ok(match self.source.read_one_source(rel)? {
             Lookup::Found(f) => Some(f),
             Lookup::Missing => None,
         })

@@ -24,7 +24,7 @@ fn ended(events: &[Event]) -> (Option<ExitReason>, bool) {
 
 #[tokio::test]
 async fn party_runs_to_the_round_limit_with_the_defaults() {
-    let server = FakeOpenAi::always("A considered view from my corner of the room.").await;
+    let server = FakeOpenAi::varied().await;
     let party = Party::new(&server);
     let mut script = say(10, "What should we do next?");
     script.push(Step::Answer { confirmed: true, extend: None, reason: None });
@@ -104,7 +104,7 @@ async fn auto_exit_ends_at_the_limit_without_asking() {
 
 #[tokio::test]
 async fn continuing_past_the_limit_raises_it() {
-    let server = FakeOpenAi::always("Noted.").await;
+    let server = FakeOpenAi::varied().await;
     let mut party = Party::new(&server);
     party.config.party.max_rounds = 2;
     party.config.party.warn_at_rounds = 0;
@@ -274,7 +274,7 @@ async fn time_limit_with_auto_exit_ends_while_waiting() {
 
 #[tokio::test]
 async fn selection_names_counts_and_rotation() {
-    let server = FakeOpenAi::always("My view.").await;
+    let server = FakeOpenAi::varied().await;
     let party = Party::new(&server);
     let mut script = vec![Step::Say("Hiro, how do we test this?"), Step::Say("@pm and Priya: scope?")];
     script.extend(say(10, "What do you all think?"));

@@ -28,7 +28,7 @@ async fn rehearsal_events(messages: &[&str], config: Config) -> (Vec<Event>, tem
         config,
         workflow: Workflow::load(WorkflowSource::default()).unwrap(),
         agents: load_roster(&embedded_agents()).unwrap(),
-        provider: Arc::new(Rehearsal { token_delay: Duration::ZERO, propose_every: 4 }),
+        provider: Arc::new(Rehearsal { token_delay: Duration::ZERO, propose_every: 4, ask_every: 5 }),
         lang: Lang::En,
         speech_language: "English".into(),
         user_name: "Ada".into(),
@@ -130,6 +130,10 @@ fn status(round: u32, active: u64, phase: Phase) -> Event {
         clock_running: true,
         tokens: 12_345,
         pending_requests: 0,
+        consensus: Some(0.62),
+        push_used: 1,
+        push_budget: 3,
+        awaiting_answer_from: None,
     })
 }
 
@@ -190,7 +194,7 @@ async fn modals_exit_end_proposal_and_limits() {
     // End proposal (the rehearsal proposes at round 4).
     let upto = prefix_until(&events, |e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::EndProposal, .. }));
     let mut app = app_from(&upto);
-    assert!(matches!(app.modals.front(), Some(Modal::EndProposal { .. })));
+    assert!(matches!(app.modals.front(), Some(Modal::Proposal { .. })));
     let t = render(&mut app, 80, 24);
     snapshot("modal_end_proposal", &t);
 

@@ -5,7 +5,12 @@
 //! graceful exit. Every state change is saved before it is announced, so
 //! an event a front end has seen is always on disk.
 
-use std::collections::VecDeque;
+mod judgement;
+mod push;
+mod question;
+mod reset;
+
+use std::collections::{HashMap, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -37,10 +42,22 @@ struct Pending {
     id: String,
     kind: ConfirmKind,
     agent: Option<String>,
+    /// Turn-reset requests expire unanswered at this moment.
+    expires: Option<Instant>,
+}
+
+/// What starts a round.
+#[derive(Debug, Clone)]
+enum RoundInput {
+    Message(String),
+    /// The facilitator lets the room go on ([C]).
+    Continue,
+    /// The runtime's diligence push.
+    Push(String),
 }
 
 enum Reply {
-    Completed { raw: String, shown: String, end_marker: bool },
+    Completed { raw: String, shown: String, end_marker: bool, question: Option<String> },
     Failed(String),
     /// Stopped by the facilitator; `shown` is what had streamed.
     Interrupted { shown: String },
@@ -84,6 +101,21 @@ pub struct Engine {
     exit: Option<ExitReason>,
     quit: bool,
     save_failing: bool,
+    /// When the facilitator last did anything (typed, sent, answered).
+    facilitator_active_at: Instant,
+    /// When the room last finished a round.
+    room_active_at: Instant,
+    idle_warned: bool,
+    /// The facilitator chose to stop the automatic pushes until they write.
+    pushes_paused: bool,
+    push_text: super::diligence::PushText,
+    /// Embedding vectors per transcript index, when embeddings are used.
+    embeddings: HashMap<usize, Vec<f32>>,
+    embeddings_failed: bool,
+    /// Consecutive rounds that repeated the one before.
+    repeat_streak: u32,
+    /// No consensus proposal before this round after a declined one.
+    consensus_quiet_until: u32,
 }
 
 async fn at(deadline: Option<Instant>) {
@@ -101,7 +133,20 @@ fn minutes_text(m: f64) -> String {
 
 impl Engine {
     pub fn new(setup: Setup, rx: UnboundedReceiver<Command>, tx: UnboundedSender<Event>) -> Engine {
+        let push_text = super::diligence::resolve(&setup.workflow, setup.lang).unwrap_or_else(|e| {
+            tracing::error!("diligence push text: {e}");
+            super::diligence::PushText::Disabled { source: e.file }
+        });
         Engine {
+            facilitator_active_at: Instant::now(),
+            room_active_at: Instant::now(),
+            idle_warned: false,
+            pushes_paused: false,
+            push_text,
+            embeddings: HashMap::new(),
+            embeddings_failed: false,
+            repeat_streak: 0,
+            consensus_quiet_until: 0,
             sessions_dir: setup.output.join("party-mode"),
             cfg: setup.config,
             workflow: setup.workflow,
@@ -203,6 +248,10 @@ impl Engine {
             clock_running: self.session.is_some() && !matches!(self.phase, Phase::Ended),
             tokens,
             pending_requests: self.pending.len(),
+            consensus: self.state().and_then(|s| s.consensus_score),
+            push_used: self.session.as_ref().map_or(0, |s| s.fm.diligence.used),
+            push_budget: self.session.as_ref().map_or(self.cfg.party.diligence.push_max, |s| s.fm.diligence.budget),
+            awaiting_answer_from: self.state().and_then(|s| s.awaiting_answer_from.clone()),
         }
     }
 
@@ -370,15 +419,36 @@ impl Engine {
             self.emit(Event::AwaitingInput { kind });
         }
         let (limit, warn) = (self.time_deadline(), self.warn_deadline());
+        let push = self.push_deadline();
+        let (idle_warn, idle_exit) = self.idle_deadlines();
+        let expiry = self.reset_expiry();
+        let expiry_at = expiry.as_ref().map(|(t, _)| *t);
         tokio::select! {
             cmd = self.rx.recv() => Some(cmd.unwrap_or(Command::Quit)),
             _ = at(limit) => { self.on_time_limit().await; None }
             _ = at(warn) => { self.on_time_warning().await; None }
+            _ = at(push) => { self.on_push_due().await; None }
+            _ = at(idle_warn) => { self.on_idle_warning().await; None }
+            _ = at(idle_exit) => { self.on_idle_exit().await; None }
+            _ = at(expiry_at) => {
+                if let Some((_, id)) = expiry {
+                    self.expire_reset(&id).await;
+                }
+                None
+            }
         }
     }
 
     async fn handle(&mut self, cmd: Command) {
+        if !matches!(cmd, Command::Quit | Command::Left | Command::Abort) {
+            self.facilitator_active_at = Instant::now();
+            self.idle_warned = false;
+        }
         match cmd {
+            Command::Typing => {}
+            Command::TurnConfirmationResponse(r) => {
+                self.answer(&r.request_id, r.confirmed, r.reason.map(|x| sanitize(&x)), None).await;
+            }
             Command::Message { text } => {
                 let text = sanitize(&text).trim().to_string();
                 if !self.pending.is_empty() {
@@ -396,7 +466,7 @@ impl Engine {
                 if self.session.is_none() || !self.pending.is_empty() {
                     self.emit(Event::Rejected { message: "nothing to continue yet: send a message first".into() });
                 } else {
-                    self.run_round(None).await;
+                    self.run_round(RoundInput::Continue).await;
                 }
             }
             Command::Abort => {}
@@ -410,6 +480,11 @@ impl Engine {
     }
 
     async fn facilitator_message(&mut self, text: String) {
+        self.pushes_paused = false;
+        if self.session.is_some() && self.is_reset_trigger(&text) {
+            self.request_reset(text).await;
+            return;
+        }
         if self.session.is_none() {
             if self.is_exit_trigger(&text) {
                 self.request_exit(ExitReason::UserRequested).await;
@@ -423,7 +498,7 @@ impl Engine {
             self.request_exit(ExitReason::UserRequested).await;
             return;
         }
-        self.run_round(Some(text)).await;
+        self.run_round(RoundInput::Message(text)).await;
     }
 
     async fn open_session(&mut self, topic: &str) {
@@ -456,6 +531,8 @@ impl Engine {
                 warned_rounds: false,
                 warned_time: false,
                 tokens: TokenCount::default(),
+                awaiting_answer_from: None,
+                consensus_score: None,
             },
             diligence: DiligenceState { budget: p.diligence.push_max, used: 0 },
             confirmations: vec![],
@@ -489,7 +566,7 @@ impl Engine {
         rounds.into_iter().map(|(_, ids)| ids).collect()
     }
 
-    async fn pick_agents(&mut self, message: &str) -> Vec<usize> {
+    async fn pick_agents(&mut self, message: &str, pushed: bool) -> Vec<usize> {
         let context: String = self
             .session
             .iter()
@@ -498,14 +575,23 @@ impl Engine {
             .collect::<Vec<_>>()
             .join("\n");
         let history = self.round_history();
-        let heuristic = selection::select(&self.agents, message, &context, &history, self.cfg.party.agents_per_round, |_| true);
-        if self.cfg.party.selection != crate::config::Selection::Llm {
-            return heuristic;
+        // Agents whose push budget is below 1 never take part in pushed rounds.
+        let eligible = |a: &Agent| !pushed || a.diligence_push_max.is_none_or(|m| m >= 1);
+        let heuristic = selection::select(&self.agents, message, &context, &history, self.cfg.party.agents_per_round, eligible);
+        let mut picked = if self.cfg.party.selection == crate::config::Selection::Llm && !pushed {
+            self.llm_select(message, &heuristic).await.unwrap_or(heuristic)
+        } else {
+            heuristic
+        };
+        // The agent who asked the facilitator hears the answer first.
+        if let Some(id) = self.state().and_then(|s| s.awaiting_answer_from.clone()) {
+            if let Some(i) = self.agents.iter().position(|a| a.id == id) {
+                picked.retain(|&x| x != i);
+                picked.insert(0, i);
+                picked.truncate(self.cfg.party.agents_per_round.1.max(1));
+            }
         }
-        match self.llm_select(message, &heuristic).await {
-            Some(picked) => picked,
-            None => heuristic,
-        }
+        picked
     }
 
     /// `selection: llm`: the model picks the speakers; any failure or odd
@@ -552,7 +638,7 @@ impl Engine {
         Some(self.render("remaining", &[("rounds_left", &rounds_left.to_string()), ("minutes_left", &minutes_left.to_string())]))
     }
 
-    async fn run_round(&mut self, message: Option<String>) {
+    async fn run_round(&mut self, input: RoundInput) {
         // Debug builds only: lets the real-terminal test prove that a panic
         // in this background task still restores the terminal.
         #[cfg(debug_assertions)]
@@ -560,18 +646,33 @@ impl Engine {
             panic!("injected fault: panic in the engine task");
         }
         let round = self.state().map_or(0, |s| s.current_round) + 1;
+        if let RoundInput::Message(text) = &input {
+            if self.reset_topic_pending() {
+                // The first message after a reset is the new topic.
+                if let Some(s) = self.session.as_mut() {
+                    s.fm.topic = text.clone();
+                }
+            }
+        }
         let topic = self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default();
+        let answering = self.state().and_then(|s| s.awaiting_answer_from.clone());
         self.state_mut().last_activity_at = Utc::now();
-        match &message {
-            Some(text) => {
+        let pushed = matches!(input, RoundInput::Push(_));
+        let message: Option<String> = match &input {
+            RoundInput::Message(text) => {
                 self.push_turn(TurnKind::Facilitator, None, text.clone(), false);
                 if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
                     t.round = round;
                 }
+                if answering.is_some() {
+                    // Answering an agent's question answers a question for the human: fresh push budget.
+                    self.session.as_mut().expect("session").fm.diligence.used = 0;
+                }
                 self.save().await;
                 self.emit(Event::FacilitatorMessage { round, text: text.clone() });
+                Some(text.clone())
             }
-            None => {
+            RoundInput::Continue => {
                 let text = self.render("room_continues", &[("user_name", &self.user_name)]);
                 self.push_turn(TurnKind::Continue, None, text.clone(), false);
                 if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
@@ -579,11 +680,26 @@ impl Engine {
                 }
                 self.save().await;
                 self.emit(Event::Notice { kind: NoticeKind::Info, text });
+                None
             }
-        }
-        let picked = self.pick_agents(message.as_deref().unwrap_or(&topic)).await;
+            RoundInput::Push(text) => {
+                let shown = self.render("push_notice", &[("text", text)]);
+                self.push_turn(TurnKind::Push, None, shown, false);
+                let d = &mut self.session.as_mut().expect("session").fm.diligence;
+                d.used += 1;
+                let (used, budget) = (d.used, d.budget);
+                if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
+                    t.round = round;
+                }
+                self.save().await;
+                self.emit(Event::DiligencePush { text: text.clone(), used, budget });
+                Some(text.clone())
+            }
+        };
+        let picked = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await;
+        self.state_mut().awaiting_answer_from = None;
         let ids: Vec<String> = picked.iter().map(|&i| self.agents[i].id.clone()).collect();
-        self.emit(Event::RoundStarted { round, max_rounds: self.state().map_or(0, |s| s.max_rounds), agents: ids, continued: message.is_none() });
+        self.emit(Event::RoundStarted { round, max_rounds: self.state().map_or(0, |s| s.max_rounds), agents: ids, continued: !matches!(input, RoundInput::Message(_)) });
         self.set_phase(Phase::Round);
 
         let end_marker = self.cfg.party.end_detection.end_marker.clone();
@@ -592,13 +708,14 @@ impl Engine {
         let (mut ok, mut failed, mut interrupted) = (0usize, 0usize, false);
         let mut last_cause = String::new();
         let mut proposal: Option<(Agent, String, String)> = None;
+        let ask_marker = self.cfg.party.ask_marker.clone();
         for idx in picked {
             let agent = self.agents[idx].clone();
             self.emit(Event::AgentStarted { agent: agent.id.clone(), round });
             let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
             let remaining = self.remaining_text(round);
-            let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
-            let messages = self.env().turn_messages(&agent, &turns, round, &names, detect.then_some(end_marker.as_str()), remaining.as_deref());
+            let turns = self.context_turns();
+            let messages = self.env().turn_messages(&agent, &turns, round, &names, detect.then_some(end_marker.as_str()), Some(&ask_marker), remaining.as_deref());
             let req = ChatRequest {
                 model: agent.model.clone(),
                 messages,
@@ -610,11 +727,12 @@ impl Engine {
                     topic: topic.clone(),
                     earlier: earlier.clone(),
                     end_marker: detect.then(|| end_marker.clone()),
+                    ask_marker: Some(ask_marker.clone()),
                     lang: self.lang,
                 },
             };
             match self.stream_reply(req, Some(&agent), StreamMode::Round).await {
-                Reply::Completed { raw, shown, end_marker: found } => {
+                Reply::Completed { raw, shown, end_marker: found, question } => {
                     ok += 1;
                     let text = clean(&shown, &[]);
                     self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
@@ -628,6 +746,10 @@ impl Engine {
                         interrupted: false,
                     });
                     earlier.push((agent.name.clone(), text.clone()));
+                    if let Some(q) = question {
+                        self.agent_question(round, &agent, q).await;
+                        break;
+                    }
                     if found && detect {
                         proposal = Some((agent, raw, text));
                         break;
@@ -688,8 +810,12 @@ impl Engine {
                 self.end_proposal(&agent, raw, clean_text).await;
             }
         }
+        self.room_active_at = Instant::now();
         if self.exit.is_none() && !self.quit {
             self.check_termination().await;
+        }
+        if ok > 0 && self.exit.is_none() && !self.quit {
+            self.judge_round(round).await;
         }
     }
 
@@ -703,9 +829,9 @@ impl Engine {
     /// Streams one reply, listening to commands and timers meanwhile.
     async fn stream_reply(&mut self, req: ChatRequest, agent: Option<&Agent>, mode: StreamMode) -> Reply {
         let id = agent.map(|a| a.id.clone()).unwrap_or_default();
-        let marker = self.cfg.party.end_detection.end_marker.clone();
+        let markers = vec![self.cfg.party.end_detection.end_marker.clone(), self.cfg.party.ask_marker.clone()];
         let mut stream = self.provider.stream(req);
-        let mut filter = MarkerFilter::new(vec![marker]);
+        let mut filter = MarkerFilter::new(markers.clone());
         let mut sanitizer = Sanitizer::new();
         let (mut raw, mut shown) = (String::new(), String::new());
         loop {
@@ -745,7 +871,7 @@ impl Engine {
                     Some(LlmEvent::Retrying { attempt, delay_ms, cause }) => {
                         raw.clear();
                         shown.clear();
-                        filter = MarkerFilter::new(vec![self.cfg.party.end_detection.end_marker.clone()]);
+                        filter = MarkerFilter::new(markers.clone());
                         sanitizer = Sanitizer::new();
                         if mode != StreamMode::Silent {
                             self.emit(Event::AgentRetrying { agent: id.clone(), attempt, delay_ms, cause });
@@ -759,7 +885,8 @@ impl Engine {
                                 self.emit(Event::AgentToken { agent: id.clone(), text: rest });
                             }
                         }
-                        return Reply::Completed { raw, shown, end_marker: filter.found(0) };
+                        let question = if filter.found(1) { question_in(&raw, &markers[1]) } else { None };
+                        return Reply::Completed { raw, shown, end_marker: filter.found(0), question };
                     }
                     Some(LlmEvent::Failed(cause)) => return Reply::Failed(cause),
                 },
@@ -880,7 +1007,7 @@ impl Engine {
                 answered_at: None,
             });
         }
-        self.pending.push_back(Pending { id: id.clone(), kind, agent: agent.map(|a| a.id.clone()) });
+        self.pending.push_back(Pending { id: id.clone(), kind, agent: agent.map(|a| a.id.clone()), expires: None });
         self.save().await;
         self.emit(Event::ConfirmationRequest { request_id: id.clone(), kind, text, extend });
         self.awaiting_sent = false;
@@ -913,6 +1040,7 @@ impl Engine {
             return;
         }
         let why = if self.is_exit_trigger(&text) { "exit requested" } else { "the facilitator continued with a message" };
+        self.pushes_paused = false;
         self.answer(&id, false, Some(why.into()), None).await;
         if self.exit.is_none() && !self.quit {
             self.queue.push_front(Command::Message { text });
@@ -932,7 +1060,7 @@ impl Engine {
             rec.answered_at = Some(Utc::now());
         }
         self.save().await;
-        self.emit(Event::ConfirmationResolved { request_id: p.id.clone(), kind: p.kind, status, reason });
+        self.emit(Event::ConfirmationResolved { request_id: p.id.clone(), kind: p.kind, status, reason: reason.clone() });
         match (p.kind, confirmed) {
             (ConfirmKind::EndProposal, true) => {
                 let name = p.agent.as_deref().and_then(|id| self.agents.iter().find(|a| a.id == id)).map(|a| a.name.clone()).unwrap_or_default();
@@ -941,6 +1069,21 @@ impl Engine {
                 self.exit = Some(ExitReason::AgentProposed);
             }
             (ConfirmKind::RoundLimit, true) => self.exit = Some(ExitReason::RoundLimit),
+            (ConfirmKind::Consensus, true) => self.exit = Some(ExitReason::Consensus),
+            (ConfirmKind::Silence, true) => self.exit = Some(ExitReason::Silence),
+            (ConfirmKind::Consensus, false) => {
+                let s = self.state_mut();
+                s.exit_flags.consensus = false;
+                let quiet = s.current_round + self.cfg.party.consensus.lookback;
+                self.consensus_quiet_until = quiet;
+                self.save().await;
+            }
+            (ConfirmKind::Silence, false) => {
+                self.state_mut().exit_flags.silence = false;
+                self.save().await;
+            }
+            (ConfirmKind::TurnReset, ok) => self.finish_reset(ok, reason.clone()).await,
+            (ConfirmKind::BudgetExhausted, ok) => self.budget_answered(ok).await,
             (ConfirmKind::TimeLimit, true) => self.exit = Some(ExitReason::TimeLimit),
             (ConfirmKind::RoundLimit, false) => {
                 let n = extend.unwrap_or(DEFAULT_EXTEND_ROUNDS).max(1);
@@ -1004,6 +1147,8 @@ impl Engine {
             }
             ExitReason::FacilitatorLeft => self.render("reason_facilitator_left", &[("user_name", &self.user_name)]),
             ExitReason::Unreachable => self.render("reason_unreachable", &[]),
+            ExitReason::Consensus => self.render("reason_consensus", &[]),
+            ExitReason::Silence => self.render("reason_silence", &[]),
         }
     }
 
@@ -1046,6 +1191,8 @@ impl Engine {
                 ExitReason::RoundLimit => f.round_limit = true,
                 ExitReason::TimeLimit => f.time_limit = true,
                 ExitReason::AgentProposed => f.agent_proposed = true,
+                ExitReason::Consensus => f.consensus = true,
+                ExitReason::Silence => f.silence = true,
                 ExitReason::Unreachable => {}
             }
         }
@@ -1063,7 +1210,7 @@ impl Engine {
                 if self.quit {
                     break;
                 }
-                let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
+                let turns = self.context_turns();
                 let req = ChatRequest {
                     model: agent.model.clone(),
                     messages: self.env().farewell_messages(agent, &turns, &topic),
@@ -1138,6 +1285,22 @@ impl Engine {
         let file = self.store.as_ref().map(|s| s.path.display().to_string());
         self.emit(Event::SessionEnded { file, reason: None, completed: false });
     }
+}
+
+/// The question after the ask marker when the marker starts a line: the
+/// rest of that line, or the next non-empty line if the marker stands alone.
+fn question_in(raw: &str, marker: &str) -> Option<String> {
+    let mut lines = raw.lines().map(str::trim);
+    while let Some(line) = lines.next() {
+        if let Some(rest) = line.strip_prefix(marker) {
+            let q = rest.trim();
+            if !q.is_empty() {
+                return Some(q.to_string());
+            }
+            return lines.find(|l| !l.is_empty()).map(|l| l.to_string()).or_else(|| Some(String::new()));
+        }
+    }
+    None
 }
 
 fn engaged_names(agents: &[Agent], session: Option<&Session>) -> Vec<String> {

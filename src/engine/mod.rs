@@ -3,10 +3,12 @@
 //! it only through [`Command`]s in and [`Event`]s out; it knows nothing of
 //! terminals, and the same serde types are the headless JSON protocol.
 
+pub mod diligence;
 mod machine;
 pub mod markers;
 mod prompts;
 pub mod selection;
+pub mod similarity;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -49,6 +51,27 @@ pub enum Command {
     Quit,
     /// The facilitator is gone (end of input): end gracefully.
     Left,
+    /// The facilitator is typing: postpones an automatic push and the idle timeout.
+    Typing,
+    /// The answer to a turn-reset request (seed 003's type, verbatim).
+    TurnConfirmationResponse(TurnConfirmationResponse),
+}
+
+/// Seed 003: the runtime asks before it resets the conversation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnConfirmationRequest {
+    pub request_id: String,
+    pub message: String,
+    pub description: Option<String>,
+}
+
+/// Seed 003: the facilitator's answer to a [`TurnConfirmationRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TurnConfirmationResponse {
+    pub request_id: String,
+    pub confirmed: bool,
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -107,6 +130,8 @@ pub enum ExitReason {
     AgentProposed,
     FacilitatorLeft,
     Unreachable,
+    Consensus,
+    Silence,
 }
 
 impl ExitReason {
@@ -118,6 +143,8 @@ impl ExitReason {
             ExitReason::AgentProposed => "agent_proposed",
             ExitReason::FacilitatorLeft => "facilitator_left",
             ExitReason::Unreachable => "unreachable",
+            ExitReason::Consensus => "consensus",
+            ExitReason::Silence => "silence",
         }
     }
 }
@@ -138,6 +165,12 @@ pub struct Status {
     pub clock_running: bool,
     pub tokens: u64,
     pub pending_requests: usize,
+    /// Agreement among the last round's replies (0–1), once there is one.
+    pub consensus: Option<f64>,
+    pub push_used: u32,
+    pub push_budget: u32,
+    /// An agent asked the facilitator a question and waits for the answer.
+    pub awaiting_answer_from: Option<String>,
 }
 
 /// What the engine tells front ends.
@@ -173,6 +206,13 @@ pub enum Event {
     ConfirmationResolved { request_id: String, kind: ConfirmKind, status: ConfirmStatus, reason: Option<String> },
     Termination { reason: ExitReason, text: String },
     Farewell { agent: String, name: String, icon: String, text: String },
+    /// An agent asked the facilitator directly; the round ended.
+    AgentQuestion { agent: String, name: String, question: String },
+    TurnConfirmationRequest(TurnConfirmationRequest),
+    /// The runtime nudged the room on its own (`used` of `budget`).
+    DiligencePush { text: String, used: u32, budget: u32 },
+    /// Agreement among the agents after a round, and how it was measured.
+    ConsensusScore { round: u32, score: Option<f64>, method: String },
     Highlights { text: String },
     Closing { text: String },
     Status(Status),

@@ -31,7 +31,7 @@ impl PromptEnv<'_> {
         )
     }
 
-    pub fn system(&self, a: &Agent, end_marker: Option<&str>, remaining: Option<&str>) -> String {
+    pub fn system(&self, a: &Agent, end_marker: Option<&str>, ask_marker: Option<&str>, remaining: Option<&str>) -> String {
         let principles = a.principles.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n");
         let mut s = self.workflow.render(
             "agent_system",
@@ -55,6 +55,10 @@ impl PromptEnv<'_> {
             s.push_str("\n\n");
             s.push_str(&self.workflow.render("end_marker_instruction", self.lang, &[("end_marker", m)]));
         }
+        if let Some(m) = ask_marker {
+            s.push_str("\n\n");
+            s.push_str(&self.workflow.render("ask_instruction", self.lang, &[("ask_marker", m), ("user_name", self.user_name)]));
+        }
         if let Some(r) = remaining {
             s.push_str("\n\n");
             s.push_str(r);
@@ -77,6 +81,7 @@ impl PromptEnv<'_> {
             match t.kind {
                 TurnKind::Facilitator => push(Role::User, format!("{} (facilitator): {}", self.user_name, t.text)),
                 TurnKind::Continue => push(Role::User, self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)])),
+                TurnKind::Push => push(Role::User, t.text.clone()),
                 TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => push(Role::Assistant, t.text.clone()),
                 TurnKind::Agent => {
                     let title = t.agent.as_deref().and_then(|id| self.agents.iter().find(|a| a.id == id)).map(|a| a.title.as_str());
@@ -106,8 +111,9 @@ impl PromptEnv<'_> {
     }
 
     /// All messages of one agent turn.
-    pub fn turn_messages(&self, a: &Agent, turns: &[Turn], round: u32, earlier: &[String], end_marker: Option<&str>, remaining: Option<&str>) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, end_marker, remaining))];
+    #[allow(clippy::too_many_arguments)]
+    pub fn turn_messages(&self, a: &Agent, turns: &[Turn], round: u32, earlier: &[String], end_marker: Option<&str>, ask_marker: Option<&str>, remaining: Option<&str>) -> Vec<ChatMessage> {
+        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker, remaining))];
         msgs.extend(self.history(a, turns));
         let instr = self.turn_instruction(a, round, earlier, remaining.unwrap_or(""));
         match msgs.last_mut() {
@@ -121,7 +127,7 @@ impl PromptEnv<'_> {
     }
 
     pub fn farewell_messages(&self, a: &Agent, turns: &[Turn], topic: &str) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None))];
+        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
         msgs.extend(self.history(a, turns));
         let ask = self.workflow.render(
             "farewell_prompt",
@@ -157,5 +163,22 @@ impl PromptEnv<'_> {
             .collect::<Vec<_>>()
             .join("\n\n");
         vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, transcript)]
+    }
+}
+
+impl PromptEnv<'_> {
+    /// The moderator's turn when the room goes in circles.
+    pub fn moderator_messages(&self, a: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
+        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
+        msgs.extend(self.history(a, turns));
+        let ask = self.workflow.render("moderator_prompt", self.lang, &[("user_name", self.user_name), ("language", self.speech_language)]);
+        match msgs.last_mut() {
+            Some(last) if last.role == Role::User => {
+                last.content.push_str("\n\n");
+                last.content.push_str(&ask);
+            }
+            _ => msgs.push(ChatMessage::new(Role::User, ask)),
+        }
+        msgs
     }
 }

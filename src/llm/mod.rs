@@ -7,6 +7,7 @@ mod rehearsal;
 pub use openai::{OpenAiProvider, OpenAiSettings};
 pub use rehearsal::Rehearsal;
 
+use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 
 use crate::i18n::Lang;
@@ -43,6 +44,7 @@ pub enum Cue {
         /// Names and replies of agents who already spoke this round.
         earlier: Vec<(String, String)>,
         end_marker: Option<String>,
+        ask_marker: Option<String>,
         lang: Lang,
     },
     Farewell {
@@ -94,4 +96,9 @@ pub trait Provider: Send + Sync {
     fn info(&self) -> ProviderInfo;
     /// Starts a streamed reply. Dropping the stream cancels the request.
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent>;
+    /// Embedding vectors for `texts` with `model`, in order.
+    fn embed(&self, model: &str, texts: Vec<String>) -> BoxFuture<'static, Result<Vec<Vec<f32>>, String>> {
+        let _ = (model, texts);
+        Box::pin(async { Err("this provider has no embeddings".to_string()) })
+    }
 }

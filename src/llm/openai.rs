@@ -267,6 +267,42 @@ impl Provider for OpenAiProvider {
         }
     }
 
+    fn embed(&self, model: &str, texts: Vec<String>) -> futures::future::BoxFuture<'static, Result<Vec<Vec<f32>>, String>> {
+        let client = self.client.clone();
+        let key = self.settings.api_key.clone();
+        let timeout = self.settings.request_timeout;
+        let body = serde_json::json!({ "model": model, "input": texts });
+        let n = texts.len();
+        Box::pin(async move {
+            // A lenient reply type: servers often omit `usage` (which the
+            // typed response requires) or add fields of their own.
+            let embeddings = client.embeddings();
+            let call = embeddings.create_byot::<serde_json::Value, serde_json::Value>(body);
+            let reply = match tokio::time::timeout(timeout, call).await {
+                Err(_) => return Err(format!("no reply within {} s", timeout.as_secs())),
+                Ok(Err(e)) => return Err(redact(&classify(e).cause, &key)),
+                Ok(Ok(v)) => v,
+            };
+            let mut data: Vec<(usize, Vec<f32>)> = reply["data"]
+                .as_array()
+                .ok_or("the reply has no `data` list")?
+                .iter()
+                .enumerate()
+                .map(|(i, d)| {
+                    let idx = d["index"].as_u64().map_or(i, |x| x as usize);
+                    let v = d["embedding"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect()).unwrap_or_default();
+                    (idx, v)
+                })
+                .collect();
+            data.sort_by_key(|(i, _)| *i);
+            let vectors: Vec<Vec<f32>> = data.into_iter().map(|(_, v)| v).collect();
+            if vectors.len() != n || vectors.iter().any(Vec::is_empty) {
+                return Err(format!("expected {n} embedding vectors, got {}", vectors.len()));
+            }
+            Ok(vectors)
+        })
+    }
+
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
         let (tx, rx) = mpsc::channel(256);
         let client = self.client.clone();

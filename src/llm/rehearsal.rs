@@ -18,11 +18,13 @@ pub struct Rehearsal {
     pub token_delay: Duration,
     /// An end proposal comes at rounds that are multiples of this (0: never).
     pub propose_every: u32,
+    /// A question to the facilitator comes at round 3, then every this many rounds (0: never).
+    pub ask_every: u32,
 }
 
 impl Default for Rehearsal {
     fn default() -> Self {
-        Rehearsal { token_delay: Duration::from_millis(20), propose_every: 4 }
+        Rehearsal { token_delay: Duration::from_millis(20), propose_every: 4, ask_every: 5 }
     }
 }
 
@@ -133,8 +135,22 @@ fn highlights(topic: &str, rounds: u32, lang: Lang) -> String {
 impl Rehearsal {
     fn reply(&self, cue: &Cue) -> String {
         match cue {
-            Cue::Turn { agent, round, message, topic, earlier, end_marker, lang } => {
+            Cue::Turn { agent, round, message, topic, earlier, end_marker, ask_marker, lang } => {
                 let mut text = turn_reply(agent, *round, message.as_deref(), topic, earlier, *lang);
+                // The first speaker of round 3 (then every 5th) asks the
+                // facilitator directly, so the question protocol shows up too.
+                if let Some(marker) = ask_marker {
+                    if self.ask_every > 0 && round % self.ask_every == 3 % self.ask_every && earlier.is_empty() && message.is_some() {
+                        text.push_str("\n\n");
+                        text.push_str(marker);
+                        text.push(' ');
+                        text.push_str(match lang {
+                            Lang::Zh => "对您来说，这件事更看重速度还是稳妥？",
+                            Lang::En => "What matters more to you here: speed or safety?",
+                        });
+                        return text;
+                    }
+                }
                 // The last speaker of every Nth round proposes to end, so the
                 // facilitator meets the confirmation in a rehearsal too.
                 if let Some(marker) = end_marker {

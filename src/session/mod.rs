@@ -72,6 +72,12 @@ pub struct ConversationState {
     pub warned_time: bool,
     #[serde(default)]
     pub tokens: TokenCount,
+    /// An agent asked the facilitator; their next message goes to it first.
+    #[serde(default)]
+    pub awaiting_answer_from: Option<String>,
+    /// Agreement among the last round's replies.
+    #[serde(default)]
+    pub consensus_score: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -124,6 +130,8 @@ pub enum ConfirmKind {
     TimeLimit,
     TurnReset,
     BudgetExhausted,
+    Consensus,
+    Silence,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -169,6 +177,12 @@ pub enum TurnKind {
     Farewell,
     Highlights,
     Closing,
+    /// An agent's direct question to the facilitator.
+    Question,
+    /// The runtime's automatic nudge (diligence push).
+    Push,
+    /// A confirmed reset: the agents' context starts again after it.
+    Reset,
 }
 
 impl TurnKind {
@@ -182,6 +196,9 @@ impl TurnKind {
             TurnKind::Farewell => "farewell",
             TurnKind::Highlights => "highlights",
             TurnKind::Closing => "closing",
+            TurnKind::Question => "question",
+            TurnKind::Push => "push",
+            TurnKind::Reset => "reset",
         }
     }
 
@@ -195,6 +212,9 @@ impl TurnKind {
             "farewell" => TurnKind::Farewell,
             "highlights" => TurnKind::Highlights,
             "closing" => TurnKind::Closing,
+            "question" => TurnKind::Question,
+            "push" => TurnKind::Push,
+            "reset" => TurnKind::Reset,
             _ => return None,
         })
     }

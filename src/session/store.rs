@@ -95,7 +95,7 @@ fn render_turn(out: &mut String, t: &Turn) {
                 let _ = writeln!(out, "{icon} **{name}**: {text}");
             }
         }
-        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue => {
+        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue | TurnKind::Push | TurnKind::Reset => {
             for line in text.lines() {
                 if line.is_empty() {
                     out.push_str(">\n");
@@ -104,7 +104,7 @@ fn render_turn(out: &mut String, t: &Turn) {
                 }
             }
         }
-        TurnKind::Highlights | TurnKind::Closing => {
+        TurnKind::Highlights | TurnKind::Closing | TurnKind::Question => {
             let _ = writeln!(out, "{text}");
         }
     }
@@ -247,12 +247,12 @@ fn decode_content(kind: TurnKind, lines: &[&str], label: &mut String) -> String 
                 },
             }
         }
-        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue => lines
+        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue | TurnKind::Push | TurnKind::Reset => lines
             .iter()
             .map(|l| l.strip_prefix("> ").or_else(|| l.strip_prefix('>')).unwrap_or(l))
             .collect::<Vec<_>>()
             .join("\n"),
-        TurnKind::Highlights | TurnKind::Closing => lines.join("\n"),
+        TurnKind::Highlights | TurnKind::Closing | TurnKind::Question => lines.join("\n"),
     }
 }
 
@@ -289,6 +289,8 @@ mod tests {
                 warned_rounds: false,
                 warned_time: false,
                 tokens: TokenCount::default(),
+                awaiting_answer_from: None,
+                consensus_score: None,
             },
             diligence: DiligenceState { budget: 3, used: 0 },
             confirmations: vec![],

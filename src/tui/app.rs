@@ -21,6 +21,8 @@ pub enum EntryKind {
     Failed { id: String },
     Highlights,
     Closing,
+    Question { id: String },
+    Push,
 }
 
 /// One finished item of the transcript. Entries never change once pushed,
@@ -54,8 +56,14 @@ pub struct Pane {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Modal {
     ConfirmExit,
-    EndProposal { request_id: String, agent: String, text: String, input: String },
+    /// A proposal to end: an agent's (end marker), the room's consensus, or
+    /// the runtime's when the room goes in circles.
+    Proposal { request_id: String, kind: ConfirmKind, agent: Option<String>, text: String, input: String },
     Limit { request_id: String, kind: ConfirmKind, text: String, extend: u32, continue_selected: bool },
+    /// Seed 003: confirm or reject a reset, with an optional reason.
+    TurnReset { request_id: String, message: String, description: String, reason: String, reject_selected: bool },
+    /// The push budget is spent: keep going on its own, or wait.
+    Budget { request_id: String, text: String },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -109,6 +117,9 @@ pub struct App {
     pub ctrl_c_at: Option<Instant>,
     pub flash: Option<String>,
     pub queued: usize,
+    pub consensus: Option<f64>,
+    /// When the last `Typing` command went out (at most one a second).
+    pub typing_sent: Option<Instant>,
 }
 
 impl App {
@@ -140,6 +151,8 @@ impl App {
             ctrl_c_at: None,
             flash: None,
             queued: 0,
+            consensus: None,
+            typing_sent: None,
         }
     }
 
@@ -248,20 +261,38 @@ impl App {
                     if let Some(p) = self.pane_mut(&agent) {
                         p.status = PaneStatus::Waiting;
                     }
-                    self.modals.push_back(Modal::EndProposal { request_id, agent, text: response_clean, input: String::new() });
+                    self.modals.push_back(Modal::Proposal { request_id, kind: ConfirmKind::EndProposal, agent: Some(agent), text: response_clean, input: String::new() });
                 }
             }
-            Event::ConfirmationRequest { request_id, kind, text, extend } => {
-                if kind != ConfirmKind::EndProposal {
-                    self.modals.push_back(Modal::Limit { request_id, kind, text, extend: extend.unwrap_or(3), continue_selected: false });
+            Event::ConfirmationRequest { request_id, kind, text, extend } => match kind {
+                ConfirmKind::EndProposal | ConfirmKind::TurnReset => {}
+                ConfirmKind::Consensus | ConfirmKind::Silence => self.modals.push_back(Modal::Proposal { request_id, kind, agent: None, text, input: String::new() }),
+                ConfirmKind::BudgetExhausted => self.modals.push_back(Modal::Budget { request_id, text }),
+                ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => {
+                    self.modals.push_back(Modal::Limit { request_id, kind, text, extend: extend.unwrap_or(3), continue_selected: false })
                 }
-            }
+            },
+            Event::TurnConfirmationRequest(r) => self.modals.push_back(Modal::TurnReset {
+                request_id: r.request_id,
+                message: r.message,
+                description: r.description.unwrap_or_default(),
+                reason: String::new(),
+                reject_selected: false,
+            }),
             Event::ConfirmationResolved { request_id, .. } => {
                 self.modals.retain(|m| match m {
-                    Modal::EndProposal { request_id: r, .. } | Modal::Limit { request_id: r, .. } => *r != request_id,
+                    Modal::Proposal { request_id: r, .. } | Modal::Limit { request_id: r, .. } | Modal::TurnReset { request_id: r, .. } | Modal::Budget { request_id: r, .. } => *r != request_id,
                     Modal::ConfirmExit => true,
                 });
             }
+            Event::AgentQuestion { agent, question, .. } => {
+                if let Some(p) = self.pane_mut(&agent) {
+                    p.status = PaneStatus::Waiting;
+                }
+                self.push(EntryKind::Question { id: agent }, question);
+            }
+            Event::DiligencePush { text, .. } => self.push(EntryKind::Push, text),
+            Event::ConsensusScore { score, .. } => self.consensus = score,
             Event::Termination { .. } => {
                 self.modals.retain(|m| *m != Modal::ConfirmExit);
                 self.panes.clear();
@@ -309,9 +340,12 @@ impl App {
     /// Bracketed paste: into the modal's field or the input box.
     pub fn on_paste(&mut self, text: &str) {
         let clean = crate::text::sanitize(text);
-        if let Some(Modal::EndProposal { input, .. }) = self.modals.front_mut() {
-            input.push_str(&clean.replace('\n', " "));
-            return;
+        match self.modals.front_mut() {
+            Some(Modal::Proposal { input, .. }) | Some(Modal::TurnReset { reason: input, .. }) => {
+                input.push_str(&clean.replace('\n', " "));
+                return;
+            }
+            _ => {}
         }
         if self.modals.is_empty() && !self.help && self.ended.is_none() {
             self.focus = Focus::Input;
@@ -362,7 +396,32 @@ impl App {
                     }
                     _ => {}
                 },
-                Modal::EndProposal { request_id, input, .. } => match key.code {
+                Modal::Budget { request_id, .. } => match key.code {
+                    KeyCode::Enter | KeyCode::Char('y' | 'Y' | 'c' | 'C') => {
+                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: true, reason: None, extend: None });
+                        self.modals.pop_front();
+                    }
+                    KeyCode::Esc | KeyCode::Char('n' | 'N' | 's' | 'S') => {
+                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: false, reason: None, extend: None });
+                        self.modals.pop_front();
+                    }
+                    _ => {}
+                },
+                Modal::TurnReset { request_id, reason, reject_selected, .. } => match key.code {
+                    KeyCode::Tab | KeyCode::BackTab | KeyCode::Left | KeyCode::Right => *reject_selected = !*reject_selected,
+                    KeyCode::Enter | KeyCode::Esc => {
+                        let confirmed = key.code == KeyCode::Enter && !*reject_selected;
+                        let reason = Some(reason.trim().to_string()).filter(|r| !r.is_empty());
+                        out.commands.push(Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id: request_id.clone(), confirmed, reason }));
+                        self.modals.pop_front();
+                    }
+                    KeyCode::Backspace => {
+                        reason.pop();
+                    }
+                    KeyCode::Char(c) if !ctrl => reason.push(c),
+                    _ => {}
+                },
+                Modal::Proposal { request_id, input, .. } => match key.code {
                     KeyCode::Enter if input.trim().is_empty() => {
                         out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: true, reason: None, extend: None });
                         self.modals.pop_front();
@@ -423,6 +482,14 @@ impl App {
         match self.focus {
             Focus::Input => match key.code {
                 KeyCode::Esc => self.focus = Focus::Menu,
+                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete if self.topic.is_some() => {
+                    // Typing postpones an automatic push; tell the engine, sparingly.
+                    if self.typing_sent.is_none_or(|t| now.duration_since(t) >= Duration::from_secs(1)) {
+                        self.typing_sent = Some(now);
+                        out.commands.push(Command::Typing);
+                    }
+                    self.input.input(key);
+                }
                 KeyCode::Enter if key.modifiers.intersects(KeyModifiers::ALT | KeyModifiers::SHIFT) => self.input.insert_newline(),
                 KeyCode::Enter => {
                     let text = self.take_input();

@@ -210,6 +210,20 @@ fn entry_lines(app: &App, e: &Entry, width: u16) -> Vec<Line<'static>> {
         }
         EntryKind::Agent { id, interrupted } => speaker_lines(app, id, *interrupted, false, &e.text, width),
         EntryKind::Farewell { id } => speaker_lines(app, id, false, true, &e.text, width),
+        EntryKind::Question { id } => {
+            let (name, _, color) = name_of(id);
+            let head = format!("❓ {name} {}", l(app.lang, "asks:", "提问："));
+            let mut v = wrap(
+                &[super::markdown::Logical { spans: vec![Span::styled(format!("{head} {}", e.text), Style::new().fg(color).add_modifier(Modifier::BOLD))], ..Default::default() }],
+                width,
+            );
+            v.push(Line::from(Span::styled(l(app.lang, "[awaiting your answer…]", "[等待您的回复…]"), Style::new().fg(Color::Magenta).add_modifier(Modifier::ITALIC))));
+            v
+        }
+        EntryKind::Push => {
+            let text = format!("🤖 {}: {}", l(app.lang, "Automatic push", "自动推进"), e.text);
+            wrap(&[super::markdown::Logical { spans: vec![Span::styled(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC))], ..Default::default() }], width)
+        }
         EntryKind::Failed { id } => {
             let (name, _, _) = name_of(id);
             let text = format!("⚠ {name} {}: {}", l(app.lang, "could not answer", "未能回答"), e.text);
@@ -458,42 +472,86 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
 }
 
 fn draw_status(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
-    let sep = Span::styled(" │ ", Style::new().fg(Color::DarkGray));
-    let mut spans: Vec<Span> = Vec::new();
+    let sep = || Span::styled(" │ ", Style::new().fg(Color::DarkGray));
+    let width = usize::from(area.width);
+    let mut fixed: Vec<Span> = Vec::new();
+    // Optional counters with a priority (lower shows first when space is short).
+    let mut optional: Vec<(u8, Span)> = Vec::new();
     if let Some(s) = &app.status {
         // The colour follows completed rounds (what the limits count); the
         // number shows the round being played.
         let round_style = level_style(u64::from(s.round), u64::from(s.warn_at_rounds), u64::from(s.max_rounds));
         let warn = (s.warn_at_rounds > 0 && s.round >= s.warn_at_rounds) || s.round >= s.max_rounds;
         let shown = if s.phase == Phase::Round { app.round.max(s.round) } else { s.round };
-        spans.push(Span::styled(format!(" {} {}/{}{} ", l(app.lang, "Round", "轮次"), shown, s.max_rounds, if warn { " ⚠" } else { "" }), round_style));
-        spans.push(sep.clone());
+        fixed.push(Span::styled(format!(" {} {}/{}{} ", l(app.lang, "Round", "轮次"), shown, s.max_rounds, if warn { " ⚠" } else { "" }), round_style));
+        fixed.push(sep());
         let secs = app.active_seconds(now);
-        let time_style = level_style(secs, s.warn_at_seconds, s.max_seconds);
-        spans.push(Span::styled(format!(" {}/{} ", mmss(secs), mmss(s.max_seconds)), time_style));
-        spans.push(sep.clone());
-        spans.push(Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray)));
+        fixed.push(Span::styled(format!(" {}/{} ", mmss(secs), mmss(s.max_seconds)), level_style(secs, s.warn_at_seconds, s.max_seconds)));
+        optional.push((2, Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray))));
+        if let Some(c) = s.consensus.or(app.consensus) {
+            let label = if width >= 100 { format!("{} {c:.2}", l(app.lang, "consensus", "共识")) } else { format!("🤝 {c:.2}") };
+            optional.push((2, Span::styled(label, Style::new().fg(if c >= 0.85 { Color::Green } else { Color::Gray }))));
+        }
+        if s.push_budget > 0 {
+            let style = if s.push_used >= s.push_budget { Style::new().fg(AMBER) } else { Style::new().fg(Color::Gray) };
+            optional.push((3, Span::styled(format!("{} {}/{}", l(app.lang, "push", "推进"), s.push_used, s.push_budget), style)));
+        }
+        if let Some(id) = &s.awaiting_answer_from {
+            let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
+            optional.push((0, Span::styled(format!("❓ {name} {}", l(app.lang, "asks you", "在等您回答")), Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))));
+        }
         if s.phase == Phase::Confirming || !app.modals.is_empty() {
-            spans.push(sep.clone());
-            spans.push(Span::styled(l(app.lang, "⏳ your answer", "⏳ 等待您的回答"), Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD)));
+            optional.push((1, Span::styled(l(app.lang, "⏳ your answer", "⏳ 等待您的回答"), Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD))));
         }
-        spans.push(sep.clone());
     }
-    if let Some(f) = &app.flash {
-        spans.push(Span::styled(f.clone(), Style::new().fg(AMBER).add_modifier(Modifier::BOLD)));
-    } else {
-        // Whole hints only: one that does not fit is left out, not cut.
-        let mut room = usize::from(area.width).saturating_sub(spans.iter().map(|s| s.content.width()).sum());
-        for (k, d) in key_hints(app) {
-            let desc = format!(" {d}  ");
-            let w = k.width() + desc.trim_end().width();
-            if w > room {
-                break;
-            }
-            room = room.saturating_sub(k.width() + desc.width());
-            spans.push(Span::styled(k, Style::new().fg(Color::Black).bg(Color::Gray)));
-            spans.push(Span::raw(desc));
+    let hint_spans: Vec<Vec<Span>> = match &app.flash {
+        Some(f) => vec![vec![Span::styled(f.clone(), Style::new().fg(AMBER).add_modifier(Modifier::BOLD))]],
+        None => key_hints(app)
+            .into_iter()
+            .map(|(k, d)| vec![Span::styled(k, Style::new().fg(Color::Black).bg(Color::Gray)), Span::raw(format!(" {d}  "))])
+            .collect(),
+    };
+    let w = |spans: &[Span]| spans.iter().map(|s| s.content.width()).sum::<usize>();
+    // Reserve room for the first hint (a flash message counts whole).
+    let reserve: usize = hint_spans.iter().take(1).map(|h| w(h)).sum::<usize>() + 3;
+    let mut room = width.saturating_sub(w(&fixed) + reserve);
+    let mut keep: Vec<u8> = Vec::new();
+    let mut by_priority: Vec<&(u8, Span)> = optional.iter().collect();
+    by_priority.sort_by_key(|(p, _)| *p);
+    for (p, span) in by_priority {
+        let need = span.content.width() + 3;
+        if need <= room {
+            room -= need;
+            keep.push(*p);
         }
+    }
+    let mut spans = fixed;
+    // Shown in their natural order; `keep` says which fitted.
+    let mut taken = vec![false; optional.len()];
+    let mut budget = keep.clone();
+    for (i, (p, _)) in optional.iter().enumerate() {
+        if let Some(pos) = budget.iter().position(|q| q == p) {
+            budget.remove(pos);
+            taken[i] = true;
+        }
+    }
+    for (i, (_, span)) in optional.iter().enumerate() {
+        if taken[i] {
+            spans.push(sep());
+            spans.push(span.clone());
+        }
+    }
+    if !spans.is_empty() {
+        spans.push(sep());
+    }
+    let mut left = width.saturating_sub(w(&spans));
+    for (i, h) in hint_spans.into_iter().enumerate() {
+        let hw = w(&h);
+        if hw > left && i > 0 {
+            break;
+        }
+        left = left.saturating_sub(hw);
+        spans.extend(h);
     }
     frame.render_widget(Paragraph::new(Line::from(spans)), area);
 }
@@ -510,7 +568,9 @@ pub fn key_hints(app: &App) -> Vec<(String, &'static str)> {
     }
     match app.modals.front() {
         Some(Modal::ConfirmExit) => return vec![(k("Enter"), l(lang, "End party", "结束派对")), (k("Esc"), l(lang, "Back", "返回"))],
-        Some(Modal::EndProposal { .. }) => return vec![(k("Enter"), l(lang, "End party", "结束派对")), (k(l(lang, "type", "输入")), l(lang, "Continue with a message", "输入消息继续")), (k("Esc"), l(lang, "Continue", "继续"))],
+        Some(Modal::TurnReset { .. }) => return vec![(k("Enter"), l(lang, "Answer", "回答")), (k("Tab"), l(lang, "Confirm/Reject", "确认/拒绝")), (k(l(lang, "type", "输入")), l(lang, "Reason", "原因")), (k("Esc"), l(lang, "Reject", "拒绝"))],
+        Some(Modal::Budget { .. }) => return vec![(k("Enter"), l(lang, "Keep going", "继续推进")), (k("Esc"), l(lang, "Wait for me", "等我发言"))],
+        Some(Modal::Proposal { .. }) => return vec![(k("Enter"), l(lang, "End party", "结束派对")), (k(l(lang, "type", "输入")), l(lang, "Continue with a message", "输入消息继续")), (k("Esc"), l(lang, "Continue", "继续"))],
         Some(Modal::Limit { .. }) => return vec![(k("←→"), l(lang, "Choose", "选择")), (k("+/-"), l(lang, "Amount", "数量")), (k("Enter"), l(lang, "Confirm", "确认"))],
         None => {}
     }
@@ -545,10 +605,35 @@ fn draw_modal(frame: &mut Frame, app: &App, modal: &Modal, area: Rect) {
             ])
             .collect(),
         ),
-        Modal::EndProposal { agent, text, input, .. } => {
-            let (label, color) = match app.agent(agent) {
+        Modal::Budget { text, .. } => {
+            let mut v = wrap(&parse(text), inner_w);
+            v.push(Line::default());
+            v.push(Line::from(vec![
+                Span::styled(format!(" Enter {} ", l(lang, "Keep going", "继续推进")), Style::new().bg(Color::Blue).fg(Color::White).bold()),
+                Span::raw("   "),
+                Span::styled(format!(" Esc {} ", l(lang, "Wait for me", "等我发言")), Style::new().fg(Color::Gray)),
+            ]));
+            (format!(" 🤖 {} ", l(lang, "Question for you", "需要您决定")), Color::Blue, v)
+        }
+        Modal::TurnReset { message, description, reason, reject_selected, .. } => {
+            let sel = Style::new().bg(Color::Yellow).fg(Color::Black).bold();
+            let off = Style::new().fg(Color::Gray);
+            let mut v = wrap(&parse(&format!("“{message}”")), inner_w);
+            v.extend(wrap(&parse(description), inner_w));
+            v.push(Line::default());
+            v.push(Line::from(vec![Span::raw(l(lang, "Reason (optional): ", "原因（可选）：")), Span::raw(reason.clone()), Span::styled("▌", Style::new().fg(Color::Yellow))]));
+            v.push(Line::default());
+            v.push(Line::from(vec![
+                Span::styled(format!(" {} ", l(lang, "Confirm reset", "确认重置")), if *reject_selected { off } else { sel }),
+                Span::raw("   "),
+                Span::styled(format!(" {} ", l(lang, "Reject", "拒绝")), if *reject_selected { sel } else { off }),
+            ]));
+            (format!(" 🔄 {} ", l(lang, "Start a new conversation?", "开始新的对话？")), Color::Yellow, v)
+        }
+        Modal::Proposal { kind, agent, text, input, .. } => {
+            let (label, color) = match agent.as_deref().and_then(|a| app.agent(a)) {
                 Some(a) => (format!("{} {}", a.icon, a.name), agent_color(a.color.as_deref())),
-                None => (agent.clone(), Color::Cyan),
+                None => (String::new(), Color::Cyan),
             };
             let mut v = wrap(&parse(text), inner_w);
             let keep = 8usize;
@@ -559,7 +644,12 @@ fn draw_modal(frame: &mut Frame, app: &App, modal: &Modal, area: Rect) {
             v.push(Line::default());
             v.extend(wrap(&parse(l(lang, "Press Enter to end the party, or type a message to keep going:", "按 Enter 结束派对，或输入消息继续讨论：")), inner_w));
             v.push(Line::from(vec![Span::styled("> ", Style::new().fg(color)), Span::raw(input.clone()), Span::styled("▌", Style::new().fg(color))]));
-            (format!(" 💡 {label} {} ", l(lang, "suggests ending the party", "建议结束派对")), color, v)
+            let title = match kind {
+                ConfirmKind::Consensus => format!(" 🤝 {} ", l(lang, "The room agrees", "大家达成了共识")),
+                ConfirmKind::Silence => format!(" 🔁 {} ", l(lang, "The room is going in circles", "讨论在原地打转")),
+                _ => format!(" 💡 {label} {} ", l(lang, "suggests ending the party", "建议结束派对")),
+            };
+            (title, color, v)
         }
         Modal::Limit { kind, text, extend, continue_selected, .. } => {
             let unit = match kind {

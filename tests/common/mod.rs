@@ -37,6 +37,9 @@ pub struct Party {
     pub lang: Lang,
     pub provider: Arc<dyn Provider>,
     pub resume: Option<PathBuf>,
+    /// A workflow folder whose files override the built-in ones.
+    pub workflow_dir: Option<PathBuf>,
+    pub agents: Vec<bmad_party::agents::Agent>,
 }
 
 /// One step of a facilitator script, fed when the engine asks for input.
@@ -51,15 +54,23 @@ pub enum Step {
 
 impl Party {
     pub fn new(server: &FakeOpenAi) -> Party {
-        Party { dir: tempfile::tempdir().expect("tempdir"), config: Config::default(), lang: Lang::En, provider: provider(server), resume: None }
+        Party {
+            dir: tempfile::tempdir().expect("tempdir"),
+            config: Config::default(),
+            lang: Lang::En,
+            provider: provider(server),
+            resume: None,
+            workflow_dir: None,
+            agents: load_roster(&embedded_agents()).expect("agents"),
+        }
     }
 
     pub fn setup(&self) -> Setup {
         let resume = self.resume.as_ref().map(|p| (p.clone(), session::load(p).expect("resumable")));
         Setup {
             config: self.config.clone(),
-            workflow: Workflow::load(WorkflowSource::default()).expect("workflow"),
-            agents: load_roster(&embedded_agents()).expect("agents"),
+            workflow: Workflow::load(WorkflowSource { dir: self.workflow_dir.clone() }).expect("workflow"),
+            agents: self.agents.clone(),
             provider: self.provider.clone(),
             lang: self.lang,
             speech_language: self.lang.speech_name().into(),
@@ -77,10 +88,13 @@ impl Party {
     async fn run_inner(&self, script: Vec<Step>) -> Vec<Event> {
         let mut h = engine::spawn(self.setup());
         let mut events = Vec::new();
-        let mut steps = script.into_iter();
+        let mut steps = script.into_iter().peekable();
         while let Some(ev) = h.events.recv().await {
             events.push(ev.clone());
             match ev {
+                // An answer waits until the engine actually asks something;
+                // meanwhile the room may go on by itself (pushes, timers).
+                Event::AwaitingInput { kind: engine::InputKind::Message } if matches!(steps.peek(), Some(Step::Answer { .. })) => {}
                 Event::AwaitingInput { .. } => loop {
                     let cmd = match steps.next() {
                         Some(Step::Say(t)) => Command::Message { text: t.into() },
@@ -88,6 +102,7 @@ impl Party {
                         Some(Step::Answer { confirmed, extend, reason }) => {
                             let id = events.iter().rev().find_map(|e| match e {
                                 Event::ConfirmationRequest { request_id, .. } => Some(request_id.clone()),
+                                Event::TurnConfirmationRequest(r) => Some(r.request_id.clone()),
                                 _ => None,
                             });
                             Command::Answer { request_id: id.expect("a request to answer"), confirmed, extend, reason: reason.map(String::from) }

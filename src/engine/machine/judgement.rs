@@ -1,0 +1,202 @@
+//! After each round: how much the agents agree (consensus, seed 001 §2.3)
+//! and whether the room repeats itself (silence, §2.4). Consensus never ends
+//! the party silently: it becomes a proposal the facilitator confirms, or
+//! an exit only with `auto_exit_enabled`. A room going in circles first gets
+//! a moderator's summary and redirect; if it keeps circling, a proposal.
+
+use regex::RegexBuilder;
+
+use super::{Engine, ExitReason, Reply, StreamMode};
+use crate::engine::similarity::{cosine_dense, lexical, mean_pairwise, ConsensusRule, RoundView, Verdict};
+use crate::engine::{Event, NoticeKind};
+use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
+use crate::session::{ConfirmKind, TurnKind};
+
+impl Engine {
+    /// The agents' completed replies per round since the last reset:
+    /// (round, [(transcript index, text)]).
+    fn replies_by_round(&self) -> Vec<(u32, Vec<(usize, String)>)> {
+        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let start = turns.iter().rposition(|t| t.kind == TurnKind::Reset).map_or(0, |i| i + 1);
+        let mut out: Vec<(u32, Vec<(usize, String)>)> = Vec::new();
+        for (i, t) in turns.iter().enumerate().skip(start) {
+            if t.kind != TurnKind::Agent || t.interrupted {
+                continue;
+            }
+            match out.last_mut() {
+                Some((r, v)) if *r == t.round => v.push((i, t.text.clone())),
+                _ => out.push((t.round, vec![(i, t.text.clone())])),
+            }
+        }
+        out
+    }
+
+    /// Mean pairwise agreement of one round's replies, with the method used.
+    async fn round_score(&mut self, replies: &[(usize, String)]) -> (Option<f64>, &'static str) {
+        if let Some(model) = self.cfg.llm.embedding_model.clone().filter(|_| !self.embeddings_failed) {
+            let missing: Vec<(usize, String)> = replies.iter().filter(|(i, _)| !self.embeddings.contains_key(i)).cloned().collect();
+            let mut ok = true;
+            if !missing.is_empty() {
+                match self.provider.embed(&model, missing.iter().map(|(_, t)| t.clone()).collect()).await {
+                    Ok(vectors) => {
+                        for ((i, _), v) in missing.into_iter().zip(vectors) {
+                            self.embeddings.insert(i, v);
+                        }
+                    }
+                    Err(cause) => {
+                        ok = false;
+                        self.embeddings_failed = true;
+                        tracing::warn!(%cause, "embeddings failed; lexical similarity from now on");
+                        let text = self.render("embedding_fallback", &[("cause", &cause)]);
+                        self.notice(NoticeKind::Info, text).await;
+                    }
+                }
+            }
+            if ok {
+                let vs: Vec<&Vec<f32>> = replies.iter().filter_map(|(i, _)| self.embeddings.get(i)).collect();
+                return (mean_pairwise(vs.len(), |a, b| cosine_dense(vs[a], vs[b])), "embedding");
+            }
+        }
+        (mean_pairwise(replies.len(), |a, b| lexical(&replies[a].1, &replies[b].1)), "lexical")
+    }
+
+    pub(super) async fn judge_round(&mut self, round: u32) {
+        let rounds = self.replies_by_round();
+        let Some((last_round, _)) = rounds.last() else { return };
+        if *last_round != round {
+            return;
+        }
+        let lookback = self.cfg.party.consensus.lookback.max(1) as usize;
+        let window_start = rounds.len().saturating_sub(lookback);
+        let mut views = Vec::new();
+        let mut method = "lexical";
+        for (_, replies) in &rounds[window_start..] {
+            let (score, m) = self.round_score(replies).await;
+            method = m;
+            views.push(RoundView { replies: replies.iter().map(|(_, t)| t.clone()).collect(), score });
+        }
+        let score = views.last().and_then(|v| v.score);
+        self.state_mut().consensus_score = score.map(|x| (x * 100.0).round() / 100.0);
+        self.save().await;
+        self.emit(Event::ConsensusScore { round, score, method: method.into() });
+        self.emit(crate::engine::Event::Status(self.status()));
+        // Limits and open questions come first (step 00's order).
+        if !self.pending.is_empty() || self.exit.is_some() || self.quit {
+            return;
+        }
+        if self.state().is_some_and(|s| s.awaiting_answer_from.is_some()) {
+            return;
+        }
+        let c = self.cfg.party.consensus.clone();
+        if c.enabled && round >= self.consensus_quiet_until {
+            let re = RegexBuilder::new(&c.convergence_indicator).case_insensitive(true).build().expect("validated when the config was loaded");
+            let rule = ConsensusRule { threshold: c.threshold, lookback, convergence: &re, disagreement_words: &c.disagreement_words };
+            match rule.judge(&views) {
+                Verdict::Reached => {
+                    self.consensus_reached(score.unwrap_or(0.0), lookback).await;
+                    return;
+                }
+                Verdict::NotYet(why) => tracing::debug!(round, %why, "no consensus"),
+            }
+        }
+        if self.cfg.party.silence.enabled && rounds.len() >= 2 {
+            let joined = |r: &(u32, Vec<(usize, String)>)| r.1.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
+            let sim = lexical(&joined(&rounds[rounds.len() - 2]), &joined(&rounds[rounds.len() - 1]));
+            self.repeat_streak = if sim >= self.cfg.party.silence.content_similarity { self.repeat_streak + 1 } else { 0 };
+            if self.repeat_streak + 1 >= self.cfg.party.silence.consecutive_similar_rounds {
+                self.repeat_streak = 0;
+                self.going_in_circles(round).await;
+            }
+        }
+    }
+
+    async fn consensus_reached(&mut self, score: f64, rounds: usize) {
+        {
+            let s = self.state_mut();
+            s.consensus_reached = true;
+            s.exit_flags.consensus = true;
+        }
+        let text = self.render("consensus_proposal", &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())]);
+        if self.cfg.party.auto_exit_enabled {
+            self.notice(NoticeKind::Exit, text).await;
+            self.exit = Some(ExitReason::Consensus);
+        } else {
+            self.raise(ConfirmKind::Consensus, None, text, None).await;
+        }
+    }
+
+    async fn going_in_circles(&mut self, round: u32) {
+        let count = {
+            let s = self.state_mut();
+            s.silence_count += 1;
+            s.silence_count
+        };
+        self.save().await;
+        if count == 1 {
+            self.redirect(round).await;
+            return;
+        }
+        self.state_mut().exit_flags.silence = true;
+        let n = self.cfg.party.silence.consecutive_similar_rounds;
+        let text = self.render("silence_proposal", &[("rounds", &n.to_string())]);
+        if self.cfg.party.auto_exit_enabled {
+            self.notice(NoticeKind::Exit, text).await;
+            self.exit = Some(ExitReason::Silence);
+        } else {
+            self.raise(ConfirmKind::Silence, None, text, None).await;
+        }
+    }
+
+    /// The moderator (or, without one, the runtime) summarises and redirects.
+    async fn redirect(&mut self, round: u32) {
+        let turns = self.context_turns();
+        if let Some(m) = self.agents.iter().find(|a| a.moderator).cloned() {
+            let req = ChatRequest {
+                model: m.model.clone(),
+                messages: self.env().moderator_messages(&m, &turns),
+                temperature: self.cfg.llm.temperature,
+                cue: Cue::Turn {
+                    agent: m.clone(),
+                    round,
+                    message: None,
+                    topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(),
+                    earlier: vec![],
+                    end_marker: None,
+                    ask_marker: None,
+                    lang: self.lang,
+                },
+            };
+            self.emit(Event::AgentStarted { agent: m.id.clone(), round });
+            match self.stream_reply(req, Some(&m), StreamMode::Round).await {
+                Reply::Completed { shown, .. } | Reply::Interrupted { shown } if !shown.trim().is_empty() => {
+                    let text = shown.trim().to_string();
+                    self.record_round_turn(round, TurnKind::Agent, &m, text.clone(), false);
+                    self.save().await;
+                    self.emit(Event::AgentMessage { agent: m.id.clone(), name: m.name.clone(), icon: m.icon.clone(), round, text, interrupted: false });
+                    return;
+                }
+                Reply::Failed(cause) => tracing::warn!(%cause, "the moderator could not answer"),
+                _ => {}
+            }
+        }
+        let system = self.render("moderator_prompt", &[("user_name", &self.user_name), ("language", &self.speech_language)]);
+        let transcript = turns
+            .iter()
+            .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))
+            .map(|t| format!("{}: {}", t.label, t.text))
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let req = ChatRequest {
+            model: None,
+            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, transcript)],
+            temperature: 0.3,
+            cue: Cue::Highlights { topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(), rounds: round, lang: self.lang },
+        };
+        let summary = match self.stream_reply(req, None, StreamMode::Silent).await {
+            Reply::Completed { shown, .. } => shown.trim().to_string(),
+            _ => String::new(),
+        };
+        let text = self.render("circling", &[("summary", &summary)]);
+        self.notice(NoticeKind::Warning, text.trim().to_string()).await;
+    }
+}

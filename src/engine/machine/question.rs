@@ -1,0 +1,26 @@
+//! An agent asks the facilitator directly (the ask marker at the start of a
+//! line): the round ends at once, the question is shown, and the
+//! facilitator's next message goes to that agent first. A pending question
+//! is a legitimate pause: no automatic push happens meanwhile.
+
+use super::Engine;
+use crate::agents::Agent;
+use crate::engine::Event;
+use crate::session::TurnKind;
+
+impl Engine {
+    pub(super) async fn agent_question(&mut self, round: u32, agent: &Agent, question: String) {
+        let question = if question.is_empty() { "…".to_string() } else { question };
+        let text = self.render("question", &[("name", &agent.name), ("question", &question), ("user_name", &self.user_name)]);
+        self.push_turn(TurnKind::Question, Some(agent), text, false);
+        if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
+            t.round = round;
+        }
+        let s = self.session.as_mut().expect("session");
+        s.fm.conversation_state.awaiting_answer_from = Some(agent.id.clone());
+        // A question for the human resets the push budget (seed 002).
+        s.fm.diligence.used = 0;
+        self.save().await;
+        self.emit(Event::AgentQuestion { agent: agent.id.clone(), name: agent.name.clone(), question });
+    }
+}

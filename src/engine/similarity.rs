@@ -1,0 +1,285 @@
+//! How alike replies are: for consensus (agents agreeing) and for silence
+//! (the room repeating itself). Lexical by default — term vectors of word
+//! stems, or character bigrams for Chinese — with negation marked, because
+//! plain similarity confuses "X is safe" with "X is not safe". Embedding
+//! vectors from the endpoint replace the lexical ones when configured.
+
+use std::collections::HashMap;
+
+use regex::Regex;
+
+use crate::text::is_cjk;
+
+const NEGATORS: &[&str] = &[
+    "not", "no", "never", "cannot", "can't", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "won't",
+    "wouldn't", "shouldn't", "couldn't", "without", "neither", "nor", "nothing", "none",
+];
+const CJK_NEGATORS: &[char] = &['不', '没', '非', '无', '未', '别', '勿'];
+
+/// Terms of `text`, a term after a negation marked with `¬`.
+pub fn marked_terms(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut negate_next = 0usize;
+    let lower = text.to_lowercase();
+    let mut word = String::new();
+    let mut cjk: Vec<char> = Vec::new();
+    let flush_word = |word: &mut String, out: &mut Vec<String>, negate_next: &mut usize| {
+        if word.is_empty() {
+            return;
+        }
+        if NEGATORS.contains(&word.as_str()) {
+            *negate_next = 3;
+        } else if word.chars().count() >= 3 {
+            let stemmed: Vec<String> = crate::text::terms(word);
+            for t in stemmed {
+                if *negate_next > 0 {
+                    out.push(format!("¬{t}"));
+                } else {
+                    out.push(t);
+                }
+            }
+            *negate_next = negate_next.saturating_sub(1);
+        }
+        word.clear();
+    };
+    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
+        let mut negated_until = 0usize;
+        for i in 0..run.len() {
+            if CJK_NEGATORS.contains(&run[i]) {
+                negated_until = i + 3;
+                continue;
+            }
+            if i + 1 < run.len() && !CJK_NEGATORS.contains(&run[i + 1]) {
+                let bigram: String = run[i..i + 2].iter().collect();
+                out.push(if i < negated_until { format!("¬{bigram}") } else { bigram });
+            } else if run.len() == 1 {
+                out.push(run[i].to_string());
+            }
+        }
+        run.clear();
+    };
+    for c in lower.chars() {
+        if is_cjk(c) {
+            flush_word(&mut word, &mut out, &mut negate_next);
+            cjk.push(c);
+        } else if c.is_alphanumeric() || c == '\'' {
+            flush_cjk(&mut cjk, &mut out);
+            word.push(c);
+        } else {
+            flush_word(&mut word, &mut out, &mut negate_next);
+            flush_cjk(&mut cjk, &mut out);
+            if matches!(c, '.' | '!' | '?' | ';' | '\n') {
+                negate_next = 0;
+            }
+        }
+    }
+    flush_word(&mut word, &mut out, &mut negate_next);
+    flush_cjk(&mut cjk, &mut out);
+    out
+}
+
+pub type Vector = HashMap<String, f64>;
+
+pub fn vector(text: &str) -> Vector {
+    let mut v = Vector::new();
+    for t in marked_terms(text) {
+        *v.entry(t).or_insert(0.0) += 1.0;
+    }
+    v
+}
+
+pub fn cosine(a: &Vector, b: &Vector) -> f64 {
+    let dot: f64 = a.iter().filter_map(|(k, x)| b.get(k).map(|y| x * y)).sum();
+    let na: f64 = a.values().map(|x| x * x).sum::<f64>().sqrt();
+    let nb: f64 = b.values().map(|x| x * x).sum::<f64>().sqrt();
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        (dot / (na * nb)).clamp(0.0, 1.0)
+    }
+}
+
+pub fn cosine_dense(a: &[f32], b: &[f32]) -> f64 {
+    if a.len() != b.len() || a.is_empty() {
+        return 0.0;
+    }
+    let dot: f64 = a.iter().zip(b).map(|(x, y)| f64::from(*x) * f64::from(*y)).sum();
+    let na: f64 = a.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    let nb: f64 = b.iter().map(|x| f64::from(*x).powi(2)).sum::<f64>().sqrt();
+    if na == 0.0 || nb == 0.0 {
+        0.0
+    } else {
+        (dot / (na * nb)).clamp(-1.0, 1.0)
+    }
+}
+
+pub fn lexical(a: &str, b: &str) -> f64 {
+    cosine(&vector(a), &vector(b))
+}
+
+/// A term one text affirms and the other negates.
+pub fn contradiction(a: &str, b: &str) -> Option<String> {
+    let (ta, tb) = (marked_terms(a), marked_terms(b));
+    for t in &ta {
+        if let Some(base) = t.strip_prefix('¬') {
+            if tb.iter().any(|x| x == base) {
+                return Some(base.to_string());
+            }
+        } else if tb.iter().any(|x| x.strip_prefix('¬') == Some(t.as_str())) {
+            return Some(t.clone());
+        }
+    }
+    None
+}
+
+/// Mean of `sim` over every pair; None with fewer than two items.
+pub fn mean_pairwise(n: usize, sim: impl Fn(usize, usize) -> f64) -> Option<f64> {
+    if n < 2 {
+        return None;
+    }
+    let mut sum = 0.0;
+    let mut pairs = 0.0;
+    for i in 0..n {
+        for j in i + 1..n {
+            sum += sim(i, j);
+            pairs += 1.0;
+        }
+    }
+    Some(sum / pairs)
+}
+
+/// The configured words that signal disagreement, found in `text`.
+pub fn disagreement(text: &str, words: &[String]) -> Option<String> {
+    let lower = text.to_lowercase();
+    words.iter().find(|w| {
+        let w = w.to_lowercase();
+        if w.chars().any(is_cjk) {
+            return lower.contains(&w);
+        }
+        lower.match_indices(&w).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + w.len()..].chars().next();
+            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+        })
+    }).cloned()
+}
+
+/// The consensus rule over the last rounds: every round's agreement score
+/// at or above the threshold, the convergence words present in each round,
+/// no disagreement words and no contradiction anywhere in the window.
+pub struct ConsensusRule<'a> {
+    pub threshold: f64,
+    pub lookback: usize,
+    pub convergence: &'a Regex,
+    pub disagreement_words: &'a [String],
+}
+
+/// One round as the rule sees it: the agents' replies and their score.
+pub struct RoundView {
+    pub replies: Vec<String>,
+    pub score: Option<f64>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Verdict {
+    Reached,
+    /// Why not, for the log and tests.
+    NotYet(String),
+}
+
+impl ConsensusRule<'_> {
+    pub fn judge(&self, rounds: &[RoundView]) -> Verdict {
+        if rounds.len() < self.lookback || self.lookback == 0 {
+            return Verdict::NotYet(format!("{} of {} rounds", rounds.len(), self.lookback));
+        }
+        let window = &rounds[rounds.len() - self.lookback..];
+        for r in window {
+            match r.score {
+                Some(s) if s >= self.threshold => {}
+                Some(s) => return Verdict::NotYet(format!("agreement {s:.2} below {:.2}", self.threshold)),
+                None => return Verdict::NotYet("a round with fewer than two replies".into()),
+            }
+            if !r.replies.iter().any(|t| self.convergence.is_match(t)) {
+                return Verdict::NotYet("no convergence words".into());
+            }
+            for t in &r.replies {
+                if let Some(w) = disagreement(t, self.disagreement_words) {
+                    return Verdict::NotYet(format!("disagreement word `{w}`"));
+                }
+            }
+        }
+        let all: Vec<&String> = window.iter().flat_map(|r| &r.replies).collect();
+        for i in 0..all.len() {
+            for j in i + 1..all.len() {
+                if let Some(term) = contradiction(all[i], all[j]) {
+                    return Verdict::NotYet(format!("contradiction on `{term}`"));
+                }
+            }
+        }
+        Verdict::Reached
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(re: &Regex, words: &[String]) -> ConsensusRule<'static> {
+        // The tests keep the regex and words alive for the whole test.
+        let re: &'static Regex = Box::leak(Box::new(re.clone()));
+        let words: &'static [String] = Box::leak(words.to_vec().into_boxed_slice());
+        ConsensusRule { threshold: 0.6, lookback: 2, convergence: re, disagreement_words: words }
+    }
+
+    #[test]
+    fn negation_separates_safe_from_not_safe() {
+        let a = "Agreed, the plugin sandbox is safe for third parties.";
+        let b = "Agreed, the plugin sandbox is not safe for third parties.";
+        assert!(lexical(a, a) > 0.99);
+        assert!(lexical(a, b) < lexical(a, a));
+        assert_eq!(contradiction(a, b).as_deref(), Some("safe"));
+        assert_eq!(contradiction(a, a), None);
+    }
+
+    #[test]
+    fn chinese_uses_bigrams_and_negation() {
+        let a = "我们同意先做插件沙箱，这样是安全的。";
+        let b = "我们同意先做插件沙箱，这样是安全的方案。";
+        let c = "天气很好，适合出去散步。";
+        assert!(lexical(a, b) > 0.8, "{}", lexical(a, b));
+        assert!(lexical(a, c) < 0.2, "{}", lexical(a, c));
+        let d = "我们同意先做插件沙箱，这样是不安全的。";
+        assert!(contradiction(a, d).is_some());
+    }
+
+    #[test]
+    fn consensus_needs_all_three_conditions() {
+        let re = Regex::new("(?i)agreed|consensus|exactly").unwrap();
+        let words = crate::config::default_disagreement_words();
+        let r = rule(&re, &words);
+        let round = |replies: &[&str]| {
+            let replies: Vec<String> = replies.iter().map(|s| s.to_string()).collect();
+            let score = mean_pairwise(replies.len(), |i, j| lexical(&replies[i], &replies[j]));
+            RoundView { replies, score }
+        };
+        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        let agree2 = round(&["Consensus: the plugin API ships with a sandbox first.", "Agreed, the plugin API ships with a sandbox first."]);
+        assert_eq!(r.judge(&[agree, agree2]), Verdict::Reached);
+
+        let no_words = round(&["Ship the plugin API with a sandbox first.", "Ship the plugin API with a sandbox first."]);
+        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        assert!(matches!(r.judge(&[no_words, agree]), Verdict::NotYet(w) if w.contains("convergence")));
+
+        let but = round(&["Agreed, ship the plugin API with a sandbox first, however the sandbox is risky.", "Agreed, ship the plugin API with a sandbox first."]);
+        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        assert!(matches!(r.judge(&[agree, but]), Verdict::NotYet(w) if w.contains("disagreement")));
+
+        let different = round(&["Agreed on pricing tiers.", "Exactly, the onboarding email needs work."]);
+        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        assert!(matches!(r.judge(&[agree, different]), Verdict::NotYet(w) if w.contains("below")));
+
+        let safe = round(&["Agreed, the sandbox is safe.", "Agreed, the sandbox is safe."]);
+        let unsafe_ = round(&["Agreed, the sandbox is safe.", "Agreed, the sandbox is not safe."]);
+        assert!(matches!(r.judge(&[safe, unsafe_]), Verdict::NotYet(_)));
+    }
+}
