@@ -271,3 +271,37 @@ async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
         assert!(session_files(dir.path()).len() == 1, "resume writes to the same file");
     }
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn headless_json_reset_and_question() {
+    let server = FakeOpenAi::start(|_, n| {
+        if n == 1 {
+            bmad_party::testing::stream_of("One thing first.\n!?@human Who is the main user?")
+        } else {
+            bmad_party::testing::stream_of(&bmad_party::testing::varied_reply(n))
+        }
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json", "--output"]).arg(dir.path());
+    let input = "Topic\nDevelopers.\n/reset\n{\"type\":\"turn_confirmation_response\",\"request_id\":\"req-1\",\"confirmed\":true,\"reason\":\"fresh start\"}\nNew topic\n";
+    let (code, stdout, stderr) = run_with_input(cmd, input).await;
+    assert_eq!(code, 0, "{stderr}");
+    let ev = json_lines(&stdout);
+    let q = ev.iter().find(|e| e["type"] == "agent_question").expect("agent_question event");
+    assert_eq!(q["question"], "Who is the main user?");
+    let asker = q["agent"].clone();
+    let rounds: Vec<&serde_json::Value> = ev.iter().filter(|e| e["type"] == "round_started").collect();
+    assert_eq!(rounds[1]["agents"][0], asker, "the answer goes to the asker first");
+    let req = ev.iter().find(|e| e["type"] == "turn_confirmation_request").expect("turn_confirmation_request event");
+    assert_eq!(req["request_id"], "req-1");
+    assert_eq!(req["message"], "/reset");
+    assert!(req["description"].as_str().unwrap().contains("round counter"));
+    assert_eq!(rounds.last().unwrap()["round"], 1, "rounds restart after the reset");
+    let resolved = ev.iter().find(|e| e["type"] == "confirmation_resolved").unwrap();
+    assert_eq!(resolved["status"], "confirmed");
+    assert_eq!(resolved["reason"], "fresh start");
+    assert!(ev.iter().any(|e| e["type"] == "consensus_score"));
+    assert!(ev.iter().any(|e| e["type"] == "status" && e["push_budget"] == 3));
+}

@@ -149,16 +149,12 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
     let mut party = Party::new(&server);
     party.config.party.silence.consecutive_similar_rounds = 2;
     party.config.party.consensus.enabled = false;
-    // A moderator in the room: it takes the floor when the room circles.
-    let mut host = party.agents[0].clone();
-    host.id = "host".into();
-    host.name = "Sage".into();
-    host.moderator = true;
-    party.agents.push(host);
+    // The default room's host (moderator: true) takes the floor when the room circles.
+    assert!(party.agents.iter().any(|a| a.id == "moderator" && a.moderator));
     let events = party.run(vec![Step::Say("Roadmap?"), Step::Say("Again?"), Step::Say("And?"), Step::Say("Once more?"), Step::Answer { confirmed: true, extend: None, reason: None }]).await;
-    let host_spoke: Vec<u32> = events.iter().filter_map(|e| if let Event::AgentMessage { agent, round, .. } = e { (agent == "host").then_some(*round) } else { None }).collect();
+    let host_spoke: Vec<u32> = events.iter().filter_map(|e| if let Event::AgentMessage { agent, round, .. } = e { (agent == "moderator").then_some(*round) } else { None }).collect();
     assert_eq!(host_spoke, vec![2], "the moderator redirects after the first repetition");
-    assert!(rounds(&events).iter().all(|r| !r.contains(&"host".to_string())), "the moderator is not picked for ordinary rounds");
+    assert!(rounds(&events).iter().all(|r| !r.contains(&"moderator".to_string())), "the moderator is not picked for ordinary rounds");
     assert_eq!(requests(&events, ConfirmKind::Silence), 1, "then, still circling, a proposal");
     assert_eq!(ended(&events), Some(ExitReason::Silence));
     let s = load(&session_file(&events));
@@ -168,6 +164,7 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
     // Without a moderator agent the runtime summarises.
     let server = FakeOpenAi::start(same).await;
     let mut party = Party::new(&server);
+    party.agents.retain(|a| !a.moderator);
     party.config.party.silence.consecutive_similar_rounds = 2;
     party.config.party.consensus.enabled = false;
     let events = party.run(vec![Step::Say("Roadmap?"), Step::Say("Again?")]).await;

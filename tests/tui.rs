@@ -346,3 +346,60 @@ async fn typing_enter_and_new_lines() {
     app.on_paste("pasted \u{1b}[31mtext");
     assert_eq!(app.input.lines(), ["pasted text"], "pasted control sequences are stripped");
 }
+
+#[tokio::test]
+async fn turn_reset_budget_and_consensus_modals() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let base = prefix_until(&events, |e| matches!(e, Event::RoundFinished { .. }));
+
+    let mut app = app_from(&base);
+    app.on_event(Event::TurnConfirmationRequest(bmad_party::engine::TurnConfirmationRequest {
+        request_id: "req-2".into(),
+        message: "重置对话".into(),
+        description: Some("The round counter and the agents' memory of this conversation restart; the transcript keeps everything so far above a divider.".into()),
+    }));
+    for c in "new subject".chars() {
+        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now());
+    }
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_turn_reset", &t);
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(
+        out.commands,
+        vec![Command::TurnConfirmationResponse(bmad_party::engine::TurnConfirmationResponse { request_id: "req-2".into(), confirmed: true, reason: Some("new subject".into()) })]
+    );
+
+    let mut app = app_from(&base);
+    app.on_event(Event::TurnConfirmationRequest(bmad_party::engine::TurnConfirmationRequest { request_id: "req-3".into(), message: "clear".into(), description: None }));
+    app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE), Instant::now());
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert!(matches!(&out.commands[0], Command::TurnConfirmationResponse(r) if !r.confirmed && r.reason.is_none()), "Tab selects reject");
+
+    let mut app = app_from(&base);
+    app.on_event(Event::ConfirmationRequest { request_id: "req-4".into(), kind: ConfirmKind::BudgetExhausted, text: "🤖 The room has carried on by itself 3 times while you were quiet. Keep it going on its own (Enter), or stop the automatic pushes until you write (Esc / type a message)?".into(), extend: None });
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_push_budget", &t);
+    let out = app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-4".into(), confirmed: false, reason: None, extend: None }]);
+
+    let mut app = app_from(&base);
+    app.on_event(Event::ConfirmationRequest { request_id: "req-5".into(), kind: ConfirmKind::Consensus, text: "🤝 The room seems to agree (agreement 0.91 over the last 3 rounds). End the party now? Press Enter to end, or type a message to keep going.".into(), extend: None });
+    let t = render(&mut app, 80, 24);
+    snapshot("modal_consensus", &t);
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-5".into(), confirmed: true, reason: None, extend: None }]);
+}
+
+#[tokio::test]
+async fn an_agent_question_shows_in_transcript_pane_and_status_bar() {
+    // The rehearsal's first speaker asks the facilitator in round 3.
+    let (events, _d) = rehearsal_events(&["One", "Two", "Three"], Config::default()).await;
+    let upto = prefix_until(&events, |e| matches!(e, Event::Status(s) if s.awaiting_answer_from.is_some()));
+    let mut app = app_from(&upto);
+    let t = render(&mut app, 100, 30);
+    snapshot("agent_question_100x30", &t);
+    let screen: String = (0..30).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
+    assert!(screen.contains("asks: What matters more to you here: speed or safety?"), "{screen}");
+    assert!(screen.contains("waiting for facilitator"), "the pane says so: {screen}");
+    assert!(row_text(&t, 29).contains("asks you"), "{}", row_text(&t, 29));
+}

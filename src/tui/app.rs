@@ -43,6 +43,8 @@ pub enum PaneStatus {
     Done,
     Failed,
     Interrupted,
+    /// The round ended before this agent's turn.
+    Skipped,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -251,7 +253,7 @@ impl App {
             Event::RoundFinished { .. } => {
                 for p in &mut self.panes {
                     if p.status == PaneStatus::Queued {
-                        p.status = PaneStatus::Interrupted;
+                        p.status = PaneStatus::Skipped;
                     }
                 }
             }

@@ -389,6 +389,7 @@ fn pane_status(app: &App, p: &Pane) -> Span<'static> {
         PaneStatus::Done => Span::styled(l(lang, "done", "完成"), Style::new().fg(Color::Blue)),
         PaneStatus::Failed => Span::styled(format!("{}: {}", l(lang, "failed", "失败"), p.note), Style::new().fg(Color::Red)),
         PaneStatus::Interrupted => Span::styled(l(lang, "interrupted", "已中断"), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Skipped => Span::styled(l(lang, "skipped this round", "本轮未发言"), Style::new().fg(Color::DarkGray)),
     }
 }
 
