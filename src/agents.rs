@@ -30,6 +30,8 @@ pub struct Agent {
     pub instructions: String,
     /// Where the agent came from, for messages and `--list-agents`.
     pub source: String,
+    /// Other names it answers to (a BMAD code without its `bmad-agent-` prefix).
+    pub aliases: Vec<String>,
 }
 
 impl Agent {
@@ -173,6 +175,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
         moderator: raw.moderator,
         instructions: clean(body),
         source: file.path.clone(),
+        aliases: Vec::new(),
     };
     for (key, value) in [("id", &agent.id), ("name", &agent.name), ("title", &agent.title), ("role", &agent.role)] {
         if value.is_empty() {

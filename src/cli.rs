@@ -55,6 +55,12 @@ pub struct Cli {
     /// Use the offline rehearsal provider even if an endpoint is configured.
     #[arg(long)]
     pub rehearsal: bool,
+    /// A BMAD project (its folder or its `_bmad/`); default: a `_bmad/` found here or above.
+    #[arg(long, value_name = "DIR")]
+    pub bmad: Option<PathBuf>,
+    /// Print the roster that would be used (and any problems with it), then exit.
+    #[arg(long)]
+    pub list_agents: bool,
     /// Continue a saved session.
     #[arg(long, value_name = "FILE")]
     pub resume: Option<PathBuf>,

@@ -32,6 +32,8 @@ pub struct PartyConfig {
     pub silence: Silence,
     pub diligence: Diligence,
     pub confirmation_timeout_seconds: u64,
+    /// The program's language when neither `--lang` nor a BMAD project says.
+    pub lang: Option<crate::i18n::Lang>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -119,6 +121,7 @@ impl Default for Config {
                 },
                 diligence: Diligence { push_max: 3, idle_seconds: 30 },
                 confirmation_timeout_seconds: 300,
+                lang: None,
             },
             llm: LlmConfig {
                 base_url: None,
@@ -213,6 +216,7 @@ struct RawParty {
     silence: Option<RawSilence>,
     diligence: Option<RawDiligence>,
     confirmation_timeout_seconds: S<u64>,
+    lang: S<crate::i18n::Lang>,
 }
 
 #[derive(Deserialize)]
@@ -432,6 +436,7 @@ impl Config {
             ck.fail_at("bmad.party_mode.diligence.idle_seconds", d.idle_seconds.as_ref(), "must be at least 1");
         }
         take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
+        pc.lang = p.lang.as_ref().map(|l| l.value);
         if pc.confirmation_timeout_seconds == 0 {
             ck.fail_at("bmad.party_mode.confirmation_timeout_seconds", p.confirmation_timeout_seconds.as_ref(), "must be at least 1");
         }

@@ -12,6 +12,7 @@
 
 pub mod agents;
 pub mod assets;
+pub mod bmad;
 pub mod cli;
 pub mod config;
 pub mod engine;

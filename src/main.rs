@@ -8,6 +8,18 @@ use bmad_party::{headless, logging, setup, tui};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    if cli.list_agents {
+        return match setup::load_room(&cli) {
+            Ok(room) => {
+                print!("{}", setup::list_agents(&room));
+                ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })
+            }
+            Err(e) => {
+                eprintln!("bmad-party: {}", e.message);
+                ExitCode::from(e.code as u8)
+            }
+        };
+    }
     let party = match setup::build(&cli) {
         Ok(p) => p,
         Err(e) => {

@@ -66,7 +66,18 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, SetupEr
     result.map_err(|e| SetupError::config(vec![e]))
 }
 
-pub fn load_agents(cli: &Cli) -> Result<Vec<Agent>, SetupError> {
+/// The room and where it came from, plus what a BMAD project says about
+/// the facilitator and the languages.
+pub struct Room {
+    pub agents: Vec<Agent>,
+    pub source: String,
+    pub problems: Vec<ConfigError>,
+    pub project: Option<crate::bmad::ProjectConfig>,
+    /// A notice for the facilitator (e.g. a BMAD project with no roster).
+    pub notice: Option<String>,
+}
+
+fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), SetupError> {
     let dir = cli.agents.clone().or_else(|| {
         let local = PathBuf::from("agents");
         let has_md = std::fs::read_dir(&local)
@@ -74,11 +85,74 @@ pub fn load_agents(cli: &Cli) -> Result<Vec<Agent>, SetupError> {
             .unwrap_or(false);
         has_md.then_some(local)
     });
-    let files = match dir {
-        Some(d) => agents_from_dir(&d).map_err(SetupError::config)?,
-        None => embedded_agents(),
+    let (files, source) = match dir {
+        Some(d) => (agents_from_dir(&d).map_err(SetupError::config)?, d.display().to_string()),
+        None => (embedded_agents(), "(built-in) agents/".to_string()),
     };
-    load_roster(&files).map_err(|e| SetupError::config(e.problems))
+    let agents = load_roster(&files).map_err(|e| SetupError::config(e.problems))?;
+    Ok((agents, source))
+}
+
+/// Chooses the room: `--agents DIR` when given; else a BMAD project's roster
+/// (`--bmad DIR`, or a `_bmad/` found here or above); else `./agents` or the
+/// built-in room. A project named with `--bmad` that has no roster is an
+/// error; one merely found nearby falls back to the built-in room, saying so.
+pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
+    let project = match &cli.bmad {
+        Some(d) => Some(crate::bmad::detect(d).ok_or_else(|| SetupError {
+            message: format!("--bmad {}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)", d.display()),
+            code: 2,
+        })?),
+        None => std::env::current_dir().ok().and_then(|cwd| crate::bmad::detect(&cwd)),
+    };
+    let loaded = project.as_ref().map(crate::bmad::load);
+    if cli.agents.is_some() || loaded.is_none() {
+        let (agents, source) = own_room(cli)?;
+        return Ok(Room { agents, source, problems: vec![], project: loaded.map(|l| l.config), notice: None });
+    }
+    let loaded = loaded.expect("checked above");
+    let project = project.expect("loaded implies a project");
+    if loaded.agents.is_empty() {
+        let what = format!(
+            "{}: no agents found (looked for config.toml [agents.*], _config/agent-manifest.csv, _cfg/agent-manifest.csv)",
+            project.dir.display()
+        );
+        if cli.bmad.is_some() {
+            let mut message = what;
+            for p in &loaded.problems {
+                message.push_str(&format!("\n{p}"));
+            }
+            return Err(SetupError { message, code: 2 });
+        }
+        let (agents, source) = own_room(cli)?;
+        return Ok(Room { agents, source, problems: loaded.problems, project: Some(loaded.config), notice: Some(format!("{what}; using the built-in room")) });
+    }
+    let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
+    Ok(Room { agents: loaded.agents, source, problems: loaded.problems, project: Some(loaded.config), notice: None })
+}
+
+/// `--list-agents`: the roster, where each agent came from, and problems.
+pub fn list_agents(room: &Room) -> String {
+    use unicode_width::UnicodeWidthStr;
+    let mut out = format!("{} agent(s) from {}\n", room.agents.len(), room.source);
+    let name_w = room.agents.iter().map(|a| a.name.width()).max().unwrap_or(4).min(24);
+    let title_w = room.agents.iter().map(|a| a.title.width()).max().unwrap_or(5).min(32);
+    for a in &room.agents {
+        let icon = if a.icon.is_empty() { "  ".to_string() } else { a.icon.clone() };
+        let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
+        let aliases = if a.aliases.is_empty() { String::new() } else { format!(" (also {})", a.aliases.join(", ")) };
+        out.push_str(&format!("  {} {}  {}  @{}{}  — {}\n", pad(&icon, 2), pad(&a.name, name_w), pad(&a.title, title_w), a.id, aliases, a.source));
+    }
+    if let Some(n) = &room.notice {
+        out.push_str(&format!("\n{n}\n"));
+    }
+    if !room.problems.is_empty() {
+        out.push_str(&format!("\n{} problem(s):\n", room.problems.len()));
+        for p in &room.problems {
+            out.push_str(&format!("  {p}\n"));
+        }
+    }
+    out
 }
 
 pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupError> {
@@ -127,28 +201,52 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
     let source = workflow_source(cli);
     let config = load_config(cli, &source)?;
     let workflow = Workflow::load(source).map_err(SetupError::config)?;
-    let agents = load_agents(cli)?;
+    let room = load_room(cli)?;
     let provider = provider(cli, &config)?;
+    let project = room.project.clone().unwrap_or_default();
     let resume = match &cli.resume {
         Some(p) => Some((p.clone(), resume_session(p, cli.lang)?)),
         None => None,
     };
+    // Program text: --lang, the session being resumed, the project's
+    // language (Chinese or English; others fall back to English), the
+    // config, the locale.
     let lang = cli
         .lang
         .or_else(|| resume.as_ref().map(|(_, s)| s.fm.lang))
+        .or_else(|| project.communication_language.as_deref().map(|l| Lang::from_setting(l).unwrap_or(Lang::En)))
+        .or(config.party.lang)
         .or_else(Lang::from_env)
         .unwrap_or_default();
-    let user_name = resume.as_ref().map(|(_, s)| s.fm.user_name.clone()).filter(|n| !n.is_empty()).unwrap_or_else(|| user_name(cli));
+    let user_name = cli
+        .user_name
+        .clone()
+        .or_else(|| resume.as_ref().map(|(_, s)| s.fm.user_name.clone()).filter(|n| !n.is_empty()))
+        .or_else(|| project.user_name.clone())
+        .unwrap_or_else(|| user_name(cli));
+    // Agents speak the project's language whatever it is.
+    let speech_language = project.communication_language.clone().unwrap_or_else(|| lang.speech_name().to_string());
+    let mut notices: Vec<String> = room.notice.iter().cloned().collect();
+    if !room.problems.is_empty() {
+        let mut text = format!("⚠️ {} problem(s) in the roster ({}); the usable agents are in the room:", room.problems.len(), room.source);
+        for p in room.problems.iter().take(8) {
+            text.push_str(&format!("\n- {}", p.to_string().lines().next().unwrap_or("")));
+        }
+        notices.push(text);
+    }
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
         Some((p, _)) if cli.output.is_none() => p.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(|| output_dir(cli)),
+        _ if cli.output.is_none() && project.output_folder.is_some() => project.output_folder.clone().expect("checked"),
         _ => output_dir(cli),
     };
     Ok(Setup {
-        speech_language: lang.speech_name().to_string(),
+        speech_language,
+        document_language: project.document_output_language.clone(),
+        notices,
         config,
         workflow,
-        agents,
+        agents: room.agents,
         provider,
         lang,
         user_name,

@@ -34,6 +34,8 @@ async fn rehearsal_events(messages: &[&str], config: Config) -> (Vec<Event>, tem
         user_name: "Ada".into(),
         output: dir.path().to_path_buf(),
         resume: None,
+        document_language: None,
+        notices: vec![],
     };
     let mut h = engine::spawn(setup);
     let mut events = Vec::new();

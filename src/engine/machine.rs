@@ -87,6 +87,8 @@ pub struct Engine {
     session: Option<Session>,
     store: Option<SessionStore>,
     resume: Option<(PathBuf, Session)>,
+    document_language: Option<String>,
+    startup_notices: Vec<String>,
     phase: Phase,
     /// When the clock (re)started, and the active seconds counted before.
     opened: Instant,
@@ -160,6 +162,8 @@ impl Engine {
             session: None,
             store: None,
             resume: setup.resume,
+            document_language: setup.document_language,
+            startup_notices: setup.notices,
             phase: Phase::Welcome,
             opened: Instant::now(),
             active_base: 0,
@@ -191,6 +195,7 @@ impl Engine {
             user_name: &self.user_name,
             speech_language: &self.speech_language,
             lang: self.lang,
+            document_language: self.document_language.as_deref().unwrap_or(&self.speech_language),
         }
     }
 
@@ -365,6 +370,9 @@ impl Engine {
             file,
             topic,
         });
+        for text in std::mem::take(&mut self.startup_notices) {
+            self.emit(Event::Notice { kind: NoticeKind::Warning, text });
+        }
         if let Some((path, session)) = self.resume.take() {
             self.active_base = session.fm.conversation_state.active_seconds;
             self.opened = Instant::now();

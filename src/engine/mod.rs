@@ -236,6 +236,10 @@ pub struct Setup {
     /// Sessions are written to `<output>/party-mode/`.
     pub output: PathBuf,
     pub resume: Option<(PathBuf, Session)>,
+    /// The language documents are written in (highlights); None: as spoken.
+    pub document_language: Option<String>,
+    /// Shown once at the start (e.g. problems found in a BMAD roster).
+    pub notices: Vec<String>,
 }
 
 pub struct EngineHandle {

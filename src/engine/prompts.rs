@@ -14,6 +14,8 @@ pub struct PromptEnv<'a> {
     pub speech_language: &'a str,
     /// Program language, for templates that have a Chinese form.
     pub lang: Lang,
+    /// The language of written outcomes (highlights).
+    pub document_language: &'a str,
 }
 
 impl PromptEnv<'_> {
@@ -153,7 +155,7 @@ impl PromptEnv<'_> {
                 ("perspectives", perspectives),
                 ("rounds", rounds.to_string().as_str()),
                 ("reason", reason),
-                ("language", self.speech_language),
+                ("language", self.document_language),
             ],
         );
         let transcript = turns

@@ -14,7 +14,12 @@ pub fn named(agents: &[Agent], message: &str) -> Vec<usize> {
     let mut found: Vec<(usize, usize)> = Vec::new();
     for (i, a) in agents.iter().enumerate() {
         let mut best: Option<usize> = None;
-        for needle in [format!("@{}", a.id.to_lowercase()), a.id.to_lowercase(), a.name.to_lowercase()] {
+        let mut needles = vec![format!("@{}", a.id.to_lowercase()), a.id.to_lowercase(), a.name.to_lowercase()];
+        for alias in &a.aliases {
+            needles.push(format!("@{}", alias.to_lowercase()));
+            needles.push(alias.to_lowercase());
+        }
+        for needle in needles {
             if needle.is_empty() {
                 continue;
             }

@@ -77,6 +77,8 @@ impl Party {
             user_name: "Ada".into(),
             output: self.dir.path().to_path_buf(),
             resume,
+            document_language: None,
+            notices: vec![],
         }
     }
 

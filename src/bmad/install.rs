@@ -1,0 +1,195 @@
+//! Newest installs (BMAD v6.4+): the roster is `[agents.<code>]` in
+//! `_bmad/config.toml`, merged with `config.user.toml` and the team/user
+//! files under `_bmad/custom/` the way BMAD's `structural_merge` does
+//! (tables deep-merge, scalars override, arrays of tables keyed by `code`
+//! or `id` replace matching entries and append new ones, other arrays
+//! append). Each agent's persona comes from its skill's `customize.toml`
+//! `[agent]` table, with `_bmad/custom/<code>.toml` and `<code>.user.toml`
+//! merged over it. Only the agents listed in `[agents.*]` join the room.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use toml::{Table, Value};
+
+use super::{aliases_of, code_to_id, palette, problem, rel, Project};
+use crate::agents::Agent;
+use crate::config::ConfigError;
+use crate::text::sanitize;
+
+pub fn merge(base: &mut Table, over: Table) {
+    for (k, v) in over {
+        match (base.get_mut(&k), v) {
+            (Some(Value::Table(b)), Value::Table(o)) => merge(b, o),
+            (Some(Value::Array(b)), Value::Array(o)) => {
+                for item in o {
+                    let key = |t: &Value| t.as_table().and_then(|t| t.get("code").or_else(|| t.get("id")).cloned());
+                    match key(&item).and_then(|k| b.iter().position(|x| key(x).as_ref() == Some(&k))) {
+                        Some(pos) => b[pos] = item,
+                        None => b.push(item),
+                    }
+                }
+            }
+            (_, v) => {
+                base.insert(k, v);
+            }
+        }
+    }
+}
+
+/// Parses a TOML file; a syntax error becomes a located problem.
+pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<ConfigError>) -> Option<Table> {
+    let text = std::fs::read_to_string(path).ok()?;
+    match text.parse::<Table>() {
+        Ok(t) => Some(t),
+        Err(e) => {
+            let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
+            problems.push(problem(rel(root, path), line, "", format!("not valid TOML, ignored: {}", e.message())));
+            None
+        }
+    }
+}
+
+/// `config.toml` and its three override layers, merged.
+pub fn merged_config(project: &Project, problems: &mut Vec<ConfigError>) -> Option<Table> {
+    let base_path = project.dir.join("config.toml");
+    if !base_path.is_file() {
+        return None;
+    }
+    let mut merged = read_table(&base_path, &project.root, problems).unwrap_or_default();
+    for layer in [project.dir.join("config.user.toml"), project.dir.join("custom").join("config.toml"), project.dir.join("custom").join("config.user.toml")] {
+        if let Some(t) = layer.is_file().then(|| read_table(&layer, &project.root, problems)).flatten() {
+            merge(&mut merged, t);
+        }
+    }
+    Some(merged)
+}
+
+/// Folders holding a `customize.toml`, by folder name (the agent's code).
+fn customize_files(root: &Path) -> HashMap<String, PathBuf> {
+    let mut out = HashMap::new();
+    let mut stack = vec![(root.to_path_buf(), 0usize)];
+    while let Some((dir, depth)) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let p = e.path();
+            if !p.is_dir() {
+                continue;
+            }
+            let name = e.file_name().to_string_lossy().into_owned();
+            if matches!(name.as_str(), ".git" | "node_modules" | "target" | "_bmad-output" | "custom") {
+                continue;
+            }
+            let c = p.join("customize.toml");
+            if c.is_file() {
+                out.entry(name.clone()).or_insert(c);
+            }
+            if depth < 7 {
+                stack.push((p, depth + 1));
+            }
+        }
+    }
+    out
+}
+
+fn text_of(t: &Table, key: &str) -> String {
+    match t.get(key) {
+        Some(Value::String(s)) => sanitize(s).trim().to_string(),
+        _ => String::new(),
+    }
+}
+
+fn list_of(t: &Table, key: &str) -> Vec<String> {
+    match t.get(key) {
+        Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).map(|s| sanitize(s).trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        Some(Value::String(s)) => crate::agents::Principles::One(sanitize(s)).into_list(),
+        _ => vec![],
+    }
+}
+
+/// The roster of a `config.toml` install, or None when there is none.
+pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec<Agent>, String)> {
+    let merged = merged_config(project, problems)?;
+    let agents_table = merged.get("agents").and_then(Value::as_table)?.clone();
+    let source = rel(&project.root, &project.dir.join("config.toml"));
+    let skills = customize_files(&project.root);
+    let mut agents = Vec::new();
+    for (code, desc) in &agents_table {
+        let Some(desc) = desc.as_table() else {
+            problems.push(problem(&source, None, &format!("agents.{code}"), "not a table, skipped"));
+            continue;
+        };
+        // The persona: the skill's customize.toml, then the team and user overrides.
+        let mut persona = Table::new();
+        let mut persona_src = None;
+        if let Some(path) = skills.get(code) {
+            if let Some(t) = read_table(path, &project.root, problems) {
+                merge(&mut persona, t);
+                persona_src = Some(rel(&project.root, path));
+            }
+        }
+        for layer in [format!("{code}.toml"), format!("{code}.user.toml")] {
+            let p = project.dir.join("custom").join(layer);
+            if let Some(t) = p.is_file().then(|| read_table(&p, &project.root, problems)).flatten() {
+                merge(&mut persona, t);
+            }
+        }
+        let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
+        if persona_src.is_none() {
+            problems.push(problem(&source, None, &format!("agents.{code}"), "no customize.toml found for this agent; using its description as the persona"));
+        }
+        let pick = |k: &str| {
+            let d = text_of(desc, k);
+            if d.is_empty() {
+                text_of(&agent, k)
+            } else {
+                d
+            }
+        };
+        let description = text_of(desc, "description");
+        let name = pick("name");
+        let title = pick("title");
+        let name = if name.is_empty() { code.clone() } else { name };
+        let title = if title.is_empty() { text_of(desc, "module") } else { title };
+        let role = [text_of(&agent, "role"), description.clone(), title.clone()].into_iter().find(|v| !v.is_empty()).unwrap_or_default();
+        let identity = [text_of(&agent, "identity"), description.clone()].into_iter().find(|v| !v.is_empty()).unwrap_or_default();
+        let style = [text_of(&agent, "communication_style"), description.clone()].into_iter().find(|v| !v.is_empty()).unwrap_or_default();
+        agents.push(Agent {
+            id: code_to_id(code),
+            name: name.replace('*', ""),
+            title: if title.is_empty() { "Agent".into() } else { title },
+            icon: pick("icon"),
+            role,
+            identity,
+            communication_style: style,
+            principles: list_of(&agent, "principles"),
+            capabilities: Some(text_of(desc, "team")).filter(|t| !t.is_empty()),
+            color: Some(palette(agents.len())),
+            model: None,
+            diligence_push_max: None,
+            moderator: false,
+            instructions: String::new(),
+            source: format!("{source} [agents.{code}]{}", persona_src.map(|p| format!(" + {p}")).unwrap_or_default()),
+            aliases: aliases_of(code),
+        });
+    }
+    Some((agents, source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn structural_merge_like_bmad() {
+        let mut base: Table = "a = 1\n[t]\nx = 1\ny = [1]\n[[m]]\ncode = \"p\"\nv = 1\n[[m]]\ncode = \"q\"\nv = 1\n".parse().unwrap();
+        let over: Table = "a = 2\n[t]\ny = [2]\n[[m]]\ncode = \"q\"\nv = 2\n[[m]]\ncode = \"r\"\nv = 3\n".parse().unwrap();
+        merge(&mut base, over);
+        assert_eq!(base["a"].as_integer(), Some(2));
+        assert_eq!(base["t"]["x"].as_integer(), Some(1));
+        assert_eq!(base["t"]["y"].as_array().unwrap().len(), 2, "plain arrays append");
+        let m = base["m"].as_array().unwrap();
+        assert_eq!(m.len(), 3);
+        assert_eq!(m[1]["v"].as_integer(), Some(2), "keyed entries replace");
+    }
+}

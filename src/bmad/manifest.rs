@@ -1,0 +1,176 @@
+//! `agent-manifest.csv`, every generation: 5, 10, 11 or 12 columns, read by
+//! header name with the `csv` crate (RFC 4180 quoting, `""` escapes, commas
+//! and dashes inside fields). Compiled-era files carry XML entities, which
+//! are unescaped. Rows are kept even when odd (empty cells, a `path` that
+//! points nowhere, a shared display name); each oddity is reported.
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use regex::Regex;
+
+use super::{aliases_of, code_to_id, palette, problem, rel};
+use crate::agents::{Agent, Principles};
+use crate::config::ConfigError;
+use crate::text::sanitize;
+
+/// `&apos; &quot; &amp; &lt; &gt;` and numeric references; a raw `&`
+/// that starts no entity (a title like "R&D") stays as it is.
+pub fn unescape_xml(s: &str) -> String {
+    if !s.contains('&') {
+        return s.to_string();
+    }
+    let re = Regex::new(r"&(apos|quot|amp|lt|gt|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});").expect("static regex");
+    re.replace_all(s, |c: &regex::Captures| match &c[1] {
+        "apos" => "'".to_string(),
+        "quot" => "\"".to_string(),
+        "amp" => "&".to_string(),
+        "lt" => "<".to_string(),
+        "gt" => ">".to_string(),
+        n if n.starts_with("#x") => u32::from_str_radix(&n[2..], 16).ok().and_then(char::from_u32).map(String::from).unwrap_or_default(),
+        n => n[1..].parse::<u32>().ok().and_then(char::from_u32).map(String::from).unwrap_or_default(),
+    })
+    .into_owned()
+}
+
+/// Persona fields of a compiled agent file (`<agent … title="" icon="">`
+/// with `<persona><role>…`), used to fill what a thin manifest lacks.
+fn compiled_fields(text: &str) -> HashMap<&'static str, String> {
+    let mut out = HashMap::new();
+    let attr = |name: &str| Regex::new(&format!(r#"<agent\b[^>]*\b{name}="([^"]*)""#)).expect("static regex");
+    for key in ["title", "icon"] {
+        if let Some(c) = attr(key).captures(text) {
+            out.insert(key, unescape_xml(&c[1]));
+        }
+    }
+    for (key, tag) in [("role", "role"), ("identity", "identity"), ("communicationStyle", "communication_style"), ("principles", "principles")] {
+        let re = Regex::new(&format!(r"(?s)<{tag}>(.*?)</{tag}>")).expect("static regex");
+        if let Some(c) = re.captures(text) {
+            out.insert(key, unescape_xml(c[1].trim()));
+        }
+    }
+    out
+}
+
+/// "bmad-agent-tech-writer" → "Tech Writer", for manifests without titles.
+fn title_from_code(code: &str) -> String {
+    let short = aliases_of(code).into_iter().next().unwrap_or_else(|| code.to_string());
+    let words: Vec<String> = short
+        .split(['-', '_'])
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            let mut c = w.chars();
+            c.next().map(|f| f.to_uppercase().chain(c).collect()).unwrap_or_default()
+        })
+        .collect();
+    if words.is_empty() {
+        "Agent".into()
+    } else {
+        words.join(" ")
+    }
+}
+
+pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
+    let file = rel(root, path);
+    let mut problems = Vec::new();
+    let bytes = match std::fs::read(path) {
+        Ok(b) => b,
+        Err(e) => return (vec![], vec![problem(&file, None, "", format!("cannot read: {e}"))]),
+    };
+    let text = String::from_utf8_lossy(&bytes);
+    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.trim_start_matches('\u{feff}').as_bytes());
+    let headers: Vec<String> = match reader.headers() {
+        Ok(h) => h.iter().map(|s| s.trim().to_string()).collect(),
+        Err(e) => return (vec![], vec![problem(&file, Some(1), "", format!("unreadable header: {e}"))]),
+    };
+    let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
+    if col("name").is_none() && col("displayName").is_none() {
+        problems.push(problem(&file, Some(1), "name", "no `name` or `displayName` column; this is not an agent manifest"));
+        return (vec![], problems);
+    }
+    let mut agents = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let row = i as u64 + 2;
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(problem(&file, Some(row), "", format!("unreadable row, skipped: {e}")));
+                continue;
+            }
+        };
+        let get = |name: &str| col(name).and_then(|c| record.get(c)).map(|v| sanitize(&unescape_xml(v)).trim().to_string()).unwrap_or_default();
+        let code = get("name");
+        let display = get("displayName");
+        if code.is_empty() && display.is_empty() {
+            if record.iter().any(|c| !c.trim().is_empty()) {
+                problems.push(problem(&file, Some(row), "name", "row without `name` or `displayName`, skipped"));
+            }
+            continue;
+        }
+        let mut fields: HashMap<&str, String> = ["title", "icon", "capabilities", "role", "identity", "communicationStyle", "principles", "module", "path", "description", "canonicalId"]
+            .into_iter()
+            .map(|k| (k, get(k)))
+            .collect();
+        let agent_path = fields["path"].clone();
+        if !agent_path.is_empty() {
+            let resolved = super::resolve_path(root, &agent_path);
+            if resolved.is_file() {
+                if let Ok(t) = std::fs::read_to_string(&resolved) {
+                    // The manifest wins (it is what the project's user
+                    // edited); the agent file only fills gaps.
+                    for (k, v) in compiled_fields(&t) {
+                        if fields.get(k).is_some_and(|x| x.is_empty()) {
+                            fields.insert(k, sanitize(&v));
+                        }
+                    }
+                }
+            } else if !resolved.exists() {
+                problems.push(problem(&file, Some(row), "path", format!("`{agent_path}` does not exist; using the manifest's fields only")));
+            }
+        }
+        let name = if display.is_empty() { code.clone() } else { display };
+        let description = fields["description"].clone();
+        let title = if fields["title"].is_empty() { title_from_code(&code) } else { fields["title"].clone() };
+        if ["role", "identity", "communicationStyle", "description"].iter().all(|k| fields[k].is_empty()) {
+            problems.push(problem(&file, Some(row), "role", "no persona fields (role, identity, communicationStyle, description); kept with its name only"));
+        }
+        let role = [&fields["role"], &description, &title].into_iter().find(|v| !v.is_empty()).cloned().unwrap_or_default();
+        let identity = [&fields["identity"], &description].into_iter().find(|v| !v.is_empty()).cloned().unwrap_or_default();
+        let mut aliases = aliases_of(&code);
+        let canonical = fields["canonicalId"].clone();
+        if !canonical.is_empty() && canonical != code {
+            aliases.push(code_to_id(&canonical));
+        }
+        let principles = Principles::One(fields["principles"].clone()).into_list();
+        agents.push(Agent {
+            id: code_to_id(if code.is_empty() { &name } else { &code }),
+            name: name.replace('*', ""),
+            title,
+            icon: fields["icon"].clone(),
+            role,
+            identity,
+            communication_style: fields["communicationStyle"].clone(),
+            principles,
+            capabilities: Some(fields["capabilities"].clone()).filter(|c| !c.is_empty()),
+            color: Some(palette(agents.len())),
+            model: None,
+            diligence_push_max: None,
+            moderator: code == "bmad-master" || code.ends_with("-master"),
+            instructions: String::new(),
+            source: format!("{file}:{row}"),
+            aliases,
+        });
+    }
+    (agents, problems)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entities_are_unescaped_but_raw_ampersands_stay() {
+        assert_eq!(unescape_xml("balancing &apos;could&apos; &amp; &quot;should&quot; &lt;x&gt; &#39;"), "balancing 'could' & \"should\" <x> '");
+        assert_eq!(unescape_xml("R&D lead & friends"), "R&D lead & friends");
+    }
+}

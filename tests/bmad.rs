@@ -1,0 +1,218 @@
+//! Real BMAD projects of every layout (fixtures under tests/fixtures/):
+//! detection, rosters from CSV manifests and config.toml installs, project
+//! config, languages, output folders, and whole headless parties in them.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use bmad_party::bmad::{detect, load};
+use bmad_party::engine::selection;
+use bmad_party::testing::FakeOpenAi;
+use tokio::io::AsyncWriteExt;
+
+const BIN: &str = env!("CARGO_BIN_EXE_bmad-party");
+
+/// A copy of a fixture project in a temp dir, so runs write nothing into the repo.
+fn fixture(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name);
+    let dir = tempfile::tempdir().unwrap();
+    let dst = dir.path().join(name);
+    copy_dir(&src, &dst);
+    (dir, dst)
+}
+
+fn copy_dir(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap().flatten() {
+        let (s, d) = (e.path(), dst.join(e.file_name()));
+        if s.is_dir() {
+            copy_dir(&s, &d);
+        } else {
+            std::fs::copy(&s, &d).unwrap();
+        }
+    }
+}
+
+fn names(root: &Path) -> Vec<String> {
+    load(&detect(root).expect("a project")).agents.iter().map(|a| a.name.clone()).collect()
+}
+
+#[test]
+fn five_column_manifest_in_an_old_bmad_folder() {
+    let (_d, root) = fixture("csv5");
+    let l = load(&detect(&root.join("bmad")).expect("found from the bmad folder itself"));
+    assert_eq!(l.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Mary", "Winston", "John"]);
+    assert_eq!(l.agents[0].title, "Analyst", "a title from the code when the manifest has none");
+    assert!(l.agents[0].role.contains("Strategic business analyst"), "the description stands in for the persona");
+    assert_eq!(l.config.user_name.as_deref(), Some("Grace"));
+    assert_eq!(l.config.output_folder.as_deref(), Some(root.canonicalize().unwrap().join("notes").as_path()));
+}
+
+#[test]
+fn ten_column_manifest_with_entities_and_a_compiled_agent_file() {
+    let (_d, root) = fixture("csv10");
+    let l = load(&detect(&root).unwrap());
+    let arch = l.agents.iter().find(|a| a.id == "architect").unwrap();
+    assert_eq!((arch.title.as_str(), arch.icon.as_str()), ("Architect", "🏗️"), "empty cells filled from the compiled agent file");
+    assert_eq!(arch.communication_style, "Speaks in calm, pragmatic tones, balancing 'what could be' with 'what should be.'");
+    assert_eq!(arch.principles, ["User journeys drive technical decisions", "Embrace boring technology for stability"]);
+    let writer = l.agents.iter().find(|a| a.id == "tech-writer").unwrap();
+    assert_eq!(writer.name, "paige", "the manifest's display name wins as written");
+    assert!(writer.communication_style.contains("\"analogies\" & examples"));
+    let master = l.agents.iter().find(|a| a.id == "bmad-master").unwrap();
+    assert!(master.moderator, "bmad-master redirects circular discussions");
+    assert_eq!(l.config.communication_language.as_deref(), Some("Chinese"));
+    assert_eq!(l.config.user_name.as_deref(), Some("小明"));
+}
+
+#[test]
+fn eleven_column_manifest_keeps_odd_rows_and_reports_them() {
+    let (_d, root) = fixture("csv11");
+    let l = load(&detect(&root).unwrap());
+    assert_eq!(l.agents.len(), 4, "every row with a name is kept");
+    let pm = l.agents.iter().find(|a| a.id == "pm").unwrap();
+    assert_eq!(pm.communication_style, "Asks \"WHY?\" relentlessly like a detective on a case", "\"\" escapes");
+    assert_eq!(pm.capabilities, None, "empty capabilities kept as none");
+    let arch = l.agents.iter().find(|a| a.id == "architect").unwrap();
+    assert_eq!(arch.principles.len(), 3, "{:?}", arch.principles);
+    assert!(arch.identity.contains("cloud infrastructure, and API design — specializes"), "commas and dashes inside quoted fields");
+    assert_eq!(l.agents.iter().find(|a| a.id == "rnd").unwrap().title, "R&D Lead", "a raw & is not an entity");
+    let text: Vec<String> = l.problems.iter().map(|p| p.to_string()).collect();
+    assert!(text.iter().any(|p| p.contains("agent-manifest.csv:4: `path`: `_bmad/cis/agents/missing.md` does not exist")), "{text:?}");
+    assert!(text.iter().any(|p| p.contains("agent-manifest.csv:5: `role`: no persona fields")), "{text:?}");
+}
+
+#[test]
+fn twelve_column_manifest_shared_names_aliases_and_a_broken_row() {
+    let (_d, root) = fixture("csv12");
+    let l = load(&detect(&root).unwrap());
+    assert_eq!(names(&root), ["Winston", "Winston", "Amelia"]);
+    let text: Vec<String> = l.problems.iter().map(|p| p.to_string()).collect();
+    assert!(text.iter().any(|p| p.contains(":5: `name`: row without `name` or `displayName`, skipped")), "{text:?}");
+    // The name picks both Winstons; a code picks one; the alias works with @.
+    let both = selection::named(&l.agents, "Winston, what do you think?");
+    assert_eq!(both.len(), 2);
+    let one = selection::named(&l.agents, "@bmad-agent-winston-legacy please");
+    assert_eq!(one.iter().map(|&i| l.agents[i].title.as_str()).collect::<Vec<_>>(), ["Legacy Architect"]);
+    let alias = selection::named(&l.agents, "@dev and @architect");
+    assert_eq!(alias.iter().map(|&i| l.agents[i].name.as_str()).collect::<Vec<_>>(), ["Amelia", "Winston"]);
+}
+
+#[test]
+fn config_toml_install_merges_layers_and_lists_only_its_agents() {
+    let (_d, root) = fixture("toml");
+    let l = load(&detect(&root).unwrap());
+    assert_eq!(l.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Winston", "Johanna"], "custom/config.toml renames; dev is not listed so not invited");
+    let arch = &l.agents[0];
+    assert_eq!(arch.principles, ["User journeys drive technical decisions.", "Embrace boring technology.", "Always write the ADR first."], "the user override appends");
+    assert_eq!(arch.role, "System Architect + Technical Design Leader");
+    assert_eq!(arch.aliases, ["architect"]);
+    assert_eq!(l.config.user_name.as_deref(), Some("Sofía"), "from config.user.toml");
+    assert_eq!(l.config.communication_language.as_deref(), Some("Español"));
+}
+
+#[test]
+fn config_toml_wins_over_a_stale_csv() {
+    let (_d, root) = fixture("both");
+    assert_eq!(names(&root), ["Mary"]);
+}
+
+async fn headless_in(dir: &Path, server: &FakeOpenAi, extra: &[&str], input: &str) -> (i32, Vec<serde_json::Value>, String) {
+    let mut cmd = tokio::process::Command::new(BIN);
+    cmd.current_dir(dir)
+        .env_remove("OPENAI_API_KEY")
+        .env("OPENAI_BASE_URL", server.base_url())
+        .env("BMAD_PARTY_MIN_BACKOFF_MS", "20")
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .args(["--headless", "--events", "json"])
+        .args(extra)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).await.unwrap();
+    drop(stdin);
+    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output()).await.unwrap().unwrap();
+    let events = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    (out.status.code().unwrap_or(-1), events, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_chinese_project_party_greets_by_name_speaks_chinese_and_writes_to_its_output_folder() {
+    let (_d, root) = fixture("csv10");
+    let server = FakeOpenAi::varied().await;
+    let (code, ev, stderr) = headless_in(&root, &server, &[], "主题\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let started = &ev[0];
+    assert_eq!(started["lang"], "zh");
+    assert_eq!(started["user_name"], "小明");
+    let ids: Vec<&str> = started["agents"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["bmad-master", "architect", "tech-writer"]);
+    let welcome = ev.iter().find(|e| e["type"] == "welcome").unwrap()["text"].as_str().unwrap().to_string();
+    assert!(welcome.contains("欢迎 小明"), "{welcome}");
+    assert!(ev.iter().any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("正在结束对话")), "Chinese notices");
+    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
+    assert!(file.starts_with(&root.canonicalize().unwrap().join("docs/party-mode").display().to_string()), "{file}");
+    assert!(server.received().iter().any(|r| r.system_prompt().contains("Write in Chinese")), "agents are told the language");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_spanish_toml_project_tells_agents_to_speak_spanish_with_english_program_text() {
+    let (_d, root) = fixture("toml");
+    let server = FakeOpenAi::varied().await;
+    let (code, ev, stderr) = headless_in(&root, &server, &[], "Tema\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(ev[0]["lang"], "en", "program text falls back to English");
+    assert_eq!(ev[0]["user_name"], "Sofía");
+    assert!(server.received().iter().any(|r| r.system_prompt().contains("Write in Español")));
+    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
+    assert!(file.contains("_bmad-output/party-mode/"), "{file}");
+    let s = bmad_party::session::load(Path::new(&file)).unwrap();
+    assert_eq!(s.fm.agents, ["bmad-agent-architect", "bmad-agent-pm"]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn roster_problems_are_shown_and_flags_win() {
+    let (_d, root) = fixture("csv11");
+    let server = FakeOpenAi::varied().await;
+    let out = tempfile::tempdir().unwrap();
+    let (code, ev, _) = headless_in(&root, &server, &["--lang", "zh", "--user-name", "Bo", "--output", out.path().to_str().unwrap()], "Topic\n").await;
+    assert_eq!(code, 0);
+    assert_eq!(ev[0]["lang"], "zh");
+    assert_eq!(ev[0]["user_name"], "Bo");
+    assert!(ev.iter().any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("problem(s) in the roster")));
+    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
+    assert!(file.starts_with(&out.path().display().to_string()));
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn list_agents_and_a_bmad_flag_pointing_nowhere() {
+    let (_d, root) = fixture("csv12");
+    let out = std::process::Command::new(BIN).current_dir(&root).arg("--list-agents").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("3 agent(s) from"), "{text}");
+    assert!(text.contains("💻 Amelia") && text.contains("@bmad-agent-dev (also dev, bmad-dev)"), "{text}");
+    assert!(text.contains("3 problem(s):"), "{text}");
+
+    let empty = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(BIN).current_dir(empty.path()).arg("--bmad").arg(empty.path()).arg("--list-agents").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no BMAD install there"));
+
+    // A project without any roster: named with --bmad it is an error;
+    // found by itself, the built-in room runs and says why.
+    std::fs::create_dir_all(empty.path().join("_bmad/core")).unwrap();
+    std::fs::write(empty.path().join("_bmad/core/config.yaml"), "user_name: Zed\n").unwrap();
+    let out = std::process::Command::new(BIN).current_dir(empty.path()).arg("--bmad").arg(empty.path()).arg("--list-agents").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no agents found"));
+    let out = std::process::Command::new(BIN).current_dir(empty.path()).arg("--list-agents").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("(built-in) agents/") && text.contains("using the built-in room"), "{text}");
+}
