@@ -151,7 +151,7 @@ fn problem(file: &str, key: &str, message: impl Into<String>) -> ConfigError {
 /// Parses one agent file.
 pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
     let Some((yaml, body, first_line)) = split_frontmatter(&file.text) else {
-        return Err(problem(&file.path, "", "no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`"));
+        return Err(problem(&file.path, "", crate::tr!("no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`", "没有 YAML frontmatter：文件必须以一行 `---` 开头，接着是角色字段，再以 `---` 结束")));
     };
     let raw: RawAgent = serde_saphyr::from_str(yaml).map_err(|e| {
         let mut err = yaml_error(&e, &file.path, first_line - 1);
@@ -179,16 +179,16 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
     };
     for (key, value) in [("id", &agent.id), ("name", &agent.name), ("title", &agent.title), ("role", &agent.role)] {
         if value.is_empty() {
-            return Err(problem(&file.path, key, "may not be empty"));
+            return Err(problem(&file.path, key, crate::tr!("may not be empty", "不能为空")));
         }
     }
     if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(problem(&file.path, "id", format!("`{}` may only use letters, digits, `-` and `_` (it is typed as @id)", agent.id)));
+        return Err(problem(&file.path, "id", { let id = &agent.id; crate::tr!("`{id}` may only use letters, digits, `-` and `_` (it is typed as @id)", "`{id}` 只能包含字母、数字、`-` 和 `_`（用于 @id 称呼）") }));
     }
     if let Some(c) = &agent.color {
         let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
         if !hex && !COLORS.contains(&c.as_str()) {
-            return Err(problem(&file.path, "color", format!("`{c}` is not a colour; use one of {} or #rrggbb", COLORS.join(", "))));
+            return Err(problem(&file.path, "color", { let all = COLORS.join(", "); crate::tr!("`{c}` is not a colour; use one of {all} or #rrggbb", "`{c}` 不是颜色；请使用 {all} 之一或 #rrggbb") }));
         }
     }
     Ok(agent)
@@ -204,7 +204,7 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         match parse_agent(f) {
             Ok(a) => {
                 if let Some(first) = seen.get(&a.id.to_lowercase()) {
-                    problems.push(problem(&f.path, "id", format!("duplicate id `{}` (already used by {first})", a.id)));
+                    problems.push(problem(&f.path, "id", { let id = &a.id; crate::tr!("duplicate id `{id}` (already used by {first})", "重复的 id `{id}`（已被 {first} 使用）") }));
                 } else {
                     seen.insert(a.id.to_lowercase(), f.path.clone());
                     agents.push(a);
@@ -217,7 +217,7 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         return Err(RosterError { problems });
     }
     if agents.is_empty() {
-        return Err(RosterError { problems: vec![problem("agents/", "", "no agent files (*.md) found; the room is empty")] });
+        return Err(RosterError { problems: vec![problem("agents/", "", crate::tr!("no agent files (*.md) found; the room is empty", "没有找到智能体文件（*.md）；房间是空的"))] });
     }
     agents.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(agents)

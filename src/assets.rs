@@ -36,7 +36,7 @@ fn read_problem(path: &Path, message: String) -> ConfigError {
 
 /// Every `*.md` in `dir` (not recursive), sorted by name.
 pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| vec![read_problem(dir, format!("cannot read the agents folder: {e}"))])?;
+    let entries = std::fs::read_dir(dir).map_err(|e| vec![read_problem(dir, crate::tr!("cannot read the agents folder: {e}", "无法读取智能体文件夹：{e}"))])?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
@@ -48,9 +48,9 @@ pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> 
         match std::fs::read(&p) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(text) => files.push(SourceFile { path: p.display().to_string(), text }),
-                Err(e) => problems.push(read_problem(&p, format!("not UTF-8 text (byte {})", e.utf8_error().valid_up_to()))),
+                Err(e) => problems.push(read_problem(&p, { let at = e.utf8_error().valid_up_to(); crate::tr!("not UTF-8 text (byte {at})", "不是 UTF-8 文本（第 {at} 字节）") })),
             },
-            Err(e) => problems.push(read_problem(&p, format!("cannot read: {e}"))),
+            Err(e) => problems.push(read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}"))),
         }
     }
     if problems.is_empty() {
@@ -83,7 +83,7 @@ impl WorkflowSource {
                 if !p.exists() {
                     return Ok(Lookup::Missing);
                 }
-                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, format!("cannot read: {e}")))?;
+                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
                 Ok(Lookup::Found(SourceFile { path: p.display().to_string(), text }))
             }
             None => self.read(rel),
@@ -95,7 +95,7 @@ impl WorkflowSource {
         if let Some(dir) = &self.dir {
             let p = dir.join(rel);
             if p.exists() {
-                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, format!("cannot read: {e}")))?;
+                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
                 return Ok(Lookup::Found(SourceFile { path: p.display().to_string(), text }));
             }
         }

@@ -74,3 +74,57 @@ pub struct Cli {
     #[arg(long, value_name = "FILE")]
     pub log_file: Option<PathBuf>,
 }
+
+/// The same command line with Chinese help texts.
+fn in_chinese(cmd: clap::Command) -> clap::Command {
+    const HELP: &[(&str, &str)] = &[
+        ("config", "配置文件（默认：工作流的 config.yaml）"),
+        ("workflow", "派对模式工作流文件夹（默认：若存在则用 ./workflows/party-mode，否则用内置）"),
+        ("agents", "智能体文件夹 *.md（默认：若存在则用 ./agents，否则用内置房间）"),
+        ("output", "会话写入 DIR/party-mode/（默认：./_bmad-output 或 BMAD 项目的 output_folder）"),
+        ("max_rounds", "轮次上限（覆盖配置）"),
+        ("max_minutes", "活跃时间上限，单位分钟（覆盖配置；可用小数）"),
+        ("model", "模型名称（否则用 OPENAI_MODEL、配置或智能体自己的设置）"),
+        ("base_url", "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）"),
+        ("lang", "程序自身文字的语言"),
+        ("user_name", "主持人的名字（默认：BMAD 项目的 user_name 或 $USER）"),
+        ("rehearsal", "即使配置了服务，也使用离线排练"),
+        ("bmad", "BMAD 项目（其文件夹或 _bmad/）；默认：在当前目录或上级目录中查找 _bmad/"),
+        ("list_agents", "列出将要使用的智能体名单（及其中的问题）后退出"),
+        ("resume", "继续一个已保存的会话"),
+        ("headless", "从标准输入读取主持人消息，把对话记录或事件写到标准输出"),
+        ("events", "--headless 的输出格式"),
+        ("log_file", "日志文件（默认：<output>/party-mode/bmad-party.log）"),
+    ];
+    let mut cmd = cmd
+        .about("一群 AI 角色围绕您的话题展开讨论：有边界、随时保存、可以继续。")
+        .long_about(
+            "一群 AI 角色围绕您的话题展开讨论：有边界、随时保存、可以继续。\n\n未设置 API 密钥和服务地址时，使用内置的离线排练（无需网络）。设置 OPENAI_API_KEY 和/或 OPENAI_BASE_URL（或 --base-url）即可使用任何 OpenAI 兼容的服务。",
+        )
+        .help_template("{about-with-newline}\n用法：{usage}\n\n选项：\n{options}{after-help}")
+        .disable_help_flag(true)
+        .disable_version_flag(true)
+        .arg(clap::Arg::new("help").short('h').long("help").action(clap::ArgAction::Help).help("显示帮助"))
+        .arg(clap::Arg::new("version").short('V').long("version").action(clap::ArgAction::Version).help("显示版本"));
+    for (id, help) in HELP {
+        cmd = cmd.mut_arg(*id, |a| a.help(*help));
+    }
+    cmd
+}
+
+impl Cli {
+    /// Parses the command line; help is in Chinese when `--lang zh` is given
+    /// or the locale says Chinese.
+    pub fn parse_localized() -> Cli {
+        use clap::{CommandFactory, FromArgMatches};
+        let args: Vec<String> = std::env::args().collect();
+        let asked = args.windows(2).find(|w| w[0] == "--lang").map(|w| w[1].clone()).or_else(|| args.iter().find_map(|a| a.strip_prefix("--lang=").map(String::from)));
+        let zh = match asked {
+            Some(l) => l == "zh",
+            None => Lang::from_env() == Some(Lang::Zh),
+        };
+        let cmd = if zh { in_chinese(Cli::command()) } else { Cli::command() };
+        let matches = cmd.get_matches();
+        Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit())
+    }
+}

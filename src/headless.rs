@@ -151,7 +151,7 @@ impl Printer {
                 let _ = writeln!(out, "\n❓ [{request_id}] {text}\n   {hint}");
             }
             Event::Rejected { message } => eprintln!("bmad-party: {message}"),
-            Event::SaveFailed { path, error } => eprintln!("bmad-party: {} {path}: {error} (kept in memory; retried on every change)", t(self.lang, Msg::SaveFailed)),
+            Event::SaveFailed { path, error } => eprintln!("bmad-party: {} {path}: {error} {}", t(self.lang, Msg::SaveFailed), crate::tr!("(kept in memory; retried on every change)", "（内容保留在内存中；每次变化时重试保存）")),
             Event::SessionEnded { file, .. } => {
                 self.end_line(&mut out);
                 if let Some(f) = file {
@@ -228,7 +228,8 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
                 }
                 Ok(None) => eof = true,
                 Err(e) => {
-                    eprintln!("bmad-party: stdin line {}: {e}", line_no + 1);
+                    let n = line_no + 1;
+                    eprintln!("bmad-party: {}", crate::tr!("stdin line {n}: {e}", "标准输入第 {n} 行：{e}"));
                     eof = true;
                 }
             },
@@ -241,7 +242,7 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
                 Some((n, l)) => match parse_line(&l) {
                     Line::Command(c) => c,
                     Line::Invalid(why) => {
-                        eprintln!("bmad-party: stdin line {n}: not a command ({why}); skipped");
+                        eprintln!("bmad-party: {}", crate::tr!("stdin line {n}: not a command ({why}); skipped", "标准输入第 {n} 行：不是命令（{why}）；已跳过"));
                         continue;
                     }
                 },
@@ -257,7 +258,7 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
     match engine.task.await {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("bmad-party: the engine stopped unexpectedly: {e}");
+            eprintln!("bmad-party: {}", crate::tr!("the engine stopped unexpectedly: {e}", "引擎意外停止：{e}"));
             1
         }
     }

@@ -3,7 +3,36 @@
 //! facilitator can edit them; this module holds what the program says about
 //! itself (labels, errors, hints).
 
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use serde::{Deserialize, Serialize};
+
+static UI_LANG: AtomicU8 = AtomicU8::new(0);
+
+/// The language of messages made outside a party (errors, problems), set
+/// once at start-up from `--lang`, the BMAD project or the locale.
+pub fn set_ui_lang(lang: Lang) {
+    UI_LANG.store(if lang == Lang::Zh { 1 } else { 0 }, Ordering::Relaxed);
+}
+
+pub fn ui_lang() -> Lang {
+    if UI_LANG.load(Ordering::Relaxed) == 1 {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// `tr!("English {x}", "中文 {x}")`: the message in the UI language.
+#[macro_export]
+macro_rules! tr {
+    ($en:literal, $zh:literal $(,)?) => {
+        match $crate::i18n::ui_lang() {
+            $crate::i18n::Lang::Zh => format!($zh),
+            $crate::i18n::Lang::En => format!($en),
+        }
+    };
+}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "lowercase")]

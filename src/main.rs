@@ -1,13 +1,23 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use clap::Parser;
 
 use bmad_party::cli::Cli;
+use bmad_party::i18n::{self, Lang};
 use bmad_party::{headless, logging, setup, tui};
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_localized();
+    // Messages before the party (errors, problems) already speak the
+    // facilitator's language: --lang, the BMAD project's, or the locale.
+    let project_lang = cli
+        .bmad
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .and_then(|d| bmad_party::bmad::detect(&d))
+        .and_then(|p| bmad_party::bmad::project_config(&p).communication_language)
+        .map(|l| Lang::from_setting(&l).unwrap_or(Lang::En));
+    i18n::set_ui_lang(cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default());
     if cli.list_agents {
         return match setup::load_room(&cli) {
             Ok(room) => {
@@ -27,12 +37,13 @@ fn main() -> ExitCode {
             return ExitCode::from(e.code as u8);
         }
     };
+    i18n::set_ui_lang(party.lang);
     let log_path = cli.log_file.clone().unwrap_or_else(|| party.output.join("party-mode").join("bmad-party.log"));
     let _log = logging::init(&log_path);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("bmad-party: cannot start the async runtime: {e}");
+            eprintln!("bmad-party: {}", bmad_party::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}"));
             return ExitCode::from(1);
         }
     };

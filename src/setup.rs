@@ -53,7 +53,7 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, SetupEr
     };
     if let Some(m) = cli.max_minutes {
         if !(m > 0.0 && m.is_finite()) {
-            return Err(SetupError { message: format!("--max-minutes: `{m}` must be a positive number of minutes"), code: 2 });
+            return Err(SetupError { message: crate::tr!("--max-minutes: `{m}` must be a positive number of minutes", "--max-minutes：`{m}` 必须是正数（分钟）"), code: 2 });
         }
     }
     let result = match &cli.config {
@@ -100,7 +100,10 @@ fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), SetupError> {
 pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
     let project = match &cli.bmad {
         Some(d) => Some(crate::bmad::detect(d).ok_or_else(|| SetupError {
-            message: format!("--bmad {}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)", d.display()),
+            message: {
+                let d = d.display();
+                crate::tr!("--bmad {d}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)", "--bmad {d}：这里没有 BMAD 安装（查找了 _bmad/、.bmad/ 或带配置的 bmad/）")
+            },
             code: 2,
         })?),
         None => std::env::current_dir().ok().and_then(|cwd| crate::bmad::detect(&cwd)),
@@ -113,9 +116,10 @@ pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
     let loaded = loaded.expect("checked above");
     let project = project.expect("loaded implies a project");
     if loaded.agents.is_empty() {
-        let what = format!(
-            "{}: no agents found (looked for config.toml [agents.*], _config/agent-manifest.csv, _cfg/agent-manifest.csv)",
-            project.dir.display()
+        let dir = project.dir.display();
+        let what = crate::tr!(
+            "{dir}: no agents found (looked for config.toml [agents.*], _config/agent-manifest.csv, _cfg/agent-manifest.csv)",
+            "{dir}：没有找到智能体（查找了 config.toml [agents.*]、_config/agent-manifest.csv、_cfg/agent-manifest.csv）"
         );
         if cli.bmad.is_some() {
             let mut message = what;
@@ -125,7 +129,7 @@ pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
             return Err(SetupError { message, code: 2 });
         }
         let (agents, source) = own_room(cli)?;
-        return Ok(Room { agents, source, problems: loaded.problems, project: Some(loaded.config), notice: Some(format!("{what}; using the built-in room")) });
+        return Ok(Room { agents, source, problems: loaded.problems, project: Some(loaded.config), notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")) });
     }
     let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
     Ok(Room { agents: loaded.agents, source, problems: loaded.problems, project: Some(loaded.config), notice: None })
@@ -134,7 +138,8 @@ pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
 /// `--list-agents`: the roster, where each agent came from, and problems.
 pub fn list_agents(room: &Room) -> String {
     use unicode_width::UnicodeWidthStr;
-    let mut out = format!("{} agent(s) from {}\n", room.agents.len(), room.source);
+    let (n, source) = (room.agents.len(), &room.source);
+    let mut out = format!("{}\n", crate::tr!("{n} agent(s) from {source}", "{n} 位智能体，来自 {source}"));
     let name_w = room.agents.iter().map(|a| a.name.width()).max().unwrap_or(4).min(24);
     let title_w = room.agents.iter().map(|a| a.title.width()).max().unwrap_or(5).min(32);
     for a in &room.agents {
@@ -147,7 +152,8 @@ pub fn list_agents(room: &Room) -> String {
         out.push_str(&format!("\n{n}\n"));
     }
     if !room.problems.is_empty() {
-        out.push_str(&format!("\n{} problem(s):\n", room.problems.len()));
+        let n = room.problems.len();
+        out.push_str(&format!("\n{}\n", crate::tr!("{n} problem(s):", "{n} 个问题：")));
         for p in &room.problems {
             out.push_str(&format!("  {p}\n"));
         }
@@ -167,7 +173,7 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupEr
     }
     let base_url = base.unwrap_or_else(|| OPENAI_BASE.to_string());
     if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(SetupError { message: format!("OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL"), code: 2 });
+        return Err(SetupError { message: crate::tr!("OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL", "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"), code: 2 });
     }
     let model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL")).unwrap_or_else(|| DEFAULT_MODEL.to_string());
     let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS").and_then(|v| v.parse().ok()).map(Duration::from_millis).unwrap_or(Duration::from_millis(500));
@@ -228,7 +234,8 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
     let speech_language = project.communication_language.clone().unwrap_or_else(|| lang.speech_name().to_string());
     let mut notices: Vec<String> = room.notice.iter().cloned().collect();
     if !room.problems.is_empty() {
-        let mut text = format!("⚠️ {} problem(s) in the roster ({}); the usable agents are in the room:", room.problems.len(), room.source);
+        let (n, source) = (room.problems.len(), &room.source);
+        let mut text = crate::tr!("⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:", "⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场：");
         for p in room.problems.iter().take(8) {
             text.push_str(&format!("\n- {}", p.to_string().lines().next().unwrap_or("")));
         }

@@ -131,7 +131,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
             .map(|(at, _)| at);
         let line = line_of(&file.text, whole.start());
         let Some(close) = close else {
-            return Err(err(&file.path, Some(line), &name, format!("template block is not closed with {fence}")));
+            return Err(err(&file.path, Some(line), &name, crate::tr!("template block is not closed with {fence}", "模板块没有用 {fence} 结束")));
         };
         let body = rest[..close].trim_end_matches(['\n', '\r']).to_string();
         out.push((name, body, line));
@@ -157,7 +157,7 @@ impl Workflow {
                     }
                     Err(e) => problems.push(e),
                 },
-                Ok(Lookup::Missing) => problems.push(err(rel, None, "", "workflow file is missing")),
+                Ok(Lookup::Missing) => problems.push(err(rel, None, "", crate::tr!("workflow file is missing", "缺少工作流文件"))),
                 Err(e) => problems.push(e),
             }
         }
@@ -169,7 +169,7 @@ impl Workflow {
                         problems.push(err(&source.read(file).ok().and_then(|l| match l {
                             Lookup::Found(f) => Some(f.path),
                             Lookup::Missing => None,
-                        }).unwrap_or_else(|| file.to_string()), None, name, "required template is missing (a `## Template: NAME` heading followed by a fenced block)"));
+                        }).unwrap_or_else(|| file.to_string()), None, name, crate::tr!("required template is missing (a `## Template: NAME` heading followed by a fenced block)", "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）")));
                     }
                     continue;
                 };
@@ -177,7 +177,7 @@ impl Workflow {
                     if !allowed.contains(&&c[1]) {
                         let (path, line) = lines.get(&variant).cloned().unwrap_or_default();
                         let known = if allowed.is_empty() { "none".to_string() } else { allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ") };
-                        problems.push(err(&path, Some(line), &variant, format!("unknown placeholder {{{{{}}}}}; this template knows {known}", &c[1])));
+                        problems.push(err(&path, Some(line), &variant, { let ph = &c[1]; crate::tr!("unknown placeholder {{{{{ph}}}}}; this template knows {known}", "未知占位符 {{{{{ph}}}}}；此模板可用 {known}") }));
                     }
                 }
             }

@@ -184,7 +184,7 @@ async fn roster_problems_are_shown_and_flags_win() {
     assert_eq!(code, 0);
     assert_eq!(ev[0]["lang"], "zh");
     assert_eq!(ev[0]["user_name"], "Bo");
-    assert!(ev.iter().any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("problem(s) in the roster")));
+    assert!(ev.iter().any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("名单中有 3 个问题")), "program text follows --lang zh");
     let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
     assert!(file.starts_with(&out.path().display().to_string()));
 }

@@ -122,6 +122,12 @@ async fn config_errors_name_file_line_column_and_key() {
 
     std::fs::write(&cfg, "bmad:\n  party_mode:\n    max_rounds: 4\n    warn_at_rounds: 6\n").unwrap();
     let mut cmd = party(dir.path());
+    cmd.arg("--headless").arg("--lang").arg("zh").arg("--config").arg(&cfg);
+    let (code, _, stderr) = run_with_input(cmd, "x\n").await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains("必须小于 max_rounds（4）"), "errors in Chinese with --lang zh: {stderr}");
+
+    let mut cmd = party(dir.path());
     cmd.arg("--headless").arg("--config").arg(&cfg);
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
@@ -304,4 +310,16 @@ async fn headless_json_reset_and_question() {
     assert_eq!(resolved["reason"], "fresh start");
     assert!(ev.iter().any(|e| e["type"] == "consensus_score"));
     assert!(ev.iter().any(|e| e["type"] == "status" && e["push_budget"] == 3));
+}
+
+#[test]
+fn help_speaks_the_facilitators_language() {
+    let out = std::process::Command::new(BIN).args(["--lang", "zh", "--help"]).output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success());
+    assert!(text.contains("用法：") && text.contains("继续一个已保存的会话") && text.contains("显示帮助"), "{text}");
+    let out = std::process::Command::new(BIN).env("LANG", "zh_CN.UTF-8").env_remove("LC_ALL").arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("选项："), "the locale decides without --lang");
+    let out = std::process::Command::new(BIN).env("LANG", "C.UTF-8").env_remove("LC_ALL").arg("--help").output().unwrap();
+    assert!(String::from_utf8_lossy(&out.stdout).contains("Continue a saved session"));
 }

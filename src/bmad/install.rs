@@ -44,7 +44,7 @@ pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<ConfigError>) -> 
         Ok(t) => Some(t),
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-            problems.push(problem(rel(root, path), line, "", format!("not valid TOML, ignored: {}", e.message())));
+            problems.push(problem(rel(root, path), line, "", { let m = e.message(); crate::tr!("not valid TOML, ignored: {m}", "不是有效的 TOML，已忽略：{m}") }));
             None
         }
     }
@@ -116,7 +116,7 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
     let mut agents = Vec::new();
     for (code, desc) in &agents_table {
         let Some(desc) = desc.as_table() else {
-            problems.push(problem(&source, None, &format!("agents.{code}"), "not a table, skipped"));
+            problems.push(problem(&source, None, &format!("agents.{code}"), crate::tr!("not a table, skipped", "不是表，已跳过")));
             continue;
         };
         // The persona: the skill's customize.toml, then the team and user overrides.
@@ -136,7 +136,7 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
         }
         let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
         if persona_src.is_none() {
-            problems.push(problem(&source, None, &format!("agents.{code}"), "no customize.toml found for this agent; using its description as the persona"));
+            problems.push(problem(&source, None, &format!("agents.{code}"), crate::tr!("no customize.toml found for this agent; using its description as the persona", "没有找到该智能体的 customize.toml；以其描述作为角色设定")));
         }
         let pick = |k: &str| {
             let d = text_of(desc, k);

@@ -75,17 +75,17 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
     let mut problems = Vec::new();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) => return (vec![], vec![problem(&file, None, "", format!("cannot read: {e}"))]),
+        Err(e) => return (vec![], vec![problem(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))]),
     };
     let text = String::from_utf8_lossy(&bytes);
     let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.trim_start_matches('\u{feff}').as_bytes());
     let headers: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|s| s.trim().to_string()).collect(),
-        Err(e) => return (vec![], vec![problem(&file, Some(1), "", format!("unreadable header: {e}"))]),
+        Err(e) => return (vec![], vec![problem(&file, Some(1), "", crate::tr!("unreadable header: {e}", "无法读取表头：{e}"))]),
     };
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     if col("name").is_none() && col("displayName").is_none() {
-        problems.push(problem(&file, Some(1), "name", "no `name` or `displayName` column; this is not an agent manifest"));
+        problems.push(problem(&file, Some(1), "name", crate::tr!("no `name` or `displayName` column; this is not an agent manifest", "没有 `name` 或 `displayName` 列；这不是智能体清单")));
         return (vec![], problems);
     }
     let mut agents = Vec::new();
@@ -94,7 +94,7 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                problems.push(problem(&file, Some(row), "", format!("unreadable row, skipped: {e}")));
+                problems.push(problem(&file, Some(row), "", crate::tr!("unreadable row, skipped: {e}", "无法读取的行，已跳过：{e}")));
                 continue;
             }
         };
@@ -103,7 +103,7 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
         let display = get("displayName");
         if code.is_empty() && display.is_empty() {
             if record.iter().any(|c| !c.trim().is_empty()) {
-                problems.push(problem(&file, Some(row), "name", "row without `name` or `displayName`, skipped"));
+                problems.push(problem(&file, Some(row), "name", crate::tr!("row without `name` or `displayName`, skipped", "该行没有 `name` 或 `displayName`，已跳过")));
             }
             continue;
         }
@@ -125,14 +125,14 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
                     }
                 }
             } else if !resolved.exists() {
-                problems.push(problem(&file, Some(row), "path", format!("`{agent_path}` does not exist; using the manifest's fields only")));
+                problems.push(problem(&file, Some(row), "path", crate::tr!("`{agent_path}` does not exist; using the manifest's fields only", "`{agent_path}` 不存在；仅使用清单中的字段")));
             }
         }
         let name = if display.is_empty() { code.clone() } else { display };
         let description = fields["description"].clone();
         let title = if fields["title"].is_empty() { title_from_code(&code) } else { fields["title"].clone() };
         if ["role", "identity", "communicationStyle", "description"].iter().all(|k| fields[k].is_empty()) {
-            problems.push(problem(&file, Some(row), "role", "no persona fields (role, identity, communicationStyle, description); kept with its name only"));
+            problems.push(problem(&file, Some(row), "role", crate::tr!("no persona fields (role, identity, communicationStyle, description); kept with its name only", "没有角色字段（role、identity、communicationStyle、description）；仅保留名字")));
         }
         let role = [&fields["role"], &description, &title].into_iter().find(|v| !v.is_empty()).cloned().unwrap_or_default();
         let identity = [&fields["identity"], &description].into_iter().find(|v| !v.is_empty()).cloned().unwrap_or_default();

@@ -16,6 +16,11 @@ use std::path::{Path, PathBuf};
 pub use detect::{detect, Project};
 pub use project::ProjectConfig;
 
+/// The project's own settings alone (no roster), e.g. for its language.
+pub fn project_config(project: &Project) -> ProjectConfig {
+    project::load(project)
+}
+
 use crate::agents::Agent;
 use crate::config::ConfigError;
 

@@ -393,7 +393,8 @@ impl Engine {
             let text = self.render("resumed", &[("topic", &topic), ("round", &round.to_string())]);
             self.notice(NoticeKind::Info, text).await;
             if !missing.is_empty() {
-                let text = format!("⚠️ not in the room any more: {}", missing.join(", "));
+                let gone = missing.join(", ");
+                let text = crate::tr!("⚠️ not in the room any more: {gone}", "⚠️ 已不在房间中：{gone}");
                 self.notice(NoticeKind::Warning, text).await;
             }
             self.set_phase(Phase::Waiting);
@@ -472,7 +473,7 @@ impl Engine {
             Command::Left => self.request_exit(ExitReason::FacilitatorLeft).await,
             Command::Continue => {
                 if self.session.is_none() || !self.pending.is_empty() {
-                    self.emit(Event::Rejected { message: "nothing to continue yet: send a message first".into() });
+                    self.emit(Event::Rejected { message: crate::tr!("nothing to continue yet: send a message first", "还没有可以继续的讨论：请先发送一条消息") });
                 } else {
                     self.run_round(RoundInput::Continue).await;
                 }
@@ -1057,7 +1058,7 @@ impl Engine {
 
     async fn answer(&mut self, request_id: &str, confirmed: bool, reason: Option<String>, extend: Option<u32>) {
         let Some(pos) = self.pending.iter().position(|p| p.id == request_id) else {
-            self.emit(Event::Rejected { message: format!("no open request `{request_id}`") });
+            self.emit(Event::Rejected { message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`") });
             return;
         };
         let p = self.pending.remove(pos).expect("position is valid");

@@ -212,8 +212,8 @@ fn classify(e: OpenAIError) -> AttemptError {
                 AttemptError::fatal(cause)
             }
         }
-        OpenAIError::StreamError(s) => AttemptError::retry(format!("stream broken: {}", crate::text::sanitize(&s.to_string()))),
-        OpenAIError::InvalidArgument(m) => AttemptError::fatal(format!("invalid request: {m}")),
+        OpenAIError::StreamError(s) => AttemptError::retry({ let why = crate::text::sanitize(&s.to_string()); crate::tr!("stream broken: {why}", "流中断：{why}") }),
+        OpenAIError::InvalidArgument(m) => AttemptError::fatal(crate::tr!("invalid request: {m}", "无效请求：{m}")),
         other => AttemptError::retry(crate::text::ellipsize(&crate::text::sanitize(&other.to_string()), 300)),
     }
 }
@@ -221,13 +221,13 @@ fn classify(e: OpenAIError) -> AttemptError {
 fn describe_reqwest(e: &reqwest::Error) -> String {
     use std::error::Error as _;
     let mut msg = if e.is_connect() {
-        "cannot connect".to_string()
+        crate::tr!("cannot connect", "无法连接")
     } else if e.is_timeout() {
-        "timed out".to_string()
+        crate::tr!("timed out", "超时")
     } else if e.is_body() || e.is_decode() {
-        "reply cut off".to_string()
+        crate::tr!("reply cut off", "回复被截断")
     } else {
-        "request failed".to_string()
+        crate::tr!("request failed", "请求失败")
     };
     let mut source = e.source();
     while let Some(s) = source {
@@ -244,14 +244,14 @@ impl OpenAiProvider {
         // with a newline would panic inside a request. Check it here, and
         // never repeat the key in the message.
         if reqwest::header::HeaderValue::from_str(&format!("Bearer {}", settings.api_key)).is_err() {
-            return Err("OPENAI_API_KEY contains characters that cannot be sent in an HTTP header (a line break or control character?)".into());
+            return Err(crate::tr!("OPENAI_API_KEY contains characters that cannot be sent in an HTTP header (a line break or control character?)", "OPENAI_API_KEY 含有无法放入 HTTP 头的字符（换行或控制字符？）"));
         }
         let base = settings.base_url.trim_end_matches('/').to_string();
         let config = OpenAIConfig::new().with_api_base(base).with_api_key(settings.api_key.clone());
         let http = reqwest::Client::builder()
             .connect_timeout(Duration::from_secs(10).min(settings.request_timeout))
             .build()
-            .map_err(|e| format!("cannot set up the HTTP client: {e}"))?;
+            .map_err(|e| crate::tr!("cannot set up the HTTP client: {e}", "无法建立 HTTP 客户端：{e}"))?;
         let client = Client::with_config(config).with_http_service(Transport { http });
         Ok(OpenAiProvider { client, settings, usage_option: Arc::new(AtomicBool::new(true)) })
     }
@@ -279,7 +279,10 @@ impl Provider for OpenAiProvider {
             let embeddings = client.embeddings();
             let call = embeddings.create_byot::<serde_json::Value, serde_json::Value>(body);
             let reply = match tokio::time::timeout(timeout, call).await {
-                Err(_) => return Err(format!("no reply within {} s", timeout.as_secs())),
+                Err(_) => {
+                    let s = timeout.as_secs();
+                    return Err(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"));
+                }
                 Ok(Err(e)) => return Err(redact(&classify(e).cause, &key)),
                 Ok(Ok(v)) => v,
             };
@@ -379,7 +382,8 @@ async fn run(
             return;
         }
         let Some(delay) = backoff.next() else {
-            let _ = tx.send(LlmEvent::Failed(format!("{} (after {attempt} attempts)", err.cause))).await;
+            let cause = &err.cause;
+            let _ = tx.send(LlmEvent::Failed(crate::tr!("{cause} (after {attempt} attempts)", "{cause}（已尝试 {attempt} 次）"))).await;
             return;
         };
         let delay = err.retry_after.map(|d| d.min(Duration::from_secs(120))).unwrap_or(delay);
@@ -409,7 +413,7 @@ async fn one_attempt(
     let chat = client.chat();
     let start = chat.create_stream_byot::<serde_json::Value, Chunk>(body);
     let mut stream = match tokio::time::timeout(settings.request_timeout, start).await {
-        Err(_) => return Err(AttemptError::retry(format!("no reply within {} s", settings.request_timeout.as_secs()))),
+        Err(_) => return Err({ let s = settings.request_timeout.as_secs(); AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复")) }),
         Ok(Err(e)) => return Err(classify(e)),
         Ok(Ok(s)) => s,
     };
@@ -417,7 +421,7 @@ async fn one_attempt(
     let mut finished = false;
     loop {
         let item = match tokio::time::timeout(settings.stall_timeout, stream.next()).await {
-            Err(_) => return Err(AttemptError::retry(format!("reply stalled: nothing for {} s", settings.stall_timeout.as_secs()))),
+            Err(_) => return Err({ let s = settings.stall_timeout.as_secs(); AttemptError::retry(crate::tr!("reply stalled: nothing for {s} s", "回复停滞：{s} 秒没有数据")) }),
             Ok(None) => break,
             Ok(Some(item)) => item,
         };
@@ -425,7 +429,7 @@ async fn one_attempt(
             Ok(chunk) => {
                 if let Some(err) = chunk.error {
                     let msg = error_message(&err.to_string());
-                    return Err(AttemptError::retry(format!("server error in stream: {msg}")));
+                    return Err(AttemptError::retry(crate::tr!("server error in stream: {msg}", "流中的服务器错误：{msg}")));
                 }
                 for choice in chunk.choices {
                     if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
@@ -455,7 +459,7 @@ async fn one_attempt(
         }
     }
     if !got_text {
-        return Err(AttemptError::retry(if finished { "the model sent an empty reply" } else { "the reply ended before any text" }));
+        return Err(AttemptError::retry(if finished { crate::tr!("the model sent an empty reply", "模型返回了空回复") } else { crate::tr!("the reply ended before any text", "回复在输出文字前就结束了") }));
     }
     Ok(())
 }

@@ -164,9 +164,9 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 /// and field where the YAML is wrong.
 pub fn load(path: &Path) -> Result<Session, String> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{file}: cannot read the session file: {e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|e| crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}"))?;
     let Some((yaml, body, first_line)) = split_frontmatter(&text) else {
-        return Err(format!("{file}: not a party session file: it does not start with a `---` YAML frontmatter block"));
+        return Err(crate::tr!("{file}: not a party session file: it does not start with a `---` YAML frontmatter block", "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"));
     };
     let fm: Frontmatter = serde_saphyr::from_str(yaml).map_err(|e| {
         let mut err = yaml_error(&e, &file, first_line - 1);
@@ -174,7 +174,7 @@ pub fn load(path: &Path) -> Result<Session, String> {
         err.to_string()
     })?;
     if fm.workflow_type != "party-mode" {
-        return Err(format!("{file}: `workflowType` is `{}`, not `party-mode`", fm.workflow_type));
+        return Err({ let wt = &fm.workflow_type; crate::tr!("{file}: `workflowType` is `{wt}`, not `party-mode`", "{file}：`workflowType` 是 `{wt}`，不是 `party-mode`") });
     }
     let body_line = text[..text.len() - body.len()].matches('\n').count() + 1;
     let turns = parse_body(body).map_err(|(line, msg)| format!("{file}:{}: {msg}", body_line + line))?;

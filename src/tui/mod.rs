@@ -73,7 +73,7 @@ fn install_panic_hook() {
         restore();
         previous(info);
         if was_active {
-            eprintln!("bmad-party stopped after an internal error. The session file holds everything up to the last completed change; continue it with --resume.");
+            eprintln!("{}", crate::tr!("bmad-party stopped after an internal error. The session file holds everything up to the last completed change; continue it with --resume.", "bmad-party 因内部错误而停止。会话文件保存了最后一次完成的变化之前的全部内容；可用 --resume 继续。"));
             std::process::exit(101);
         }
     }));
@@ -84,7 +84,7 @@ pub async fn run(setup: Setup) -> i32 {
     install_panic_hook();
     if let Err(e) = enter() {
         restore();
-        eprintln!("bmad-party: cannot set up the terminal: {e}");
+        eprintln!("bmad-party: {}", crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}"));
         return 1;
     }
     let code = match Terminal::new(CrosstermBackend::new(stdout())) {
@@ -95,7 +95,7 @@ pub async fn run(setup: Setup) -> i32 {
         }
         Err(e) => {
             restore();
-            eprintln!("bmad-party: cannot set up the terminal: {e}");
+            eprintln!("bmad-party: {}", crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}"));
             1
         }
     };
