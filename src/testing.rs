@@ -32,6 +32,9 @@ pub enum Reply {
     Json(serde_json::Value),
     /// Accept the request and never answer.
     Hang,
+    /// A streamed reply of raw bytes (each element one chunk), for byte-level
+    /// faults such as invalid UTF-8.
+    RawStream { chunks: Vec<Vec<u8>>, done: bool },
 }
 
 /// What the server received.
@@ -236,6 +239,16 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
         }
         Reply::Hang => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
+        }
+        Reply::RawStream { chunks, done } => {
+            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n").await?;
+            for c in chunks {
+                write_chunk(&mut sock, &c).await?;
+            }
+            if done {
+                write_chunk(&mut sock, b"data: [DONE]\n\n").await?;
+            }
+            sock.write_all(b"0\r\n\r\n").await?;
         }
         Reply::Stream { events, done, delay, cut_after, stall_after } => {
             sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n").await?;

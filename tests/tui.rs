@@ -405,3 +405,4 @@ async fn an_agent_question_shows_in_transcript_pane_and_status_bar() {
     assert!(screen.contains("waiting for facilitator"), "the pane says so: {screen}");
     assert!(row_text(&t, 29).contains("asks you"), "{}", row_text(&t, 29));
 }
+

@@ -50,6 +50,8 @@ pub enum Step {
     Answer { confirmed: bool, extend: Option<u32>, reason: Option<&'static str> },
     /// Wait this long before the next step (the clock keeps running).
     Wait(Duration),
+    /// Do something outside the party before the next step.
+    Do(Box<dyn FnOnce() + Send>),
 }
 
 impl Party {
@@ -111,6 +113,10 @@ impl Party {
                         }
                         Some(Step::Wait(d)) => {
                             tokio::time::sleep(d).await;
+                            continue;
+                        }
+                        Some(Step::Do(f)) => {
+                            f();
                             continue;
                         }
                         None => Command::Left,
