@@ -133,7 +133,9 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
         let Some(close) = close else {
             return Err(err(&file.path, Some(line), &name, crate::tr!("template block is not closed with {fence}", "模板块没有用 {fence} 结束")));
         };
-        let body = rest[..close].trim_end_matches(['\n', '\r']).to_string();
+        // Templates reach the screen: a control sequence in an edited file
+        // must not drive the facilitator's terminal.
+        let body = crate::text::sanitize(rest[..close].trim_end_matches(['\n', '\r']));
         out.push((name, body, line));
     }
     Ok(out)
