@@ -406,3 +406,17 @@ async fn an_agent_question_shows_in_transcript_pane_and_status_bar() {
     assert!(row_text(&t, 29).contains("asks you"), "{}", row_text(&t, 29));
 }
 
+
+#[tokio::test]
+async fn a_one_megabyte_paste_is_kept_whole_and_drawn() {
+    let (events, _d) = rehearsal_events(&[], Config::default()).await;
+    let mut app = app_from(&events[..2]);
+    let big: String = "lorem ipsum dolor sit amet ".repeat(40_000);
+    assert!(big.len() > 1_000_000);
+    app.on_paste(&big);
+    assert_eq!(app.input.lines().join("\n").len(), big.len(), "nothing lost");
+    render(&mut app, 80, 24);
+    render(&mut app, 1, 1);
+    let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
+    assert!(matches!(&out.commands[0], Command::Message { text } if text.len() == big.trim().len()));
+}

@@ -72,12 +72,17 @@ fn title_from_code(code: &str) -> String {
 
 pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
     let file = rel(root, path);
-    let mut problems = Vec::new();
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => return (vec![], vec![problem(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))]),
     };
-    let text = String::from_utf8_lossy(&bytes);
+    parse(&String::from_utf8_lossy(&bytes), &file, root)
+}
+
+/// Parses a manifest's text; `file` names it in problems, `root` resolves `path` cells.
+pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
+    let file = file.to_string();
+    let mut problems = Vec::new();
     let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.trim_start_matches('\u{feff}').as_bytes());
     let headers: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|s| s.trim().to_string()).collect(),

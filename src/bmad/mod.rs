@@ -8,7 +8,7 @@
 
 mod detect;
 mod install;
-mod manifest;
+pub mod manifest;
 mod project;
 
 use std::path::{Path, PathBuf};

@@ -4,7 +4,7 @@
 mod openai;
 mod rehearsal;
 
-pub use openai::{OpenAiProvider, OpenAiSettings};
+pub use openai::{read_chunk, OpenAiProvider, OpenAiSettings};
 pub use rehearsal::Rehearsal;
 
 use futures::future::BoxFuture;

@@ -162,6 +162,26 @@ struct Delta {
     content: Option<String>,
 }
 
+/// What one stream chunk carries, as the engine reads it.
+#[derive(Debug, PartialEq)]
+pub struct ChunkSummary {
+    pub texts: Vec<String>,
+    pub finished: bool,
+    pub usage: Option<(u64, u64)>,
+    pub error: bool,
+}
+
+/// Reads one stream chunk with the lenient parser (for tests and fuzzing).
+pub fn read_chunk(data: &str) -> Result<ChunkSummary, String> {
+    let c: Chunk = serde_json::from_str(data).map_err(|e| e.to_string())?;
+    Ok(ChunkSummary {
+        texts: c.choices.iter().filter_map(|ch| ch.delta.content.clone()).collect(),
+        finished: c.choices.iter().any(|ch| ch.finish_reason.as_deref().is_some_and(|r| !r.is_empty())),
+        usage: c.usage.as_ref().and_then(|u| Some((u.get("prompt_tokens")?.as_u64()?, u.get("completion_tokens")?.as_u64()?))),
+        error: c.error.is_some(),
+    })
+}
+
 /// Why an attempt failed, and whether another attempt may help.
 #[derive(Debug)]
 struct AttemptError {

@@ -165,6 +165,13 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 pub fn load(path: &Path) -> Result<Session, String> {
     let file = path.display().to_string();
     let text = std::fs::read_to_string(path).map_err(|e| crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}"))?;
+    parse(&text, &file)
+}
+
+/// Parses a session file's text; `file` names it in errors.
+pub fn parse(text: &str, file: &str) -> Result<Session, String> {
+    let text = text.to_string();
+    let file = file.to_string();
     let Some((yaml, body, first_line)) = split_frontmatter(&text) else {
         return Err(crate::tr!("{file}: not a party session file: it does not start with a `---` YAML frontmatter block", "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"));
     };

@@ -295,17 +295,24 @@ pub fn wrap(lines: &[Logical], width: u16) -> Vec<Line<'static>> {
     let width = usize::from(width.max(1));
     let mut out = Vec::new();
     for l in lines {
+        // In a very narrow area a bullet or quote bar would leave no room
+        // for the text itself; the text matters more.
+        // (A grapheme cannot be split, so the widest one must fit too; it is
+        // measured on whole words, where adjacent spans may form one cluster.)
+        let merged = words(&l.spans);
+        let widest = merged.iter().flat_map(|w| w.pieces.iter()).flat_map(|(t, _)| t.graphemes(true)).map(UnicodeWidthStr::width).max().unwrap_or(1).max(1);
+        let prefix = if width_of(&l.prefix) + widest > width { Vec::new() } else { l.prefix.clone() };
         if l.spans.is_empty() {
-            out.push(Line::from(l.prefix.clone()));
+            out.push(Line::from(prefix));
             continue;
         }
-        let first_w = width.saturating_sub(width_of(&l.prefix)).max(1);
-        let hang = if l.hang.width() + 4 > width { String::new() } else { l.hang.clone() };
+        let first_w = width.saturating_sub(width_of(&prefix)).max(1);
+        let hang = if l.hang.width() + widest.max(4) > width { String::new() } else { l.hang.clone() };
         let rest_w = width.saturating_sub(hang.width()).max(1);
-        let ws: Vec<Word> = words(&l.spans).into_iter().flat_map(|w| split_long(w, rest_w.min(first_w))).collect();
+        let ws: Vec<Word> = merged.into_iter().flat_map(|w| split_long(w, rest_w.min(first_w))).collect();
         let rows = textwrap::wrap_algorithms::wrap_first_fit(&ws, &[first_w as f64, rest_w as f64]);
         for (i, row) in rows.iter().enumerate() {
-            let mut spans: Vec<Span<'static>> = if i == 0 { l.prefix.clone() } else if hang.is_empty() { vec![] } else { vec![Span::raw(hang.clone())] };
+            let mut spans: Vec<Span<'static>> = if i == 0 { prefix.clone() } else if hang.is_empty() { vec![] } else { vec![Span::raw(hang.clone())] };
             for (j, w) in row.iter().enumerate() {
                 for (t, st) in &w.pieces {
                     spans.push(Span::styled(t.clone(), *st));
@@ -319,7 +326,7 @@ pub fn wrap(lines: &[Logical], width: u16) -> Vec<Line<'static>> {
             out.push(Line::from(spans));
         }
         if rows.is_empty() {
-            out.push(Line::from(l.prefix.clone()));
+            out.push(Line::from(prefix));
         }
     }
     out

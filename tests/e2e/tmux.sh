@@ -54,6 +54,24 @@ wait_for '\[E\] Exit Party Mode|Round 1/3  │' 20
 screen | grep -qE '[0-9]{2}:[0-9]{2}/30:00' || fail "clock in the status bar"
 screen | grep -qE '[0-9.]+k? tok' || fail "tokens in the status bar"
 
+# A resize storm, down to 1x1 and back: no crash, memory stays bounded.
+PID="$(pgrep -f "output $WORK/out" | head -1)"
+[ -n "$PID" ] || fail "no party process"
+rss() { awk '/VmRSS/ {print $2}' "/proc/$1/status"; }
+BEFORE="$(rss "$PID")"
+for i in $(seq 1 300); do
+    t resize-window -t "$S" -x $((20 + (i * 7) % 120)) -y $((5 + (i * 3) % 40)) 2>/dev/null || true
+done
+t resize-window -t "$S" -x 1 -y 1 2>/dev/null || true
+sleep 0.3
+t resize-window -t "$S" -x 100 -y 30
+sleep 0.5
+kill -0 "$PID" 2>/dev/null || fail "the party died in the resize storm"
+AFTER="$(rss "$PID")"
+[ "$AFTER" -lt $((BEFORE + 20000)) ] || fail "memory grew from ${BEFORE} kB to ${AFTER} kB in the resize storm"
+wait_for 'Round 1/3' 10
+echo "resize storm: RSS ${BEFORE} kB -> ${AFTER} kB"
+
 # Leave through the menu: Esc, E, confirm with Enter.
 sleep 0.5
 t send-keys -t "$S" Escape
