@@ -7,6 +7,19 @@ use crate::llm::{ChatMessage, Role};
 use crate::session::{Turn, TurnKind};
 use crate::workflow::Workflow;
 
+/// Adds a closing instruction to the conversation: merged into the last
+/// user message, so roles keep alternating, or as a new one.
+fn with_instruction(mut msgs: Vec<ChatMessage>, text: &str) -> Vec<ChatMessage> {
+    match msgs.last_mut() {
+        Some(last) if last.role == Role::User => {
+            last.content.push_str("\n\n");
+            last.content.push_str(text);
+        }
+        _ => msgs.push(ChatMessage::new(Role::User, text)),
+    }
+    msgs
+}
+
 pub struct PromptEnv<'a> {
     pub workflow: &'a Workflow,
     pub agents: &'a [Agent],
@@ -118,14 +131,7 @@ impl PromptEnv<'_> {
         let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker, remaining))];
         msgs.extend(self.history(a, turns));
         let instr = self.turn_instruction(a, round, earlier, remaining.unwrap_or(""));
-        match msgs.last_mut() {
-            Some(last) if last.role == Role::User => {
-                last.content.push_str("\n\n");
-                last.content.push_str(&instr);
-            }
-            _ => msgs.push(ChatMessage::new(Role::User, instr)),
-        }
-        msgs
+        with_instruction(msgs, &instr)
     }
 
     pub fn farewell_messages(&self, a: &Agent, turns: &[Turn], topic: &str) -> Vec<ChatMessage> {
@@ -136,14 +142,7 @@ impl PromptEnv<'_> {
             self.lang,
             &[("name", a.name.as_str()), ("user_name", self.user_name), ("topic", topic), ("language", self.speech_language)],
         );
-        match msgs.last_mut() {
-            Some(last) if last.role == Role::User => {
-                last.content.push_str("\n\n");
-                last.content.push_str(&ask);
-            }
-            _ => msgs.push(ChatMessage::new(Role::User, ask)),
-        }
-        msgs
+        with_instruction(msgs, &ask)
     }
 
     pub fn highlights_messages(&self, turns: &[Turn], topic: &str, perspectives: &str, rounds: u32, reason: &str) -> Vec<ChatMessage> {
@@ -174,13 +173,6 @@ impl PromptEnv<'_> {
         let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
         msgs.extend(self.history(a, turns));
         let ask = self.workflow.render("moderator_prompt", self.lang, &[("user_name", self.user_name), ("language", self.speech_language)]);
-        match msgs.last_mut() {
-            Some(last) if last.role == Role::User => {
-                last.content.push_str("\n\n");
-                last.content.push_str(&ask);
-            }
-            _ => msgs.push(ChatMessage::new(Role::User, ask)),
-        }
-        msgs
+        with_instruction(msgs, &ask)
     }
 }

@@ -93,6 +93,14 @@ pub struct KeyOutcome {
     pub redraw: bool,
 }
 
+/// The message box: soft-wrapped, no highlighted cursor line.
+fn new_input() -> TextArea<'static> {
+    let mut t = TextArea::default();
+    t.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
+    t.set_cursor_line_style(ratatui::style::Style::default());
+    t
+}
+
 pub struct App {
     pub lang: Lang,
     pub agents: Vec<AgentInfo>,
@@ -126,9 +134,7 @@ pub struct App {
 
 impl App {
     pub fn new(lang: Lang) -> App {
-        let mut input = TextArea::default();
-        input.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
-        input.set_cursor_line_style(ratatui::style::Style::default());
+        let input = new_input();
         App {
             lang,
             agents: Vec::new(),
@@ -330,12 +336,7 @@ impl App {
 
     fn take_input(&mut self) -> String {
         let text = self.input.lines().join("\n");
-        self.input = {
-            let mut t = TextArea::default();
-            t.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
-            t.set_cursor_line_style(ratatui::style::Style::default());
-            t
-        };
+        self.input = new_input();
         text
     }
 
