@@ -191,6 +191,13 @@ async fn the_api_key_never_reaches_files_or_output() {
     }
     let leaks: Vec<_> = all.iter().filter(|t| t.contains(sentinel)).collect();
     assert!(leaks.is_empty(), "the key leaked: {leaks:?}");
+    // Session files and the log are the owner's alone.
+    use std::os::unix::fs::PermissionsExt;
+    let files = walk(dir.path());
+    assert!(files.iter().any(|f| f.ends_with("bmad-party.log")), "{files:?}");
+    for f in files.iter().filter(|f| f.extension().is_some_and(|e| e == "md" || e == "log")) {
+        assert_eq!(std::fs::metadata(f).unwrap().permissions().mode() & 0o777, 0o600, "{}", f.display());
+    }
 }
 
 fn walk(dir: &Path) -> Vec<PathBuf> {

@@ -163,3 +163,52 @@ async fn an_unwritable_output_folder_keeps_the_party_in_memory_and_retries() {
     let facilitator: Vec<_> = s.turns.iter().filter(|t| t.kind == TurnKind::Facilitator).map(|t| t.text.as_str()).collect();
     assert_eq!(facilitator, ["Topic", "Second", "Third"], "nothing said while saving failed is lost");
 }
+
+#[tokio::test]
+async fn a_full_disk_damages_nothing_and_saving_resumes() {
+    let server = FakeOpenAi::varied().await;
+    let party = Party::new(&server);
+    // A first run leaves a resumable session.
+    let mut h = bmad_party::engine::spawn(party.setup());
+    let (mut file, mut said) = (None, 0);
+    while let Some(ev) = h.events.recv().await {
+        match ev {
+            Event::SessionFile { path } => file = Some(PathBuf::from(path)),
+            Event::AwaitingInput { .. } if said == 0 => {
+                said += 1;
+                h.commands.send(bmad_party::engine::Command::Message { text: "Topic".into() }).unwrap();
+            }
+            Event::AwaitingInput { .. } => h.commands.send(bmad_party::engine::Command::Quit).unwrap(),
+            Event::SessionEnded { .. } => break,
+            _ => {}
+        }
+    }
+    let file = file.unwrap();
+    let before = std::fs::read_to_string(&file).unwrap();
+    // The next save's temp file is /dev/full: every write fails with ENOSPC.
+    let tmp = file.with_file_name(format!(".{}.tmp", file.file_name().unwrap().to_string_lossy()));
+    std::os::unix::fs::symlink("/dev/full", &tmp).unwrap();
+    let mut again = Party::new(&server);
+    again.resume = Some(file.clone());
+    let check = file.clone();
+    let expected = before.clone();
+    let unblock = tmp.clone();
+    let events = again
+        .run(vec![
+            Step::Say("While the disk is full"),
+            Step::Do(Box::new(move || {
+                // Nothing already saved was damaged by the failed saves.
+                assert_eq!(std::fs::read_to_string(&check).unwrap(), expected);
+                std::fs::remove_file(&unblock).unwrap();
+            })),
+            Step::Say("After space is back"),
+        ])
+        .await;
+    let failed: Vec<String> = events.iter().filter_map(|e| if let Event::SaveFailed { error, .. } = e { Some(error.clone()) } else { None }).collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].contains("No space left on device"), "{failed:?}");
+    let s = load(&file);
+    assert!(s.fm.workflow_completed);
+    let said: Vec<_> = s.turns.iter().filter(|t| t.kind == TurnKind::Facilitator).map(|t| t.text.as_str()).collect();
+    assert_eq!(said, ["Topic", "While the disk is full", "After space is back"], "nothing said meanwhile was lost");
+}
