@@ -45,6 +45,9 @@ struct Printer {
     mid_line: bool,
     /// The current agent has streamed text on its line.
     spoke: bool,
+    /// Output is buffered and flushed when no more events are waiting, so a
+    /// burst of tokens costs one write, not one per token.
+    buf: Vec<u8>,
 }
 
 impl Printer {
@@ -59,16 +62,31 @@ impl Printer {
         }
     }
 
+    /// Sends what was buffered.
+    fn flush(&mut self) {
+        if !self.buf.is_empty() {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(&self.buf);
+            let _ = stdout.flush();
+            self.buf.clear();
+        }
+    }
+
+    /// Writes one event to the buffer; `flush` sends it out.
     fn print(&mut self, ev: &Event) {
-        let stdout = std::io::stdout();
-        let mut out = stdout.lock();
+        let mut out = std::mem::take(&mut self.buf);
+        self.write_event(&mut out, ev);
+        self.buf = out;
+    }
+
+    fn write_event(&mut self, out: &mut Vec<u8>, ev: &Event) {
         if self.format == EventFormat::Json {
-            if let Ok(line) = serde_json::to_string(ev) {
-                let _ = writeln!(out, "{line}");
+            if serde_json::to_writer(&mut *out, ev).is_ok() {
+                let _ = writeln!(out);
             }
-            let _ = out.flush();
             return;
         }
+        let mut out = out;
         match ev {
             Event::SessionStarted { provider, model, rehearsal, agents, user_name, .. } => {
                 self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
@@ -187,7 +205,6 @@ impl Printer {
             Event::ConsensusScore { .. } => {}
             Event::EndProposal { .. } | Event::ConfirmationResolved { .. } | Event::Termination { .. } | Event::Status(_) => {}
         }
-        let _ = out.flush();
     }
 }
 
@@ -203,6 +220,7 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
         interactive: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
         mid_line: false,
         spoke: false,
+        buf: Vec::with_capacity(64 * 1024),
     };
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut lines: VecDeque<(usize, String)> = VecDeque::new();
@@ -214,11 +232,23 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
         tokio::select! {
             ev = engine.events.recv() => {
                 let Some(ev) = ev else { break };
-                printer.print(&ev);
-                match ev {
-                    Event::AwaitingInput { .. } => awaiting = true,
-                    Event::SessionEnded { .. } => break,
-                    _ => {}
+                let mut next = Some(ev);
+                let mut ended = false;
+                // Everything already queued goes out in one write.
+                while let Some(ev) = next.take() {
+                    printer.print(&ev);
+                    match ev {
+                        Event::AwaitingInput { .. } => awaiting = true,
+                        Event::SessionEnded { .. } => ended = true,
+                        _ => {}
+                    }
+                    if !ended {
+                        next = engine.events.try_recv().ok();
+                    }
+                }
+                printer.flush();
+                if ended {
+                    break;
                 }
             }
             line = reader.next_line(), if !eof => match line {
@@ -255,6 +285,7 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
             }
         }
     }
+    printer.flush();
     match engine.task.await {
         Ok(()) => 0,
         Err(e) => {

@@ -40,7 +40,10 @@ fn main() -> ExitCode {
     i18n::set_ui_lang(party.lang);
     let log_path = cli.log_file.clone().unwrap_or_else(|| party.output.join("party-mode").join("bmad-party.log"));
     let _log = logging::init(&log_path);
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    // One thread runs the party: the work per token is small, and a
+    // single-threaded runtime spares a cross-thread wake-up for every token.
+    // (Saves still run on the blocking pool, off the UI's path.)
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
             eprintln!("bmad-party: {}", bmad_party::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}"));

@@ -94,12 +94,18 @@ pub struct Workflow {
     pub source: WorkflowSource,
 }
 
-fn section_re() -> Regex {
+// Compiled once: templates are rendered many times per round.
+static SECTION_RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(r"(?m)^##\s+Template:\s*([A-Za-z0-9_.]+)[ \t]*\r?\n(?:(?:[^#`~\r\n][^\r\n]*)?\r?\n)*?[ \t]*(`{3,}|~{3,})[^\n]*\n").expect("static regex")
+});
+static PLACEHOLDER_RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| Regex::new(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}").expect("static regex"));
+
+fn section_re() -> &'static Regex {
+    &SECTION_RE
 }
 
-fn placeholder_re() -> Regex {
-    Regex::new(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}").expect("static regex")
+fn placeholder_re() -> &'static Regex {
+    &PLACEHOLDER_RE
 }
 
 fn line_of(text: &str, byte: usize) -> u64 {

@@ -20,8 +20,8 @@ pub fn unescape_xml(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
-    let re = Regex::new(r"&(apos|quot|amp|lt|gt|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});").expect("static regex");
-    re.replace_all(s, |c: &regex::Captures| match &c[1] {
+    static ENTITY: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| Regex::new(r"&(apos|quot|amp|lt|gt|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});").expect("static regex"));
+    ENTITY.replace_all(s, |c: &regex::Captures| match &c[1] {
         "apos" => "'".to_string(),
         "quot" => "\"".to_string(),
         "amp" => "&".to_string(),

@@ -118,6 +118,7 @@ pub struct Engine {
     repeat_streak: u32,
     /// No consensus proposal before this round after a declined one.
     consensus_quiet_until: u32,
+    profiles: selection::Profiles,
 }
 
 async fn at(deadline: Option<Instant>) {
@@ -149,6 +150,7 @@ impl Engine {
             embeddings_failed: false,
             repeat_streak: 0,
             consensus_quiet_until: 0,
+            profiles: selection::Profiles::new(&setup.agents),
             sessions_dir: setup.output.join("party-mode"),
             cfg: setup.config,
             workflow: setup.workflow,
@@ -586,7 +588,7 @@ impl Engine {
         let history = self.round_history();
         // Agents whose push budget is below 1 never take part in pushed rounds.
         let eligible = |a: &Agent| !pushed || a.diligence_push_max.is_none_or(|m| m >= 1);
-        let heuristic = selection::select(&self.agents, message, &context, &history, self.cfg.party.agents_per_round, eligible);
+        let heuristic = selection::select(&self.agents, &self.profiles, message, &context, &history, self.cfg.party.agents_per_round, eligible);
         let mut picked = if self.cfg.party.selection == crate::config::Selection::Llm && !pushed {
             self.llm_select(message, &heuristic).await.unwrap_or(heuristic)
         } else {

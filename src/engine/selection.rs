@@ -2,7 +2,7 @@
 //! their persona to the message, with rotation so that the same voices do
 //! not dominate. Deterministic, so parties and tests are reproducible.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use crate::agents::Agent;
 use crate::text::terms;
@@ -54,12 +54,13 @@ fn find_word(hay: &str, needle: &str) -> Option<usize> {
 }
 
 /// The words that describe what an agent knows, weighted by how telling
-/// each persona field is.
-fn profile(a: &Agent) -> Vec<(String, f64)> {
-    let mut out = Vec::new();
+/// each persona field is (the best weight per term).
+fn profile(a: &Agent) -> HashMap<String, f64> {
+    let mut out: HashMap<String, f64> = HashMap::new();
     let mut add = |text: &str, w: f64| {
         for t in terms(text) {
-            out.push((t, w));
+            let e = out.entry(t).or_insert(0.0);
+            *e = e.max(w);
         }
     };
     add(&a.title, 3.0);
@@ -74,51 +75,71 @@ fn profile(a: &Agent) -> Vec<(String, f64)> {
     out
 }
 
+/// Every agent's persona terms, computed once per room rather than every round.
+#[derive(Debug, Clone, Default)]
+pub struct Profiles(Vec<HashMap<String, f64>>);
+
+impl Profiles {
+    pub fn new(agents: &[Agent]) -> Profiles {
+        Profiles(agents.iter().map(profile).collect())
+    }
+}
+
+fn score(profile: &HashMap<String, f64>, wanted: &HashSet<String>) -> f64 {
+    wanted.iter().filter_map(|t| profile.get(t)).sum()
+}
+
 /// How well an agent's persona matches the text: the weight of each
-/// distinct message term found in the persona.
+/// distinct term of the text found in the persona.
 pub fn relevance(a: &Agent, text: &str) -> f64 {
-    let prof = profile(a);
-    let wanted: HashSet<String> = terms(text).into_iter().collect();
-    wanted
-        .iter()
-        .map(|t| prof.iter().filter(|(p, _)| p == t).map(|(_, w)| *w).fold(0.0, f64::max))
-        .sum()
+    score(&profile(a), &terms(text).into_iter().collect())
 }
 
 /// Chooses the speakers of a round.
 ///
 /// `history` holds the agent ids of earlier rounds, oldest first;
 /// `eligible` filters agents out (e.g. pushed rounds); `per_round` is
-/// (min, max).
-pub fn select(agents: &[Agent], message: &str, context: &str, history: &[Vec<String>], per_round: (usize, usize), eligible: impl Fn(&Agent) -> bool) -> Vec<usize> {
+/// (min, max); `profiles` are the agents' persona terms, in the same order.
+pub fn select(agents: &[Agent], profiles: &Profiles, message: &str, context: &str, history: &[Vec<String>], per_round: (usize, usize), eligible: impl Fn(&Agent) -> bool) -> Vec<usize> {
     let (min, max) = per_round;
     let mut chosen: Vec<usize> = named(agents, message).into_iter().filter(|&i| eligible(&agents[i])).collect();
     if chosen.len() >= max {
         return chosen;
     }
+    let wanted: HashSet<String> = terms(message).into_iter().collect();
+    let context_terms: HashSet<String> = terms(context).into_iter().collect();
+    let fallback;
+    let profiles = if profiles.0.len() == agents.len() {
+        profiles
+    } else {
+        fallback = Profiles::new(agents);
+        &fallback
+    };
     let round_no = history.len();
-    let mut scored: Vec<(f64, f64, usize)> = agents
+    let n = agents.len().max(1);
+    let mut scored: Vec<(f64, f64, usize, f64)> = agents
         .iter()
         .enumerate()
         .filter(|(i, a)| !chosen.contains(i) && eligible(a) && !a.moderator)
         .map(|(i, a)| {
-            let rel = relevance(a, message) + 0.5 * relevance(a, context);
+            let rel = score(&profiles.0[i], &wanted);
+            let ctx = score(&profiles.0[i], &context_terms);
             let recent = history.iter().rev().take(3).filter(|r| r.contains(&a.id)).count() as f64;
             let since = history.iter().rev().position(|r| r.contains(&a.id)).unwrap_or(history.len() + 2) as f64;
-            let score = rel - 4.0 * recent + since.min(4.0);
+            let s = rel + 0.5 * ctx - 4.0 * recent + since.min(4.0);
             // Ties rotate with the round number instead of always favouring
             // the first file in the folder.
-            let tie = ((i + agents.len() - round_no % agents.len().max(1)) % agents.len().max(1)) as f64;
-            (score, -tie, i)
+            let tie = ((i + n - round_no % n) % n) as f64;
+            (s, -tie, i, rel)
         })
         .collect();
     scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(b.1.total_cmp(&a.1)));
     // A third voice joins when the message is substantial or a third
     // persona clearly has something to say about it.
-    let third_relevant = scored.get(2 - chosen.len().min(2)).is_some_and(|(_, _, i)| relevance(&agents[*i], message) >= 2.0);
+    let third_relevant = scored.get(2 - chosen.len().min(2)).is_some_and(|(_, _, _, rel)| *rel >= 2.0);
     let long = message.split_whitespace().count() >= 12 || message.chars().filter(|c| crate::text::is_cjk(*c)).count() >= 20;
     let want = if third_relevant || long { max } else { min.max(chosen.len()).min(max) };
-    for (_, _, i) in scored {
+    for (_, _, i, _) in scored {
         if chosen.len() >= want {
             break;
         }
@@ -148,7 +169,7 @@ mod tests {
     #[test]
     fn named_agent_always_speaks_and_count_is_bounded() {
         let r = room();
-        let picked = select(&r, "Amara, what do you think?", "", &[], (2, 3), |_| true);
+        let picked = select(&r, &Profiles::new(&r), "Amara, what do you think?", "", &[], (2, 3), |_| true);
         assert_eq!(r[picked[0]].id, "tech-writer");
         assert!((2..=3).contains(&picked.len()));
     }
@@ -156,7 +177,7 @@ mod tests {
     #[test]
     fn relevance_prefers_the_expert() {
         let r = room();
-        let picked = select(&r, "How should we design the plugin architecture and its APIs?", "", &[], (2, 3), |_| true);
+        let picked = select(&r, &Profiles::new(&r), "How should we design the plugin architecture and its APIs?", "", &[], (2, 3), |_| true);
         assert!(picked.iter().any(|&i| r[i].id == "architect"), "{:?}", picked.iter().map(|&i| &r[i].id).collect::<Vec<_>>());
     }
 
@@ -165,7 +186,7 @@ mod tests {
         let r = room();
         let mut history: Vec<Vec<String>> = Vec::new();
         for _ in 0..10 {
-            let p = select(&r, "What next?", "", &history, (2, 3), |_| true);
+            let p = select(&r, &Profiles::new(&r), "What next?", "", &history, (2, 3), |_| true);
             history.push(p.iter().map(|&i| r[i].id.clone()).collect());
         }
         let spoke: HashSet<&String> = history.iter().flatten().collect();

@@ -153,9 +153,15 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         f.write_all(text.as_bytes())?;
         f.sync_all()?;
     }
+    let existed = path.exists();
     std::fs::rename(&tmp, path)?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
+    // The directory is synced when the file first appears, so it survives a
+    // power cut. A later rename that is lost to one leaves the previous
+    // complete version: still a valid state, so it costs no second fsync.
+    if !existed {
+        if let Ok(d) = std::fs::File::open(dir) {
+            let _ = d.sync_all();
+        }
     }
     Ok(())
 }

@@ -393,6 +393,23 @@ fn pane_status(app: &App, p: &Pane) -> Span<'static> {
     }
 }
 
+/// The last `budget` bytes of `text`, starting at a paragraph break when
+/// there is one (so Markdown blocks start cleanly), else at a line or char boundary.
+fn tail(text: &str, budget: usize) -> &str {
+    if text.len() <= budget {
+        return text;
+    }
+    let mut start = text.len() - budget;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    let window = &text[start..];
+    match window.find("\n\n").or_else(|| window.find('\n')) {
+        Some(i) if i < window.len() / 2 => &window[i..],
+        _ => window,
+    }
+}
+
 fn draw_panes(frame: &mut Frame, app: &App, area: Rect) {
     let n = app.panes.len().max(1) as u16;
     let side_by_side = area.width / n >= 26;
@@ -424,8 +441,11 @@ fn draw_panes(frame: &mut Frame, app: &App, area: Rect) {
         if body_rows == 0 {
             continue;
         }
-        // The tail of the reply, where the words are arriving.
-        let lines = wrap(&parse(&p.text), inner.width);
+        // The tail of the reply, where the words are arriving. Only text that
+        // can reach the visible rows is parsed, so a long reply costs no more
+        // per frame than a short one.
+        let budget = (usize::from(inner.width) * body_rows * 4).max(256);
+        let lines = wrap(&parse(tail(&p.text, budget)), inner.width);
         let start = lines.len().saturating_sub(body_rows);
         let body = Rect { y: inner.y + 1, height: inner.height - 1, ..inner };
         frame.render_widget(Paragraph::new(lines[start..].to_vec()), body);

@@ -76,8 +76,11 @@ impl Engine {
             views.push(RoundView { replies: replies.iter().map(|(_, t)| t.clone()).collect(), score });
         }
         let score = views.last().and_then(|v| v.score);
-        self.state_mut().consensus_score = score.map(|x| (x * 100.0).round() / 100.0);
-        self.save().await;
+        let rounded = score.map(|x| (x * 100.0).round() / 100.0);
+        if self.state().is_some_and(|s| s.consensus_score != rounded) {
+            self.state_mut().consensus_score = rounded;
+            self.save().await;
+        }
         self.emit(Event::ConsensusScore { round, score, method: method.into() });
         self.emit(crate::engine::Event::Status(self.status()));
         // Limits and open questions come first (step 00's order).

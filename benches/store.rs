@@ -1,0 +1,76 @@
+//! One save of the session file (render the Markdown + YAML, write a temp
+//! file, fsync, rename) at 100 / 1k / 10k messages, as the engine does it
+//! after every message: the body is rendered incrementally, so a save costs
+//! one appended turn plus the write.
+
+use bmad_party::session::{store_write, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId, TokenCount, Turn, TurnKind};
+use chrono::Utc;
+use divan::Bencher;
+
+fn main() {
+    divan::main();
+}
+
+fn session(messages: usize) -> Session {
+    let now = Utc::now();
+    let fm = Frontmatter {
+        workflow_type: "party-mode".into(),
+        topic: "Plugins".into(),
+        user_name: "Ada".into(),
+        date: "2026-11-22".into(),
+        agents: vec!["a".into(), "b".into(), "c".into()],
+        steps_completed: vec![StepId::Number(1), StepId::Number(2)],
+        agents_loaded: true,
+        party_active: true,
+        workflow_completed: false,
+        conversation_state: ConversationState {
+            current_round: (messages / 3) as u32,
+            started_at: now,
+            last_activity_at: now,
+            active_seconds: 60,
+            consensus_reached: false,
+            silence_count: 0,
+            exit_flags: ExitFlags::default(),
+            exit_reason: None,
+            max_rounds: 10_000,
+            max_duration_minutes: 30.0,
+            warn_at_rounds: 8,
+            warn_at_minutes: 25.0,
+            warned_rounds: false,
+            warned_time: false,
+            tokens: TokenCount::default(),
+            awaiting_answer_from: None,
+            consensus_score: None,
+        },
+        diligence: DiligenceState { budget: 3, used: 0 },
+        confirmations: vec![],
+        lang: bmad_party::i18n::Lang::En,
+        provider: ProviderRecord::default(),
+    };
+    let turns = (0..messages)
+        .map(|i| Turn {
+            kind: TurnKind::Agent,
+            agent: Some(["a", "b", "c"][i % 3].into()),
+            round: (i / 3) as u32,
+            at: now,
+            label: "🏗️ Ingrid".into(),
+            text: format!("Reply {i}: a considered paragraph about contracts, tests and what ships first, about sixty tokens long in a real party."),
+            interrupted: false,
+        })
+        .collect();
+    Session { fm, turns }
+}
+
+#[divan::bench(args = [100, 1_000, 10_000], sample_count = 30)]
+fn save_after_a_new_message(bencher: Bencher, messages: usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut s = session(messages);
+    let mut store = SessionStore::create(dir.path(), "Plugins", Utc::now());
+    store.render(&s).unwrap();
+    let extra = s.turns[0].clone();
+    bencher.bench_local(|| {
+        s.turns.push(extra.clone());
+        let text = store.render(&s).unwrap();
+        store_write(&store.path, &text).unwrap();
+    });
+}

@@ -1,0 +1,183 @@
+//! The whole process, as a facilitator runs it: the release binary,
+//! headless, 100 rounds × 3 agents against the loopback OpenAI server
+//! replying 60 streamed tokens at once, full history in every call, the
+//! session saved after every message. The server runs in this process, so
+//! only the party's own CPU is counted:
+//!
+//! - CPU per agent message: (user + sys) of the child / agent messages;
+//! - peak memory: the child's max RSS;
+//! - cost growth: CPU per message of rounds 91–100 against rounds 1–10, from
+//!   `/proc/<pid>/task/*/schedstat` (nanoseconds) sampled at round events.
+//!
+//! `cargo bench --bench whole_process` (5 runs, medians);
+//! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI).
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Command, Stdio};
+
+use bmad_party::testing::{FakeOpenAi, Reply};
+
+const BIN: &str = env!("CARGO_BIN_EXE_bmad-party");
+
+/// CPU time of every thread of `pid`, in nanoseconds.
+fn cpu_ns(pid: u32) -> u64 {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
+        .filter_map(|s| s.split_whitespace().next().and_then(|n| n.parse::<u64>().ok()))
+        .sum()
+}
+
+/// The peak resident memory of `pid` so far, in kB.
+fn peak_rss_kb(pid: u32) -> u64 {
+    std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .ok()
+        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .unwrap_or(0)
+}
+
+fn children_usage() -> (f64, i64) {
+    let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: getrusage writes into the struct we own.
+    unsafe { libc::getrusage(libc::RUSAGE_CHILDREN, &mut ru) };
+    let secs = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 / 1e6;
+    (secs(ru.ru_utime) + secs(ru.ru_stime), ru.ru_maxrss)
+}
+
+struct Run {
+    cpu_per_message_ms: f64,
+    peak_rss_mb: f64,
+    growth: f64,
+    messages: usize,
+}
+
+fn reply(n: usize) -> String {
+    let words: Vec<String> = (0..60).map(|i| format!("w{}x{}", (n * 31 + i * 7) % 997, i)).collect();
+    words.join(" ")
+}
+
+fn run_once(server: &FakeOpenAi, rounds: usize) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("bench.yaml");
+    std::fs::write(
+        &cfg,
+        format!(
+            "bmad:\n  party_mode:\n    auto_exit_enabled: true\n    max_rounds: {rounds}\n    agents_per_round: {{ min: 3, max: 3 }}\n    consensus: {{ enabled: false }}\n    silence: {{ enabled: false }}\n"
+        ),
+    )
+    .unwrap();
+    let (cpu_before, _) = children_usage();
+    let mut child = Command::new(BIN)
+        .current_dir(dir.path())
+        .env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", "bench")
+        .env("BMAD_PARTY_LOG", "warn")
+        .args(["--headless", "--events", "json", "--config"])
+        .arg(&cfg)
+        .arg("--output")
+        .arg(dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    {
+        let mut stdin = child.stdin.take().unwrap();
+        for i in 0..rounds {
+            writeln!(stdin, "Round {i}: what should we decide next about the plugin system?").unwrap();
+        }
+    }
+    let window = 10.min(rounds / 2).max(1);
+    let (mut first_start, mut first_end, mut last_start, mut last_end) = (0, 0, 0, 0);
+    let (mut first_msgs, mut last_msgs, mut messages) = (0usize, 0usize, 0usize);
+    let mut round = 0usize;
+    // Read before it exits: getrusage's ru_maxrss would include this
+    // process's memory, shared with the child between spawn and exec.
+    let mut peak_kb = 0u64;
+    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        let ev: serde_json::Value = serde_json::from_str(&line).unwrap();
+        match ev["type"].as_str().unwrap_or("") {
+            "round_started" => {
+                round = ev["round"].as_u64().unwrap() as usize;
+                if round == 1 {
+                    first_start = cpu_ns(pid);
+                }
+                if round == rounds - window + 1 {
+                    last_start = cpu_ns(pid);
+                }
+            }
+            "agent_message" => {
+                messages += 1;
+                if round <= window {
+                    first_msgs += 1;
+                }
+                if round > rounds - window {
+                    last_msgs += 1;
+                }
+            }
+            "closing" | "session_ended" => peak_kb = peak_kb.max(peak_rss_kb(pid)),
+            "round_finished" => {
+                peak_kb = peak_kb.max(peak_rss_kb(pid));
+                let r = ev["round"].as_u64().unwrap() as usize;
+                if r == window {
+                    first_end = cpu_ns(pid);
+                }
+                if r == rounds {
+                    last_end = cpu_ns(pid);
+                }
+            }
+            _ => {}
+        }
+    }
+    let status = child.wait().unwrap();
+    assert!(status.success());
+    let (cpu_after, _) = children_usage();
+    let first = (first_end - first_start) as f64 / first_msgs.max(1) as f64;
+    let last = (last_end - last_start) as f64 / last_msgs.max(1) as f64;
+    Run {
+        cpu_per_message_ms: (cpu_after - cpu_before) * 1000.0 / messages.max(1) as f64,
+        peak_rss_mb: peak_kb as f64 / 1024.0,
+        growth: last / first,
+        messages,
+    }
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn main() {
+    let smoke = std::env::args().any(|a| a == "--smoke");
+    // `cargo bench` passes --bench; with a filter for another bench, skip.
+    if std::env::args().skip(1).any(|a| !a.starts_with('-') && !"whole_process".contains(a.as_str())) {
+        return;
+    }
+    let (rounds, runs) = if smoke { (20, 1) } else { (100, 5) };
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let server = rt.block_on(FakeOpenAi::start(|_, n| bmad_party::testing::stream_of(&reply(n))));
+    let _ = Reply::Hang; // the same server type the tests use
+    let mut results = Vec::new();
+    for i in 0..runs {
+        let r = run_once(&server, rounds);
+        println!(
+            "run {}: {} agent messages, CPU {:.3} ms/message, peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x",
+            i + 1,
+            r.messages,
+            r.cpu_per_message_ms,
+            r.peak_rss_mb,
+            10.min(rounds / 2),
+            r.growth
+        );
+        results.push(r);
+    }
+    println!(
+        "median of {runs}: CPU {:.3} ms/agent message, peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
+        median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
+        median(results.iter().map(|r| r.peak_rss_mb).collect()),
+        median(results.iter().map(|r| r.growth).collect()),
+    );
+}
