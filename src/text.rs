@@ -177,7 +177,7 @@ pub fn terms(text: &str) -> Vec<String> {
     out
 }
 
-fn stem(word: &str) -> String {
+pub(crate) fn stem(word: &str) -> String {
     // Enough to make "designs", "designing" and "designer" meet; a real
     // stemmer would be a dependency for little gain in persona matching.
     let w = word.trim_end_matches("ing").trim_end_matches("es").trim_end_matches('s');
@@ -185,7 +185,7 @@ fn stem(word: &str) -> String {
     w.chars().take(7).collect()
 }
 
-fn is_stopword(w: &str) -> bool {
+pub(crate) fn is_stopword(w: &str) -> bool {
     const STOP: &[&str] = &[
         "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our",
         "out", "has", "have", "how", "its", "let", "may", "now", "see", "she", "too", "use", "way", "who", "did",

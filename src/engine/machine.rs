@@ -725,8 +725,7 @@ impl Engine {
             self.emit(Event::AgentStarted { agent: agent.id.clone(), round });
             let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
             let remaining = self.remaining_text(round);
-            let turns = self.context_turns();
-            let messages = self.env().turn_messages(&agent, &turns, round, &names, detect.then_some(end_marker.as_str()), Some(&ask_marker), remaining.as_deref());
+            let messages = self.env().turn_messages(&agent, self.context_turns(), round, &names, detect.then_some(end_marker.as_str()), Some(&ask_marker), remaining.as_deref());
             let req = ChatRequest {
                 model: agent.model.clone(),
                 messages,
@@ -1221,10 +1220,9 @@ impl Engine {
                 if self.quit {
                     break;
                 }
-                let turns = self.context_turns();
                 let req = ChatRequest {
                     model: agent.model.clone(),
-                    messages: self.env().farewell_messages(agent, &turns, &topic),
+                    messages: self.env().farewell_messages(agent, self.context_turns(), &topic),
                     temperature: self.cfg.llm.temperature,
                     cue: Cue::Farewell { agent: agent.clone(), topic: topic.clone(), user_name: self.user_name.clone(), lang: self.lang },
                 };

@@ -30,13 +30,9 @@ pub fn marked_terms(text: &str) -> Vec<String> {
         if NEGATORS.contains(&word.as_str()) {
             *negate_next = 3;
         } else if word.chars().count() >= 3 {
-            let stemmed: Vec<String> = crate::text::terms(word);
-            for t in stemmed {
-                if *negate_next > 0 {
-                    out.push(format!("¬{t}"));
-                } else {
-                    out.push(t);
-                }
+            if !crate::text::is_stopword(word) {
+                let t = crate::text::stem(word);
+                out.push(if *negate_next > 0 { format!("¬{t}") } else { t });
             }
             *negate_next = negate_next.saturating_sub(1);
         }

@@ -141,6 +141,29 @@ impl tower_service::Service<HttpRequestFactory> for Transport {
     }
 }
 
+/// The request as sent: it borrows the conversation (which can be long)
+/// rather than copying it into a JSON tree for every attempt.
+#[derive(serde::Serialize)]
+struct Body<'a> {
+    model: &'a str,
+    messages: &'a [WireMessage<'a>],
+    temperature: f32,
+    stream: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_options: Option<StreamOptions>,
+}
+
+#[derive(serde::Serialize)]
+struct WireMessage<'a> {
+    role: &'static str,
+    content: &'a str,
+}
+
+#[derive(serde::Serialize)]
+struct StreamOptions {
+    include_usage: bool,
+}
+
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct Chunk {
@@ -361,31 +384,29 @@ async fn run(
         .with_jitter()
         .build();
     let model = req.model.clone().unwrap_or_else(|| settings.model.clone());
-    let messages: Vec<serde_json::Value> = req
+    let messages: Vec<WireMessage> = req
         .messages
         .iter()
-        .map(|m| {
-            let role = match m.role {
+        .map(|m| WireMessage {
+            role: match m.role {
                 Role::System => "system",
                 Role::User => "user",
                 Role::Assistant => "assistant",
-            };
-            serde_json::json!({ "role": role, "content": m.content })
+            },
+            content: &m.content,
         })
         .collect();
     let mut attempt = 0u32;
     loop {
         attempt += 1;
-        let mut body = serde_json::json!({
-            "model": model,
-            "messages": messages,
-            "temperature": req.temperature,
-            "stream": true,
-        });
-        if usage_option.load(Ordering::Relaxed) {
-            body["stream_options"] = serde_json::json!({ "include_usage": true });
-        }
-        let err = match one_attempt(&client, &settings, body, tx).await {
+        let body = Body {
+            model: &model,
+            messages: &messages,
+            temperature: req.temperature,
+            stream: true,
+            stream_options: usage_option.load(Ordering::Relaxed).then_some(StreamOptions { include_usage: true }),
+        };
+        let err = match one_attempt(&client, &settings, &body, tx).await {
             Ok(()) => {
                 let _ = tx.send(LlmEvent::Done).await;
                 return;
@@ -427,11 +448,11 @@ fn redact(text: &str, key: &str) -> String {
 async fn one_attempt(
     client: &Client<OpenAIConfig>,
     settings: &OpenAiSettings,
-    body: serde_json::Value,
+    body: &Body<'_>,
     tx: &mpsc::Sender<LlmEvent>,
 ) -> Result<(), AttemptError> {
     let chat = client.chat();
-    let start = chat.create_stream_byot::<serde_json::Value, Chunk>(body);
+    let start = chat.create_stream_byot::<&Body, Chunk>(body);
     let mut stream = match tokio::time::timeout(settings.request_timeout, start).await {
         Err(_) => return Err({ let s = settings.request_timeout.as_secs(); AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复")) }),
         Ok(Err(e)) => return Err(classify(e)),

@@ -151,7 +151,8 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         }
         let mut f = opts.open(&tmp)?;
         f.write_all(text.as_bytes())?;
-        f.sync_all()?;
+        // fdatasync: the data and the size, not the timestamps.
+        f.sync_data()?;
     }
     let existed = path.exists();
     std::fs::rename(&tmp, path)?;

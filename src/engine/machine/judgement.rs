@@ -152,7 +152,7 @@ impl Engine {
 
     /// The moderator (or, without one, the runtime) summarises and redirects.
     async fn redirect(&mut self, round: u32) {
-        let turns = self.context_turns();
+        let turns = self.context_turns().to_vec();
         if let Some(m) = self.agents.iter().find(|a| a.moderator).cloned() {
             let req = ChatRequest {
                 model: m.model.clone(),
