@@ -145,6 +145,54 @@ fn run_once(server: &FakeOpenAi, rounds: usize) -> Run {
     }
 }
 
+/// Exec to first frame of the full screen, in a real pseudo-terminal, with
+/// the rehearsal provider and the built-in room; milliseconds.
+fn startup_ms() -> f64 {
+    use std::os::fd::FromRawFd;
+    let (mut master, mut slave) = (0, 0);
+    let mut size = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
+    // SAFETY: openpty fills the two descriptors we pass.
+    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &mut size) };
+    assert_eq!(rc, 0, "openpty");
+    // SAFETY: the descriptors were just opened and are owned here.
+    let (master, slave) = unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) };
+    // Act as the terminal: drain what the child draws (so it never blocks on
+    // a full pty) and answer the device-attributes query that crossterm sends
+    // to probe the keyboard protocol, as real terminals do at once.
+    let mut reader = master.try_clone().unwrap();
+    let mut answer = master.try_clone().unwrap();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 65536];
+        while let Ok(n) = std::io::Read::read(&mut reader, &mut buf) {
+            if n == 0 {
+                break;
+            }
+            if buf[..n].windows(3).any(|w| w == b"\x1b[c") {
+                let _ = std::io::Write::write_all(&mut answer, b"\x1b[?62;22c");
+            }
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let status = Command::new(BIN)
+        .current_dir(dir.path())
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("OPENAI_BASE_URL")
+        .env("BMAD_PARTY_EXIT_AFTER_FIRST_FRAME", "1")
+        .env("TERM", "xterm-256color")
+        .arg("--output")
+        .arg(dir.path())
+        .stdin(slave.try_clone().unwrap())
+        .stdout(slave.try_clone().unwrap())
+        .stderr(slave)
+        .status()
+        .unwrap();
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    assert!(status.success());
+    drop(master);
+    ms
+}
+
 fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
@@ -174,6 +222,8 @@ fn main() {
         );
         results.push(r);
     }
+    let startups: Vec<f64> = (0..if smoke { 3 } else { 21 }).map(|_| startup_ms()).collect();
+    println!("start-up, exec to first frame in a pty (rehearsal, built-in room): median {:.1} ms of {} runs (includes leaving)", median(startups.clone()), startups.len());
     println!(
         "median of {runs}: CPU {:.3} ms/agent message, peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
         median(results.iter().map(|r| r.cpu_per_message_ms).collect()),

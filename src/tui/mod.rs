@@ -115,6 +115,8 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut engine_done = false;
     let mut quitting = false;
+    // For the start-up benchmark: exec to first frame, then leave.
+    let first_frame_only = std::env::var_os("BMAD_PARTY_EXIT_AFTER_FIRST_FRAME").is_some();
     loop {
         if dirty && last_draw.elapsed() >= FRAME {
             let now = Instant::now();
@@ -124,6 +126,10 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
             }
             last_draw = now;
             dirty = false;
+            if first_frame_only {
+                let _ = engine.commands.send(Command::Quit);
+                break;
+            }
         }
         let clock_running = app.status.as_ref().is_some_and(|s| s.clock_running) && app.ended.is_none();
         let redraw_at = tokio::time::Instant::from_std(last_draw + FRAME);
