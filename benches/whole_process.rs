@@ -150,9 +150,9 @@ fn run_once(server: &FakeOpenAi, rounds: usize) -> Run {
 fn startup_ms() -> f64 {
     use std::os::fd::FromRawFd;
     let (mut master, mut slave) = (0, 0);
-    let mut size = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
+    let size = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
     // SAFETY: openpty fills the two descriptors we pass.
-    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &mut size) };
+    let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &size) };
     assert_eq!(rc, 0, "openpty");
     // SAFETY: the descriptors were just opened and are owned here.
     let (master, slave) = unsafe { (std::fs::File::from_raw_fd(master), std::fs::File::from_raw_fd(slave)) };
