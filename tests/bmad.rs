@@ -158,6 +158,7 @@ async fn a_chinese_project_party_greets_by_name_speaks_chinese_and_writes_to_its
     let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
     assert!(file.starts_with(&root.canonicalize().unwrap().join("docs/party-mode").display().to_string()), "{file}");
     assert!(server.received().iter().any(|r| r.system_prompt().contains("Write in Chinese")), "agents are told the language");
+    assert!(std::fs::read_to_string(&file).unwrap().contains("# 🎉 派对模式：主题"), "the file's own heading is Chinese too");
 }
 
 #[tokio::test(flavor = "multi_thread")]

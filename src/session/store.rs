@@ -52,7 +52,11 @@ impl SessionStore {
 
     /// The whole file's text for `session`, appending turns rendered since the last call.
     pub fn render(&mut self, session: &Session) -> Result<String, String> {
-        let title = format!("# 🎉 Party Mode: {}\n", session.fm.topic.replace('\n', " "));
+        let topic = session.fm.topic.replace('\n', " ");
+        let title = match session.fm.lang {
+            crate::i18n::Lang::Zh => format!("# 🎉 派对模式：{topic}\n"),
+            crate::i18n::Lang::En => format!("# 🎉 Party Mode: {topic}\n"),
+        };
         if title != self.title || session.turns.len() < self.rendered {
             self.body.clear();
             self.rendered = 0;
