@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Idle CPU of the full-screen party: the release binary in a real terminal
+# (tmux), CPU of all its threads over 10 s from /proc/<pid>/task/*/schedstat,
+# once before the topic and once after a round while the session clock ticks.
+#
+# Usage: benches/idle.sh [path/to/bmad-party]   (default: target/release/bmad-party)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+BIN="$(realpath "${1:-target/release/bmad-party}")"
+command -v tmux >/dev/null || { echo "needs tmux"; exit 1; }
+WORK="$(mktemp -d)"
+SOCK="$WORK/tmux.sock"
+trap 'tmux -S "$SOCK" kill-server 2>/dev/null || true; rm -rf "$WORK" 2>/dev/null || true' EXIT
+tmux -S "$SOCK" -f /dev/null new-session -d -s idle -x 120 -y 40 "cd $WORK && BMAD_PARTY_REHEARSAL_DELAY_MS=5 $BIN --output $WORK/out"
+sleep 2
+PID="$(pgrep -f "^$BIN --output $WORK/out" | head -1)"
+cpu_ns() { cat /proc/"$PID"/task/*/schedstat | awk '{s += $1} END {print s}'; }
+measure() {
+    local a b
+    a="$(cpu_ns)"; sleep 10; b="$(cpu_ns)"
+    awk -v d="$((b - a))" -v what="$1" 'BEGIN { printf "%s: %.0f us of CPU in 10 s = %.3f %% of a core\n", what, d / 1000, d / 1e8 }'
+}
+measure "welcome screen, nothing happening"
+tmux -S "$SOCK" send-keys -t idle 'How should we design a plugin system?' Enter
+sleep 6   # the rehearsal round ends; the push would come after 30 s
+measure "after a round, session clock ticking"
