@@ -3,7 +3,7 @@
 //! after every message: the body is rendered incrementally, so a save costs
 //! one appended turn plus the write.
 
-use bmad_party::session::{store_write, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId, TokenCount, Turn, TurnKind};
+use bmad_party::session::{store_write, ConversationState, DiligenceState, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind};
 use chrono::Utc;
 use divan::Bencher;
 
@@ -23,25 +23,7 @@ fn session(messages: usize) -> Session {
         agents_loaded: true,
         party_active: true,
         workflow_completed: false,
-        conversation_state: ConversationState {
-            current_round: (messages / 3) as u32,
-            started_at: now,
-            last_activity_at: now,
-            active_seconds: 60,
-            consensus_reached: false,
-            silence_count: 0,
-            exit_flags: ExitFlags::default(),
-            exit_reason: None,
-            max_rounds: 10_000,
-            max_duration_minutes: 30.0,
-            warn_at_rounds: 8,
-            warn_at_minutes: 25.0,
-            warned_rounds: false,
-            warned_time: false,
-            tokens: TokenCount::default(),
-            awaiting_answer_from: None,
-            consensus_score: None,
-        },
+        conversation_state: ConversationState { current_round: (messages / 3) as u32, active_seconds: 60, ..ConversationState::new(now, 10_000, 8, 30.0, 25.0) },
         diligence: DiligenceState { budget: 3, used: 0 },
         confirmations: vec![],
         lang: bmad_party::i18n::Lang::En,

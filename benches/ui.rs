@@ -53,39 +53,39 @@ fn app_with(entries: usize) -> App {
     app
 }
 
-#[divan::bench(args = [100, 1_000, 10_000, 100_000], sample_count = 30)]
-fn frame_at_bottom(bencher: Bencher, entries: usize) {
-    let mut app = app_with(entries);
-    let mut view = ViewState::default();
-    let mut t = Terminal::new(TestBackend::new(200, 60)).unwrap();
+/// Draws a frame after each new token, as while agents stream.
+fn frames(bencher: Bencher, mut app: App, mut view: ViewState, mut t: Terminal<TestBackend>) {
     let now = Instant::now();
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
     let mut n = 0;
     bencher.bench_local(|| {
-        // A new token each frame, as while agents stream.
         n += 1;
         app.on_event(Event::AgentToken { agent: "pm".into(), text: format!("more{n} ") });
         t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
     });
 }
 
-#[divan::bench(args = [100, 1_000, 10_000, 100_000], sample_count = 30)]
-fn frame_scrolled_to_middle(bencher: Bencher, entries: usize) {
+fn screen(entries: usize) -> (App, ViewState, Terminal<TestBackend>) {
     let mut app = app_with(entries);
     let mut view = ViewState::default();
     let mut t = Terminal::new(TestBackend::new(200, 60)).unwrap();
-    let now = Instant::now();
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    t.draw(|f| view::draw(f, &mut app, &mut view, Instant::now())).unwrap();
+    (app, view, t)
+}
+
+#[divan::bench(args = [100, 1_000, 10_000, 100_000], sample_count = 30)]
+fn frame_at_bottom(bencher: Bencher, entries: usize) {
+    let (app, view, t) = screen(entries);
+    frames(bencher, app, view, t);
+}
+
+#[divan::bench(args = [100, 1_000, 10_000, 100_000], sample_count = 30)]
+fn frame_scrolled_to_middle(bencher: Bencher, entries: usize) {
+    let (mut app, mut view, mut t) = screen(entries);
     view.scroll(&mut app, ScrollAction::Top);
     // Half the transcript down: about 7 rows per entry at this width.
     view.scroll(&mut app, ScrollAction::Down(entries * 7 / 2));
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
-    let mut n = 0;
-    bencher.bench_local(|| {
-        n += 1;
-        app.on_event(Event::AgentToken { agent: "pm".into(), text: format!("more{n} ") });
-        t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
-    });
+    t.draw(|f| view::draw(f, &mut app, &mut view, Instant::now())).unwrap();
+    frames(bencher, app, view, t);
 }
 
 const TOKENS: usize = 200_000;

@@ -30,7 +30,7 @@ use crate::i18n::{t, Lang, Msg};
 use crate::llm::{ChatMessage, ChatRequest, Cue, LlmEvent, Provider, Role};
 use crate::session::{
     ConfirmKind, ConfirmStatus, ConfirmationRecord, ConversationState, DiligenceState, ExitFlags, Frontmatter,
-    ProviderRecord, Session, SessionStore, StepId, TokenCount, Turn, TurnKind,
+    ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
 };
 use crate::text::{sanitize, Sanitizer};
 use crate::workflow::Workflow;
@@ -526,25 +526,7 @@ impl Engine {
             agents_loaded: true,
             party_active: true,
             workflow_completed: false,
-            conversation_state: ConversationState {
-                current_round: 0,
-                started_at: now,
-                last_activity_at: now,
-                active_seconds: 0,
-                consensus_reached: false,
-                silence_count: 0,
-                exit_flags: ExitFlags::default(),
-                exit_reason: None,
-                max_rounds: p.max_rounds,
-                max_duration_minutes: p.max_duration_minutes,
-                warn_at_rounds: p.warn_at_rounds,
-                warn_at_minutes: p.warn_at_minutes,
-                warned_rounds: false,
-                warned_time: false,
-                tokens: TokenCount::default(),
-                awaiting_answer_from: None,
-                consensus_score: None,
-            },
+            conversation_state: ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes),
             diligence: DiligenceState { budget: p.diligence.push_max, used: 0 },
             confirmations: vec![],
             lang: self.lang,

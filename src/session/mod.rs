@@ -80,6 +80,31 @@ pub struct ConversationState {
     pub consensus_score: Option<f64>,
 }
 
+impl ConversationState {
+    /// The state of a party that starts now with these limits.
+    pub fn new(now: DateTime<Utc>, max_rounds: u32, warn_at_rounds: u32, max_duration_minutes: f64, warn_at_minutes: f64) -> Self {
+        ConversationState {
+            current_round: 0,
+            started_at: now,
+            last_activity_at: now,
+            active_seconds: 0,
+            consensus_reached: false,
+            silence_count: 0,
+            exit_flags: ExitFlags::default(),
+            exit_reason: None,
+            max_rounds,
+            max_duration_minutes,
+            warn_at_rounds,
+            warn_at_minutes,
+            warned_rounds: false,
+            warned_time: false,
+            tokens: TokenCount::default(),
+            awaiting_answer_from: None,
+            consensus_score: None,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TokenCount {
     pub prompt: u64,
