@@ -3,7 +3,9 @@
 //! after every message: the body is rendered incrementally, so a save costs
 //! one appended turn plus the write.
 
-use bmad_party::session::{store_write, ConversationState, DiligenceState, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind};
+use bmad_party::session::{
+    store_write, ConversationState, DiligenceState, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
+};
 use chrono::Utc;
 use divan::Bencher;
 
@@ -23,7 +25,11 @@ fn session(messages: usize) -> Session {
         agents_loaded: true,
         party_active: true,
         workflow_completed: false,
-        conversation_state: ConversationState { current_round: (messages / 3) as u32, active_seconds: 60, ..ConversationState::new(now, 10_000, 8, 30.0, 25.0) },
+        conversation_state: ConversationState {
+            current_round: (messages / 3) as u32,
+            active_seconds: 60,
+            ..ConversationState::new(now, 10_000, 8, 30.0, 25.0)
+        },
         diligence: DiligenceState { budget: 3, used: 0 },
         confirmations: vec![],
         lang: bmad_party::i18n::Lang::En,
@@ -36,7 +42,9 @@ fn session(messages: usize) -> Session {
             round: (i / 3) as u32,
             at: now,
             label: "🏗️ Ingrid".into(),
-            text: format!("Reply {i}: a considered paragraph about contracts, tests and what ships first, about sixty tokens long in a real party."),
+            text: format!(
+                "Reply {i}: a considered paragraph about contracts, tests and what ships first, about sixty tokens long in a real party."
+            ),
             interrupted: false,
         })
         .collect();

@@ -29,7 +29,16 @@ fn app_with(entries: usize) -> App {
         model: "m".into(),
         rehearsal: false,
         base_url: None,
-        agents: IDS.iter().map(|id| AgentInfo { id: (*id).into(), name: id.to_uppercase(), title: "Title".into(), icon: "🏗️".into(), color: Some("cyan".into()) }).collect(),
+        agents: IDS
+            .iter()
+            .map(|id| AgentInfo {
+                id: (*id).into(),
+                name: id.to_uppercase(),
+                title: "Title".into(),
+                icon: "🏗️".into(),
+                color: Some("cyan".into()),
+            })
+            .collect(),
         lang: Lang::En,
         user_name: "Ada".into(),
         resumed: false,
@@ -41,13 +50,31 @@ fn app_with(entries: usize) -> App {
             "Message **{i}**: we should design the plugin API around *stable contracts* and `versioned` manifests, \
              test the riskiest assumption first, and write down what we will not do.\n\n- point one for {i}\n- point two"
         );
-        app.on_event(Event::AgentMessage { agent: IDS[i % 3].into(), name: "N".into(), icon: "🏗️".into(), round: (i / 3) as u32, text, interrupted: false });
+        app.on_event(Event::AgentMessage {
+            agent: IDS[i % 3].into(),
+            name: "N".into(),
+            icon: "🏗️".into(),
+            round: (i / 3) as u32,
+            text,
+            interrupted: false,
+        });
     }
-    app.on_event(Event::RoundStarted { round: 1, max_rounds: 10, agents: IDS.iter().map(|s| (*s).into()).collect(), continued: false });
+    app.on_event(Event::RoundStarted {
+        round: 1,
+        max_rounds: 10,
+        agents: IDS.iter().map(|s| (*s).into()).collect(),
+        continued: false,
+    });
     for id in IDS {
-        app.on_event(Event::AgentStarted { agent: id.into(), round: 1 });
+        app.on_event(Event::AgentStarted {
+            agent: id.into(),
+            round: 1,
+        });
         for w in 0..40 {
-            app.on_event(Event::AgentToken { agent: id.into(), text: format!("token{w} ") });
+            app.on_event(Event::AgentToken {
+                agent: id.into(),
+                text: format!("token{w} "),
+            });
         }
     }
     app
@@ -59,7 +86,10 @@ fn frames(bencher: Bencher, mut app: App, mut view: ViewState, mut t: Terminal<T
     let mut n = 0;
     bencher.bench_local(|| {
         n += 1;
-        app.on_event(Event::AgentToken { agent: "pm".into(), text: format!("more{n} ") });
+        app.on_event(Event::AgentToken {
+            agent: "pm".into(),
+            text: format!("more{n} "),
+        });
         t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
     });
 }
@@ -95,11 +125,20 @@ const TOKENS: usize = 200_000;
 #[divan::bench(sample_count = 5, counter = divan::counter::ItemsCount::new(TOKENS))]
 fn streaming_absorption_three_panes(bencher: Bencher) {
     bencher
-        .with_inputs(|| (app_with(1_000), ViewState::default(), Terminal::new(TestBackend::new(200, 60)).unwrap()))
+        .with_inputs(|| {
+            (
+                app_with(1_000),
+                ViewState::default(),
+                Terminal::new(TestBackend::new(200, 60)).unwrap(),
+            )
+        })
         .bench_local_values(|(mut app, mut view, mut t)| {
             let mut last = Instant::now();
             for i in 0..TOKENS {
-                app.on_event(Event::AgentToken { agent: IDS[i % 3].into(), text: "word ".into() });
+                app.on_event(Event::AgentToken {
+                    agent: IDS[i % 3].into(),
+                    text: "word ".into(),
+                });
                 if last.elapsed() >= std::time::Duration::from_millis(16) {
                     let now = Instant::now();
                     t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();

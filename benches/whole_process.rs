@@ -21,7 +21,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_bmad-party");
 
 /// CPU time of every thread of `pid`, in nanoseconds.
 fn cpu_ns(pid: u32) -> u64 {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else { return 0 };
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return 0;
+    };
     tasks
         .flatten()
         .filter_map(|t| std::fs::read_to_string(t.path().join("schedstat")).ok())
@@ -33,7 +35,11 @@ fn cpu_ns(pid: u32) -> u64 {
 fn peak_rss_kb(pid: u32) -> u64 {
     std::fs::read_to_string(format!("/proc/{pid}/status"))
         .ok()
-        .and_then(|s| s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1)?.parse().ok()))
+        .and_then(|s| {
+            s.lines()
+                .find(|l| l.starts_with("VmHWM:"))
+                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
+        })
         .unwrap_or(0)
 }
 
@@ -150,7 +156,12 @@ fn run_once(server: &FakeOpenAi, rounds: usize) -> Run {
 fn startup_ms() -> f64 {
     use std::os::fd::FromRawFd;
     let (mut master, mut slave) = (0, 0);
-    let size = libc::winsize { ws_row: 40, ws_col: 120, ws_xpixel: 0, ws_ypixel: 0 };
+    let size = libc::winsize {
+        ws_row: 40,
+        ws_col: 120,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
     // SAFETY: openpty fills the two descriptors we pass.
     let rc = unsafe { libc::openpty(&mut master, &mut slave, std::ptr::null_mut(), std::ptr::null(), &size) };
     assert_eq!(rc, 0, "openpty");
@@ -201,11 +212,18 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     let smoke = std::env::args().any(|a| a == "--smoke");
     // `cargo bench` passes --bench; with a filter for another bench, skip.
-    if std::env::args().skip(1).any(|a| !a.starts_with('-') && !"whole_process".contains(a.as_str())) {
+    if std::env::args()
+        .skip(1)
+        .any(|a| !a.starts_with('-') && !"whole_process".contains(a.as_str()))
+    {
         return;
     }
     let (rounds, runs) = if smoke { (20, 1) } else { (100, 5) };
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .unwrap();
     let server = rt.block_on(FakeOpenAi::start(|_, n| bmad_party::testing::stream_of(&reply(n))));
     let _ = Reply::Hang; // the same server type the tests use
     let mut results = Vec::new();
@@ -223,7 +241,11 @@ fn main() {
         results.push(r);
     }
     let startups: Vec<f64> = (0..if smoke { 3 } else { 21 }).map(|_| startup_ms()).collect();
-    println!("start-up, exec to first frame in a pty (rehearsal, built-in room): median {:.1} ms of {} runs (includes leaving)", median(startups.clone()), startups.len());
+    println!(
+        "start-up, exec to first frame in a pty (rehearsal, built-in room): median {:.1} ms of {} runs (includes leaving)",
+        median(startups.clone()),
+        startups.len()
+    );
     println!(
         "median of {runs}: CPU {:.3} ms/agent message, peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
         median(results.iter().map(|r| r.cpu_per_message_ms).collect()),

@@ -11,10 +11,20 @@ use bmad_party::testing::{FakeOpenAi, Reply};
 #[tokio::main]
 async fn main() {
     let args: Vec<String> = std::env::args().collect();
-    let delay = args.windows(2).find(|w| w[0] == "--delay-ms").and_then(|w| w[1].parse().ok()).unwrap_or(0u64);
+    let delay = args
+        .windows(2)
+        .find(|w| w[0] == "--delay-ms")
+        .and_then(|w| w[1].parse().ok())
+        .unwrap_or(0u64);
     let server = FakeOpenAi::start(move |_, n| {
         let text: Vec<String> = (0..60).map(|i| format!("w{}x{}", (n * 31 + i * 7) % 997, i)).collect();
-        Reply::Stream { events: bmad_party::testing::events_of(&text.join(" ")), done: true, delay: Duration::from_millis(delay), cut_after: None, stall_after: None }
+        Reply::Stream {
+            events: bmad_party::testing::events_of(&text.join(" ")),
+            done: true,
+            delay: Duration::from_millis(delay),
+            cut_after: None,
+            stall_after: None,
+        }
     })
     .await;
     println!("{}", server.base_url());

@@ -67,7 +67,10 @@ impl Principles {
                         .filter(|p| !p.is_empty())
                         .collect()
                 } else {
-                    s.lines().map(|l| l.trim().trim_start_matches("- ").trim().to_string()).filter(|l| !l.is_empty()).collect()
+                    s.lines()
+                        .map(|l| l.trim().trim_start_matches("- ").trim().to_string())
+                        .filter(|l| !l.is_empty())
+                        .collect()
                 };
                 if bullets.is_empty() {
                     vec![]
@@ -103,8 +106,20 @@ struct RawAgent {
 }
 
 pub const COLORS: &[&str] = &[
-    "red", "green", "yellow", "blue", "magenta", "cyan", "gray", "white", "lightred", "lightgreen", "lightyellow",
-    "lightblue", "lightmagenta", "lightcyan",
+    "red",
+    "green",
+    "yellow",
+    "blue",
+    "magenta",
+    "cyan",
+    "gray",
+    "white",
+    "lightred",
+    "lightgreen",
+    "lightyellow",
+    "lightblue",
+    "lightmagenta",
+    "lightcyan",
 ];
 
 /// Problems found while loading a roster, one per file and field.
@@ -145,13 +160,27 @@ pub fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
 }
 
 fn problem(file: &str, key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError { file: file.to_string(), line: None, column: None, key: key.to_string(), message: message.into(), snippet: None }
+    ConfigError {
+        file: file.to_string(),
+        line: None,
+        column: None,
+        key: key.to_string(),
+        message: message.into(),
+        snippet: None,
+    }
 }
 
 /// Parses one agent file.
 pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
     let Some((yaml, body, first_line)) = split_frontmatter(&file.text) else {
-        return Err(problem(&file.path, "", crate::tr!("no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`", "没有 YAML frontmatter：文件必须以一行 `---` 开头，接着是角色字段，再以 `---` 结束")));
+        return Err(problem(
+            &file.path,
+            "",
+            crate::tr!(
+                "no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`",
+                "没有 YAML frontmatter：文件必须以一行 `---` 开头，接着是角色字段，再以 `---` 结束"
+            ),
+        ));
     };
     let raw: RawAgent = serde_saphyr::from_str(yaml).map_err(|e| {
         let mut err = yaml_error(&e, &file.path, first_line - 1);
@@ -177,18 +206,35 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
         source: file.path.clone(),
         aliases: Vec::new(),
     };
-    for (key, value) in [("id", &agent.id), ("name", &agent.name), ("title", &agent.title), ("role", &agent.role)] {
+    for (key, value) in [
+        ("id", &agent.id),
+        ("name", &agent.name),
+        ("title", &agent.title),
+        ("role", &agent.role),
+    ] {
         if value.is_empty() {
             return Err(problem(&file.path, key, crate::tr!("may not be empty", "不能为空")));
         }
     }
     if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(problem(&file.path, "id", { let id = &agent.id; crate::tr!("`{id}` may only use letters, digits, `-` and `_` (it is typed as @id)", "`{id}` 只能包含字母、数字、`-` 和 `_`（用于 @id 称呼）") }));
+        return Err(problem(&file.path, "id", {
+            let id = &agent.id;
+            crate::tr!(
+                "`{id}` may only use letters, digits, `-` and `_` (it is typed as @id)",
+                "`{id}` 只能包含字母、数字、`-` 和 `_`（用于 @id 称呼）"
+            )
+        }));
     }
     if let Some(c) = &agent.color {
         let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
         if !hex && !COLORS.contains(&c.as_str()) {
-            return Err(problem(&file.path, "color", { let all = COLORS.join(", "); crate::tr!("`{c}` is not a colour; use one of {all} or #rrggbb", "`{c}` 不是颜色；请使用 {all} 之一或 #rrggbb") }));
+            return Err(problem(&file.path, "color", {
+                let all = COLORS.join(", ");
+                crate::tr!(
+                    "`{c}` is not a colour; use one of {all} or #rrggbb",
+                    "`{c}` 不是颜色；请使用 {all} 之一或 #rrggbb"
+                )
+            }));
         }
     }
     Ok(agent)
@@ -204,7 +250,13 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         match parse_agent(f) {
             Ok(a) => {
                 if let Some(first) = seen.get(&a.id.to_lowercase()) {
-                    problems.push(problem(&f.path, "id", { let id = &a.id; crate::tr!("duplicate id `{id}` (already used by {first})", "重复的 id `{id}`（已被 {first} 使用）") }));
+                    problems.push(problem(&f.path, "id", {
+                        let id = &a.id;
+                        crate::tr!(
+                            "duplicate id `{id}` (already used by {first})",
+                            "重复的 id `{id}`（已被 {first} 使用）"
+                        )
+                    }));
                 } else {
                     seen.insert(a.id.to_lowercase(), f.path.clone());
                     agents.push(a);
@@ -217,7 +269,16 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         return Err(RosterError { problems });
     }
     if agents.is_empty() {
-        return Err(RosterError { problems: vec![problem("agents/", "", crate::tr!("no agent files (*.md) found; the room is empty", "没有找到智能体文件（*.md）；房间是空的"))] });
+        return Err(RosterError {
+            problems: vec![problem(
+                "agents/",
+                "",
+                crate::tr!(
+                    "no agent files (*.md) found; the room is empty",
+                    "没有找到智能体文件（*.md）；房间是空的"
+                ),
+            )],
+        });
     }
     agents.sort_by(|a, b| a.id.cmp(&b.id));
     Ok(agents)
@@ -228,7 +289,10 @@ mod tests {
     use super::*;
 
     fn file(path: &str, text: &str) -> SourceFile {
-        SourceFile { path: path.into(), text: text.into() }
+        SourceFile {
+            path: path.into(),
+            text: text.into(),
+        }
     }
 
     const GOOD: &str = "---\nid: architect\nname: Ingrid\ntitle: Architect\nicon: \"🏗️\"\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: \"- a - b\"\n---\nExtra.\n";
@@ -258,6 +322,10 @@ mod tests {
     #[test]
     fn duplicate_ids_are_reported() {
         let e = load_roster(&[file("agents/a.md", GOOD), file("agents/b.md", GOOD)]).unwrap_err();
-        assert!(e.to_string().contains("agents/b.md: `id`: duplicate id `architect` (already used by agents/a.md)"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("agents/b.md: `id`: duplicate id `architect` (already used by agents/a.md)"),
+            "{e}"
+        );
     }
 }

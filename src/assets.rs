@@ -31,12 +31,24 @@ pub fn embedded_agents() -> Vec<SourceFile> {
 }
 
 fn read_problem(path: &Path, message: String) -> ConfigError {
-    ConfigError { file: path.display().to_string(), line: None, column: None, key: String::new(), message, snippet: None }
+    ConfigError {
+        file: path.display().to_string(),
+        line: None,
+        column: None,
+        key: String::new(),
+        message,
+        snippet: None,
+    }
 }
 
 /// Every `*.md` in `dir` (not recursive), sorted by name.
 pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| vec![read_problem(dir, crate::tr!("cannot read the agents folder: {e}", "无法读取智能体文件夹：{e}"))])?;
+    let entries = std::fs::read_dir(dir).map_err(|e| {
+        vec![read_problem(
+            dir,
+            crate::tr!("cannot read the agents folder: {e}", "无法读取智能体文件夹：{e}"),
+        )]
+    })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
@@ -47,8 +59,14 @@ pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> 
     for p in paths {
         match std::fs::read(&p) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => files.push(SourceFile { path: p.display().to_string(), text }),
-                Err(e) => problems.push(read_problem(&p, { let at = e.utf8_error().valid_up_to(); crate::tr!("not UTF-8 text (byte {at})", "不是 UTF-8 文本（第 {at} 字节）") })),
+                Ok(text) => files.push(SourceFile {
+                    path: p.display().to_string(),
+                    text,
+                }),
+                Err(e) => problems.push(read_problem(&p, {
+                    let at = e.utf8_error().valid_up_to();
+                    crate::tr!("not UTF-8 text (byte {at})", "不是 UTF-8 文本（第 {at} 字节）")
+                })),
             },
             Err(e) => problems.push(read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}"))),
         }
@@ -84,7 +102,10 @@ impl WorkflowSource {
                     return Ok(Lookup::Missing);
                 }
                 let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
-                Ok(Lookup::Found(SourceFile { path: p.display().to_string(), text }))
+                Ok(Lookup::Found(SourceFile {
+                    path: p.display().to_string(),
+                    text,
+                }))
             }
             None => self.read(rel),
         }
@@ -96,7 +117,10 @@ impl WorkflowSource {
             let p = dir.join(rel);
             if p.exists() {
                 let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
-                return Ok(Lookup::Found(SourceFile { path: p.display().to_string(), text }));
+                return Ok(Lookup::Found(SourceFile {
+                    path: p.display().to_string(),
+                    text,
+                }));
             }
         }
         Ok(match WORKFLOW.get_file(rel) {

@@ -79,13 +79,22 @@ pub struct Cli {
 fn in_chinese(cmd: clap::Command) -> clap::Command {
     const HELP: &[(&str, &str)] = &[
         ("config", "配置文件（默认：工作流的 config.yaml）"),
-        ("workflow", "派对模式工作流文件夹（默认：若存在则用 ./workflows/party-mode，否则用内置）"),
+        (
+            "workflow",
+            "派对模式工作流文件夹（默认：若存在则用 ./workflows/party-mode，否则用内置）",
+        ),
         ("agents", "智能体文件夹 *.md（默认：若存在则用 ./agents，否则用内置房间）"),
-        ("output", "会话写入 DIR/party-mode/（默认：./_bmad-output 或 BMAD 项目的 output_folder）"),
+        (
+            "output",
+            "会话写入 DIR/party-mode/（默认：./_bmad-output 或 BMAD 项目的 output_folder）",
+        ),
         ("max_rounds", "轮次上限（覆盖配置）"),
         ("max_minutes", "活跃时间上限，单位分钟（覆盖配置；可用小数）"),
         ("model", "模型名称（否则用 OPENAI_MODEL、配置或智能体自己的设置）"),
-        ("base_url", "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）"),
+        (
+            "base_url",
+            "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）",
+        ),
         ("lang", "程序自身文字的语言"),
         ("user_name", "主持人的名字（默认：BMAD 项目的 user_name 或 $USER）"),
         ("rehearsal", "即使配置了服务，也使用离线排练"),
@@ -118,7 +127,11 @@ impl Cli {
     pub fn parse_localized() -> Cli {
         use clap::{CommandFactory, FromArgMatches};
         let args: Vec<String> = std::env::args().collect();
-        let asked = args.windows(2).find(|w| w[0] == "--lang").map(|w| w[1].clone()).or_else(|| args.iter().find_map(|a| a.strip_prefix("--lang=").map(String::from)));
+        let asked = args
+            .windows(2)
+            .find(|w| w[0] == "--lang")
+            .map(|w| w[1].clone())
+            .or_else(|| args.iter().find_map(|a| a.strip_prefix("--lang=").map(String::from)));
         let zh = match asked {
             Some(l) => l == "zh",
             None => Lang::from_env() == Some(Lang::Zh),

@@ -119,7 +119,10 @@ impl Default for Config {
                     content_similarity: 0.9,
                     consecutive_similar_rounds: 3,
                 },
-                diligence: Diligence { push_max: 3, idle_seconds: 30 },
+                diligence: Diligence {
+                    push_max: 3,
+                    idle_seconds: 30,
+                },
                 confirmation_timeout_seconds: 300,
                 lang: None,
             },
@@ -138,8 +141,21 @@ impl Default for Config {
 
 pub fn default_disagreement_words() -> Vec<String> {
     [
-        "disagree", "however", "but i", "not convinced", "on the contrary", "i doubt", "risky", "concern",
-        "不同意", "但是", "然而", "反对", "不认同", "有风险", "担心",
+        "disagree",
+        "however",
+        "but i",
+        "not convinced",
+        "on the contrary",
+        "i doubt",
+        "risky",
+        "concern",
+        "不同意",
+        "但是",
+        "然而",
+        "反对",
+        "不认同",
+        "有风险",
+        "担心",
     ]
     .map(String::from)
     .to_vec()
@@ -325,10 +341,21 @@ impl Config {
         take(&p.max_rounds, &mut pc.max_rounds);
         take(&p.max_duration_minutes, &mut pc.max_duration_minutes);
         if p.warn_at_rounds.is_some() && p.warn_at.is_some() {
-            ck.fail_at("bmad.party_mode.warn_at", p.warn_at.as_ref(), crate::tr!("give either `warn_at_rounds` or its alias `warn_at`, not both", "`warn_at_rounds` 与其别名 `warn_at` 只能给出一个"));
+            ck.fail_at(
+                "bmad.party_mode.warn_at",
+                p.warn_at.as_ref(),
+                crate::tr!(
+                    "give either `warn_at_rounds` or its alias `warn_at`, not both",
+                    "`warn_at_rounds` 与其别名 `warn_at` 只能给出一个"
+                ),
+            );
         }
         let warn_rounds = p.warn_at_rounds.as_ref().or(p.warn_at.as_ref());
-        let warn_rounds_key = if p.warn_at_rounds.is_some() { "bmad.party_mode.warn_at_rounds" } else { "bmad.party_mode.warn_at" };
+        let warn_rounds_key = if p.warn_at_rounds.is_some() {
+            "bmad.party_mode.warn_at_rounds"
+        } else {
+            "bmad.party_mode.warn_at"
+        };
         // An explicit --max-rounds without an explicit warning moves the
         // warning with it (80 %), instead of tripping over the default 8.
         if let Some(m) = overrides.max_rounds {
@@ -352,28 +379,52 @@ impl Config {
             None => pc.warn_at_minutes,
         };
         if pc.max_rounds == 0 {
-            ck.fail_at("bmad.party_mode.max_rounds", p.max_rounds.as_ref(), crate::tr!("must be at least 1", "至少为 1"));
+            ck.fail_at(
+                "bmad.party_mode.max_rounds",
+                p.max_rounds.as_ref(),
+                crate::tr!("must be at least 1", "至少为 1"),
+            );
         }
         if pc.warn_at_rounds >= pc.max_rounds && pc.max_rounds > 0 {
             let max = pc.max_rounds;
-            let why = crate::tr!("must be below max_rounds ({max}); use 0 to turn the warning off", "必须小于 max_rounds（{max}）；设为 0 可关闭提醒");
+            let why = crate::tr!(
+                "must be below max_rounds ({max}); use 0 to turn the warning off",
+                "必须小于 max_rounds（{max}）；设为 0 可关闭提醒"
+            );
             ck.fail_at(warn_rounds_key, warn_rounds.or(p.max_rounds.as_ref()), why);
         }
         if !(pc.max_duration_minutes > 0.0 && pc.max_duration_minutes.is_finite()) {
-            ck.fail_at("bmad.party_mode.max_duration_minutes", p.max_duration_minutes.as_ref(), crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"));
+            ck.fail_at(
+                "bmad.party_mode.max_duration_minutes",
+                p.max_duration_minutes.as_ref(),
+                crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
+            );
         }
         if !(pc.warn_at_minutes >= 0.0 && pc.warn_at_minutes < pc.max_duration_minutes) && pc.max_duration_minutes > 0.0 {
             ck.fail_at(
                 "bmad.party_mode.warn_at_minutes",
                 p.warn_at_minutes.as_ref().or(p.max_duration_minutes.as_ref()),
-                { let max = pc.max_duration_minutes; crate::tr!("must be at least 0 and below max_duration_minutes ({max})", "必须不小于 0 且小于 max_duration_minutes（{max}）") },
+                {
+                    let max = pc.max_duration_minutes;
+                    crate::tr!(
+                        "must be at least 0 and below max_duration_minutes ({max})",
+                        "必须不小于 0 且小于 max_duration_minutes（{max}）"
+                    )
+                },
             );
         }
         if let Some(r) = &p.agents_per_round {
             let (min, max) = (r.value.min, r.value.max);
             if min < 1 || min > max || max > 8 {
                 let at = Some(r);
-                ck.fail_at("bmad.party_mode.agents_per_round", at, crate::tr!("need 1 <= min <= max <= 8, got min {min}, max {max}", "需要 1 <= min <= max <= 8，实际 min {min}，max {max}"));
+                ck.fail_at(
+                    "bmad.party_mode.agents_per_round",
+                    at,
+                    crate::tr!(
+                        "need 1 <= min <= max <= 8, got min {min}, max {max}",
+                        "需要 1 <= min <= max <= 8，实际 min {min}，max {max}"
+                    ),
+                );
             }
             pc.agents_per_round = (min, max);
         }
@@ -395,11 +446,19 @@ impl Config {
         take(&e.require_confirmation, &mut pc.end_detection.require_confirmation);
         take(&e.auto_end, &mut pc.end_detection.auto_end);
         if pc.end_detection.end_marker.trim().is_empty() {
-            ck.fail_at("bmad.party_mode.end_detection.end_marker", e.end_marker.as_ref(), crate::tr!("may not be empty", "不能为空"));
+            ck.fail_at(
+                "bmad.party_mode.end_detection.end_marker",
+                e.end_marker.as_ref(),
+                crate::tr!("may not be empty", "不能为空"),
+            );
         }
         take(&p.ask_marker, &mut pc.ask_marker);
         if pc.ask_marker.trim().is_empty() {
-            ck.fail_at("bmad.party_mode.ask_marker", p.ask_marker.as_ref(), crate::tr!("may not be empty", "不能为空"));
+            ck.fail_at(
+                "bmad.party_mode.ask_marker",
+                p.ask_marker.as_ref(),
+                crate::tr!("may not be empty", "不能为空"),
+            );
         }
         let cs = p.consensus.unwrap_or_default();
         take(&cs.enabled, &mut pc.consensus.enabled);
@@ -408,13 +467,28 @@ impl Config {
         take(&cs.convergence_indicator, &mut pc.consensus.convergence_indicator);
         take(&cs.disagreement_words, &mut pc.consensus.disagreement_words);
         if !(0.0..=1.0).contains(&pc.consensus.threshold) {
-            ck.fail_at("bmad.party_mode.consensus.threshold", cs.threshold.as_ref(), crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"));
+            ck.fail_at(
+                "bmad.party_mode.consensus.threshold",
+                cs.threshold.as_ref(),
+                crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"),
+            );
         }
         if pc.consensus.lookback < 1 {
-            ck.fail_at("bmad.party_mode.consensus.lookback", cs.lookback.as_ref(), crate::tr!("must be at least 1", "至少为 1"));
+            ck.fail_at(
+                "bmad.party_mode.consensus.lookback",
+                cs.lookback.as_ref(),
+                crate::tr!("must be at least 1", "至少为 1"),
+            );
         }
-        if let Err(err) = regex::RegexBuilder::new(&pc.consensus.convergence_indicator).case_insensitive(true).build() {
-            ck.fail_at("bmad.party_mode.consensus.convergence_indicator", cs.convergence_indicator.as_ref(), crate::tr!("not a valid regular expression: {err}", "不是有效的正则表达式：{err}"));
+        if let Err(err) = regex::RegexBuilder::new(&pc.consensus.convergence_indicator)
+            .case_insensitive(true)
+            .build()
+        {
+            ck.fail_at(
+                "bmad.party_mode.consensus.convergence_indicator",
+                cs.convergence_indicator.as_ref(),
+                crate::tr!("not a valid regular expression: {err}", "不是有效的正则表达式：{err}"),
+            );
         }
         let si = p.silence.unwrap_or_default();
         take(&si.enabled, &mut pc.silence.enabled);
@@ -422,24 +496,44 @@ impl Config {
         take(&si.content_similarity, &mut pc.silence.content_similarity);
         take(&si.consecutive_similar_rounds, &mut pc.silence.consecutive_similar_rounds);
         if pc.silence.user_timeout_minutes.is_nan() || pc.silence.user_timeout_minutes <= 0.0 {
-            ck.fail_at("bmad.party_mode.silence.user_timeout_minutes", si.user_timeout_minutes.as_ref(), crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"));
+            ck.fail_at(
+                "bmad.party_mode.silence.user_timeout_minutes",
+                si.user_timeout_minutes.as_ref(),
+                crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
+            );
         }
         if !(0.0..=1.0).contains(&pc.silence.content_similarity) {
-            ck.fail_at("bmad.party_mode.silence.content_similarity", si.content_similarity.as_ref(), crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"));
+            ck.fail_at(
+                "bmad.party_mode.silence.content_similarity",
+                si.content_similarity.as_ref(),
+                crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"),
+            );
         }
         if pc.silence.consecutive_similar_rounds < 2 {
-            ck.fail_at("bmad.party_mode.silence.consecutive_similar_rounds", si.consecutive_similar_rounds.as_ref(), crate::tr!("must be at least 2", "至少为 2"));
+            ck.fail_at(
+                "bmad.party_mode.silence.consecutive_similar_rounds",
+                si.consecutive_similar_rounds.as_ref(),
+                crate::tr!("must be at least 2", "至少为 2"),
+            );
         }
         let d = p.diligence.unwrap_or_default();
         take(&d.push_max, &mut pc.diligence.push_max);
         take(&d.idle_seconds, &mut pc.diligence.idle_seconds);
         if pc.diligence.idle_seconds == 0 {
-            ck.fail_at("bmad.party_mode.diligence.idle_seconds", d.idle_seconds.as_ref(), crate::tr!("must be at least 1", "至少为 1"));
+            ck.fail_at(
+                "bmad.party_mode.diligence.idle_seconds",
+                d.idle_seconds.as_ref(),
+                crate::tr!("must be at least 1", "至少为 1"),
+            );
         }
         take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
         pc.lang = p.lang.as_ref().map(|l| l.value);
         if pc.confirmation_timeout_seconds == 0 {
-            ck.fail_at("bmad.party_mode.confirmation_timeout_seconds", p.confirmation_timeout_seconds.as_ref(), crate::tr!("must be at least 1", "至少为 1"));
+            ck.fail_at(
+                "bmad.party_mode.confirmation_timeout_seconds",
+                p.confirmation_timeout_seconds.as_ref(),
+                crate::tr!("must be at least 1", "至少为 1"),
+            );
         }
 
         let lc = &mut c.llm;
@@ -458,28 +552,56 @@ impl Config {
         }
         if let Some(u) = &lc.base_url {
             if !(u.starts_with("http://") || u.starts_with("https://")) {
-                let key = if overrides.base_url.is_some() { "--base-url" } else { "bmad.llm.base_url" };
-                ck.fail_at(key, l.base_url.as_ref().filter(|_| overrides.base_url.is_none()), crate::tr!("`{u}` is not an http:// or https:// URL", "`{u}` 不是 http:// 或 https:// 地址"));
+                let key = if overrides.base_url.is_some() {
+                    "--base-url"
+                } else {
+                    "bmad.llm.base_url"
+                };
+                ck.fail_at(
+                    key,
+                    l.base_url.as_ref().filter(|_| overrides.base_url.is_none()),
+                    crate::tr!("`{u}` is not an http:// or https:// URL", "`{u}` 不是 http:// 或 https:// 地址"),
+                );
             }
         }
         for (slot, key) in [(&l.model, "bmad.llm.model"), (&l.embedding_model, "bmad.llm.embedding_model")] {
             if let Some(Spanned { value: Some(v), .. }) = slot {
                 if v.trim().is_empty() {
-                    ck.fail_at(key, slot.as_ref(), crate::tr!("may not be empty (use null for the default)", "不能为空（使用 null 表示默认值）"));
+                    ck.fail_at(
+                        key,
+                        slot.as_ref(),
+                        crate::tr!("may not be empty (use null for the default)", "不能为空（使用 null 表示默认值）"),
+                    );
                 }
             }
         }
         if !(0.0..=2.0).contains(&lc.temperature) {
-            ck.fail_at("bmad.llm.temperature", l.temperature.as_ref(), crate::tr!("must be between 0 and 2", "必须在 0 到 2 之间"));
+            ck.fail_at(
+                "bmad.llm.temperature",
+                l.temperature.as_ref(),
+                crate::tr!("must be between 0 and 2", "必须在 0 到 2 之间"),
+            );
         }
         if lc.request_timeout_seconds == 0 {
-            ck.fail_at("bmad.llm.request_timeout_seconds", l.request_timeout_seconds.as_ref(), crate::tr!("must be at least 1", "至少为 1"));
+            ck.fail_at(
+                "bmad.llm.request_timeout_seconds",
+                l.request_timeout_seconds.as_ref(),
+                crate::tr!("must be at least 1", "至少为 1"),
+            );
         }
         if lc.stall_timeout_seconds == 0 {
-            ck.fail_at("bmad.llm.stall_timeout_seconds", l.stall_timeout_seconds.as_ref(), crate::tr!("must be at least 1", "至少为 1"));
+            ck.fail_at(
+                "bmad.llm.stall_timeout_seconds",
+                l.stall_timeout_seconds.as_ref(),
+                crate::tr!("must be at least 1", "至少为 1"),
+            );
         }
         if lc.max_retries > 10 {
-            ck.fail_at("bmad.llm.max_retries", l.max_retries.as_ref(), crate::tr!("must be 10 or less", "不能超过 10"));
+            ck.fail_at(
+                "bmad.llm.max_retries",
+                l.max_retries.as_ref(),
+                crate::tr!("must be 10 or less", "不能超过 10"),
+            );
         }
 
         match ck.errors.into_iter().next() {
@@ -593,7 +715,10 @@ mod tests {
     fn warn_at_alias_and_cli_override() {
         let c = parse("bmad:\n  party_mode:\n    warn_at: 6\n").unwrap();
         assert_eq!(c.party.warn_at_rounds, 6);
-        let o = Overrides { max_rounds: Some(3), ..Default::default() };
+        let o = Overrides {
+            max_rounds: Some(3),
+            ..Default::default()
+        };
         let c = Config::parse("", "x", &o).unwrap();
         assert_eq!((c.party.max_rounds, c.party.warn_at_rounds), (3, 2));
         let c = Config::parse("bmad:\n  party_mode:\n    warn_at_rounds: 8\n", "x", &o).unwrap();

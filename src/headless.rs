@@ -33,7 +33,9 @@ pub fn parse_line(line: &str) -> Line {
             }
         }
     }
-    Line::Command(Command::Message { text: line.trim_end_matches(['\r', '\n']).to_string() })
+    Line::Command(Command::Message {
+        text: line.trim_end_matches(['\r', '\n']).to_string(),
+    })
 }
 
 struct Printer {
@@ -52,7 +54,10 @@ struct Printer {
 
 impl Printer {
     fn agent(&self, id: &str) -> (String, String) {
-        self.agents.get(id).map(|a| (a.icon.clone(), a.name.clone())).unwrap_or_else(|| (String::new(), id.to_string()))
+        self.agents
+            .get(id)
+            .map(|a| (a.icon.clone(), a.name.clone()))
+            .unwrap_or_else(|| (String::new(), id.to_string()))
     }
 
     fn end_line(&mut self, out: &mut impl Write) {
@@ -88,10 +93,21 @@ impl Printer {
         }
         let mut out = out;
         match ev {
-            Event::SessionStarted { provider, model, rehearsal, agents, user_name, .. } => {
+            Event::SessionStarted {
+                provider,
+                model,
+                rehearsal,
+                agents,
+                user_name,
+                ..
+            } => {
                 self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
                 self.user_name = user_name.clone();
-                let what = if *rehearsal { format!("🎭 {}", t(self.lang, Msg::RehearsalBadge)) } else { format!("{provider} · {model}") };
+                let what = if *rehearsal {
+                    format!("🎭 {}", t(self.lang, Msg::RehearsalBadge))
+                } else {
+                    format!("{provider} · {model}")
+                };
                 let _ = writeln!(out, "bmad-party · {what}\n");
             }
             Event::Welcome { text } => {
@@ -127,10 +143,20 @@ impl Printer {
                 self.mid_line = !text.ends_with('\n');
                 self.spoke = true;
             }
-            Event::AgentRetrying { agent, attempt, delay_ms, cause } => {
+            Event::AgentRetrying {
+                agent,
+                attempt,
+                delay_ms,
+                cause,
+            } => {
                 self.end_line(&mut out);
                 let (icon, name) = self.agent(agent);
-                let _ = write!(out, "  ↻ {} #{attempt} in {:.1} s: {cause}\n{icon} {name}: ", t(self.lang, Msg::Retrying), *delay_ms as f64 / 1000.0);
+                let _ = write!(
+                    out,
+                    "  ↻ {} #{attempt} in {:.1} s: {cause}\n{icon} {name}: ",
+                    t(self.lang, Msg::Retrying),
+                    *delay_ms as f64 / 1000.0
+                );
                 self.mid_line = true;
             }
             Event::AgentMessage { interrupted, .. } => {
@@ -160,7 +186,9 @@ impl Printer {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "\n{text}");
             }
-            Event::ConfirmationRequest { request_id, kind, text, .. } => {
+            Event::ConfirmationRequest {
+                request_id, kind, text, ..
+            } => {
                 self.end_line(&mut out);
                 let hint = match kind {
                     ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => t(self.lang, Msg::LimitAnswerHint),
@@ -169,7 +197,14 @@ impl Printer {
                 let _ = writeln!(out, "\n❓ [{request_id}] {text}\n   {hint}");
             }
             Event::Rejected { message } => eprintln!("bmad-party: {message}"),
-            Event::SaveFailed { path, error } => eprintln!("bmad-party: {} {path}: {error} {}", t(self.lang, Msg::SaveFailed), crate::tr!("(kept in memory; retried on every change)", "（内容保留在内存中；每次变化时重试保存）")),
+            Event::SaveFailed { path, error } => eprintln!(
+                "bmad-party: {} {path}: {error} {}",
+                t(self.lang, Msg::SaveFailed),
+                crate::tr!(
+                    "(kept in memory; retried on every change)",
+                    "（内容保留在内存中；每次变化时重试保存）"
+                )
+            ),
             Event::SessionEnded { file, .. } => {
                 self.end_line(&mut out);
                 if let Some(f) = file {
@@ -196,7 +231,13 @@ impl Printer {
                     Lang::Zh => "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
                     Lang::En => "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
                 };
-                let _ = writeln!(out, "\n❓ [{}] {}\n   {}\n   {hint}", r.request_id, r.message, r.description.clone().unwrap_or_default());
+                let _ = writeln!(
+                    out,
+                    "\n❓ [{}] {}\n   {}\n   {hint}",
+                    r.request_id,
+                    r.message,
+                    r.description.clone().unwrap_or_default()
+                );
             }
             Event::DiligencePush { text, used, budget } => {
                 self.end_line(&mut out);
@@ -272,7 +313,13 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
                 Some((n, l)) => match parse_line(&l) {
                     Line::Command(c) => c,
                     Line::Invalid(why) => {
-                        eprintln!("bmad-party: {}", crate::tr!("stdin line {n}: not a command ({why}); skipped", "标准输入第 {n} 行：不是命令（{why}）；已跳过"));
+                        eprintln!(
+                            "bmad-party: {}",
+                            crate::tr!(
+                                "stdin line {n}: not a command ({why}); skipped",
+                                "标准输入第 {n} 行：不是命令（{why}）；已跳过"
+                            )
+                        );
                         continue;
                     }
                 },
@@ -289,7 +336,10 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
     match engine.task.await {
         Ok(()) => 0,
         Err(e) => {
-            eprintln!("bmad-party: {}", crate::tr!("the engine stopped unexpectedly: {e}", "引擎意外停止：{e}"));
+            eprintln!(
+                "bmad-party: {}",
+                crate::tr!("the engine stopped unexpectedly: {e}", "引擎意外停止：{e}")
+            );
             1
         }
     }
@@ -312,7 +362,10 @@ impl Signals {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{signal, SignalKind};
-            let set = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()].into_iter().filter_map(|k| signal(k).ok()).collect();
+            let set = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()]
+                .into_iter()
+                .filter_map(|k| signal(k).ok())
+                .collect();
             Signals { set }
         }
         #[cfg(not(unix))]
@@ -342,11 +395,19 @@ mod tests {
     #[test]
     fn lines_are_messages_or_commands() {
         assert_eq!(parse_line("hello"), Line::Command(Command::Message { text: "hello".into() }));
-        assert_eq!(parse_line("{not json"), Line::Command(Command::Message { text: "{not json".into() }));
+        assert_eq!(
+            parse_line("{not json"),
+            Line::Command(Command::Message { text: "{not json".into() })
+        );
         assert_eq!(parse_line(r#"{"type":"exit"}"#), Line::Command(Command::Exit));
         assert_eq!(
             parse_line(r#"{"type":"answer","request_id":"req-1","confirmed":false,"reason":"no"}"#),
-            Line::Command(Command::Answer { request_id: "req-1".into(), confirmed: false, reason: Some("no".into()), extend: None })
+            Line::Command(Command::Answer {
+                request_id: "req-1".into(),
+                confirmed: false,
+                reason: Some("no".into()),
+                extend: None
+            })
         );
         assert!(matches!(parse_line(r#"{"type":"dance"}"#), Line::Invalid(_)));
     }

@@ -22,7 +22,13 @@ pub fn init(path: &Path) -> Option<WorkerGuard> {
     let (writer, guard) = tracing_appender::non_blocking(file);
     // async-openai logs whole payloads at error level; model text in a
     // log is acceptable, but keep its chatter at warn.
-    let filter = EnvFilter::try_from_env("BMAD_PARTY_LOG").unwrap_or_else(|_| EnvFilter::new("info,async_openai=warn,reqwest=warn,hyper=warn"));
-    tracing_subscriber::fmt().with_writer(writer).with_ansi(false).with_env_filter(filter).try_init().ok()?;
+    let filter =
+        EnvFilter::try_from_env("BMAD_PARTY_LOG").unwrap_or_else(|_| EnvFilter::new("info,async_openai=warn,reqwest=warn,hyper=warn"));
+    tracing_subscriber::fmt()
+        .with_writer(writer)
+        .with_ansi(false)
+        .with_env_filter(filter)
+        .try_init()
+        .ok()?;
     Some(guard)
 }

@@ -1,7 +1,6 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-
 use bmad_party::cli::Cli;
 use bmad_party::i18n::{self, Lang};
 use bmad_party::{headless, logging, setup, tui};
@@ -38,7 +37,10 @@ fn main() -> ExitCode {
         }
     };
     i18n::set_ui_lang(party.lang);
-    let log_path = cli.log_file.clone().unwrap_or_else(|| party.output.join("party-mode").join("bmad-party.log"));
+    let log_path = cli
+        .log_file
+        .clone()
+        .unwrap_or_else(|| party.output.join("party-mode").join("bmad-party.log"));
     let _log = logging::init(&log_path);
     // One thread runs the party: the work per token is small, and a
     // single-threaded runtime spares a cross-thread wake-up for every token.
@@ -46,7 +48,10 @@ fn main() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("bmad-party: {}", bmad_party::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}"));
+            eprintln!(
+                "bmad-party: {}",
+                bmad_party::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}")
+            );
             return ExitCode::from(1);
         }
     };

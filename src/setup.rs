@@ -24,7 +24,10 @@ pub struct SetupError {
 
 impl SetupError {
     fn config(problems: Vec<ConfigError>) -> SetupError {
-        SetupError { message: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"), code: 2 }
+        SetupError {
+            message: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
+            code: 2,
+        }
     }
 }
 
@@ -53,7 +56,13 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, SetupEr
     };
     if let Some(m) = cli.max_minutes {
         if !(m > 0.0 && m.is_finite()) {
-            return Err(SetupError { message: crate::tr!("--max-minutes: `{m}` must be a positive number of minutes", "--max-minutes：`{m}` 必须是正数（分钟）"), code: 2 });
+            return Err(SetupError {
+                message: crate::tr!(
+                    "--max-minutes: `{m}` must be a positive number of minutes",
+                    "--max-minutes：`{m}` 必须是正数（分钟）"
+                ),
+                code: 2,
+            });
         }
     }
     let result = match &cli.config {
@@ -102,7 +111,10 @@ pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
         Some(d) => Some(crate::bmad::detect(d).ok_or_else(|| SetupError {
             message: {
                 let d = d.display();
-                crate::tr!("--bmad {d}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)", "--bmad {d}：这里没有 BMAD 安装（查找了 _bmad/、.bmad/ 或带配置的 bmad/）")
+                crate::tr!(
+                    "--bmad {d}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)",
+                    "--bmad {d}：这里没有 BMAD 安装（查找了 _bmad/、.bmad/ 或带配置的 bmad/）"
+                )
             },
             code: 2,
         })?),
@@ -111,7 +123,13 @@ pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
     let loaded = project.as_ref().map(crate::bmad::load);
     if cli.agents.is_some() || loaded.is_none() {
         let (agents, source) = own_room(cli)?;
-        return Ok(Room { agents, source, problems: vec![], project: loaded.map(|l| l.config), notice: None });
+        return Ok(Room {
+            agents,
+            source,
+            problems: vec![],
+            project: loaded.map(|l| l.config),
+            notice: None,
+        });
     }
     let loaded = loaded.expect("checked above");
     let project = project.expect("loaded implies a project");
@@ -129,10 +147,22 @@ pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
             return Err(SetupError { message, code: 2 });
         }
         let (agents, source) = own_room(cli)?;
-        return Ok(Room { agents, source, problems: loaded.problems, project: Some(loaded.config), notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")) });
+        return Ok(Room {
+            agents,
+            source,
+            problems: loaded.problems,
+            project: Some(loaded.config),
+            notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")),
+        });
     }
     let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
-    Ok(Room { agents: loaded.agents, source, problems: loaded.problems, project: Some(loaded.config), notice: None })
+    Ok(Room {
+        agents: loaded.agents,
+        source,
+        problems: loaded.problems,
+        project: Some(loaded.config),
+        notice: None,
+    })
 }
 
 /// `--list-agents`: the roster, where each agent came from, and problems.
@@ -145,8 +175,20 @@ pub fn list_agents(room: &Room) -> String {
     for a in &room.agents {
         let icon = if a.icon.is_empty() { "  ".to_string() } else { a.icon.clone() };
         let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
-        let aliases = if a.aliases.is_empty() { String::new() } else { format!(" (also {})", a.aliases.join(", ")) };
-        out.push_str(&format!("  {} {}  {}  @{}{}  — {}\n", pad(&icon, 2), pad(&a.name, name_w), pad(&a.title, title_w), a.id, aliases, a.source));
+        let aliases = if a.aliases.is_empty() {
+            String::new()
+        } else {
+            format!(" (also {})", a.aliases.join(", "))
+        };
+        out.push_str(&format!(
+            "  {} {}  {}  @{}{}  — {}\n",
+            pad(&icon, 2),
+            pad(&a.name, name_w),
+            pad(&a.title, title_w),
+            a.id,
+            aliases,
+            a.source
+        ));
     }
     if let Some(n) = &room.notice {
         out.push_str(&format!("\n{n}\n"));
@@ -173,10 +215,24 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupEr
     }
     let base_url = base.unwrap_or_else(|| OPENAI_BASE.to_string());
     if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(SetupError { message: crate::tr!("OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL", "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"), code: 2 });
+        return Err(SetupError {
+            message: crate::tr!(
+                "OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL",
+                "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"
+            ),
+            code: 2,
+        });
     }
-    let model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL")).unwrap_or_else(|| DEFAULT_MODEL.to_string());
-    let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS").and_then(|v| v.parse().ok()).map(Duration::from_millis).unwrap_or(Duration::from_millis(500));
+    let model = config
+        .llm
+        .model
+        .clone()
+        .or_else(|| env_nonempty("OPENAI_MODEL"))
+        .unwrap_or_else(|| DEFAULT_MODEL.to_string());
+    let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_millis(500));
     let settings = OpenAiSettings {
         base_url,
         api_key: key.unwrap_or_default(),
@@ -186,7 +242,9 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupEr
         max_retries: config.llm.max_retries,
         min_backoff,
     };
-    OpenAiProvider::new(settings).map(|p| Arc::new(p) as Arc<dyn Provider>).map_err(|m| SetupError { message: m, code: 2 })
+    OpenAiProvider::new(settings)
+        .map(|p| Arc::new(p) as Arc<dyn Provider>)
+        .map_err(|m| SetupError { message: m, code: 2 })
 }
 
 pub fn output_dir(cli: &Cli) -> PathBuf {
@@ -220,7 +278,12 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
     let lang = cli
         .lang
         .or_else(|| resume.as_ref().map(|(_, s)| s.fm.lang))
-        .or_else(|| project.communication_language.as_deref().map(|l| Lang::from_setting(l).unwrap_or(Lang::En)))
+        .or_else(|| {
+            project
+                .communication_language
+                .as_deref()
+                .map(|l| Lang::from_setting(l).unwrap_or(Lang::En))
+        })
         .or(config.party.lang)
         .or_else(Lang::from_env)
         .unwrap_or_default();
@@ -231,11 +294,17 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
         .or_else(|| project.user_name.clone())
         .unwrap_or_else(|| user_name(cli));
     // Agents speak the project's language whatever it is.
-    let speech_language = project.communication_language.clone().unwrap_or_else(|| lang.speech_name().to_string());
+    let speech_language = project
+        .communication_language
+        .clone()
+        .unwrap_or_else(|| lang.speech_name().to_string());
     let mut notices: Vec<String> = room.notice.iter().cloned().collect();
     if !room.problems.is_empty() {
         let (n, source) = (room.problems.len(), &room.source);
-        let mut text = crate::tr!("⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:", "⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场：");
+        let mut text = crate::tr!(
+            "⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:",
+            "⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场："
+        );
         for p in room.problems.iter().take(8) {
             text.push_str(&format!("\n- {}", p.to_string().lines().next().unwrap_or("")));
         }
@@ -243,7 +312,11 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
     }
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
-        Some((p, _)) if cli.output.is_none() => p.parent().and_then(Path::parent).map(Path::to_path_buf).unwrap_or_else(|| output_dir(cli)),
+        Some((p, _)) if cli.output.is_none() => p
+            .parent()
+            .and_then(Path::parent)
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| output_dir(cli)),
         _ if cli.output.is_none() && project.output_folder.is_some() => project.output_folder.clone().expect("checked"),
         _ => output_dir(cli),
     };
@@ -266,7 +339,10 @@ fn resume_session(path: &Path, lang: Option<Lang>) -> Result<crate::session::Ses
     let s = crate::session::load(path).map_err(|m| SetupError { message: m, code: 2 })?;
     if s.fm.workflow_completed || !s.fm.party_active {
         let lang = lang.unwrap_or(s.fm.lang);
-        return Err(SetupError { message: format!("{}: {}", path.display(), t(lang, Msg::SessionFinished)), code: 1 });
+        return Err(SetupError {
+            message: format!("{}: {}", path.display(), t(lang, Msg::SessionFinished)),
+            code: 1,
+        });
     }
     Ok(s)
 }

@@ -27,7 +27,11 @@ pub enum Reply {
         stall_after: Option<usize>,
     },
     /// A non-streamed reply with any status, headers and body.
-    Status { code: u16, headers: Vec<(String, String)>, body: String },
+    Status {
+        code: u16,
+        headers: Vec<(String, String)>,
+        body: String,
+    },
     /// A JSON body (embeddings, non-streamed chat).
     Json(serde_json::Value),
     /// Accept the request and never answer.
@@ -48,12 +52,18 @@ pub struct Recorded {
 
 impl Recorded {
     pub fn header(&self, name: &str) -> Option<&str> {
-        self.headers.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| v.as_str())
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
     }
 
     /// The text of all messages, for asserting what a prompt contained.
     pub fn prompt_text(&self) -> String {
-        self.body["messages"].as_array().map(|m| m.iter().filter_map(|x| x["content"].as_str()).collect::<Vec<_>>().join("\n")).unwrap_or_default()
+        self.body["messages"]
+            .as_array()
+            .map(|m| m.iter().filter_map(|x| x["content"].as_str()).collect::<Vec<_>>().join("\n"))
+            .unwrap_or_default()
     }
 
     pub fn system_prompt(&self) -> String {
@@ -110,7 +120,13 @@ pub fn chunk(content: Option<&str>, finish: Option<&str>) -> String {
 
 /// A well-formed streamed reply of `text`, split into word-sized pieces.
 pub fn stream_of(text: &str) -> Reply {
-    Reply::Stream { events: events_of(text), done: true, delay: Duration::ZERO, cut_after: None, stall_after: None }
+    Reply::Stream {
+        events: events_of(text),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: None,
+        stall_after: None,
+    }
 }
 
 /// The chunk payloads for `text`, ending with a finish reason.
@@ -140,7 +156,11 @@ impl FakeOpenAi {
     pub async fn start(fallback: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static) -> FakeOpenAi {
         let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
         let addr = listener.local_addr().expect("local addr");
-        let shared = Arc::new(Shared { script: Mutex::new(VecDeque::new()), fallback: Box::new(fallback), received: Mutex::new(Vec::new()) });
+        let shared = Arc::new(Shared {
+            script: Mutex::new(VecDeque::new()),
+            fallback: Box::new(fallback),
+            received: Mutex::new(Vec::new()),
+        });
         let s = shared.clone();
         tokio::spawn(async move {
             loop {
@@ -201,7 +221,11 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
     let headers: Vec<(String, String)> = lines
         .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())))
         .collect();
-    let len: usize = headers.iter().find(|(k, _)| k.eq_ignore_ascii_case("content-length")).and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+    let len: usize = headers
+        .iter()
+        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, v)| v.parse().ok())
+        .unwrap_or(0);
     while buf.len() < header_end + len {
         let n = sock.read(&mut tmp).await?;
         if n == 0 {
@@ -210,7 +234,12 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
         buf.extend_from_slice(&tmp[..n]);
     }
     let body = serde_json::from_slice(&buf[header_end..(header_end + len).min(buf.len())]).unwrap_or(serde_json::Value::Null);
-    let rec = Recorded { method, path, headers, body };
+    let rec = Recorded {
+        method,
+        path,
+        headers,
+        body,
+    };
     let n = {
         let mut r = shared.received.lock().expect("lock");
         r.push(rec.clone());
@@ -233,7 +262,10 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
         }
         Reply::Json(v) => {
             let body = v.to_string();
-            let head = format!("HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n", body.len());
+            let head = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                body.len()
+            );
             sock.write_all(head.as_bytes()).await?;
             sock.write_all(body.as_bytes()).await?;
         }
@@ -241,7 +273,10 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
             tokio::time::sleep(Duration::from_secs(3600)).await;
         }
         Reply::RawStream { chunks, done } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n").await?;
+            sock.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n",
+            )
+            .await?;
             for c in chunks {
                 write_chunk(&mut sock, &c).await?;
             }
@@ -250,7 +285,13 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
             }
             sock.write_all(b"0\r\n\r\n").await?;
         }
-        Reply::Stream { events, done, delay, cut_after, stall_after } => {
+        Reply::Stream {
+            events,
+            done,
+            delay,
+            cut_after,
+            stall_after,
+        } => {
             sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n").await?;
             for (i, ev) in events.iter().enumerate() {
                 if cut_after == Some(i) {

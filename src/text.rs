@@ -187,11 +187,10 @@ pub(crate) fn stem(word: &str) -> String {
 
 pub(crate) fn is_stopword(w: &str) -> bool {
     const STOP: &[&str] = &[
-        "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our",
-        "out", "has", "have", "how", "its", "let", "may", "now", "see", "she", "too", "use", "way", "who", "did",
-        "get", "this", "that", "with", "what", "when", "where", "which", "while", "will", "would", "should",
-        "could", "there", "their", "them", "then", "than", "they", "these", "those", "from", "into", "your",
-        "about", "been", "being", "does", "just", "like", "more", "most", "some", "such", "very", "also", "each",
+        "the", "and", "for", "are", "but", "not", "you", "all", "any", "can", "had", "her", "was", "one", "our", "out", "has", "have",
+        "how", "its", "let", "may", "now", "see", "she", "too", "use", "way", "who", "did", "get", "this", "that", "with", "what", "when",
+        "where", "which", "while", "will", "would", "should", "could", "there", "their", "them", "then", "than", "they", "these", "those",
+        "from", "into", "your", "about", "been", "being", "does", "just", "like", "more", "most", "some", "such", "very", "also", "each",
         "only", "over", "both", "here", "want", "need", "think", "make", "well", "much", "many", "why", "were",
     ];
     STOP.contains(&w)
@@ -223,7 +222,10 @@ mod tests {
 
     #[test]
     fn slugs() {
-        assert_eq!(slug("How should we design a plugin system?", 40), "how-should-we-design-a-plugin-system");
+        assert_eq!(
+            slug("How should we design a plugin system?", 40),
+            "how-should-we-design-a-plugin-system"
+        );
         assert_eq!(slug("插件系统怎么设计？", 40), "插件系统怎么设计");
         assert_eq!(slug("???", 40), "party");
         assert_eq!(slug("a b c d e f g h", 5), "a-b-c");

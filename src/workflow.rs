@@ -50,10 +50,24 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_01, "welcome", &["user_name", "agent_count", "sample"]),
     (STEP_01, "welcome_agent", &["icon", "name", "title", "role"]),
     (STEP_01, "resumed", &["topic", "round"]),
-    (STEP_02, "agent_system", &[
-        "name", "title", "icon", "role", "identity", "communication_style", "principles", "capabilities",
-        "instructions", "room_rules", "language", "user_name",
-    ]),
+    (
+        STEP_02,
+        "agent_system",
+        &[
+            "name",
+            "title",
+            "icon",
+            "role",
+            "identity",
+            "communication_style",
+            "principles",
+            "capabilities",
+            "instructions",
+            "room_rules",
+            "language",
+            "user_name",
+        ],
+    ),
     (STEP_02, "end_marker_instruction", &["end_marker"]),
     (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
     (STEP_02, "speaks_first", &["user_name"]),
@@ -69,8 +83,16 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_02, "circling", &["summary"]),
     (STEP_03, "thanks", &["user_name"]),
     (STEP_03, "farewell_prompt", &["name", "user_name", "topic", "language"]),
-    (STEP_03, "highlights_prompt", &["topic", "perspectives", "rounds", "reason", "language"]),
-    (STEP_03, "highlights", &["topic", "count", "perspectives", "rounds", "outcomes", "reason"]),
+    (
+        STEP_03,
+        "highlights_prompt",
+        &["topic", "perspectives", "rounds", "reason", "language"],
+    ),
+    (
+        STEP_03,
+        "highlights",
+        &["topic", "count", "perspectives", "rounds", "outcomes", "reason"],
+    ),
     (STEP_03, "closing", &[]),
     (STEP_03, "reason_round_limit", &["max_rounds"]),
     (STEP_03, "reason_time_limit", &["max_minutes"]),
@@ -96,9 +118,11 @@ pub struct Workflow {
 
 // Compiled once: templates are rendered many times per round.
 static SECTION_RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
-    Regex::new(r"(?m)^##\s+Template:\s*([A-Za-z0-9_.]+)[ \t]*\r?\n(?:(?:[^#`~\r\n][^\r\n]*)?\r?\n)*?[ \t]*(`{3,}|~{3,})[^\n]*\n").expect("static regex")
+    Regex::new(r"(?m)^##\s+Template:\s*([A-Za-z0-9_.]+)[ \t]*\r?\n(?:(?:[^#`~\r\n][^\r\n]*)?\r?\n)*?[ \t]*(`{3,}|~{3,})[^\n]*\n")
+        .expect("static regex")
 });
-static PLACEHOLDER_RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| Regex::new(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}").expect("static regex"));
+static PLACEHOLDER_RE: std::sync::LazyLock<Regex> =
+    std::sync::LazyLock::new(|| Regex::new(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}").expect("static regex"));
 
 fn section_re() -> &'static Regex {
     &SECTION_RE
@@ -113,7 +137,14 @@ fn line_of(text: &str, byte: usize) -> u64 {
 }
 
 fn err(file: &str, line: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError { file: file.to_string(), line, column: None, key: key.to_string(), message: message.into(), snippet: None }
+    ConfigError {
+        file: file.to_string(),
+        line,
+        column: None,
+        key: key.to_string(),
+        message: message.into(),
+        snippet: None,
+    }
 }
 
 /// Extracts `name -> (text, line)` from one file.
@@ -137,7 +168,12 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
             .map(|(at, _)| at);
         let line = line_of(&file.text, whole.start());
         let Some(close) = close else {
-            return Err(err(&file.path, Some(line), &name, crate::tr!("template block is not closed with {fence}", "模板块没有用 {fence} 结束")));
+            return Err(err(
+                &file.path,
+                Some(line),
+                &name,
+                crate::tr!("template block is not closed with {fence}", "模板块没有用 {fence} 结束"),
+            ));
         };
         // Templates reach the screen: a control sequence in an edited file
         // must not drive the facilitator's terminal.
@@ -160,7 +196,13 @@ impl Workflow {
                     Ok(sections) => {
                         for (name, text, line) in sections {
                             lines.insert(name.clone(), (f.path.clone(), line));
-                            templates.insert(name, Template { text, source: f.path.clone() });
+                            templates.insert(
+                                name,
+                                Template {
+                                    text,
+                                    source: f.path.clone(),
+                                },
+                            );
                         }
                     }
                     Err(e) => problems.push(e),
@@ -174,18 +216,40 @@ impl Workflow {
             for variant in [name.to_string(), format!("{name}.zh")] {
                 let Some(t) = templates.get(&variant) else {
                     if variant == *name && problems.iter().all(|p: &ConfigError| !p.file.ends_with(file)) {
-                        problems.push(err(&source.read(file).ok().and_then(|l| match l {
-                            Lookup::Found(f) => Some(f.path),
-                            Lookup::Missing => None,
-                        }).unwrap_or_else(|| file.to_string()), None, name, crate::tr!("required template is missing (a `## Template: NAME` heading followed by a fenced block)", "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）")));
+                        problems.push(err(
+                            &source
+                                .read(file)
+                                .ok()
+                                .and_then(|l| match l {
+                                    Lookup::Found(f) => Some(f.path),
+                                    Lookup::Missing => None,
+                                })
+                                .unwrap_or_else(|| file.to_string()),
+                            None,
+                            name,
+                            crate::tr!(
+                                "required template is missing (a `## Template: NAME` heading followed by a fenced block)",
+                                "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）"
+                            ),
+                        ));
                     }
                     continue;
                 };
                 for c in ph.captures_iter(&t.text) {
                     if !allowed.contains(&&c[1]) {
                         let (path, line) = lines.get(&variant).cloned().unwrap_or_default();
-                        let known = if allowed.is_empty() { "none".to_string() } else { allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ") };
-                        problems.push(err(&path, Some(line), &variant, { let ph = &c[1]; crate::tr!("unknown placeholder {{{{{ph}}}}}; this template knows {known}", "未知占位符 {{{{{ph}}}}}；此模板可用 {known}") }));
+                        let known = if allowed.is_empty() {
+                            "none".to_string()
+                        } else {
+                            allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ")
+                        };
+                        problems.push(err(&path, Some(line), &variant, {
+                            let ph = &c[1];
+                            crate::tr!(
+                                "unknown placeholder {{{{{ph}}}}}; this template knows {known}",
+                                "未知占位符 {{{{{ph}}}}}；此模板可用 {known}"
+                            )
+                        }));
                     }
                 }
             }
@@ -210,7 +274,10 @@ impl Workflow {
         };
         placeholder_re()
             .replace_all(&t.text, |c: &regex::Captures| {
-                vars.iter().find(|(k, _)| *k == &c[1]).map(|(_, v)| v.to_string()).unwrap_or_default()
+                vars.iter()
+                    .find(|(k, _)| *k == &c[1])
+                    .map(|(_, v)| v.to_string())
+                    .unwrap_or_default()
             })
             .into_owned()
     }
@@ -232,7 +299,11 @@ mod tests {
     #[test]
     fn built_in_workflow_loads_and_renders_both_languages() {
         let w = Workflow::load(WorkflowSource::default()).unwrap_or_else(|e| panic!("{e:?}"));
-        let zh = w.render("round_warning", Lang::Zh, &[("round", "8"), ("max_rounds", "10"), ("rounds_left", "2")]);
+        let zh = w.render(
+            "round_warning",
+            Lang::Zh,
+            &[("round", "8"), ("max_rounds", "10"), ("rounds_left", "2")],
+        );
         assert!(zh.contains("🔔 提示：对话已进行 8 轮（上限 10 轮）"), "{zh}");
         assert!(zh.contains("💡 您可以选择继续或输入 [E] 退出"), "{zh}");
         let en = w.render("round_limit", Lang::En, &[("max_rounds", "10")]);
@@ -243,10 +314,24 @@ mod tests {
     fn disk_override_with_unknown_placeholder_is_located() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("steps")).unwrap();
-        std::fs::write(dir.path().join(STEP_00), "# x\n\n## Template: exiting\n\n```text\nBye {{nobody}}\n```\n").unwrap();
-        let errs = Workflow::load(WorkflowSource { dir: Some(dir.path().to_path_buf()) }).unwrap_err();
+        std::fs::write(
+            dir.path().join(STEP_00),
+            "# x\n\n## Template: exiting\n\n```text\nBye {{nobody}}\n```\n",
+        )
+        .unwrap();
+        let errs = Workflow::load(WorkflowSource {
+            dir: Some(dir.path().to_path_buf()),
+        })
+        .unwrap_err();
         let text: Vec<String> = errs.iter().map(|e| e.to_string()).collect();
-        assert!(text.iter().any(|t| t.contains("step-00-check-termination.md:3: `exiting`: unknown placeholder {{nobody}}")), "{text:?}");
-        assert!(text.iter().any(|t| t.contains("`round_warning`: required template is missing")), "{text:?}");
+        assert!(
+            text.iter()
+                .any(|t| t.contains("step-00-check-termination.md:3: `exiting`: unknown placeholder {{nobody}}")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter().any(|t| t.contains("`round_warning`: required template is missing")),
+            "{text:?}"
+        );
     }
 }

@@ -35,18 +35,31 @@ fn copy_dir(src: &Path, dst: &Path) {
 }
 
 fn names(root: &Path) -> Vec<String> {
-    load(&detect(root).expect("a project")).agents.iter().map(|a| a.name.clone()).collect()
+    load(&detect(root).expect("a project"))
+        .agents
+        .iter()
+        .map(|a| a.name.clone())
+        .collect()
 }
 
 #[test]
 fn five_column_manifest_in_an_old_bmad_folder() {
     let (_d, root) = fixture("csv5");
     let l = load(&detect(&root.join("bmad")).expect("found from the bmad folder itself"));
-    assert_eq!(l.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Mary", "Winston", "John"]);
+    assert_eq!(
+        l.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        ["Mary", "Winston", "John"]
+    );
     assert_eq!(l.agents[0].title, "Analyst", "a title from the code when the manifest has none");
-    assert!(l.agents[0].role.contains("Strategic business analyst"), "the description stands in for the persona");
+    assert!(
+        l.agents[0].role.contains("Strategic business analyst"),
+        "the description stands in for the persona"
+    );
     assert_eq!(l.config.user_name.as_deref(), Some("Grace"));
-    assert_eq!(l.config.output_folder.as_deref(), Some(root.canonicalize().unwrap().join("notes").as_path()));
+    assert_eq!(
+        l.config.output_folder.as_deref(),
+        Some(root.canonicalize().unwrap().join("notes").as_path())
+    );
 }
 
 #[test]
@@ -54,9 +67,19 @@ fn ten_column_manifest_with_entities_and_a_compiled_agent_file() {
     let (_d, root) = fixture("csv10");
     let l = load(&detect(&root).unwrap());
     let arch = l.agents.iter().find(|a| a.id == "architect").unwrap();
-    assert_eq!((arch.title.as_str(), arch.icon.as_str()), ("Architect", "🏗️"), "empty cells filled from the compiled agent file");
-    assert_eq!(arch.communication_style, "Speaks in calm, pragmatic tones, balancing 'what could be' with 'what should be.'");
-    assert_eq!(arch.principles, ["User journeys drive technical decisions", "Embrace boring technology for stability"]);
+    assert_eq!(
+        (arch.title.as_str(), arch.icon.as_str()),
+        ("Architect", "🏗️"),
+        "empty cells filled from the compiled agent file"
+    );
+    assert_eq!(
+        arch.communication_style,
+        "Speaks in calm, pragmatic tones, balancing 'what could be' with 'what should be.'"
+    );
+    assert_eq!(
+        arch.principles,
+        ["User journeys drive technical decisions", "Embrace boring technology for stability"]
+    );
     let writer = l.agents.iter().find(|a| a.id == "tech-writer").unwrap();
     assert_eq!(writer.name, "paige", "the manifest's display name wins as written");
     assert!(writer.communication_style.contains("\"analogies\" & examples"));
@@ -72,15 +95,32 @@ fn eleven_column_manifest_keeps_odd_rows_and_reports_them() {
     let l = load(&detect(&root).unwrap());
     assert_eq!(l.agents.len(), 4, "every row with a name is kept");
     let pm = l.agents.iter().find(|a| a.id == "pm").unwrap();
-    assert_eq!(pm.communication_style, "Asks \"WHY?\" relentlessly like a detective on a case", "\"\" escapes");
+    assert_eq!(
+        pm.communication_style, "Asks \"WHY?\" relentlessly like a detective on a case",
+        "\"\" escapes"
+    );
     assert_eq!(pm.capabilities, None, "empty capabilities kept as none");
     let arch = l.agents.iter().find(|a| a.id == "architect").unwrap();
     assert_eq!(arch.principles.len(), 3, "{:?}", arch.principles);
-    assert!(arch.identity.contains("cloud infrastructure, and API design — specializes"), "commas and dashes inside quoted fields");
-    assert_eq!(l.agents.iter().find(|a| a.id == "rnd").unwrap().title, "R&D Lead", "a raw & is not an entity");
+    assert!(
+        arch.identity.contains("cloud infrastructure, and API design — specializes"),
+        "commas and dashes inside quoted fields"
+    );
+    assert_eq!(
+        l.agents.iter().find(|a| a.id == "rnd").unwrap().title,
+        "R&D Lead",
+        "a raw & is not an entity"
+    );
     let text: Vec<String> = l.problems.iter().map(|p| p.to_string()).collect();
-    assert!(text.iter().any(|p| p.contains("agent-manifest.csv:4: `path`: `_bmad/cis/agents/missing.md` does not exist")), "{text:?}");
-    assert!(text.iter().any(|p| p.contains("agent-manifest.csv:5: `role`: no persona fields")), "{text:?}");
+    assert!(
+        text.iter()
+            .any(|p| p.contains("agent-manifest.csv:4: `path`: `_bmad/cis/agents/missing.md` does not exist")),
+        "{text:?}"
+    );
+    assert!(
+        text.iter().any(|p| p.contains("agent-manifest.csv:5: `role`: no persona fields")),
+        "{text:?}"
+    );
 }
 
 #[test]
@@ -89,23 +129,45 @@ fn twelve_column_manifest_shared_names_aliases_and_a_broken_row() {
     let l = load(&detect(&root).unwrap());
     assert_eq!(names(&root), ["Winston", "Winston", "Amelia"]);
     let text: Vec<String> = l.problems.iter().map(|p| p.to_string()).collect();
-    assert!(text.iter().any(|p| p.contains(":5: `name`: row without `name` or `displayName`, skipped")), "{text:?}");
+    assert!(
+        text.iter()
+            .any(|p| p.contains(":5: `name`: row without `name` or `displayName`, skipped")),
+        "{text:?}"
+    );
     // The name picks both Winstons; a code picks one; the alias works with @.
     let both = selection::named(&l.agents, "Winston, what do you think?");
     assert_eq!(both.len(), 2);
     let one = selection::named(&l.agents, "@bmad-agent-winston-legacy please");
-    assert_eq!(one.iter().map(|&i| l.agents[i].title.as_str()).collect::<Vec<_>>(), ["Legacy Architect"]);
+    assert_eq!(
+        one.iter().map(|&i| l.agents[i].title.as_str()).collect::<Vec<_>>(),
+        ["Legacy Architect"]
+    );
     let alias = selection::named(&l.agents, "@dev and @architect");
-    assert_eq!(alias.iter().map(|&i| l.agents[i].name.as_str()).collect::<Vec<_>>(), ["Amelia", "Winston"]);
+    assert_eq!(
+        alias.iter().map(|&i| l.agents[i].name.as_str()).collect::<Vec<_>>(),
+        ["Amelia", "Winston"]
+    );
 }
 
 #[test]
 fn config_toml_install_merges_layers_and_lists_only_its_agents() {
     let (_d, root) = fixture("toml");
     let l = load(&detect(&root).unwrap());
-    assert_eq!(l.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["Winston", "Johanna"], "custom/config.toml renames; dev is not listed so not invited");
+    assert_eq!(
+        l.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(),
+        ["Winston", "Johanna"],
+        "custom/config.toml renames; dev is not listed so not invited"
+    );
     let arch = &l.agents[0];
-    assert_eq!(arch.principles, ["User journeys drive technical decisions.", "Embrace boring technology.", "Always write the ADR first."], "the user override appends");
+    assert_eq!(
+        arch.principles,
+        [
+            "User journeys drive technical decisions.",
+            "Embrace boring technology.",
+            "Always write the ADR first."
+        ],
+        "the user override appends"
+    );
     assert_eq!(arch.role, "System Architect + Technical Design Leader");
     assert_eq!(arch.aliases, ["architect"]);
     assert_eq!(l.config.user_name.as_deref(), Some("Sofía"), "from config.user.toml");
@@ -136,9 +198,19 @@ async fn headless_in(dir: &Path, server: &FakeOpenAi, extra: &[&str], input: &st
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).await.unwrap();
     drop(stdin);
-    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output()).await.unwrap().unwrap();
-    let events = String::from_utf8_lossy(&out.stdout).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    (out.status.code().unwrap_or(-1), events, String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
+    let events = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    (
+        out.status.code().unwrap_or(-1),
+        events,
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -150,15 +222,39 @@ async fn a_chinese_project_party_greets_by_name_speaks_chinese_and_writes_to_its
     let started = &ev[0];
     assert_eq!(started["lang"], "zh");
     assert_eq!(started["user_name"], "小明");
-    let ids: Vec<&str> = started["agents"].as_array().unwrap().iter().map(|a| a["id"].as_str().unwrap()).collect();
+    let ids: Vec<&str> = started["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["bmad-master", "architect", "tech-writer"]);
-    let welcome = ev.iter().find(|e| e["type"] == "welcome").unwrap()["text"].as_str().unwrap().to_string();
+    let welcome = ev.iter().find(|e| e["type"] == "welcome").unwrap()["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(welcome.contains("欢迎 小明"), "{welcome}");
-    assert!(ev.iter().any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("正在结束对话")), "Chinese notices");
-    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
-    assert!(file.starts_with(&root.canonicalize().unwrap().join("docs/party-mode").display().to_string()), "{file}");
-    assert!(server.received().iter().any(|r| r.system_prompt().contains("Write in Chinese")), "agents are told the language");
-    assert!(std::fs::read_to_string(&file).unwrap().contains("# 🎉 派对模式：主题"), "the file's own heading is Chinese too");
+    assert!(
+        ev.iter()
+            .any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("正在结束对话")),
+        "Chinese notices"
+    );
+    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        file.starts_with(&root.canonicalize().unwrap().join("docs/party-mode").display().to_string()),
+        "{file}"
+    );
+    assert!(
+        server.received().iter().any(|r| r.system_prompt().contains("Write in Chinese")),
+        "agents are told the language"
+    );
+    assert!(
+        std::fs::read_to_string(&file).unwrap().contains("# 🎉 派对模式：主题"),
+        "the file's own heading is Chinese too"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -170,7 +266,10 @@ async fn a_spanish_toml_project_tells_agents_to_speak_spanish_with_english_progr
     assert_eq!(ev[0]["lang"], "en", "program text falls back to English");
     assert_eq!(ev[0]["user_name"], "Sofía");
     assert!(server.received().iter().any(|r| r.system_prompt().contains("Write in Español")));
-    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
+    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(file.contains("_bmad-output/party-mode/"), "{file}");
     let s = bmad_party::session::load(Path::new(&file)).unwrap();
     assert_eq!(s.fm.agents, ["bmad-agent-architect", "bmad-agent-pm"]);
@@ -181,27 +280,53 @@ async fn roster_problems_are_shown_and_flags_win() {
     let (_d, root) = fixture("csv11");
     let server = FakeOpenAi::varied().await;
     let out = tempfile::tempdir().unwrap();
-    let (code, ev, _) = headless_in(&root, &server, &["--lang", "zh", "--user-name", "Bo", "--output", out.path().to_str().unwrap()], "Topic\n").await;
+    let (code, ev, _) = headless_in(
+        &root,
+        &server,
+        &["--lang", "zh", "--user-name", "Bo", "--output", out.path().to_str().unwrap()],
+        "Topic\n",
+    )
+    .await;
     assert_eq!(code, 0);
     assert_eq!(ev[0]["lang"], "zh");
     assert_eq!(ev[0]["user_name"], "Bo");
-    assert!(ev.iter().any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("名单中有 3 个问题")), "program text follows --lang zh");
-    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"].as_str().unwrap().to_string();
+    assert!(
+        ev.iter()
+            .any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("名单中有 3 个问题")),
+        "program text follows --lang zh"
+    );
+    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"]
+        .as_str()
+        .unwrap()
+        .to_string();
     assert!(file.starts_with(&out.path().display().to_string()));
 }
 
 #[tokio::test(flavor = "multi_thread")]
 async fn list_agents_and_a_bmad_flag_pointing_nowhere() {
     let (_d, root) = fixture("csv12");
-    let out = std::process::Command::new(BIN).current_dir(&root).arg("--list-agents").output().unwrap();
+    let out = std::process::Command::new(BIN)
+        .current_dir(&root)
+        .arg("--list-agents")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("3 agent(s) from"), "{text}");
-    assert!(text.contains("💻 Amelia") && text.contains("@bmad-agent-dev (also dev, bmad-dev)"), "{text}");
+    assert!(
+        text.contains("💻 Amelia") && text.contains("@bmad-agent-dev (also dev, bmad-dev)"),
+        "{text}"
+    );
     assert!(text.contains("3 problem(s):"), "{text}");
 
     let empty = tempfile::tempdir().unwrap();
-    let out = std::process::Command::new(BIN).current_dir(empty.path()).arg("--bmad").arg(empty.path()).arg("--list-agents").output().unwrap();
+    let out = std::process::Command::new(BIN)
+        .current_dir(empty.path())
+        .arg("--bmad")
+        .arg(empty.path())
+        .arg("--list-agents")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no BMAD install there"));
 
@@ -209,11 +334,24 @@ async fn list_agents_and_a_bmad_flag_pointing_nowhere() {
     // found by itself, the built-in room runs and says why.
     std::fs::create_dir_all(empty.path().join("_bmad/core")).unwrap();
     std::fs::write(empty.path().join("_bmad/core/config.yaml"), "user_name: Zed\n").unwrap();
-    let out = std::process::Command::new(BIN).current_dir(empty.path()).arg("--bmad").arg(empty.path()).arg("--list-agents").output().unwrap();
+    let out = std::process::Command::new(BIN)
+        .current_dir(empty.path())
+        .arg("--bmad")
+        .arg(empty.path())
+        .arg("--list-agents")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("no agents found"));
-    let out = std::process::Command::new(BIN).current_dir(empty.path()).arg("--list-agents").output().unwrap();
+    let out = std::process::Command::new(BIN)
+        .current_dir(empty.path())
+        .arg("--list-agents")
+        .output()
+        .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("(built-in) agents/") && text.contains("using the built-in room"), "{text}");
+    assert!(
+        text.contains("(built-in) agents/") && text.contains("using the built-in room"),
+        "{text}"
+    );
 }

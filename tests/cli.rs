@@ -34,27 +34,42 @@ async fn run_with_input(mut cmd: Command, input: &str) -> (i32, String, String) 
     let mut stdin = child.stdin.take().unwrap();
     stdin.write_all(input.as_bytes()).await.unwrap();
     drop(stdin);
-    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output()).await.expect("finished in time").unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("finished in time")
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 fn session_files(out: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = std::fs::read_dir(out.join("party-mode"))
-        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| p.extension().is_some_and(|e| e == "md")).collect())
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "md"))
+                .collect()
+        })
         .unwrap_or_default();
     v.sort();
     v
 }
 
 fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
-    stdout.lines().map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}"))).collect()
+    stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("not a JSON line ({e}): {l}")))
+        .collect()
 }
 
 #[tokio::test]
 async fn readme_party_runs_offline_on_the_rehearsal_provider() {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = party(dir.path());
-    cmd.args(["--headless", "--max-rounds", "3", "--output"]).arg(dir.path().join("out"));
+    cmd.args(["--headless", "--max-rounds", "3", "--output"])
+        .arg(dir.path().join("out"));
     let (code, stdout, stderr) = run_with_input(cmd, "How should we design a plugin system?\n").await;
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("offline rehearsal"), "the rehearsal is labelled: {stdout}");
@@ -78,7 +93,10 @@ async fn rehearsal_proposes_an_end_and_an_empty_line_confirms_it() {
     let (code, stdout, stderr) = run_with_input(cmd, "Topic\nTwo\nThree\nFour\n\n").await;
     assert_eq!(code, 0, "{stderr}");
     let ev = json_lines(&stdout);
-    assert!(ev.iter().any(|e| e["type"] == "end_proposal"), "the rehearsal proposes to end at round 4");
+    assert!(
+        ev.iter().any(|e| e["type"] == "end_proposal"),
+        "the rehearsal proposes to end at round 4"
+    );
     let end = ev.iter().find(|e| e["type"] == "session_ended").unwrap();
     assert_eq!(end["reason"], "agent_proposed");
     assert_eq!(end["completed"], true);
@@ -89,21 +107,45 @@ async fn json_protocol_against_a_real_endpoint() {
     let server = FakeOpenAi::always("A reply from the model.").await;
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = party(dir.path());
-    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json", "--max-rounds", "2", "--model", "m-1", "--output"]).arg(dir.path());
+    cmd.env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", "k")
+        .args(["--headless", "--events", "json", "--max-rounds", "2", "--model", "m-1", "--output"])
+        .arg(dir.path());
     let input = "Topic\n{\"type\":\"message\",\"text\":\"Second, as JSON\"}\n{\"type\":\"dance\"}\n{\"type\":\"answer\",\"request_id\":\"req-1\",\"confirmed\":true}\n";
     let (code, stdout, stderr) = run_with_input(cmd, input).await;
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("stdin line 3: not a command"), "{stderr}");
     let ev = json_lines(&stdout);
     let types: Vec<&str> = ev.iter().map(|e| e["type"].as_str().unwrap()).collect();
-    for t in ["session_started", "welcome", "session_file", "round_started", "agent_started", "agent_token", "agent_message", "round_finished", "notice", "confirmation_request", "confirmation_resolved", "termination", "farewell", "highlights", "closing", "status", "awaiting_input", "session_ended"] {
+    for t in [
+        "session_started",
+        "welcome",
+        "session_file",
+        "round_started",
+        "agent_started",
+        "agent_token",
+        "agent_message",
+        "round_finished",
+        "notice",
+        "confirmation_request",
+        "confirmation_resolved",
+        "termination",
+        "farewell",
+        "highlights",
+        "closing",
+        "status",
+        "awaiting_input",
+        "session_ended",
+    ] {
         assert!(types.contains(&t), "missing event {t}: {types:?}");
     }
     let started = &ev[0];
     assert_eq!(started["provider"], "openai");
     assert_eq!(started["model"], "m-1");
     assert_eq!(started["rehearsal"], false);
-    assert!(ev.iter().any(|e| e["type"] == "facilitator_message" && e["text"] == "Second, as JSON"));
+    assert!(ev
+        .iter()
+        .any(|e| e["type"] == "facilitator_message" && e["text"] == "Second, as JSON"));
     let end = ev.iter().find(|e| e["type"] == "session_ended").unwrap();
     assert_eq!(end["reason"], "round_limit");
     assert!(server.received().iter().all(|r| r.body["model"] == "m-1"));
@@ -118,20 +160,29 @@ async fn config_errors_name_file_line_column_and_key() {
     cmd.arg("--headless").arg("--config").arg(&cfg);
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
-    assert!(stderr.contains(&format!("{}:3:5: `max_roundz`: unknown field", cfg.display())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}:3:5: `max_roundz`: unknown field", cfg.display())),
+        "{stderr}"
+    );
 
     std::fs::write(&cfg, "bmad:\n  party_mode:\n    max_rounds: 4\n    warn_at_rounds: 6\n").unwrap();
     let mut cmd = party(dir.path());
     cmd.arg("--headless").arg("--lang").arg("zh").arg("--config").arg(&cfg);
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
-    assert!(stderr.contains("必须小于 max_rounds（4）"), "errors in Chinese with --lang zh: {stderr}");
+    assert!(
+        stderr.contains("必须小于 max_rounds（4）"),
+        "errors in Chinese with --lang zh: {stderr}"
+    );
 
     let mut cmd = party(dir.path());
     cmd.arg("--headless").arg("--config").arg(&cfg);
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
-    assert!(stderr.contains(":4:") && stderr.contains("warn_at_rounds") && stderr.contains("below max_rounds (4)"), "{stderr}");
+    assert!(
+        stderr.contains(":4:") && stderr.contains("warn_at_rounds") && stderr.contains("below max_rounds (4)"),
+        "{stderr}"
+    );
 }
 
 #[tokio::test]
@@ -139,14 +190,29 @@ async fn agent_errors_name_file_and_field() {
     let dir = tempfile::tempdir().unwrap();
     let agents = dir.path().join("room");
     std::fs::create_dir(&agents).unwrap();
-    std::fs::write(agents.join("a.md"), "---\nid: a\nname: A\ntitle: T\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
-    std::fs::write(agents.join("b.md"), "---\nid: b\nname: B\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
-    std::fs::write(agents.join("c.md"), "---\nid: a\nname: C\ntitle: T\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
+    std::fs::write(
+        agents.join("a.md"),
+        "---\nid: a\nname: A\ntitle: T\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n",
+    )
+    .unwrap();
+    std::fs::write(
+        agents.join("b.md"),
+        "---\nid: b\nname: B\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n",
+    )
+    .unwrap();
+    std::fs::write(
+        agents.join("c.md"),
+        "---\nid: a\nname: C\ntitle: T\nicon: x\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n",
+    )
+    .unwrap();
     let mut cmd = party(dir.path());
     cmd.arg("--headless").arg("--agents").arg(&agents);
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
-    assert!(stderr.contains("b.md") && stderr.contains("`title`") && stderr.contains("missing field"), "{stderr}");
+    assert!(
+        stderr.contains("b.md") && stderr.contains("`title`") && stderr.contains("missing field"),
+        "{stderr}"
+    );
     assert!(stderr.contains("c.md: `id`: duplicate id `a`"), "{stderr}");
 }
 
@@ -176,13 +242,24 @@ async fn resuming_a_finished_session_says_so_and_fails() {
 async fn the_api_key_never_reaches_files_or_output() {
     let sentinel = "sk-SENTINEL-7f3a9c1e";
     let server = FakeOpenAi::always("Fine.").await;
-    server.push([Reply::Status { code: 401, headers: vec![], body: format!(r#"{{"error":{{"message":"bad key {sentinel}"}}}}"#) }]);
+    server.push([Reply::Status {
+        code: 401,
+        headers: vec![],
+        body: format!(r#"{{"error":{{"message":"bad key {sentinel}"}}}}"#),
+    }]);
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = party(dir.path());
-    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", sentinel).env("BMAD_PARTY_LOG", "trace").args(["--headless", "--output"]).arg(dir.path());
+    cmd.env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", sentinel)
+        .env("BMAD_PARTY_LOG", "trace")
+        .args(["--headless", "--output"])
+        .arg(dir.path());
     let (code, stdout, stderr) = run_with_input(cmd, "Topic\n").await;
     assert_eq!(code, 0, "{stderr}");
-    assert!(server.received().iter().all(|r| r.header("authorization") == Some(&format!("Bearer {sentinel}"))));
+    assert!(server
+        .received()
+        .iter()
+        .all(|r| r.header("authorization") == Some(&format!("Bearer {sentinel}"))));
     // Only the server's echo of it (a hostile or careless error body) could
     // carry it; nothing of ours writes it.
     let mut all = vec![stdout, stderr];
@@ -218,7 +295,10 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 /// returns the messages it had reported complete.
 async fn run_and_kill(server: &FakeOpenAi, out: &Path, kill_after: usize, extra_tokens: usize) -> Vec<String> {
     let mut cmd = party(out);
-    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json", "--output"]).arg(out);
+    cmd.env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", "k")
+        .args(["--headless", "--events", "json", "--output"])
+        .arg(out);
     let mut child = cmd.spawn().unwrap();
     let mut stdin = child.stdin.take().unwrap();
     for i in 1..=6 {
@@ -228,7 +308,10 @@ async fn run_and_kill(server: &FakeOpenAi, out: &Path, kill_after: usize, extra_
     let mut done = Vec::new();
     let mut tokens_after = 0;
     let pid = child.id().unwrap() as i32;
-    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), lines.next_line()).await.expect("events keep coming") {
+    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("events keep coming")
+    {
         let ev: serde_json::Value = serde_json::from_str(&line).unwrap();
         match ev["type"].as_str() {
             Some("agent_message") => done.push(ev["text"].as_str().unwrap().to_string()),
@@ -247,7 +330,11 @@ async fn run_and_kill(server: &FakeOpenAi, out: &Path, kill_after: usize, extra_
 }
 
 fn unsafe_kill(pid: i32) {
-    let status = std::process::Command::new("kill").arg("-9").arg(pid.to_string()).status().expect("kill");
+    let status = std::process::Command::new("kill")
+        .arg("-9")
+        .arg(pid.to_string())
+        .status()
+        .expect("kill");
     assert!(status.success());
 }
 
@@ -256,7 +343,13 @@ async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
     let server = FakeOpenAi::start(|r, n| {
         // Each reply is unique so duplicates or losses are visible.
         let who = r.system_prompt().lines().next().unwrap_or("").to_string();
-        Reply::Stream { events: events_of(&format!("Reply {n} from {who} with some words")), done: true, delay: Duration::from_millis(15), cut_after: None, stall_after: None }
+        Reply::Stream {
+            events: events_of(&format!("Reply {n} from {who} with some words")),
+            done: true,
+            delay: Duration::from_millis(15),
+            cut_after: None,
+            stall_after: None,
+        }
     })
     .await;
     for (kill_after, extra) in [(1, 0), (2, 3), (3, 1), (4, 5), (5, 0)] {
@@ -265,19 +358,38 @@ async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
         assert!(done.len() >= kill_after);
         let file = session_files(dir.path()).pop().expect("a session file exists");
         let s = bmad_party::session::load(&file).unwrap_or_else(|e| panic!("kill after {kill_after}+{extra}: {e}"));
-        let saved: Vec<String> = s.turns.iter().filter(|t| t.kind == bmad_party::session::TurnKind::Agent).map(|t| t.text.clone()).collect();
+        let saved: Vec<String> = s
+            .turns
+            .iter()
+            .filter(|t| t.kind == bmad_party::session::TurnKind::Agent)
+            .map(|t| t.text.clone())
+            .collect();
         for m in &done {
-            assert_eq!(saved.iter().filter(|t| *t == m).count(), 1, "kill after {kill_after}+{extra}: `{m}` must be saved exactly once; saved: {saved:?}");
+            assert_eq!(
+                saved.iter().filter(|t| *t == m).count(),
+                1,
+                "kill after {kill_after}+{extra}: `{m}` must be saved exactly once; saved: {saved:?}"
+            );
         }
         assert!(s.fm.party_active && !s.fm.workflow_completed);
 
         let mut cmd = party(dir.path());
-        cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json"]).arg("--resume").arg(&file);
+        cmd.env("OPENAI_BASE_URL", server.base_url())
+            .env("OPENAI_API_KEY", "k")
+            .args(["--headless", "--events", "json"])
+            .arg("--resume")
+            .arg(&file);
         let (code, stdout, stderr) = run_with_input(cmd, "After the crash\n").await;
         assert_eq!(code, 0, "{stderr}");
         let ev = json_lines(&stdout);
-        let round = ev.iter().find(|e| e["type"] == "round_started").expect("a round after resume")["round"].as_u64().unwrap();
-        assert_eq!(round, u64::from(s.fm.conversation_state.current_round) + 1, "round numbering continues");
+        let round = ev.iter().find(|e| e["type"] == "round_started").expect("a round after resume")["round"]
+            .as_u64()
+            .unwrap();
+        assert_eq!(
+            round,
+            u64::from(s.fm.conversation_state.current_round) + 1,
+            "round numbering continues"
+        );
         let after = bmad_party::session::load(&file).unwrap();
         assert_eq!(after.turns[..s.turns.len()], s.turns[..], "resume keeps every saved turn as it was");
         assert!(after.fm.workflow_completed);
@@ -297,7 +409,10 @@ async fn headless_json_reset_and_question() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = party(dir.path());
-    cmd.env("OPENAI_BASE_URL", server.base_url()).env("OPENAI_API_KEY", "k").args(["--headless", "--events", "json", "--output"]).arg(dir.path());
+    cmd.env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", "k")
+        .args(["--headless", "--events", "json", "--output"])
+        .arg(dir.path());
     let input = "Topic\nDevelopers.\n/reset\n{\"type\":\"turn_confirmation_response\",\"request_id\":\"req-1\",\"confirmed\":true,\"reason\":\"fresh start\"}\nNew topic\n";
     let (code, stdout, stderr) = run_with_input(cmd, input).await;
     assert_eq!(code, 0, "{stderr}");
@@ -307,7 +422,10 @@ async fn headless_json_reset_and_question() {
     let asker = q["agent"].clone();
     let rounds: Vec<&serde_json::Value> = ev.iter().filter(|e| e["type"] == "round_started").collect();
     assert_eq!(rounds[1]["agents"][0], asker, "the answer goes to the asker first");
-    let req = ev.iter().find(|e| e["type"] == "turn_confirmation_request").expect("turn_confirmation_request event");
+    let req = ev
+        .iter()
+        .find(|e| e["type"] == "turn_confirmation_request")
+        .expect("turn_confirmation_request event");
     assert_eq!(req["request_id"], "req-1");
     assert_eq!(req["message"], "/reset");
     assert!(req["description"].as_str().unwrap().contains("round counter"));
@@ -324,9 +442,25 @@ fn help_speaks_the_facilitators_language() {
     let out = std::process::Command::new(BIN).args(["--lang", "zh", "--help"]).output().unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success());
-    assert!(text.contains("用法：") && text.contains("继续一个已保存的会话") && text.contains("显示帮助"), "{text}");
-    let out = std::process::Command::new(BIN).env("LANG", "zh_CN.UTF-8").env_remove("LC_ALL").arg("--help").output().unwrap();
-    assert!(String::from_utf8_lossy(&out.stdout).contains("选项："), "the locale decides without --lang");
-    let out = std::process::Command::new(BIN).env("LANG", "C.UTF-8").env_remove("LC_ALL").arg("--help").output().unwrap();
+    assert!(
+        text.contains("用法：") && text.contains("继续一个已保存的会话") && text.contains("显示帮助"),
+        "{text}"
+    );
+    let out = std::process::Command::new(BIN)
+        .env("LANG", "zh_CN.UTF-8")
+        .env_remove("LC_ALL")
+        .arg("--help")
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains("选项："),
+        "the locale decides without --lang"
+    );
+    let out = std::process::Command::new(BIN)
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .arg("--help")
+        .output()
+        .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("Continue a saved session"));
 }

@@ -95,7 +95,13 @@ async fn run_and_kill(server: &FakeOpenAi, dir: &Path, moment: Moment, messages:
 async fn sigkill_at_thirty_two_moments() {
     let server = FakeOpenAi::start(|r, n| {
         let who = r.system_prompt().lines().next().unwrap_or("").to_string();
-        Reply::Stream { events: events_of(&format!("Reply {n} from {who}: {}", bmad_party::testing::varied_reply(n))), done: true, delay: Duration::from_millis(1), cut_after: None, stall_after: None }
+        Reply::Stream {
+            events: events_of(&format!("Reply {n} from {who}: {}", bmad_party::testing::varied_reply(n))),
+            done: true,
+            delay: Duration::from_millis(1),
+            cut_after: None,
+            stall_after: None,
+        }
     })
     .await;
     let mut moments: Vec<Moment> = Vec::new();
@@ -118,7 +124,11 @@ async fn sigkill_at_thirty_two_moments() {
         let s = bmad_party::session::load(&file).unwrap_or_else(|e| panic!("{moment:?}: the file does not parse: {e}"));
         let saved: Vec<&String> = s.turns.iter().filter(|t| t.kind == TurnKind::Agent).map(|t| &t.text).collect();
         for m in &done {
-            assert_eq!(saved.iter().filter(|t| **t == m).count(), 1, "{moment:?}: `{m}` must be saved exactly once");
+            assert_eq!(
+                saved.iter().filter(|t| **t == m).count(),
+                1,
+                "{moment:?}: `{m}` must be saved exactly once"
+            );
         }
         if s.fm.workflow_completed {
             continue; // killed after the exit had already finished
@@ -127,10 +137,17 @@ async fn sigkill_at_thirty_two_moments() {
         let mut stdin = child.stdin.take().unwrap();
         stdin.write_all(b"After the crash\n").await.unwrap();
         drop(stdin);
-        let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output()).await.unwrap().unwrap();
+        let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())
+            .await
+            .unwrap()
+            .unwrap();
         assert!(out.status.success(), "{moment:?}: resume failed");
         let after = bmad_party::session::load(&file).unwrap();
-        assert_eq!(after.turns[..s.turns.len()], s.turns[..], "{moment:?}: resume keeps every saved turn");
+        assert_eq!(
+            after.turns[..s.turns.len()],
+            s.turns[..],
+            "{moment:?}: resume keeps every saved turn"
+        );
         assert!(after.fm.workflow_completed);
         resumed += 1;
     }
@@ -157,11 +174,23 @@ async fn an_unwritable_output_folder_keeps_the_party_in_memory_and_retries() {
         .await;
     let failures: Vec<_> = events.iter().filter(|e| matches!(e, Event::SaveFailed { .. })).collect();
     assert_eq!(failures.len(), 1, "said once per failure streak");
-    assert!(events.iter().any(|e| matches!(e, Event::RoundStarted { round: 3, .. })), "the party went on");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::RoundStarted { round: 3, .. })),
+        "the party went on"
+    );
     let s = load(&session_file(&events));
     assert!(s.fm.workflow_completed, "saved as soon as it could be");
-    let facilitator: Vec<_> = s.turns.iter().filter(|t| t.kind == TurnKind::Facilitator).map(|t| t.text.as_str()).collect();
-    assert_eq!(facilitator, ["Topic", "Second", "Third"], "nothing said while saving failed is lost");
+    let facilitator: Vec<_> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Facilitator)
+        .map(|t| t.text.as_str())
+        .collect();
+    assert_eq!(
+        facilitator,
+        ["Topic", "Second", "Third"],
+        "nothing said while saving failed is lost"
+    );
 }
 
 #[tokio::test]
@@ -176,7 +205,9 @@ async fn a_full_disk_damages_nothing_and_saving_resumes() {
             Event::SessionFile { path } => file = Some(PathBuf::from(path)),
             Event::AwaitingInput { .. } if said == 0 => {
                 said += 1;
-                h.commands.send(bmad_party::engine::Command::Message { text: "Topic".into() }).unwrap();
+                h.commands
+                    .send(bmad_party::engine::Command::Message { text: "Topic".into() })
+                    .unwrap();
             }
             Event::AwaitingInput { .. } => h.commands.send(bmad_party::engine::Command::Quit).unwrap(),
             Event::SessionEnded { .. } => break,
@@ -204,11 +235,29 @@ async fn a_full_disk_damages_nothing_and_saving_resumes() {
             Step::Say("After space is back"),
         ])
         .await;
-    let failed: Vec<String> = events.iter().filter_map(|e| if let Event::SaveFailed { error, .. } = e { Some(error.clone()) } else { None }).collect();
+    let failed: Vec<String> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::SaveFailed { error, .. } = e {
+                Some(error.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert!(failed[0].contains("No space left on device"), "{failed:?}");
     let s = load(&file);
     assert!(s.fm.workflow_completed);
-    let said: Vec<_> = s.turns.iter().filter(|t| t.kind == TurnKind::Facilitator).map(|t| t.text.as_str()).collect();
-    assert_eq!(said, ["Topic", "While the disk is full", "After space is back"], "nothing said meanwhile was lost");
+    let said: Vec<_> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Facilitator)
+        .map(|t| t.text.as_str())
+        .collect();
+    assert_eq!(
+        said,
+        ["Topic", "While the disk is full", "After space is back"],
+        "nothing said meanwhile was lost"
+    );
 }

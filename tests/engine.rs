@@ -27,35 +27,77 @@ async fn party_runs_to_the_round_limit_with_the_defaults() {
     let server = FakeOpenAi::varied().await;
     let party = Party::new(&server);
     let mut script = say(10, "What should we do next?");
-    script.push(Step::Answer { confirmed: true, extend: None, reason: None });
+    script.push(Step::Answer {
+        confirmed: true,
+        extend: None,
+        reason: None,
+    });
     let events = party.run(script).await;
 
     assert_eq!(rounds(&events).len(), 10, "ten rounds ran");
-    let warning_at = events.iter().position(|e| matches!(e, Event::Notice { kind: NoticeKind::Warning, text } if text.contains("8 rounds so far (limit 10)"))).expect("warning");
-    let round9 = events.iter().position(|e| matches!(e, Event::RoundStarted { round: 9, .. })).unwrap();
+    let warning_at = events
+        .iter()
+        .position(|e| matches!(e, Event::Notice { kind: NoticeKind::Warning, text } if text.contains("8 rounds so far (limit 10)")))
+        .expect("warning");
+    let round9 = events
+        .iter()
+        .position(|e| matches!(e, Event::RoundStarted { round: 9, .. }))
+        .unwrap();
     assert!(warning_at < round9, "the warning comes after round 8, before round 9");
-    assert_eq!(notices(&events).iter().filter(|n| n.contains("rounds so far")).count(), 1, "the warning fires once");
-    let limit = events.iter().position(|e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::RoundLimit, .. })).expect("limit question");
-    let round10_end = events.iter().position(|e| matches!(e, Event::RoundFinished { round: 10, .. })).unwrap();
+    assert_eq!(
+        notices(&events).iter().filter(|n| n.contains("rounds so far")).count(),
+        1,
+        "the warning fires once"
+    );
+    let limit = events
+        .iter()
+        .position(|e| {
+            matches!(
+                e,
+                Event::ConfirmationRequest {
+                    kind: ConfirmKind::RoundLimit,
+                    ..
+                }
+            )
+        })
+        .expect("limit question");
+    let round10_end = events
+        .iter()
+        .position(|e| matches!(e, Event::RoundFinished { round: 10, .. }))
+        .unwrap();
     assert!(limit > round10_end);
-    assert!(notices(&events).iter().any(|n| n.contains("maximum number of rounds has been reached (10 rounds)")));
+    assert!(notices(&events)
+        .iter()
+        .any(|n| n.contains("maximum number of rounds has been reached (10 rounds)")));
     assert_eq!(ended(&events), (Some(ExitReason::RoundLimit), true));
 
     // After the warning, every agent prompt says what remains.
     let reqs = server.received();
     let turn_prompts: Vec<_> = reqs.iter().filter(|r| r.prompt_text().contains("[Round ")).collect();
-    let after_warning: Vec<_> = turn_prompts.iter().filter(|r| r.prompt_text().contains("[Round 9]") || r.prompt_text().contains("[Round 10]")).collect();
+    let after_warning: Vec<_> = turn_prompts
+        .iter()
+        .filter(|r| r.prompt_text().contains("[Round 9]") || r.prompt_text().contains("[Round 10]"))
+        .collect();
     assert!(!after_warning.is_empty());
     for r in &after_warning {
-        assert!(r.system_prompt().contains("round(s) and"), "remaining is stated: {}", r.system_prompt());
+        assert!(
+            r.system_prompt().contains("round(s) and"),
+            "remaining is stated: {}",
+            r.system_prompt()
+        );
     }
-    assert!(after_warning.iter().any(|r| r.system_prompt().contains("2 round(s)")), "round 9 prompt says 2 rounds remain");
+    assert!(
+        after_warning.iter().any(|r| r.system_prompt().contains("2 round(s)")),
+        "round 9 prompt says 2 rounds remain"
+    );
     let before: Vec<_> = turn_prompts.iter().filter(|r| r.prompt_text().contains("[Round 3]")).collect();
     assert!(before.iter().all(|r| !r.system_prompt().contains("nearly over")));
 
     let farewells: Vec<_> = events.iter().filter(|e| matches!(e, Event::Farewell { .. })).collect();
     assert!((2..=3).contains(&farewells.len()), "{} farewells", farewells.len());
-    assert!(events.iter().any(|e| matches!(e, Event::Highlights { text } if text.starts_with("**Session Highlights:**"))));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::Highlights { text } if text.starts_with("**Session Highlights:**"))));
 
     let s = load(&session_file(&events));
     assert!(!s.fm.party_active);
@@ -109,15 +151,28 @@ async fn continuing_past_the_limit_raises_it() {
     party.config.party.max_rounds = 2;
     party.config.party.warn_at_rounds = 0;
     let mut script = say(2, "Go on");
-    script.push(Step::Answer { confirmed: false, extend: Some(1), reason: None });
+    script.push(Step::Answer {
+        confirmed: false,
+        extend: Some(1),
+        reason: None,
+    });
     script.push(Step::Say("One more"));
-    script.push(Step::Answer { confirmed: true, extend: None, reason: None });
+    script.push(Step::Answer {
+        confirmed: true,
+        extend: None,
+        reason: None,
+    });
     let events = party.run(script).await;
     assert_eq!(rounds(&events).len(), 3);
-    assert!(notices(&events).iter().any(|n| n.contains("Continuing for 1 more rounds (new limit: 3)")));
+    assert!(notices(&events)
+        .iter()
+        .any(|n| n.contains("Continuing for 1 more rounds (new limit: 3)")));
     let s = load(&session_file(&events));
     assert_eq!(s.fm.conversation_state.max_rounds, 3);
-    assert_eq!(s.fm.confirmations.iter().map(|c| c.status).collect::<Vec<_>>(), vec![ConfirmStatus::Rejected, ConfirmStatus::Confirmed]);
+    assert_eq!(
+        s.fm.confirmations.iter().map(|c| c.status).collect::<Vec<_>>(),
+        vec![ConfirmStatus::Rejected, ConfirmStatus::Confirmed]
+    );
     assert!(s.fm.conversation_state.exit_flags.round_limit);
 }
 
@@ -126,7 +181,13 @@ async fn exit_triggers_match_whole_facilitator_messages_only() {
     // Agents saying "quit" or "goodbye" never end the party.
     let server = FakeOpenAi::always("I would never quit this. goodbye").await;
     let party = Party::new(&server);
-    let events = party.run(vec![Step::Say("Topic"), Step::Say("we should not quit now"), Step::Say("  GoodBye  ")]).await;
+    let events = party
+        .run(vec![
+            Step::Say("Topic"),
+            Step::Say("we should not quit now"),
+            Step::Say("  GoodBye  "),
+        ])
+        .await;
     assert_eq!(rounds(&events).len(), 2);
     assert_eq!(ended(&events), (Some(ExitReason::UserRequested), true));
     let s = load(&session_file(&events));
@@ -162,11 +223,26 @@ async fn end_marker_confirmed_ends_the_party() {
     // Request 1 and 2: round 1 (two or three agents); request 4 is in round 2.
     let server = FakeOpenAi::start(marker_server_at(4)).await;
     let party = Party::new(&server);
-    let events = party.run(vec![Step::Say("Topic"), Step::Say("Thoughts?"), Step::Answer { confirmed: true, extend: None, reason: None }]).await;
+    let events = party
+        .run(vec![
+            Step::Say("Topic"),
+            Step::Say("Thoughts?"),
+            Step::Answer {
+                confirmed: true,
+                extend: None,
+                reason: None,
+            },
+        ])
+        .await;
     let (agent, clean) = events
         .iter()
         .find_map(|e| match e {
-            Event::EndProposal { agent, response_text, response_clean, .. } => {
+            Event::EndProposal {
+                agent,
+                response_text,
+                response_clean,
+                ..
+            } => {
                 assert!(response_text.contains("<!-- END -->"));
                 Some((agent.clone(), response_clean.clone()))
             }
@@ -174,7 +250,16 @@ async fn end_marker_confirmed_ends_the_party() {
         })
         .expect("an end proposal");
     assert_eq!(clean, "We have converged on a plan.");
-    let shown: String = events.iter().filter_map(|e| if let Event::AgentToken { text, .. } = e { Some(text.as_str()) } else { None }).collect();
+    let shown: String = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AgentToken { text, .. } = e {
+                Some(text.as_str())
+            } else {
+                None
+            }
+        })
+        .collect();
     assert!(!shown.contains("END"), "the marker never streams to the screen");
     assert_eq!(ended(&events), (Some(ExitReason::AgentProposed), true));
     let s = load(&session_file(&events));
@@ -192,9 +277,19 @@ async fn end_marker_confirmed_ends_the_party() {
 async fn end_marker_answered_with_a_message_continues_the_party() {
     let server = FakeOpenAi::start(marker_server_at(1)).await;
     let party = Party::new(&server);
-    let events = party.run(vec![Step::Say("Topic"), Step::Say("No, let's look at costs first")]).await;
-    assert!(events.iter().any(|e| matches!(e, Event::ConfirmationResolved { status: ConfirmStatus::Rejected, .. })));
-    assert!(events.iter().any(|e| matches!(e, Event::FacilitatorMessage { round: 2, text } if text == "No, let's look at costs first")));
+    let events = party
+        .run(vec![Step::Say("Topic"), Step::Say("No, let's look at costs first")])
+        .await;
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::ConfirmationResolved {
+            status: ConfirmStatus::Rejected,
+            ..
+        }
+    )));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::FacilitatorMessage { round: 2, text } if text == "No, let's look at costs first")));
     assert_eq!(rounds(&events).len(), 2);
     assert_eq!(ended(&events), (Some(ExitReason::FacilitatorLeft), true));
 }
@@ -215,9 +310,21 @@ async fn auto_end_and_disabled_detection() {
     let events = party.run(vec![Step::Say("Topic"), Step::Say("Go on")]).await;
     assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
     assert_eq!(rounds(&events).len(), 2);
-    let shown: String = events.iter().filter_map(|e| if let Event::AgentToken { text, .. } = e { Some(text.as_str()) } else { None }).collect();
+    let shown: String = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AgentToken { text, .. } = e {
+                Some(text.as_str())
+            } else {
+                None
+            }
+        })
+        .collect();
     assert!(!shown.contains("<!--"), "markers are stripped even when detection is off");
-    assert!(!server.received()[0].system_prompt().contains("<!-- END -->"), "agents are not told about the marker");
+    assert!(
+        !server.received()[0].system_prompt().contains("<!-- END -->"),
+        "agents are not told about the marker"
+    );
 }
 
 #[tokio::test]
@@ -237,7 +344,11 @@ async fn time_limit_is_noticed_mid_round_and_can_be_extended() {
     party.config.party.warn_at_minutes = 0.01;
     let script = vec![
         Step::Say("Topic"),
-        Step::Answer { confirmed: false, extend: Some(1), reason: None },
+        Step::Answer {
+            confirmed: false,
+            extend: Some(1),
+            reason: None,
+        },
         Step::Say("Second"),
         Step::Cmd(Command::Exit),
     ];
@@ -245,12 +356,35 @@ async fn time_limit_is_noticed_mid_round_and_can_be_extended() {
     let n = notices(&events).join("\n");
     assert!(n.contains("The session time limit has been reached (0.03 minutes)"), "{n}");
     assert!(n.contains("Heads-up"), "time warning: {n}");
-    let limit_notice = events.iter().position(|e| matches!(e, Event::Notice { kind: NoticeKind::Limit, .. })).unwrap();
-    let round1_end = events.iter().position(|e| matches!(e, Event::RoundFinished { round: 1, .. })).unwrap();
+    let limit_notice = events
+        .iter()
+        .position(|e| {
+            matches!(
+                e,
+                Event::Notice {
+                    kind: NoticeKind::Limit,
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    let round1_end = events
+        .iter()
+        .position(|e| matches!(e, Event::RoundFinished { round: 1, .. }))
+        .unwrap();
     assert!(limit_notice < round1_end, "the limit was noticed while round 1 was running");
     let spoke_in_round1 = events.iter().filter(|e| matches!(e, Event::AgentMessage { round: 1, .. })).count();
-    assert_eq!(spoke_in_round1, 2, "the agent speaking when the limit fired finished; nobody spoke after it");
-    assert!(events.iter().any(|e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::TimeLimit, .. })));
+    assert_eq!(
+        spoke_in_round1, 2,
+        "the agent speaking when the limit fired finished; nobody spoke after it"
+    );
+    assert!(events.iter().any(|e| matches!(
+        e,
+        Event::ConfirmationRequest {
+            kind: ConfirmKind::TimeLimit,
+            ..
+        }
+    )));
     assert!(n.contains("Continuing for 1 more minutes"));
     let s = load(&session_file(&events));
     assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("user_requested"));
@@ -296,7 +430,14 @@ async fn server_quirks_are_accepted() {
         "{not json at all".to_string(),
         r#"{"id":"x","choices":[{"index":0,"delta":{"content":"quirks."},"finish_reason":"eos"}],"usage":{"prompt_tokens":10,"completion_tokens":3}}"#.to_string(),
     ];
-    let server = FakeOpenAi::start(move |_, _| Reply::Stream { events: quirky.clone(), done: true, delay: Duration::ZERO, cut_after: None, stall_after: None }).await;
+    let server = FakeOpenAi::start(move |_, _| Reply::Stream {
+        events: quirky.clone(),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: None,
+        stall_after: None,
+    })
+    .await;
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
     let msgs = agent_messages(&events);
@@ -325,7 +466,9 @@ async fn retries_429_with_retry_after_then_succeeds() {
     let retry = events
         .iter()
         .find_map(|e| match e {
-            Event::AgentRetrying { delay_ms, cause, attempt, .. } => Some((*delay_ms, cause.clone(), *attempt)),
+            Event::AgentRetrying {
+                delay_ms, cause, attempt, ..
+            } => Some((*delay_ms, cause.clone(), *attempt)),
             _ => None,
         })
         .expect("a retry");
@@ -341,8 +484,16 @@ async fn retries_429_with_retry_after_then_succeeds() {
 async fn retries_500_and_non_json_429_then_succeeds() {
     let server = FakeOpenAi::always("Recovered.").await;
     server.push([
-        Reply::Status { code: 500, headers: vec![], body: "upstream exploded".into() },
-        Reply::Status { code: 429, headers: vec![("content-type".into(), "text/plain".into())], body: "Too Many Requests".into() },
+        Reply::Status {
+            code: 500,
+            headers: vec![],
+            body: "upstream exploded".into(),
+        },
+        Reply::Status {
+            code: 429,
+            headers: vec![("content-type".into(), "text/plain".into())],
+            body: "Too Many Requests".into(),
+        },
     ]);
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
@@ -354,7 +505,13 @@ async fn retries_500_and_non_json_429_then_succeeds() {
 #[tokio::test]
 async fn stream_cut_mid_reply_is_retried_from_scratch() {
     let server = FakeOpenAi::always("The whole reply.").await;
-    server.push([Reply::Stream { events: events_of("A partial reply that will be cut"), done: true, delay: Duration::ZERO, cut_after: Some(3), stall_after: None }]);
+    server.push([Reply::Stream {
+        events: events_of("A partial reply that will be cut"),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: Some(3),
+        stall_after: None,
+    }]);
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
     assert!(events.iter().any(|e| matches!(e, Event::AgentRetrying { .. })));
@@ -366,19 +523,43 @@ async fn stream_cut_mid_reply_is_retried_from_scratch() {
 async fn failed_agent_is_shown_and_the_party_goes_on() {
     let server = FakeOpenAi::always("Still here.").await;
     // The first agent's call keeps failing (4 attempts), the others succeed.
-    server.push((0..4).map(|_| Reply::Status { code: 503, headers: vec![], body: r#"{"object":"error","message":"model overloaded"}"#.into() }));
+    server.push((0..4).map(|_| Reply::Status {
+        code: 503,
+        headers: vec![],
+        body: r#"{"object":"error","message":"model overloaded"}"#.into(),
+    }));
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic"), Step::Say("Again")]).await;
-    let failed = events.iter().find_map(|e| if let Event::AgentFailed { cause, .. } = e { Some(cause.clone()) } else { None }).expect("a failed turn");
-    assert!(failed.contains("503") && failed.contains("model overloaded") && failed.contains("4 attempts"), "{failed}");
+    let failed = events
+        .iter()
+        .find_map(|e| {
+            if let Event::AgentFailed { cause, .. } = e {
+                Some(cause.clone())
+            } else {
+                None
+            }
+        })
+        .expect("a failed turn");
+    assert!(
+        failed.contains("503") && failed.contains("model overloaded") && failed.contains("4 attempts"),
+        "{failed}"
+    );
     assert_eq!(rounds(&events).len(), 2, "the party went on");
     let s = load(&session_file(&events));
-    assert!(s.turns.iter().any(|t| t.kind == TurnKind::Failed && t.text.contains("model overloaded")));
+    assert!(s
+        .turns
+        .iter()
+        .any(|t| t.kind == TurnKind::Failed && t.text.contains("model overloaded")));
 }
 
 #[tokio::test]
 async fn a_round_nobody_can_answer_ends_gracefully() {
-    let server = FakeOpenAi::start(|_, _| Reply::Status { code: 401, headers: vec![], body: r#"{"error":{"message":"invalid api key"}}"#.into() }).await;
+    let server = FakeOpenAi::start(|_, _| Reply::Status {
+        code: 401,
+        headers: vec![],
+        body: r#"{"error":{"message":"invalid api key"}}"#.into(),
+    })
+    .await;
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic"), Step::Say("never")]).await;
     assert_eq!(ended(&events), (Some(ExitReason::Unreachable), true));
@@ -393,10 +574,25 @@ async fn a_round_nobody_can_answer_ends_gracefully() {
 #[tokio::test]
 async fn a_stalled_stream_times_out_and_is_retried() {
     let server = FakeOpenAi::always("Unstuck.").await;
-    server.push([Reply::Stream { events: events_of("stuck here forever"), done: true, delay: Duration::ZERO, cut_after: None, stall_after: Some(1) }]);
+    server.push([Reply::Stream {
+        events: events_of("stuck here forever"),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: None,
+        stall_after: Some(1),
+    }]);
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
-    let cause = events.iter().find_map(|e| if let Event::AgentRetrying { cause, .. } = e { Some(cause.clone()) } else { None }).unwrap();
+    let cause = events
+        .iter()
+        .find_map(|e| {
+            if let Event::AgentRetrying { cause, .. } = e {
+                Some(cause.clone())
+            } else {
+                None
+            }
+        })
+        .unwrap();
     assert!(cause.contains("stalled"), "{cause}");
     assert_eq!(agent_messages(&events)[0].1, "Unstuck.");
 }
@@ -435,7 +631,16 @@ async fn abort_stops_streaming_and_keeps_what_was_said() {
             _ => {}
         }
     }
-    let msgs: Vec<_> = events.iter().filter_map(|e| if let Event::AgentMessage { interrupted, text, .. } = e { Some((*interrupted, text.clone())) } else { None }).collect();
+    let msgs: Vec<_> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AgentMessage { interrupted, text, .. } = e {
+                Some((*interrupted, text.clone()))
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(msgs.len(), 1, "the round stopped after the interrupted agent");
     assert!(msgs[0].0);
     let s = load(&session_file(&events));
@@ -457,7 +662,11 @@ async fn resume_continues_round_time_flags_and_context() {
             Event::SessionFile { path } => file = Some(path),
             Event::AwaitingInput { .. } if said < 2 => {
                 said += 1;
-                h.commands.send(Command::Message { text: format!("Point number {said}") }).unwrap();
+                h.commands
+                    .send(Command::Message {
+                        text: format!("Point number {said}"),
+                    })
+                    .unwrap();
             }
             Event::AwaitingInput { .. } => h.commands.send(Command::Quit).unwrap(),
             Event::SessionEnded { .. } => break,
@@ -474,9 +683,16 @@ async fn resume_continues_round_time_flags_and_context() {
     let requests_before = server.received().len();
     let events = again.run(vec![Step::Say("Point number 3")]).await;
     assert!(events.iter().any(|e| matches!(e, Event::SessionStarted { resumed: true, .. })));
-    assert!(events.iter().any(|e| matches!(e, Event::RoundStarted { round: 3, .. })), "round numbering continues");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::RoundStarted { round: 3, .. })),
+        "round numbering continues"
+    );
     let after = load(&path);
-    assert_eq!(after.turns[..turns_before], before.turns[..], "nothing saved before is lost or changed");
+    assert_eq!(
+        after.turns[..turns_before],
+        before.turns[..],
+        "nothing saved before is lost or changed"
+    );
     // The agents of round 3 see the earlier conversation.
     let first_new = &server.received()[requests_before];
     let prompt = first_new.prompt_text();

@@ -41,25 +41,44 @@ fn hostile_server_events() -> Vec<String> {
 
 fn assert_clean(text: &str, what: &str) {
     for c in text.chars() {
-        let bad = (c.is_control() && c != '\n' && c != '\t') || ('\u{80}'..='\u{9f}').contains(&c) || ('\u{202a}'..='\u{202e}').contains(&c) || ('\u{2066}'..='\u{2069}').contains(&c);
+        let bad = (c.is_control() && c != '\n' && c != '\t')
+            || ('\u{80}'..='\u{9f}').contains(&c)
+            || ('\u{202a}'..='\u{202e}').contains(&c)
+            || ('\u{2066}'..='\u{2069}').contains(&c);
         assert!(!bad, "{what}: control character U+{:04X} in {text:?}", c as u32);
     }
 }
 
 #[tokio::test]
 async fn hostile_model_output_through_engine_file_and_full_screen() {
-    let server = FakeOpenAi::start(|_, _| Reply::Stream { events: hostile_server_events(), done: true, delay: Duration::ZERO, cut_after: None, stall_after: None }).await;
+    let server = FakeOpenAi::start(|_, _| Reply::Stream {
+        events: hostile_server_events(),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: None,
+        stall_after: None,
+    })
+    .await;
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
     for e in &events {
-        assert_clean(&serde_json::to_string(e).unwrap().replace("\\n", " ").replace("\\t", " "), "event JSON");
+        assert_clean(
+            &serde_json::to_string(e).unwrap().replace("\\n", " ").replace("\\t", " "),
+            "event JSON",
+        );
         if let Event::AgentToken { text, .. } | Event::AgentMessage { text, .. } = e {
             assert_clean(text, "event text");
         }
     }
     let msg = &agent_messages(&events)[0].1;
-    assert!(msg.contains("Sure.") && msg.contains("moved") && msg.contains("end."), "the readable text survives: {msg}");
-    assert!(!msg.contains("pwned") && !msg.contains("cm0gLXJmIH4="), "sequence payloads are dropped: {msg}");
+    assert!(
+        msg.contains("Sure.") && msg.contains("moved") && msg.contains("end."),
+        "the readable text survives: {msg}"
+    );
+    assert!(
+        !msg.contains("pwned") && !msg.contains("cm0gLXJmIH4="),
+        "sequence payloads are dropped: {msg}"
+    );
 
     // The file is readable and reloads to the same text.
     let path = session_file(&events);
@@ -74,7 +93,8 @@ async fn hostile_model_output_through_engine_file_and_full_screen() {
         app.on_event(e.clone());
     }
     let mut t = Terminal::new(TestBackend::new(100, 40)).unwrap();
-    t.draw(|f| view::draw(f, &mut app, &mut ViewState::default(), Instant::now())).unwrap();
+    t.draw(|f| view::draw(f, &mut app, &mut ViewState::default(), Instant::now()))
+        .unwrap();
     for cell in t.backend().buffer().content() {
         assert_clean(cell.symbol(), "screen cell");
     }
@@ -82,18 +102,37 @@ async fn hostile_model_output_through_engine_file_and_full_screen() {
 
 #[tokio::test]
 async fn hostile_text_in_files_and_the_headless_transcript() {
-    let server = FakeOpenAi::start(|_, _| Reply::Stream { events: hostile_server_events(), done: true, delay: Duration::ZERO, cut_after: None, stall_after: None }).await;
+    let server = FakeOpenAi::start(|_, _| Reply::Stream {
+        events: hostile_server_events(),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: None,
+        stall_after: None,
+    })
+    .await;
     let dir = tempfile::tempdir().unwrap();
     // An agent file and a workflow template with escape sequences in them.
     let agents = dir.path().join("agents");
     std::fs::create_dir(&agents).unwrap();
     // YAML's own escapes (\e, \x9b) parse into control characters.
     std::fs::write(agents.join("x.md"), "---\nid: x\nname: \"Evil\\e[31m Eve\"\ntitle: \"T\\x9b2J\"\nicon: \"😈\"\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
-    std::fs::write(agents.join("y.md"), "---\nid: y\nname: Yan\ntitle: T\nicon: \"🙂\"\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n").unwrap();
+    std::fs::write(
+        agents.join("y.md"),
+        "---\nid: y\nname: Yan\ntitle: T\nicon: \"🙂\"\nrole: r\nidentity: i\ncommunication_style: c\nprinciples: p\n---\n",
+    )
+    .unwrap();
     let wf = dir.path().join("workflows/party-mode/steps");
     std::fs::create_dir_all(&wf).unwrap();
-    let step = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/workflows/party-mode/steps/step-02-discussion-orchestration.md")).unwrap();
-    std::fs::write(wf.join("step-02-discussion-orchestration.md"), step.replace("[E] Exit Party Mode", "[E] Exit \u{1b}]0;owned\u{7}Party Mode")).unwrap();
+    let step = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/workflows/party-mode/steps/step-02-discussion-orchestration.md"
+    ))
+    .unwrap();
+    std::fs::write(
+        wf.join("step-02-discussion-orchestration.md"),
+        step.replace("[E] Exit Party Mode", "[E] Exit \u{1b}]0;owned\u{7}Party Mode"),
+    )
+    .unwrap();
     let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_bmad-party"))
         .current_dir(dir.path())
         .env("OPENAI_BASE_URL", server.base_url())
@@ -105,8 +144,17 @@ async fn hostile_text_in_files_and_the_headless_transcript() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child.stdin.take().unwrap().write_all("Topic \u{1b}[1mbold\u{1b}[0m\n".as_bytes()).await.unwrap();
-    let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output()).await.unwrap().unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all("Topic \u{1b}[1mbold\u{1b}[0m\n".as_bytes())
+        .await
+        .unwrap();
+    let out = tokio::time::timeout(Duration::from_secs(30), child.wait_with_output())
+        .await
+        .unwrap()
+        .unwrap();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_clean(&stdout, "headless transcript");
@@ -119,7 +167,11 @@ fn a_raw_escape_in_an_agent_file_is_a_located_error_with_a_clean_snippet() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("agents")).unwrap();
     std::fs::write(dir.path().join("agents/x.md"), "---\nid: x\nname: \"Evil\u{1b}[31m Eve\"\n---\n").unwrap();
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bmad-party")).current_dir(dir.path()).arg("--list-agents").output().unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_bmad-party"))
+        .current_dir(dir.path())
+        .arg("--list-agents")
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("agents/x.md:3:"), "{err}");

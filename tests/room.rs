@@ -21,7 +21,10 @@ fn ended(events: &[Event]) -> Option<ExitReason> {
 }
 
 fn requests(events: &[Event], kind: ConfirmKind) -> usize {
-    events.iter().filter(|e| matches!(e, Event::ConfirmationRequest { kind: k, .. } if *k == kind)).count()
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::ConfirmationRequest { kind: k, .. } if *k == kind))
+        .count()
 }
 
 /// Only agent turns get the scripted text; farewells and summaries vary.
@@ -43,8 +46,28 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     party.config.party.consensus.lookback = 2;
     party.config.party.consensus.threshold = 0.8;
     party.config.party.silence.enabled = false;
-    let events = party.run(vec![Step::Say("Plugins?"), Step::Say("And then?"), Step::Answer { confirmed: true, extend: None, reason: None }]).await;
-    let scores: Vec<f64> = events.iter().filter_map(|e| if let Event::ConsensusScore { score, method, .. } = e { assert_eq!(method, "lexical"); *score } else { None }).collect();
+    let events = party
+        .run(vec![
+            Step::Say("Plugins?"),
+            Step::Say("And then?"),
+            Step::Answer {
+                confirmed: true,
+                extend: None,
+                reason: None,
+            },
+        ])
+        .await;
+    let scores: Vec<f64> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::ConsensusScore { score, method, .. } = e {
+                assert_eq!(method, "lexical");
+                *score
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(scores.len(), 2);
     assert!(scores.iter().all(|s| *s > 0.99), "{scores:?}");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 1, "proposed after the look-back window");
@@ -55,12 +78,20 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("consensus"));
 
     // Same agreement but no convergence words: no proposal.
-    let plain = |r: &Recorded, n: usize| if turn_reply(r) { stream_of("We ship the plugin API with a sandbox and signed manifests first.") } else { stream_of(&varied_reply(n)) };
+    let plain = |r: &Recorded, n: usize| {
+        if turn_reply(r) {
+            stream_of("We ship the plugin API with a sandbox and signed manifests first.")
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    };
     let server = FakeOpenAi::start(plain).await;
     let mut party = Party::new(&server);
     party.config.party.consensus.lookback = 2;
     party.config.party.silence.enabled = false;
-    let events = party.run(vec![Step::Say("Plugins?"), Step::Say("And then?"), Step::Say("More?")]).await;
+    let events = party
+        .run(vec![Step::Say("Plugins?"), Step::Say("And then?"), Step::Say("More?")])
+        .await;
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 
     // "safe" against "not safe": similar words, opposite claims: no consensus.
@@ -88,7 +119,9 @@ async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     let server = FakeOpenAi::start(|r: &Recorded, n: usize| {
         if r.path.ends_with("/embeddings") {
             let inputs = r.body["input"].as_array().map_or(0, |a| a.len());
-            let data: Vec<serde_json::Value> = (0..inputs).map(|i| serde_json::json!({"index": i, "embedding": [0.6, 0.8, 0.0]})).collect();
+            let data: Vec<serde_json::Value> = (0..inputs)
+                .map(|i| serde_json::json!({"index": i, "embedding": [0.6, 0.8, 0.0]}))
+                .collect();
             Reply::Json(serde_json::json!({ "object": "list", "data": data, "model": "emb" }))
         } else if turn_reply(r) {
             stream_of(&format!("Agreed, exactly right. {}", varied_reply(n)))
@@ -104,15 +137,24 @@ async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     party.config.party.silence.enabled = false;
     party.config.party.consensus.disagreement_words = vec!["disagree".into()];
     let events = party.run(vec![Step::Say("Topic"), Step::Say("Next"), Step::Say("never")]).await;
-    assert!(events.iter().any(|e| matches!(e, Event::ConsensusScore { method, score: Some(s), .. } if method == "embedding" && *s > 0.99)));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::ConsensusScore { method, score: Some(s), .. } if method == "embedding" && *s > 0.99)));
     assert_eq!(ended(&events), Some(ExitReason::Consensus), "auto exit, no question");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
-    assert!(server.received().iter().any(|r| r.path == "/v1/embeddings" && r.body["model"] == "emb"));
+    assert!(server
+        .received()
+        .iter()
+        .any(|r| r.path == "/v1/embeddings" && r.body["model"] == "emb"));
 
     // Embeddings failing: said once, then lexical.
     let server = FakeOpenAi::start(|r: &Recorded, n: usize| {
         if r.path.ends_with("/embeddings") {
-            Reply::Status { code: 404, headers: vec![], body: r#"{"error":{"message":"no such model"}}"#.into() }
+            Reply::Status {
+                code: 404,
+                headers: vec![],
+                body: r#"{"error":{"message":"no such model"}}"#.into(),
+            }
         } else {
             stream_of(&varied_reply(n))
         }
@@ -121,9 +163,14 @@ async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     let mut party = Party::new(&server);
     party.config.llm.embedding_model = Some("emb".into());
     let events = party.run(vec![Step::Say("Topic"), Step::Say("Next")]).await;
-    let fallbacks = notices(&events).iter().filter(|n| n.contains("Embeddings are not available")).count();
+    let fallbacks = notices(&events)
+        .iter()
+        .filter(|n| n.contains("Embeddings are not available"))
+        .count();
     assert_eq!(fallbacks, 1);
-    assert!(events.iter().any(|e| matches!(e, Event::ConsensusScore { round: 2, method, .. } if method == "lexical")));
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::ConsensusScore { round: 2, method, .. } if method == "lexical")));
 }
 
 #[tokio::test]
@@ -134,7 +181,10 @@ async fn an_idle_facilitator_is_warned_then_the_party_ends() {
     party.config.party.diligence.idle_seconds = 3600;
     let events = party.run(vec![Step::Say("Topic"), Step::Wait(Duration::from_secs(5))]).await;
     let n = notices(&events);
-    let warn = n.iter().position(|t| t.contains("without a message, the party ends")).expect("a warning first");
+    let warn = n
+        .iter()
+        .position(|t| t.contains("without a message, the party ends"))
+        .expect("a warning first");
     let exit = n.iter().position(|t| t.contains("No message from Ada")).expect("then the exit");
     assert!(warn < exit);
     assert_eq!(ended(&events), Some(ExitReason::Silence));
@@ -144,17 +194,47 @@ async fn an_idle_facilitator_is_warned_then_the_party_ends() {
 
 #[tokio::test]
 async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
-    let same = |r: &Recorded, n: usize| if turn_reply(r) { stream_of("We keep saying the roadmap needs more research first.") } else { stream_of(&varied_reply(n)) };
+    let same = |r: &Recorded, n: usize| {
+        if turn_reply(r) {
+            stream_of("We keep saying the roadmap needs more research first.")
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    };
     let server = FakeOpenAi::start(same).await;
     let mut party = Party::new(&server);
     party.config.party.silence.consecutive_similar_rounds = 2;
     party.config.party.consensus.enabled = false;
     // The default room's host (moderator: true) takes the floor when the room circles.
     assert!(party.agents.iter().any(|a| a.id == "moderator" && a.moderator));
-    let events = party.run(vec![Step::Say("Roadmap?"), Step::Say("Again?"), Step::Say("And?"), Step::Say("Once more?"), Step::Answer { confirmed: true, extend: None, reason: None }]).await;
-    let host_spoke: Vec<u32> = events.iter().filter_map(|e| if let Event::AgentMessage { agent, round, .. } = e { (agent == "moderator").then_some(*round) } else { None }).collect();
+    let events = party
+        .run(vec![
+            Step::Say("Roadmap?"),
+            Step::Say("Again?"),
+            Step::Say("And?"),
+            Step::Say("Once more?"),
+            Step::Answer {
+                confirmed: true,
+                extend: None,
+                reason: None,
+            },
+        ])
+        .await;
+    let host_spoke: Vec<u32> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AgentMessage { agent, round, .. } = e {
+                (agent == "moderator").then_some(*round)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(host_spoke, vec![2], "the moderator redirects after the first repetition");
-    assert!(rounds(&events).iter().all(|r| !r.contains(&"moderator".to_string())), "the moderator is not picked for ordinary rounds");
+    assert!(
+        rounds(&events).iter().all(|r| !r.contains(&"moderator".to_string())),
+        "the moderator is not picked for ordinary rounds"
+    );
     assert_eq!(requests(&events, ConfirmKind::Silence), 1, "then, still circling, a proposal");
     assert_eq!(ended(&events), Some(ExitReason::Silence));
     let s = load(&session_file(&events));
@@ -172,7 +252,16 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
 }
 
 fn push_events(events: &[Event]) -> Vec<(u32, u32)> {
-    events.iter().filter_map(|e| if let Event::DiligencePush { used, budget, .. } = e { Some((*used, *budget)) } else { None }).collect()
+    events
+        .iter()
+        .filter_map(|e| {
+            if let Event::DiligencePush { used, budget, .. } = e {
+                Some((*used, *budget))
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -186,7 +275,16 @@ async fn pushes_count_down_then_ask_and_the_answer_resets_the_budget() {
     for a in party.agents.iter_mut().filter(|a| a.id == "pm" || a.id == "developer") {
         a.diligence_push_max = Some(0);
     }
-    let script = vec![Step::Say("Topic"), Step::Answer { confirmed: true, extend: None, reason: None }, Step::Wait(Duration::from_millis(200)), Step::Cmd(Command::Exit)];
+    let script = vec![
+        Step::Say("Topic"),
+        Step::Answer {
+            confirmed: true,
+            extend: None,
+            reason: None,
+        },
+        Step::Wait(Duration::from_millis(200)),
+        Step::Cmd(Command::Exit),
+    ];
     let events = party.run(script).await;
     let pushes = push_events(&events);
     assert_eq!(pushes[..3], [(1, 3), (2, 3), (3, 3)], "remaining budget 2, 1, 0");
@@ -199,7 +297,10 @@ async fn pushes_count_down_then_ask_and_the_answer_resets_the_budget() {
             Event::DiligencePush { .. } => pushed_round = true,
             Event::FacilitatorMessage { .. } => pushed_round = false,
             Event::RoundStarted { agents, .. } if pushed_round => {
-                assert!(!agents.contains(&"pm".to_string()) && !agents.contains(&"developer".to_string()), "{agents:?}");
+                assert!(
+                    !agents.contains(&"pm".to_string()) && !agents.contains(&"developer".to_string()),
+                    "{agents:?}"
+                );
             }
             _ => {}
         }
@@ -208,7 +309,9 @@ async fn pushes_count_down_then_ask_and_the_answer_resets_the_budget() {
     assert_eq!(s.fm.diligence.budget, 3);
     assert!(s.turns.iter().filter(|t| t.kind == TurnKind::Push).count() >= 4);
     // The push text tells the agents it is automatic.
-    assert!(server.received().iter().any(|r| r.prompt_text().contains("Automatic push: (Automatic nudge from the runtime, not a new request")));
+    assert!(server.received().iter().any(|r| r
+        .prompt_text()
+        .contains("Automatic push: (Automatic nudge from the runtime, not a new request")));
 }
 
 #[tokio::test]
@@ -218,7 +321,16 @@ async fn stopping_the_pushes_waits_for_the_facilitator() {
     party.config.party.diligence.idle_seconds = 1;
     party.config.party.diligence.push_max = 1;
     party.config.party.silence.enabled = false;
-    let script = vec![Step::Say("Topic"), Step::Answer { confirmed: false, extend: None, reason: None }, Step::Wait(Duration::from_secs(3)), Step::Cmd(Command::Exit)];
+    let script = vec![
+        Step::Say("Topic"),
+        Step::Answer {
+            confirmed: false,
+            extend: None,
+            reason: None,
+        },
+        Step::Wait(Duration::from_secs(3)),
+        Step::Cmd(Command::Exit),
+    ];
     let events = party.run(script).await;
     assert_eq!(push_events(&events), vec![(1, 1)], "no push after stop");
     assert!(notices(&events).iter().any(|n| n.contains("Automatic pushes paused")));
@@ -236,9 +348,27 @@ async fn push_text_files_blank_language_and_frontmatter() {
     party.config.party.diligence.idle_seconds = 1;
     party.config.party.diligence.push_max = 1;
     party.config.party.silence.enabled = false;
-    let events = party.run(vec![Step::Say("主题"), Step::Wait(Duration::from_millis(1800)), Step::Cmd(Command::Exit)]).await;
-    let text = events.iter().find_map(|e| if let Event::DiligencePush { text, .. } = e { Some(text.clone()) } else { None }).expect("a push");
-    assert_eq!(text, "请继续讨论。", "diligence.zh.md wins for Chinese; its frontmatter is not text");
+    let events = party
+        .run(vec![
+            Step::Say("主题"),
+            Step::Wait(Duration::from_millis(1800)),
+            Step::Cmd(Command::Exit),
+        ])
+        .await;
+    let text = events
+        .iter()
+        .find_map(|e| {
+            if let Event::DiligencePush { text, .. } = e {
+                Some(text.clone())
+            } else {
+                None
+            }
+        })
+        .expect("a push");
+    assert_eq!(
+        text, "请继续讨论。",
+        "diligence.zh.md wins for Chinese; its frontmatter is not text"
+    );
 
     std::fs::write(dir.path().join("diligence.zh.md"), "---\nnote: off\n---\n\n  \n").unwrap();
     let server = FakeOpenAi::varied().await;
@@ -247,7 +377,13 @@ async fn push_text_files_blank_language_and_frontmatter() {
     party.lang = Lang::Zh;
     party.config.party.diligence.idle_seconds = 1;
     party.config.party.silence.enabled = false;
-    let events = party.run(vec![Step::Say("主题"), Step::Wait(Duration::from_millis(2500)), Step::Cmd(Command::Exit)]).await;
+    let events = party
+        .run(vec![
+            Step::Say("主题"),
+            Step::Wait(Duration::from_millis(2500)),
+            Step::Cmd(Command::Exit),
+        ])
+        .await;
     assert!(push_events(&events).is_empty(), "a blank file turns the push off");
 }
 
@@ -265,24 +401,72 @@ async fn an_agent_question_ends_the_round_blocks_pushes_and_gets_the_answer_firs
     .await;
     let mut party = Party::new(&server);
     party.config.party.diligence.idle_seconds = 1;
-    let events = party.run(vec![Step::Say("Topic"), Step::Wait(Duration::from_millis(2500)), Step::Say("Mobile first."), Step::Cmd(Command::Exit)]).await;
-    let (asker, question) = events.iter().find_map(|e| if let Event::AgentQuestion { agent, question, .. } = e { Some((agent.clone(), question.clone())) } else { None }).expect("a question");
+    let events = party
+        .run(vec![
+            Step::Say("Topic"),
+            Step::Wait(Duration::from_millis(2500)),
+            Step::Say("Mobile first."),
+            Step::Cmd(Command::Exit),
+        ])
+        .await;
+    let (asker, question) = events
+        .iter()
+        .find_map(|e| {
+            if let Event::AgentQuestion { agent, question, .. } = e {
+                Some((agent.clone(), question.clone()))
+            } else {
+                None
+            }
+        })
+        .expect("a question");
     assert_eq!(question, "Which platform matters most to you?");
-    let round1: Vec<_> = events.iter().filter(|e| matches!(e, Event::AgentMessage { round: 1, .. })).collect();
+    let round1: Vec<_> = events
+        .iter()
+        .filter(|e| matches!(e, Event::AgentMessage { round: 1, .. }))
+        .collect();
     assert_eq!(round1.len(), 1, "the question ended the round at once");
     assert!(push_events(&events).is_empty(), "no push while a question is pending");
     assert_eq!(rounds(&events)[1][0], asker, "the answer goes to the asking agent first");
-    let shown: String = events.iter().filter_map(|e| if let Event::AgentToken { text, .. } = e { Some(text.as_str()) } else { None }).collect();
+    let shown: String = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::AgentToken { text, .. } = e {
+                Some(text.as_str())
+            } else {
+                None
+            }
+        })
+        .collect();
     assert!(!shown.contains("!?@human"), "the marker is never shown");
     let s = load(&session_file(&events));
-    let q = s.turns.iter().find(|t| t.kind == TurnKind::Question).expect("the question in the transcript");
-    assert!(q.text.contains("asks: Which platform matters most to you?**") && q.text.contains("Awaiting Ada's response"), "{}", q.text);
+    let q = s
+        .turns
+        .iter()
+        .find(|t| t.kind == TurnKind::Question)
+        .expect("the question in the transcript");
+    assert!(
+        q.text.contains("asks: Which platform matters most to you?**") && q.text.contains("Awaiting Ada's response"),
+        "{}",
+        q.text
+    );
     assert_eq!(s.fm.conversation_state.awaiting_answer_from, None, "cleared once answered");
-    assert!(server.received()[0].system_prompt().contains("!?@human"), "step 02 tells agents about the marker");
+    assert!(
+        server.received()[0].system_prompt().contains("!?@human"),
+        "step 02 tells agents about the marker"
+    );
 }
 
 fn reset_request(events: &[Event]) -> Vec<String> {
-    events.iter().filter_map(|e| if let Event::TurnConfirmationRequest(r) = e { Some(r.request_id.clone()) } else { None }).collect()
+    events
+        .iter()
+        .filter_map(|e| {
+            if let Event::TurnConfirmationRequest(r) = e {
+                Some(r.request_id.clone())
+            } else {
+                None
+            }
+        })
+        .collect()
 }
 
 #[tokio::test]
@@ -297,9 +481,17 @@ async fn reset_confirmed_restarts_rounds_and_context() {
         match ev {
             Event::TurnConfirmationRequest(r) => {
                 assert!(r.description.as_deref().unwrap_or("").contains("round counter"));
-                h.commands.send(Command::TurnConfirmationResponse(TurnConfirmationResponse { request_id: r.request_id, confirmed: true, reason: Some("new subject".into()) })).unwrap();
+                h.commands
+                    .send(Command::TurnConfirmationResponse(TurnConfirmationResponse {
+                        request_id: r.request_id,
+                        confirmed: true,
+                        reason: Some("new subject".into()),
+                    }))
+                    .unwrap();
             }
-            Event::AwaitingInput { kind: bmad_party::engine::InputKind::Message } => {
+            Event::AwaitingInput {
+                kind: bmad_party::engine::InputKind::Message,
+            } => {
                 let cmd = script.next().map(|t| Command::Message { text: t.into() }).unwrap_or(Command::Quit);
                 h.commands.send(cmd).unwrap();
             }
@@ -308,7 +500,16 @@ async fn reset_confirmed_restarts_rounds_and_context() {
         }
     }
     assert_eq!(reset_request(&events).len(), 1);
-    let rounds_started: Vec<u32> = events.iter().filter_map(|e| if let Event::RoundStarted { round, .. } = e { Some(*round) } else { None }).collect();
+    let rounds_started: Vec<u32> = events
+        .iter()
+        .filter_map(|e| {
+            if let Event::RoundStarted { round, .. } = e {
+                Some(*round)
+            } else {
+                None
+            }
+        })
+        .collect();
     assert_eq!(rounds_started, vec![1, 2, 1], "the round counter restarts");
     let s = load(&session_file(&events));
     assert_eq!(s.fm.topic, "A brand new topic");
@@ -316,9 +517,15 @@ async fn reset_confirmed_restarts_rounds_and_context() {
     assert_eq!(s.fm.confirmations[0].status, ConfirmStatus::Confirmed);
     assert_eq!(s.fm.confirmations[0].reason.as_deref(), Some("new subject"));
     assert!(s.turns.iter().any(|t| t.kind == TurnKind::Reset), "a divider");
-    assert!(!s.turns.iter().any(|t| t.kind == TurnKind::Facilitator && t.text == "重置对话"), "the trigger is not sent to the agents");
+    assert!(
+        !s.turns.iter().any(|t| t.kind == TurnKind::Facilitator && t.text == "重置对话"),
+        "the trigger is not sent to the agents"
+    );
     let last = server.received().into_iter().rfind(turn_reply).unwrap();
-    assert!(last.prompt_text().contains("A brand new topic") && !last.prompt_text().contains("First topic"), "context restarts after the reset");
+    assert!(
+        last.prompt_text().contains("A brand new topic") && !last.prompt_text().contains("First topic"),
+        "context restarts after the reset"
+    );
 
     // Resume: the reset and its record survive; context still starts after it.
     let mut again = Party::new(&server);
@@ -334,18 +541,43 @@ async fn reset_confirmed_restarts_rounds_and_context() {
 async fn reset_rejected_with_reason_or_expired() {
     let server = FakeOpenAi::varied().await;
     let party = Party::new(&server);
-    let events = party.run(vec![Step::Say("Topic"), Step::Say("/reset"), Step::Answer { confirmed: false, extend: None, reason: Some("keep going") }, Step::Say("Next")]).await;
+    let events = party
+        .run(vec![
+            Step::Say("Topic"),
+            Step::Say("/reset"),
+            Step::Answer {
+                confirmed: false,
+                extend: None,
+                reason: Some("keep going"),
+            },
+            Step::Say("Next"),
+        ])
+        .await;
     assert_eq!(reset_request(&events).len(), 1);
     assert!(notices(&events).iter().any(|n| n.contains("Reset rejected (keep going)")));
-    assert!(events.iter().any(|e| matches!(e, Event::RoundStarted { round: 2, .. })), "the rounds go on");
+    assert!(
+        events.iter().any(|e| matches!(e, Event::RoundStarted { round: 2, .. })),
+        "the rounds go on"
+    );
     let s = load(&session_file(&events));
     assert_eq!(s.fm.confirmations[0].status, ConfirmStatus::Rejected);
     assert_eq!(s.fm.confirmations[0].reason.as_deref(), Some("keep going"));
 
     let mut party = Party::new(&server);
     party.config.party.confirmation_timeout_seconds = 1;
-    let events = party.run(vec![Step::Say("Topic"), Step::Say("CLEAR"), Step::Wait(Duration::from_millis(1800)), Step::Say("Next")]).await;
+    let events = party
+        .run(vec![
+            Step::Say("Topic"),
+            Step::Say("CLEAR"),
+            Step::Wait(Duration::from_millis(1800)),
+            Step::Say("Next"),
+        ])
+        .await;
     let s = load(&session_file(&events));
     assert_eq!(s.fm.confirmations[0].status, ConfirmStatus::Rejected);
-    assert!(s.fm.confirmations[0].reason.as_deref().unwrap_or("").starts_with("expired"), "{:?}", s.fm.confirmations[0].reason);
+    assert!(
+        s.fm.confirmations[0].reason.as_deref().unwrap_or("").starts_with("expired"),
+        "{:?}",
+        s.fm.confirmations[0].reason
+    );
 }

@@ -10,6 +10,9 @@ fn full_screen_session_in_a_real_terminal() {
         .output()
         .expect("bash runs the tmux script");
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
-    assert!(out.status.success(), "tmux end-to-end test failed (it needs tmux; as root it installs it):\n{text}");
+    assert!(
+        out.status.success(),
+        "tmux end-to-end test failed (it needs tmux; as root it installs it):\n{text}"
+    );
     assert!(text.contains("tmux e2e: ok"), "{text}");
 }

@@ -28,7 +28,11 @@ async fn rehearsal_events(messages: &[&str], config: Config) -> (Vec<Event>, tem
         config,
         workflow: Workflow::load(WorkflowSource::default()).unwrap(),
         agents: load_roster(&embedded_agents()).unwrap(),
-        provider: Arc::new(Rehearsal { token_delay: Duration::ZERO, propose_every: 4, ask_every: 5 }),
+        provider: Arc::new(Rehearsal {
+            token_delay: Duration::ZERO,
+            propose_every: 4,
+            ask_every: 5,
+        }),
         lang: Lang::En,
         speech_language: "English".into(),
         user_name: "Ada".into(),
@@ -44,7 +48,10 @@ async fn rehearsal_events(messages: &[&str], config: Config) -> (Vec<Event>, tem
         events.push(ev.clone());
         match ev {
             Event::AwaitingInput { .. } => {
-                let cmd = next.next().map(|m| Command::Message { text: m.to_string() }).unwrap_or(Command::Quit);
+                let cmd = next
+                    .next()
+                    .map(|m| Command::Message { text: m.to_string() })
+                    .unwrap_or(Command::Quit);
                 h.commands.send(cmd).unwrap();
             }
             Event::SessionEnded { .. } => break,
@@ -99,7 +106,11 @@ async fn welcome_screen() {
 
 #[tokio::test]
 async fn round_with_three_panes_mid_stream() {
-    let (events, _d) = rehearsal_events(&["How should we design a plugin system and its public APIs for third parties?"], Config::default()).await;
+    let (events, _d) = rehearsal_events(
+        &["How should we design a plugin system and its public APIs for third parties?"],
+        Config::default(),
+    )
+    .await;
     // Stop once the second agent has streamed a few tokens: first done,
     // second streaming, third queued.
     let mut started = 0;
@@ -117,7 +128,10 @@ async fn round_with_three_panes_mid_stream() {
     let t = render(&mut app, 100, 30);
     snapshot("round_three_panes_100x30", &t);
     let screen: String = (0..30).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
-    assert!(screen.contains("done") && screen.contains("streaming") && screen.contains("queued"), "{screen}");
+    assert!(
+        screen.contains("done") && screen.contains("streaming") && screen.contains("queued"),
+        "{screen}"
+    );
 }
 
 fn status(round: u32, active: u64, phase: Phase) -> Event {
@@ -194,7 +208,15 @@ async fn modals_exit_end_proposal_and_limits() {
     let (events, _d) = rehearsal_events(&["Topic", "Two", "Three", "Four"], cfg).await;
 
     // End proposal (the rehearsal proposes at round 4).
-    let upto = prefix_until(&events, |e| matches!(e, Event::ConfirmationRequest { kind: ConfirmKind::EndProposal, .. }));
+    let upto = prefix_until(&events, |e| {
+        matches!(
+            e,
+            Event::ConfirmationRequest {
+                kind: ConfirmKind::EndProposal,
+                ..
+            }
+        )
+    });
     let mut app = app_from(&upto);
     assert!(matches!(app.modals.front(), Some(Modal::Proposal { .. })));
     let t = render(&mut app, 80, 24);
@@ -223,18 +245,44 @@ async fn modals_exit_end_proposal_and_limits() {
 
     // Limit reached: a round-limit request, then a time-limit one queued behind it.
     let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { round: 1, .. })));
-    app.on_event(Event::ConfirmationRequest { request_id: "req-7".into(), kind: ConfirmKind::RoundLimit, text: "The room has used all 5 rounds. End the party now, or continue for 3 more rounds?".into(), extend: Some(3) });
-    app.on_event(Event::ConfirmationRequest { request_id: "req-8".into(), kind: ConfirmKind::TimeLimit, text: "The party has used its 30 minutes. End now, or continue for 5 more minutes?".into(), extend: Some(5) });
+    app.on_event(Event::ConfirmationRequest {
+        request_id: "req-7".into(),
+        kind: ConfirmKind::RoundLimit,
+        text: "The room has used all 5 rounds. End the party now, or continue for 3 more rounds?".into(),
+        extend: Some(3),
+    });
+    app.on_event(Event::ConfirmationRequest {
+        request_id: "req-8".into(),
+        kind: ConfirmKind::TimeLimit,
+        text: "The party has used its 30 minutes. End now, or continue for 5 more minutes?".into(),
+        extend: Some(5),
+    });
     let t = render(&mut app, 80, 24);
     snapshot("modal_round_limit", &t);
     app.on_key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE), Instant::now());
     app.on_key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE), Instant::now());
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
-    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-7".into(), confirmed: false, reason: None, extend: Some(4) }]);
+    assert_eq!(
+        out.commands,
+        vec![Command::Answer {
+            request_id: "req-7".into(),
+            confirmed: false,
+            reason: None,
+            extend: Some(4)
+        }]
+    );
     let t = render(&mut app, 80, 24);
     snapshot("modal_time_limit", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
-    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-8".into(), confirmed: true, reason: None, extend: None }]);
+    assert_eq!(
+        out.commands,
+        vec![Command::Answer {
+            request_id: "req-8".into(),
+            confirmed: true,
+            reason: None,
+            extend: None
+        }]
+    );
 }
 
 #[tokio::test]
@@ -257,7 +305,10 @@ async fn final_screen() {
     let t = render(&mut app, 80, 24);
     snapshot("final_screen", &t);
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
-    assert!(screen.contains("Session saved to") && screen.contains("Press any key to quit"), "{screen}");
+    assert!(
+        screen.contains("Session saved to") && screen.contains("Press any key to quit"),
+        "{screen}"
+    );
     let out = app.on_key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE), Instant::now());
     assert!(out.quit);
 }
@@ -278,7 +329,10 @@ async fn small_and_tiny_terminals() {
 #[tokio::test]
 async fn scrolling_holds_still_and_marks_new_messages() {
     let (events, _d) = rehearsal_events(&["One", "Two", "Three"], Config::default()).await;
-    let split = events.iter().position(|e| matches!(e, Event::RoundStarted { round: 3, .. })).unwrap();
+    let split = events
+        .iter()
+        .position(|e| matches!(e, Event::RoundStarted { round: 3, .. }))
+        .unwrap();
     let mut app = app_from(&events[..split]);
     let mut view = ViewState::default();
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
@@ -308,11 +362,25 @@ async fn hostile_model_text_never_reaches_the_terminal_as_control_sequences() {
     let mut s = bmad_party::text::Sanitizer::new();
     let hostile = "ok \u{1b}]52;c;ZXZpbA==\u{7}\u{1b}[2J\u{1b}]0;pwned\u{7}\u{9b}31m done\u{202e}";
     let clean = s.push(hostile);
-    app.on_event(Event::AgentMessage { agent: "x".into(), name: "X".into(), icon: "".into(), round: 1, text: clean, interrupted: false });
+    app.on_event(Event::AgentMessage {
+        agent: "x".into(),
+        name: "X".into(),
+        icon: "".into(),
+        round: 1,
+        text: clean,
+        interrupted: false,
+    });
     let t = render(&mut app, 60, 20);
     let b = t.backend().buffer();
     for cell in b.content() {
-        assert!(!cell.symbol().chars().any(|c| c.is_control() || ('\u{80}'..='\u{9f}').contains(&c) || c == '\u{202e}'), "{:?}", cell.symbol());
+        assert!(
+            !cell
+                .symbol()
+                .chars()
+                .any(|c| c.is_control() || ('\u{80}'..='\u{9f}').contains(&c) || c == '\u{202e}'),
+            "{:?}",
+            cell.symbol()
+        );
     }
     let screen: String = (0..20).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(screen.contains("ok  done"), "{screen}");
@@ -341,7 +409,11 @@ async fn typing_enter_and_new_lines() {
     }
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT), Instant::now());
     app.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE), Instant::now());
-    assert_eq!(app.input.lines(), ["Plugins", "?"], "Alt+Enter is a new line; ? types in the input box");
+    assert_eq!(
+        app.input.lines(),
+        ["Plugins", "?"],
+        "Alt+Enter is a new line; ? types in the input box"
+    );
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(out.commands, vec![Command::Message { text: "Plugins\n?".into() }]);
     assert!(app.input.is_empty());
@@ -368,28 +440,55 @@ async fn turn_reset_budget_and_consensus_modals() {
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(
         out.commands,
-        vec![Command::TurnConfirmationResponse(bmad_party::engine::TurnConfirmationResponse { request_id: "req-2".into(), confirmed: true, reason: Some("new subject".into()) })]
+        vec![Command::TurnConfirmationResponse(bmad_party::engine::TurnConfirmationResponse {
+            request_id: "req-2".into(),
+            confirmed: true,
+            reason: Some("new subject".into())
+        })]
     );
 
     let mut app = app_from(&base);
-    app.on_event(Event::TurnConfirmationRequest(bmad_party::engine::TurnConfirmationRequest { request_id: "req-3".into(), message: "clear".into(), description: None }));
+    app.on_event(Event::TurnConfirmationRequest(bmad_party::engine::TurnConfirmationRequest {
+        request_id: "req-3".into(),
+        message: "clear".into(),
+        description: None,
+    }));
     app.on_key(KeyEvent::new(KeyCode::Tab, KeyModifiers::NONE), Instant::now());
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
-    assert!(matches!(&out.commands[0], Command::TurnConfirmationResponse(r) if !r.confirmed && r.reason.is_none()), "Tab selects reject");
+    assert!(
+        matches!(&out.commands[0], Command::TurnConfirmationResponse(r) if !r.confirmed && r.reason.is_none()),
+        "Tab selects reject"
+    );
 
     let mut app = app_from(&base);
     app.on_event(Event::ConfirmationRequest { request_id: "req-4".into(), kind: ConfirmKind::BudgetExhausted, text: "🤖 The room has carried on by itself 3 times while you were quiet. Keep it going on its own (Enter), or stop the automatic pushes until you write (Esc / type a message)?".into(), extend: None });
     let t = render(&mut app, 80, 24);
     snapshot("modal_push_budget", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
-    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-4".into(), confirmed: false, reason: None, extend: None }]);
+    assert_eq!(
+        out.commands,
+        vec![Command::Answer {
+            request_id: "req-4".into(),
+            confirmed: false,
+            reason: None,
+            extend: None
+        }]
+    );
 
     let mut app = app_from(&base);
     app.on_event(Event::ConfirmationRequest { request_id: "req-5".into(), kind: ConfirmKind::Consensus, text: "🤝 The room seems to agree (agreement 0.91 over the last 3 rounds). End the party now? Press Enter to end, or type a message to keep going.".into(), extend: None });
     let t = render(&mut app, 80, 24);
     snapshot("modal_consensus", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
-    assert_eq!(out.commands, vec![Command::Answer { request_id: "req-5".into(), confirmed: true, reason: None, extend: None }]);
+    assert_eq!(
+        out.commands,
+        vec![Command::Answer {
+            request_id: "req-5".into(),
+            confirmed: true,
+            reason: None,
+            extend: None
+        }]
+    );
 }
 
 #[tokio::test]
@@ -405,7 +504,6 @@ async fn an_agent_question_shows_in_transcript_pane_and_status_bar() {
     assert!(screen.contains("waiting for facilitator"), "the pane says so: {screen}");
     assert!(row_text(&t, 29).contains("asks you"), "{}", row_text(&t, 29));
 }
-
 
 #[tokio::test]
 async fn a_one_megabyte_paste_is_kept_whole_and_drawn() {

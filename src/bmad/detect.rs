@@ -13,7 +13,10 @@ pub struct Project {
 
 impl Project {
     pub fn manifest_candidates(&self) -> Vec<PathBuf> {
-        vec![self.dir.join("_config").join("agent-manifest.csv"), self.dir.join("_cfg").join("agent-manifest.csv")]
+        vec![
+            self.dir.join("_config").join("agent-manifest.csv"),
+            self.dir.join("_cfg").join("agent-manifest.csv"),
+        ]
     }
 }
 
@@ -27,7 +30,10 @@ fn bmad_dir_in(root: &Path) -> Option<PathBuf> {
         }
     }
     let d = root.join("bmad");
-    let looks_installed = d.join("_cfg").is_dir() || d.join("_config").is_dir() || d.join("core").join("config.yaml").is_file() || d.join("config.toml").is_file();
+    let looks_installed = d.join("_cfg").is_dir()
+        || d.join("_config").is_dir()
+        || d.join("core").join("config.yaml").is_file()
+        || d.join("config.toml").is_file();
     (d.is_dir() && looks_installed).then_some(d)
 }
 
@@ -39,7 +45,10 @@ pub fn detect(start: &Path) -> Option<Project> {
         if matches!(name, "_bmad" | ".bmad" | "bmad") {
             if let Some(root) = start.parent() {
                 if bmad_dir_in(root).as_deref() == Some(start.as_path()) {
-                    return Some(Project { root: root.to_path_buf(), dir: start.clone() });
+                    return Some(Project {
+                        root: root.to_path_buf(),
+                        dir: start.clone(),
+                    });
                 }
             }
         }
@@ -47,7 +56,10 @@ pub fn detect(start: &Path) -> Option<Project> {
     let mut cur = Some(start.as_path());
     while let Some(root) = cur {
         if let Some(dir) = bmad_dir_in(root) {
-            return Some(Project { root: root.to_path_buf(), dir });
+            return Some(Project {
+                root: root.to_path_buf(),
+                dir,
+            });
         }
         cur = root.parent();
     }

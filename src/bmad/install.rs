@@ -44,7 +44,10 @@ pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<ConfigError>) -> 
         Ok(t) => Some(t),
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-            problems.push(problem(rel(root, path), line, "", { let m = e.message(); crate::tr!("not valid TOML, ignored: {m}", "不是有效的 TOML，已忽略：{m}") }));
+            problems.push(problem(rel(root, path), line, "", {
+                let m = e.message();
+                crate::tr!("not valid TOML, ignored: {m}", "不是有效的 TOML，已忽略：{m}")
+            }));
             None
         }
     }
@@ -57,7 +60,11 @@ pub fn merged_config(project: &Project, problems: &mut Vec<ConfigError>) -> Opti
         return None;
     }
     let mut merged = read_table(&base_path, &project.root, problems).unwrap_or_default();
-    for layer in [project.dir.join("config.user.toml"), project.dir.join("custom").join("config.toml"), project.dir.join("custom").join("config.user.toml")] {
+    for layer in [
+        project.dir.join("config.user.toml"),
+        project.dir.join("custom").join("config.toml"),
+        project.dir.join("custom").join("config.user.toml"),
+    ] {
         if let Some(t) = layer.is_file().then(|| read_table(&layer, &project.root, problems)).flatten() {
             merge(&mut merged, t);
         }
@@ -101,7 +108,12 @@ fn text_of(t: &Table, key: &str) -> String {
 
 fn list_of(t: &Table, key: &str) -> Vec<String> {
     match t.get(key) {
-        Some(Value::Array(a)) => a.iter().filter_map(|v| v.as_str()).map(|s| sanitize(s).trim().to_string()).filter(|s| !s.is_empty()).collect(),
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(|v| v.as_str())
+            .map(|s| sanitize(s).trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect(),
         Some(Value::String(s)) => crate::agents::Principles::One(sanitize(s)).into_list(),
         _ => vec![],
     }
@@ -116,7 +128,12 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
     let mut agents = Vec::new();
     for (code, desc) in &agents_table {
         let Some(desc) = desc.as_table() else {
-            problems.push(problem(&source, None, &format!("agents.{code}"), crate::tr!("not a table, skipped", "不是表，已跳过")));
+            problems.push(problem(
+                &source,
+                None,
+                &format!("agents.{code}"),
+                crate::tr!("not a table, skipped", "不是表，已跳过"),
+            ));
             continue;
         };
         // The persona: the skill's customize.toml, then the team and user overrides.
@@ -136,7 +153,15 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
         }
         let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
         if persona_src.is_none() {
-            problems.push(problem(&source, None, &format!("agents.{code}"), crate::tr!("no customize.toml found for this agent; using its description as the persona", "没有找到该智能体的 customize.toml；以其描述作为角色设定")));
+            problems.push(problem(
+                &source,
+                None,
+                &format!("agents.{code}"),
+                crate::tr!(
+                    "no customize.toml found for this agent; using its description as the persona",
+                    "没有找到该智能体的 customize.toml；以其描述作为角色设定"
+                ),
+            ));
         }
         let pick = |k: &str| {
             let d = text_of(desc, k);
@@ -151,9 +176,18 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
         let title = pick("title");
         let name = if name.is_empty() { code.clone() } else { name };
         let title = if title.is_empty() { text_of(desc, "module") } else { title };
-        let role = [text_of(&agent, "role"), description.clone(), title.clone()].into_iter().find(|v| !v.is_empty()).unwrap_or_default();
-        let identity = [text_of(&agent, "identity"), description.clone()].into_iter().find(|v| !v.is_empty()).unwrap_or_default();
-        let style = [text_of(&agent, "communication_style"), description.clone()].into_iter().find(|v| !v.is_empty()).unwrap_or_default();
+        let role = [text_of(&agent, "role"), description.clone(), title.clone()]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
+        let identity = [text_of(&agent, "identity"), description.clone()]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
+        let style = [text_of(&agent, "communication_style"), description.clone()]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .unwrap_or_default();
         agents.push(Agent {
             id: code_to_id(code),
             name: name.replace('*', ""),
@@ -169,7 +203,10 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
             diligence_push_max: None,
             moderator: false,
             instructions: String::new(),
-            source: format!("{source} [agents.{code}]{}", persona_src.map(|p| format!(" + {p}")).unwrap_or_default()),
+            source: format!(
+                "{source} [agents.{code}]{}",
+                persona_src.map(|p| format!(" + {p}")).unwrap_or_default()
+            ),
             aliases: aliases_of(code),
         });
     }
@@ -182,8 +219,12 @@ mod tests {
 
     #[test]
     fn structural_merge_like_bmad() {
-        let mut base: Table = "a = 1\n[t]\nx = 1\ny = [1]\n[[m]]\ncode = \"p\"\nv = 1\n[[m]]\ncode = \"q\"\nv = 1\n".parse().unwrap();
-        let over: Table = "a = 2\n[t]\ny = [2]\n[[m]]\ncode = \"q\"\nv = 2\n[[m]]\ncode = \"r\"\nv = 3\n".parse().unwrap();
+        let mut base: Table = "a = 1\n[t]\nx = 1\ny = [1]\n[[m]]\ncode = \"p\"\nv = 1\n[[m]]\ncode = \"q\"\nv = 1\n"
+            .parse()
+            .unwrap();
+        let over: Table = "a = 2\n[t]\ny = [2]\n[[m]]\ncode = \"q\"\nv = 2\n[[m]]\ncode = \"r\"\nv = 3\n"
+            .parse()
+            .unwrap();
         merge(&mut base, over);
         assert_eq!(base["a"].as_integer(), Some(2));
         assert_eq!(base["t"]["x"].as_integer(), Some(1));

@@ -20,17 +20,28 @@ pub fn unescape_xml(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
-    static ENTITY: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| Regex::new(r"&(apos|quot|amp|lt|gt|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});").expect("static regex"));
-    ENTITY.replace_all(s, |c: &regex::Captures| match &c[1] {
-        "apos" => "'".to_string(),
-        "quot" => "\"".to_string(),
-        "amp" => "&".to_string(),
-        "lt" => "<".to_string(),
-        "gt" => ">".to_string(),
-        n if n.starts_with("#x") => u32::from_str_radix(&n[2..], 16).ok().and_then(char::from_u32).map(String::from).unwrap_or_default(),
-        n => n[1..].parse::<u32>().ok().and_then(char::from_u32).map(String::from).unwrap_or_default(),
-    })
-    .into_owned()
+    static ENTITY: std::sync::LazyLock<Regex> =
+        std::sync::LazyLock::new(|| Regex::new(r"&(apos|quot|amp|lt|gt|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});").expect("static regex"));
+    ENTITY
+        .replace_all(s, |c: &regex::Captures| match &c[1] {
+            "apos" => "'".to_string(),
+            "quot" => "\"".to_string(),
+            "amp" => "&".to_string(),
+            "lt" => "<".to_string(),
+            "gt" => ">".to_string(),
+            n if n.starts_with("#x") => u32::from_str_radix(&n[2..], 16)
+                .ok()
+                .and_then(char::from_u32)
+                .map(String::from)
+                .unwrap_or_default(),
+            n => n[1..]
+                .parse::<u32>()
+                .ok()
+                .and_then(char::from_u32)
+                .map(String::from)
+                .unwrap_or_default(),
+        })
+        .into_owned()
 }
 
 /// Persona fields of a compiled agent file (`<agent … title="" icon="">`
@@ -43,7 +54,12 @@ fn compiled_fields(text: &str) -> HashMap<&'static str, String> {
             out.insert(key, unescape_xml(&c[1]));
         }
     }
-    for (key, tag) in [("role", "role"), ("identity", "identity"), ("communicationStyle", "communication_style"), ("principles", "principles")] {
+    for (key, tag) in [
+        ("role", "role"),
+        ("identity", "identity"),
+        ("communicationStyle", "communication_style"),
+        ("principles", "principles"),
+    ] {
         let re = Regex::new(&format!(r"(?s)<{tag}>(.*?)</{tag}>")).expect("static regex");
         if let Some(c) = re.captures(text) {
             out.insert(key, unescape_xml(c[1].trim()));
@@ -74,7 +90,12 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
     let file = rel(root, path);
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
-        Err(e) => return (vec![], vec![problem(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))]),
+        Err(e) => {
+            return (
+                vec![],
+                vec![problem(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))],
+            )
+        }
     };
     parse(&String::from_utf8_lossy(&bytes), &file, root)
 }
@@ -83,14 +104,35 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
 pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
     let file = file.to_string();
     let mut problems = Vec::new();
-    let mut reader = csv::ReaderBuilder::new().flexible(true).trim(csv::Trim::All).from_reader(text.trim_start_matches('\u{feff}').as_bytes());
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.trim_start_matches('\u{feff}').as_bytes());
     let headers: Vec<String> = match reader.headers() {
         Ok(h) => h.iter().map(|s| s.trim().to_string()).collect(),
-        Err(e) => return (vec![], vec![problem(&file, Some(1), "", crate::tr!("unreadable header: {e}", "无法读取表头：{e}"))]),
+        Err(e) => {
+            return (
+                vec![],
+                vec![problem(
+                    &file,
+                    Some(1),
+                    "",
+                    crate::tr!("unreadable header: {e}", "无法读取表头：{e}"),
+                )],
+            )
+        }
     };
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     if col("name").is_none() && col("displayName").is_none() {
-        problems.push(problem(&file, Some(1), "name", crate::tr!("no `name` or `displayName` column; this is not an agent manifest", "没有 `name` 或 `displayName` 列；这不是智能体清单")));
+        problems.push(problem(
+            &file,
+            Some(1),
+            "name",
+            crate::tr!(
+                "no `name` or `displayName` column; this is not an agent manifest",
+                "没有 `name` 或 `displayName` 列；这不是智能体清单"
+            ),
+        ));
         return (vec![], problems);
     }
     let mut agents = Vec::new();
@@ -99,23 +141,53 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                problems.push(problem(&file, Some(row), "", crate::tr!("unreadable row, skipped: {e}", "无法读取的行，已跳过：{e}")));
+                problems.push(problem(
+                    &file,
+                    Some(row),
+                    "",
+                    crate::tr!("unreadable row, skipped: {e}", "无法读取的行，已跳过：{e}"),
+                ));
                 continue;
             }
         };
-        let get = |name: &str| col(name).and_then(|c| record.get(c)).map(|v| sanitize(&unescape_xml(v)).trim().to_string()).unwrap_or_default();
+        let get = |name: &str| {
+            col(name)
+                .and_then(|c| record.get(c))
+                .map(|v| sanitize(&unescape_xml(v)).trim().to_string())
+                .unwrap_or_default()
+        };
         let code = get("name");
         let display = get("displayName");
         if code.is_empty() && display.is_empty() {
             if record.iter().any(|c| !c.trim().is_empty()) {
-                problems.push(problem(&file, Some(row), "name", crate::tr!("row without `name` or `displayName`, skipped", "该行没有 `name` 或 `displayName`，已跳过")));
+                problems.push(problem(
+                    &file,
+                    Some(row),
+                    "name",
+                    crate::tr!(
+                        "row without `name` or `displayName`, skipped",
+                        "该行没有 `name` 或 `displayName`，已跳过"
+                    ),
+                ));
             }
             continue;
         }
-        let mut fields: HashMap<&str, String> = ["title", "icon", "capabilities", "role", "identity", "communicationStyle", "principles", "module", "path", "description", "canonicalId"]
-            .into_iter()
-            .map(|k| (k, get(k)))
-            .collect();
+        let mut fields: HashMap<&str, String> = [
+            "title",
+            "icon",
+            "capabilities",
+            "role",
+            "identity",
+            "communicationStyle",
+            "principles",
+            "module",
+            "path",
+            "description",
+            "canonicalId",
+        ]
+        .into_iter()
+        .map(|k| (k, get(k)))
+        .collect();
         let agent_path = fields["path"].clone();
         if !agent_path.is_empty() {
             let resolved = super::resolve_path(root, &agent_path);
@@ -130,17 +202,48 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
                     }
                 }
             } else if !resolved.exists() {
-                problems.push(problem(&file, Some(row), "path", crate::tr!("`{agent_path}` does not exist; using the manifest's fields only", "`{agent_path}` 不存在；仅使用清单中的字段")));
+                problems.push(problem(
+                    &file,
+                    Some(row),
+                    "path",
+                    crate::tr!(
+                        "`{agent_path}` does not exist; using the manifest's fields only",
+                        "`{agent_path}` 不存在；仅使用清单中的字段"
+                    ),
+                ));
             }
         }
         let name = if display.is_empty() { code.clone() } else { display };
         let description = fields["description"].clone();
-        let title = if fields["title"].is_empty() { title_from_code(&code) } else { fields["title"].clone() };
-        if ["role", "identity", "communicationStyle", "description"].iter().all(|k| fields[k].is_empty()) {
-            problems.push(problem(&file, Some(row), "role", crate::tr!("no persona fields (role, identity, communicationStyle, description); kept with its name only", "没有角色字段（role、identity、communicationStyle、description）；仅保留名字")));
+        let title = if fields["title"].is_empty() {
+            title_from_code(&code)
+        } else {
+            fields["title"].clone()
+        };
+        if ["role", "identity", "communicationStyle", "description"]
+            .iter()
+            .all(|k| fields[k].is_empty())
+        {
+            problems.push(problem(
+                &file,
+                Some(row),
+                "role",
+                crate::tr!(
+                    "no persona fields (role, identity, communicationStyle, description); kept with its name only",
+                    "没有角色字段（role、identity、communicationStyle、description）；仅保留名字"
+                ),
+            ));
         }
-        let role = [&fields["role"], &description, &title].into_iter().find(|v| !v.is_empty()).cloned().unwrap_or_default();
-        let identity = [&fields["identity"], &description].into_iter().find(|v| !v.is_empty()).cloned().unwrap_or_default();
+        let role = [&fields["role"], &description, &title]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .cloned()
+            .unwrap_or_default();
+        let identity = [&fields["identity"], &description]
+            .into_iter()
+            .find(|v| !v.is_empty())
+            .cloned()
+            .unwrap_or_default();
         let mut aliases = aliases_of(&code);
         let canonical = fields["canonicalId"].clone();
         if !canonical.is_empty() && canonical != code {
@@ -175,7 +278,10 @@ mod tests {
 
     #[test]
     fn entities_are_unescaped_but_raw_ampersands_stay() {
-        assert_eq!(unescape_xml("balancing &apos;could&apos; &amp; &quot;should&quot; &lt;x&gt; &#39;"), "balancing 'could' & \"should\" <x> '");
+        assert_eq!(
+            unescape_xml("balancing &apos;could&apos; &amp; &quot;should&quot; &lt;x&gt; &#39;"),
+            "balancing 'could' & \"should\" <x> '"
+        );
         assert_eq!(unescape_xml("R&D lead & friends"), "R&D lead & friends");
     }
 }

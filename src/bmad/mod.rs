@@ -56,7 +56,12 @@ pub fn load(project: &Project) -> Loaded {
 
 fn finish(mut agents: Vec<Agent>, problems: Vec<ConfigError>, source: Option<String>, config: ProjectConfig) -> Loaded {
     unique_ids(&mut agents);
-    Loaded { agents, problems, source, config }
+    Loaded {
+        agents,
+        problems,
+        source,
+        config,
+    }
 }
 
 /// Codes become ids; two agents must not share one (the same code can
@@ -77,7 +82,17 @@ fn unique_ids(agents: &mut [Agent]) {
 
 /// A BMAD code as an id we can type after `@`.
 pub(crate) fn code_to_id(code: &str) -> String {
-    let id: String = code.trim().chars().map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '_' { c } else { '-' }).collect();
+    let id: String = code
+        .trim()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
     let id = id.trim_matches('-').to_string();
     if id.is_empty() {
         "agent".into()
@@ -102,7 +117,19 @@ pub(crate) fn aliases_of(code: &str) -> Vec<String> {
 
 /// Colours for agents that name none, so panes stay distinguishable.
 pub(crate) fn palette(i: usize) -> String {
-    const P: &[&str] = &["cyan", "yellow", "magenta", "green", "blue", "lightred", "lightcyan", "lightyellow", "lightmagenta", "lightgreen", "lightblue"];
+    const P: &[&str] = &[
+        "cyan",
+        "yellow",
+        "magenta",
+        "green",
+        "blue",
+        "lightred",
+        "lightcyan",
+        "lightyellow",
+        "lightmagenta",
+        "lightgreen",
+        "lightblue",
+    ];
     P[i % P.len()].to_string()
 }
 
@@ -111,7 +138,14 @@ pub(crate) fn rel(root: &Path, p: &Path) -> String {
 }
 
 pub(crate) fn problem(file: impl Into<String>, row: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError { file: file.into(), line: row, column: None, key: key.to_string(), message: message.into(), snippet: None }
+    ConfigError {
+        file: file.into(),
+        line: row,
+        column: None,
+        key: key.to_string(),
+        message: message.into(),
+        snippet: None,
+    }
 }
 
 /// Replaces `{project-root}` in a configured path and makes it absolute.

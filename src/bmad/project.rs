@@ -46,7 +46,10 @@ pub fn load(project: &Project) -> ProjectConfig {
             }
             Err(e) => {
                 let err = crate::config::yaml_error(&e, &rel(&project.root, &yaml_path), 0);
-                cfg.problems.push(problem(err.file, err.line, &err.key, { let m = &err.message; crate::tr!("{m}; ignored", "{m}；已忽略") }));
+                cfg.problems.push(problem(err.file, err.line, &err.key, {
+                    let m = &err.message;
+                    crate::tr!("{m}; ignored", "{m}；已忽略")
+                }));
             }
         }
     }

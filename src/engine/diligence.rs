@@ -38,11 +38,17 @@ pub fn resolve(workflow: &Workflow, lang: Lang) -> Result<PushText, ConfigError>
             return Ok(if text.is_empty() {
                 PushText::Disabled { source: f.path }
             } else {
-                PushText::Text { text: crate::text::sanitize(text), source: f.path }
+                PushText::Text {
+                    text: crate::text::sanitize(text),
+                    source: f.path,
+                }
             });
         }
     }
-    Ok(PushText::Text { text: builtin(lang).to_string(), source: "(built-in)".into() })
+    Ok(PushText::Text {
+        text: builtin(lang).to_string(),
+        source: "(built-in)".into(),
+    })
 }
 
 #[cfg(test)]
@@ -55,12 +61,21 @@ mod tests {
         for (name, text) in files {
             std::fs::write(dir.path().join(name), text).unwrap();
         }
-        (Workflow::load(WorkflowSource { dir: Some(dir.path().to_path_buf()) }).unwrap(), dir)
+        (
+            Workflow::load(WorkflowSource {
+                dir: Some(dir.path().to_path_buf()),
+            })
+            .unwrap(),
+            dir,
+        )
     }
 
     #[test]
     fn language_file_wins_and_frontmatter_is_ignored() {
-        let (w, _d) = workflow_with(&[("diligence.zh.md", "---\nnote: x\n---\n继续推进。\n"), ("diligence.md", "Keep going.\n")]);
+        let (w, _d) = workflow_with(&[
+            ("diligence.zh.md", "---\nnote: x\n---\n继续推进。\n"),
+            ("diligence.md", "Keep going.\n"),
+        ]);
         assert!(matches!(resolve(&w, Lang::Zh).unwrap(), PushText::Text { text, .. } if text == "继续推进。"));
         assert!(matches!(resolve(&w, Lang::En).unwrap(), PushText::Text { text, .. } if text == "Keep going."));
     }
@@ -71,6 +86,8 @@ mod tests {
         assert!(matches!(resolve(&w, Lang::En).unwrap(), PushText::Disabled { .. }));
         // The built-in workflow ships both files with text.
         let w = Workflow::load(WorkflowSource::default()).unwrap();
-        assert!(matches!(resolve(&w, Lang::Zh).unwrap(), PushText::Text { text, source } if text.contains("自动推进") && source.ends_with("diligence.zh.md")));
+        assert!(
+            matches!(resolve(&w, Lang::Zh).unwrap(), PushText::Text { text, source } if text.contains("自动推进") && source.ends_with("diligence.zh.md"))
+        );
     }
 }

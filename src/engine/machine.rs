@@ -29,8 +29,8 @@ use crate::config::Config;
 use crate::i18n::{t, Lang, Msg};
 use crate::llm::{ChatMessage, ChatRequest, Cue, LlmEvent, Provider, Role};
 use crate::session::{
-    ConfirmKind, ConfirmStatus, ConfirmationRecord, ConversationState, DiligenceState, ExitFlags, Frontmatter,
-    ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
+    ConfirmKind, ConfirmStatus, ConfirmationRecord, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session,
+    SessionStore, StepId, Turn, TurnKind,
 };
 use crate::text::{sanitize, Sanitizer};
 use crate::workflow::Workflow;
@@ -57,10 +57,17 @@ enum RoundInput {
 }
 
 enum Reply {
-    Completed { raw: String, shown: String, end_marker: bool, question: Option<String> },
+    Completed {
+        raw: String,
+        shown: String,
+        end_marker: bool,
+        question: Option<String>,
+    },
     Failed(String),
     /// Stopped by the facilitator; `shown` is what had streamed.
-    Interrupted { shown: String },
+    Interrupted {
+        shown: String,
+    },
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -206,7 +213,12 @@ impl Engine {
     }
 
     fn state_mut(&mut self) -> &mut ConversationState {
-        &mut self.session.as_mut().expect("session exists once the topic is set").fm.conversation_state
+        &mut self
+            .session
+            .as_mut()
+            .expect("session exists once the topic is set")
+            .fm
+            .conversation_state
     }
 
     fn active(&self) -> u64 {
@@ -241,8 +253,20 @@ impl Engine {
 
     fn status(&self) -> Status {
         let (round, max_rounds, warn_rounds, warn_minutes, tokens) = match self.state() {
-            Some(s) => (s.current_round, s.max_rounds, s.warn_at_rounds, s.warn_at_minutes, s.tokens.prompt + s.tokens.completion),
-            None => (0, self.cfg.party.max_rounds, self.cfg.party.warn_at_rounds, self.cfg.party.warn_at_minutes, 0),
+            Some(s) => (
+                s.current_round,
+                s.max_rounds,
+                s.warn_at_rounds,
+                s.warn_at_minutes,
+                s.tokens.prompt + s.tokens.completion,
+            ),
+            None => (
+                0,
+                self.cfg.party.max_rounds,
+                self.cfg.party.warn_at_rounds,
+                self.cfg.party.warn_at_minutes,
+                0,
+            ),
         };
         Status {
             phase: self.phase,
@@ -257,7 +281,10 @@ impl Engine {
             pending_requests: self.pending.len(),
             consensus: self.state().and_then(|s| s.consensus_score),
             push_used: self.session.as_ref().map_or(0, |s| s.fm.diligence.used),
-            push_budget: self.session.as_ref().map_or(self.cfg.party.diligence.push_max, |s| s.fm.diligence.budget),
+            push_budget: self
+                .session
+                .as_ref()
+                .map_or(self.cfg.party.diligence.push_max, |s| s.fm.diligence.budget),
             awaiting_answer_from: self.state().and_then(|s| s.awaiting_answer_from.clone()),
         }
     }
@@ -271,7 +298,9 @@ impl Engine {
 
     async fn save(&mut self) {
         let active = self.active();
-        let (Some(session), Some(store)) = (self.session.as_mut(), self.store.as_mut()) else { return };
+        let (Some(session), Some(store)) = (self.session.as_mut(), self.store.as_mut()) else {
+            return;
+        };
         session.fm.conversation_state.active_seconds = active;
         let text = match store.render(session) {
             Ok(t) => t,
@@ -301,7 +330,10 @@ impl Engine {
                 tracing::error!(path = %path.display(), error = %e, "saving the session failed");
                 // Say it once per failure streak; every later change retries.
                 if !self.save_failing {
-                    self.emit(Event::SaveFailed { path: path.display().to_string(), error: e.to_string() });
+                    self.emit(Event::SaveFailed {
+                        path: path.display().to_string(),
+                        error: e.to_string(),
+                    });
                 }
                 self.save_failing = true;
             }
@@ -316,7 +348,15 @@ impl Engine {
             _ => String::new(),
         };
         if let Some(s) = self.session.as_mut() {
-            s.turns.push(Turn { kind, agent: agent.map(|a| a.id.clone()), round, at: Utc::now(), label, text, interrupted });
+            s.turns.push(Turn {
+                kind,
+                agent: agent.map(|a| a.id.clone()),
+                round,
+                at: Utc::now(),
+                label,
+                text,
+                interrupted,
+            });
         }
     }
 
@@ -373,7 +413,10 @@ impl Engine {
             topic,
         });
         for text in std::mem::take(&mut self.startup_notices) {
-            self.emit(Event::Notice { kind: NoticeKind::Warning, text });
+            self.emit(Event::Notice {
+                kind: NoticeKind::Warning,
+                text,
+            });
         }
         if let Some((path, session)) = self.resume.take() {
             self.active_base = session.fm.conversation_state.active_seconds;
@@ -389,9 +432,16 @@ impl Engine {
                 c.reason = Some("session resumed".into());
             }
             s.fm.conversation_state.exit_flags = ExitFlags::default();
-            let missing: Vec<String> = s.fm.agents.iter().filter(|id| !self.agents.iter().any(|a| &a.id == *id)).cloned().collect();
+            let missing: Vec<String> =
+                s.fm.agents
+                    .iter()
+                    .filter(|id| !self.agents.iter().any(|a| &a.id == *id))
+                    .cloned()
+                    .collect();
             let (topic, round) = (s.fm.topic.clone(), s.fm.conversation_state.current_round);
-            self.emit(Event::SessionFile { path: path.display().to_string() });
+            self.emit(Event::SessionFile {
+                path: path.display().to_string(),
+            });
             let text = self.render("resumed", &[("topic", &topic), ("round", &round.to_string())]);
             self.notice(NoticeKind::Info, text).await;
             if !missing.is_empty() {
@@ -403,7 +453,14 @@ impl Engine {
             self.check_termination().await;
         } else {
             let sample = self.welcome_sample();
-            let text = self.render("welcome", &[("user_name", &self.user_name), ("agent_count", &self.agents.len().to_string()), ("sample", &sample)]);
+            let text = self.render(
+                "welcome",
+                &[
+                    ("user_name", &self.user_name),
+                    ("agent_count", &self.agents.len().to_string()),
+                    ("sample", &sample),
+                ],
+            );
             self.emit(Event::Welcome { text });
             self.emit(Event::Status(self.status()));
         }
@@ -416,7 +473,12 @@ impl Engine {
         let step = (n / want.max(1)).max(1);
         (0..want)
             .map(|k| &self.agents[(k * step) % n])
-            .map(|a| self.render("welcome_agent", &[("icon", &a.icon), ("name", &a.name), ("title", &a.title), ("role", &a.role)]))
+            .map(|a| {
+                self.render(
+                    "welcome_agent",
+                    &[("icon", &a.icon), ("name", &a.name), ("title", &a.title), ("role", &a.role)],
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n")
     }
@@ -426,7 +488,11 @@ impl Engine {
     async fn wait_for_command(&mut self) -> Option<Command> {
         if !self.awaiting_sent {
             self.awaiting_sent = true;
-            let kind = if self.pending.is_empty() { InputKind::Message } else { InputKind::Answer };
+            let kind = if self.pending.is_empty() {
+                InputKind::Message
+            } else {
+                InputKind::Answer
+            };
             self.emit(Event::AwaitingInput { kind });
         }
         let (limit, warn) = (self.time_deadline(), self.warn_deadline());
@@ -468,14 +534,24 @@ impl Engine {
                     self.facilitator_message(text).await;
                 }
             }
-            Command::Answer { request_id, confirmed, reason, extend } => {
+            Command::Answer {
+                request_id,
+                confirmed,
+                reason,
+                extend,
+            } => {
                 self.answer(&request_id, confirmed, reason.map(|r| sanitize(&r)), extend).await;
             }
             Command::Exit => self.request_exit(ExitReason::UserRequested).await,
             Command::Left => self.request_exit(ExitReason::FacilitatorLeft).await,
             Command::Continue => {
                 if self.session.is_none() || !self.pending.is_empty() {
-                    self.emit(Event::Rejected { message: crate::tr!("nothing to continue yet: send a message first", "还没有可以继续的讨论：请先发送一条消息") });
+                    self.emit(Event::Rejected {
+                        message: crate::tr!(
+                            "nothing to continue yet: send a message first",
+                            "还没有可以继续的讨论：请先发送一条消息"
+                        ),
+                    });
                 } else {
                     self.run_round(RoundInput::Continue).await;
                 }
@@ -527,10 +603,17 @@ impl Engine {
             party_active: true,
             workflow_completed: false,
             conversation_state: ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes),
-            diligence: DiligenceState { budget: p.diligence.push_max, used: 0 },
+            diligence: DiligenceState {
+                budget: p.diligence.push_max,
+                used: 0,
+            },
             confirmations: vec![],
             lang: self.lang,
-            provider: ProviderRecord { kind: info.kind, model: info.model, base_url: info.base_url },
+            provider: ProviderRecord {
+                kind: info.kind,
+                model: info.model,
+                base_url: info.base_url,
+            },
         };
         let store = SessionStore::create(&self.sessions_dir, topic, now);
         self.store = Some(store);
@@ -538,7 +621,9 @@ impl Engine {
         self.opened = Instant::now();
         self.active_base = 0;
         if let Some(s) = &self.store {
-            self.emit(Event::SessionFile { path: s.path.display().to_string() });
+            self.emit(Event::SessionFile {
+                path: s.path.display().to_string(),
+            });
         }
     }
 
@@ -570,7 +655,15 @@ impl Engine {
         let history = self.round_history();
         // Agents whose push budget is below 1 never take part in pushed rounds.
         let eligible = |a: &Agent| !pushed || a.diligence_push_max.is_none_or(|m| m >= 1);
-        let heuristic = selection::select(&self.agents, &self.profiles, message, &context, &history, self.cfg.party.agents_per_round, eligible);
+        let heuristic = selection::select(
+            &self.agents,
+            &self.profiles,
+            message,
+            &context,
+            &history,
+            self.cfg.party.agents_per_round,
+            eligible,
+        );
         let mut picked = if self.cfg.party.selection == crate::config::Selection::Llm && !pushed {
             self.llm_select(message, &heuristic).await.unwrap_or(heuristic)
         } else {
@@ -591,15 +684,25 @@ impl Engine {
     /// answer falls back to the heuristic choice.
     async fn llm_select(&mut self, message: &str, heuristic: &[usize]) -> Option<Vec<usize>> {
         let (min, max) = self.cfg.party.agents_per_round;
-        let roster = self.agents.iter().map(|a| format!("- {}: {} ({}) — {}", a.id, a.name, a.title, a.role)).collect::<Vec<_>>().join("\n");
+        let roster = self
+            .agents
+            .iter()
+            .map(|a| format!("- {}: {} ({}) — {}", a.id, a.name, a.title, a.role))
+            .collect::<Vec<_>>()
+            .join("\n");
         let system = format!(
             "You choose who speaks next in a group discussion. Pick the {min} to {max} agents whose expertise best fits the facilitator's message; vary the speakers across rounds. Reply with only a JSON array of agent ids, e.g. [\"a\",\"b\"].\n\nAgents:\n{roster}"
         );
         let req = ChatRequest {
             model: None,
-            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, message.to_string())],
+            messages: vec![
+                ChatMessage::new(Role::System, system),
+                ChatMessage::new(Role::User, message.to_string()),
+            ],
             temperature: 0.0,
-            cue: Cue::Selection { candidates: heuristic.iter().map(|&i| self.agents[i].id.clone()).collect() },
+            cue: Cue::Selection {
+                candidates: heuristic.iter().map(|&i| self.agents[i].id.clone()).collect(),
+            },
         };
         let reply = match self.stream_reply(req, None, StreamMode::Silent).await {
             Reply::Completed { raw, .. } => raw,
@@ -628,7 +731,13 @@ impl Engine {
         let rounds_left = s.max_rounds.saturating_sub(round) + 1;
         let secs_left = self.max_seconds().saturating_sub(self.active());
         let minutes_left = secs_left.div_ceil(60);
-        Some(self.render("remaining", &[("rounds_left", &rounds_left.to_string()), ("minutes_left", &minutes_left.to_string())]))
+        Some(self.render(
+            "remaining",
+            &[
+                ("rounds_left", &rounds_left.to_string()),
+                ("minutes_left", &minutes_left.to_string()),
+            ],
+        ))
     }
 
     async fn run_round(&mut self, input: RoundInput) {
@@ -672,7 +781,10 @@ impl Engine {
                     t.round = round;
                 }
                 self.save().await;
-                self.emit(Event::Notice { kind: NoticeKind::Info, text });
+                self.emit(Event::Notice {
+                    kind: NoticeKind::Info,
+                    text,
+                });
                 None
             }
             RoundInput::Push(text) => {
@@ -685,14 +797,23 @@ impl Engine {
                     t.round = round;
                 }
                 self.save().await;
-                self.emit(Event::DiligencePush { text: text.clone(), used, budget });
+                self.emit(Event::DiligencePush {
+                    text: text.clone(),
+                    used,
+                    budget,
+                });
                 Some(text.clone())
             }
         };
         let picked = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await;
         self.state_mut().awaiting_answer_from = None;
         let ids: Vec<String> = picked.iter().map(|&i| self.agents[i].id.clone()).collect();
-        self.emit(Event::RoundStarted { round, max_rounds: self.state().map_or(0, |s| s.max_rounds), agents: ids, continued: !matches!(input, RoundInput::Message(_)) });
+        self.emit(Event::RoundStarted {
+            round,
+            max_rounds: self.state().map_or(0, |s| s.max_rounds),
+            agents: ids,
+            continued: !matches!(input, RoundInput::Message(_)),
+        });
         self.set_phase(Phase::Round);
 
         let end_marker = self.cfg.party.end_detection.end_marker.clone();
@@ -704,10 +825,21 @@ impl Engine {
         let ask_marker = self.cfg.party.ask_marker.clone();
         for idx in picked {
             let agent = self.agents[idx].clone();
-            self.emit(Event::AgentStarted { agent: agent.id.clone(), round });
+            self.emit(Event::AgentStarted {
+                agent: agent.id.clone(),
+                round,
+            });
             let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
             let remaining = self.remaining_text(round);
-            let messages = self.env().turn_messages(&agent, self.context_turns(), round, &names, detect.then_some(end_marker.as_str()), Some(&ask_marker), remaining.as_deref());
+            let messages = self.env().turn_messages(
+                &agent,
+                self.context_turns(),
+                round,
+                &names,
+                detect.then_some(end_marker.as_str()),
+                Some(&ask_marker),
+                remaining.as_deref(),
+            );
             let req = ChatRequest {
                 model: agent.model.clone(),
                 messages,
@@ -724,7 +856,12 @@ impl Engine {
                 },
             };
             match self.stream_reply(req, Some(&agent), StreamMode::Round).await {
-                Reply::Completed { raw, shown, end_marker: found, question } => {
+                Reply::Completed {
+                    raw,
+                    shown,
+                    end_marker: found,
+                    question,
+                } => {
                     ok += 1;
                     let text = clean(&shown, &[]);
                     self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
@@ -753,7 +890,11 @@ impl Engine {
                     let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.lang, Msg::AgentFailed));
                     self.record_round_turn(round, TurnKind::Failed, &agent, text, false);
                     self.save().await;
-                    self.emit(Event::AgentFailed { agent: agent.id.clone(), round, cause });
+                    self.emit(Event::AgentFailed {
+                        agent: agent.id.clone(),
+                        round,
+                        cause,
+                    });
                 }
                 Reply::Interrupted { shown } => {
                     interrupted = true;
@@ -788,7 +929,10 @@ impl Engine {
             }
         }
         self.save().await;
-        self.emit(Event::RoundFinished { round, menu: self.render("round_menu", &[]) });
+        self.emit(Event::RoundFinished {
+            round,
+            menu: self.render("round_menu", &[]),
+        });
         self.set_phase(Phase::Waiting);
 
         if ok == 0 && failed > 0 && !interrupted && self.exit.is_none() && !self.quit {
@@ -827,7 +971,11 @@ impl Engine {
         let mut sanitizer = Sanitizer::new();
         let (mut raw, mut shown) = (String::new(), String::new());
         loop {
-            let (limit, warn) = if mode == StreamMode::Round { (self.time_deadline(), self.warn_deadline()) } else { (None, None) };
+            let (limit, warn) = if mode == StreamMode::Round {
+                (self.time_deadline(), self.warn_deadline())
+            } else {
+                (None, None)
+            };
             tokio::select! {
                 biased;
                 cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
@@ -892,7 +1040,9 @@ impl Engine {
     /// that fired while the round was running.
     async fn check_termination(&mut self) {
         let Some(s) = self.state().cloned() else { return };
-        if self.time_up || (self.time_limit_fired && !s.exit_flags.time_limit && self.pending.iter().all(|p| p.kind != ConfirmKind::TimeLimit)) {
+        if self.time_up
+            || (self.time_limit_fired && !s.exit_flags.time_limit && self.pending.iter().all(|p| p.kind != ConfirmKind::TimeLimit))
+        {
             self.time_up = false;
             self.time_limit_reached(false).await;
             return;
@@ -908,7 +1058,11 @@ impl Engine {
             let left = s.max_rounds - s.current_round;
             let text = self.render(
                 "round_warning",
-                &[("round", &s.current_round.to_string()), ("max_rounds", &s.max_rounds.to_string()), ("rounds_left", &left.to_string())],
+                &[
+                    ("round", &s.current_round.to_string()),
+                    ("max_rounds", &s.max_rounds.to_string()),
+                    ("rounds_left", &left.to_string()),
+                ],
             );
             self.notice(NoticeKind::Warning, text).await;
             self.emit(Event::Status(self.status()));
@@ -923,7 +1077,10 @@ impl Engine {
         if self.cfg.party.auto_exit_enabled {
             self.exit = Some(ExitReason::RoundLimit);
         } else {
-            let q = self.render("round_limit_question", &[("max_rounds", &max.to_string()), ("extend", &DEFAULT_EXTEND_ROUNDS.to_string())]);
+            let q = self.render(
+                "round_limit_question",
+                &[("max_rounds", &max.to_string()), ("extend", &DEFAULT_EXTEND_ROUNDS.to_string())],
+            );
             self.raise(ConfirmKind::RoundLimit, None, q, Some(DEFAULT_EXTEND_ROUNDS)).await;
         }
     }
@@ -958,7 +1115,10 @@ impl Engine {
             self.time_up = true;
             let max = self.state().map_or(0.0, |s| s.max_duration_minutes);
             let text = self.render("time_limit", &[("max_minutes", &minutes_text(max))]);
-            self.emit(Event::Notice { kind: NoticeKind::Limit, text });
+            self.emit(Event::Notice {
+                kind: NoticeKind::Limit,
+                text,
+            });
             return;
         }
         self.time_limit_reached(true).await;
@@ -978,7 +1138,10 @@ impl Engine {
         if self.cfg.party.auto_exit_enabled {
             self.exit = Some(ExitReason::TimeLimit);
         } else {
-            let q = self.render("time_limit_question", &[("max_minutes", &minutes_text(max)), ("extend", &DEFAULT_EXTEND_MINUTES.to_string())]);
+            let q = self.render(
+                "time_limit_question",
+                &[("max_minutes", &minutes_text(max)), ("extend", &DEFAULT_EXTEND_MINUTES.to_string())],
+            );
             self.raise(ConfirmKind::TimeLimit, None, q, Some(DEFAULT_EXTEND_MINUTES)).await;
         }
     }
@@ -999,9 +1162,19 @@ impl Engine {
                 answered_at: None,
             });
         }
-        self.pending.push_back(Pending { id: id.clone(), kind, agent: agent.map(|a| a.id.clone()), expires: None });
+        self.pending.push_back(Pending {
+            id: id.clone(),
+            kind,
+            agent: agent.map(|a| a.id.clone()),
+            expires: None,
+        });
         self.save().await;
-        self.emit(Event::ConfirmationRequest { request_id: id.clone(), kind, text, extend });
+        self.emit(Event::ConfirmationRequest {
+            request_id: id.clone(),
+            kind,
+            text,
+            extend,
+        });
         self.awaiting_sent = false;
         self.set_phase(Phase::Confirming);
         id
@@ -1010,14 +1183,24 @@ impl Engine {
     async fn end_proposal(&mut self, agent: &Agent, raw: String, clean_text: String) {
         let ed = &self.cfg.party.end_detection;
         if ed.auto_end || !ed.require_confirmation {
-            self.emit(Event::EndProposal { request_id: String::new(), agent: agent.id.clone(), response_text: raw, response_clean: clean_text });
+            self.emit(Event::EndProposal {
+                request_id: String::new(),
+                agent: agent.id.clone(),
+                response_text: raw,
+                response_clean: clean_text,
+            });
             let text = self.render("end_accepted", &[("name", &agent.name)]);
             self.notice(NoticeKind::Exit, text).await;
             self.exit = Some(ExitReason::AgentProposed);
             return;
         }
         let n = self.session.as_ref().map_or(0, |s| s.fm.confirmations.len()) + 1;
-        self.emit(Event::EndProposal { request_id: format!("req-{n}"), agent: agent.id.clone(), response_text: raw, response_clean: clean_text });
+        self.emit(Event::EndProposal {
+            request_id: format!("req-{n}"),
+            agent: agent.id.clone(),
+            response_text: raw,
+            response_clean: clean_text,
+        });
         let q = self.render("end_proposal", &[("name", &agent.name)]);
         self.raise(ConfirmKind::EndProposal, Some(agent), q, None).await;
     }
@@ -1031,7 +1214,11 @@ impl Engine {
             self.answer(&id, true, None, None).await;
             return;
         }
-        let why = if self.is_exit_trigger(&text) { "exit requested" } else { "the facilitator continued with a message" };
+        let why = if self.is_exit_trigger(&text) {
+            "exit requested"
+        } else {
+            "the facilitator continued with a message"
+        };
         self.pushes_paused = false;
         self.answer(&id, false, Some(why.into()), None).await;
         if self.exit.is_none() && !self.quit {
@@ -1041,21 +1228,41 @@ impl Engine {
 
     async fn answer(&mut self, request_id: &str, confirmed: bool, reason: Option<String>, extend: Option<u32>) {
         let Some(pos) = self.pending.iter().position(|p| p.id == request_id) else {
-            self.emit(Event::Rejected { message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`") });
+            self.emit(Event::Rejected {
+                message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`"),
+            });
             return;
         };
         let p = self.pending.remove(pos).expect("position is valid");
-        let status = if confirmed { ConfirmStatus::Confirmed } else { ConfirmStatus::Rejected };
-        if let Some(rec) = self.session.as_mut().and_then(|s| s.fm.confirmations.iter_mut().find(|c| c.request_id == p.id)) {
+        let status = if confirmed {
+            ConfirmStatus::Confirmed
+        } else {
+            ConfirmStatus::Rejected
+        };
+        if let Some(rec) = self
+            .session
+            .as_mut()
+            .and_then(|s| s.fm.confirmations.iter_mut().find(|c| c.request_id == p.id))
+        {
             rec.status = status;
             rec.reason = reason.clone().filter(|r| !r.trim().is_empty());
             rec.answered_at = Some(Utc::now());
         }
         self.save().await;
-        self.emit(Event::ConfirmationResolved { request_id: p.id.clone(), kind: p.kind, status, reason: reason.clone() });
+        self.emit(Event::ConfirmationResolved {
+            request_id: p.id.clone(),
+            kind: p.kind,
+            status,
+            reason: reason.clone(),
+        });
         match (p.kind, confirmed) {
             (ConfirmKind::EndProposal, true) => {
-                let name = p.agent.as_deref().and_then(|id| self.agents.iter().find(|a| a.id == id)).map(|a| a.name.clone()).unwrap_or_default();
+                let name = p
+                    .agent
+                    .as_deref()
+                    .and_then(|id| self.agents.iter().find(|a| a.id == id))
+                    .map(|a| a.name.clone())
+                    .unwrap_or_default();
                 let text = self.render("end_accepted", &[("name", &name)]);
                 self.notice(NoticeKind::Exit, text).await;
                 self.exit = Some(ExitReason::AgentProposed);
@@ -1094,12 +1301,19 @@ impl Engine {
                 s.exit_flags.time_limit = false;
                 let max = s.max_duration_minutes;
                 self.time_limit_fired = false;
-                let text = self.render("continued_minutes", &[("extend", &n.to_string()), ("max_minutes", &minutes_text(max))]);
+                let text = self.render(
+                    "continued_minutes",
+                    &[("extend", &n.to_string()), ("max_minutes", &minutes_text(max))],
+                );
                 self.notice(NoticeKind::Info, text).await;
             }
             _ => {}
         }
-        self.set_phase(if self.pending.is_empty() { Phase::Waiting } else { Phase::Confirming });
+        self.set_phase(if self.pending.is_empty() {
+            Phase::Waiting
+        } else {
+            Phase::Confirming
+        });
     }
 
     async fn request_exit(&mut self, reason: ExitReason) {
@@ -1125,14 +1339,31 @@ impl Engine {
         let s = self.state();
         match reason {
             ExitReason::RoundLimit => self.render("reason_round_limit", &[("max_rounds", &s.map_or(0, |s| s.max_rounds).to_string())]),
-            ExitReason::TimeLimit => self.render("reason_time_limit", &[("max_minutes", &minutes_text(s.map_or(0.0, |s| s.max_duration_minutes)))]),
+            ExitReason::TimeLimit => self.render(
+                "reason_time_limit",
+                &[("max_minutes", &minutes_text(s.map_or(0.0, |s| s.max_duration_minutes)))],
+            ),
             ExitReason::UserRequested => self.render("reason_user_requested", &[("user_name", &self.user_name)]),
             ExitReason::AgentProposed => {
                 let name = self
                     .session
                     .as_ref()
-                    .and_then(|s| s.fm.confirmations.iter().rev().find(|c| c.kind == ConfirmKind::EndProposal).and_then(|c| c.agent.clone()))
-                    .or_else(|| self.session.as_ref().and_then(|s| s.turns.iter().rev().find(|t| t.kind == TurnKind::Agent).and_then(|t| t.agent.clone())))
+                    .and_then(|s| {
+                        s.fm.confirmations
+                            .iter()
+                            .rev()
+                            .find(|c| c.kind == ConfirmKind::EndProposal)
+                            .and_then(|c| c.agent.clone())
+                    })
+                    .or_else(|| {
+                        self.session.as_ref().and_then(|s| {
+                            s.turns
+                                .iter()
+                                .rev()
+                                .find(|t| t.kind == TurnKind::Agent)
+                                .and_then(|t| t.agent.clone())
+                        })
+                    })
                     .and_then(|id| self.agents.iter().find(|a| a.id == id).map(|a| a.name.clone()))
                     .unwrap_or_default();
                 self.render("reason_agent_proposed", &[("name", &name)])
@@ -1151,7 +1382,12 @@ impl Engine {
             .agents
             .iter()
             .filter_map(|a| {
-                let mine: Vec<usize> = turns.iter().enumerate().filter(|(_, t)| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id)).map(|(i, _)| i).collect();
+                let mine: Vec<usize> = turns
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, t)| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id))
+                    .map(|(i, _)| i)
+                    .collect();
                 (!mine.is_empty()).then(|| (mine.len(), *mine.last().expect("not empty"), a))
             })
             .collect();
@@ -1163,7 +1399,11 @@ impl Engine {
     async fn graceful_exit(&mut self, reason: ExitReason) {
         if self.session.is_none() {
             self.set_phase(Phase::Ended);
-            self.emit(Event::SessionEnded { file: None, reason: Some(reason), completed: false });
+            self.emit(Event::SessionEnded {
+                file: None,
+                reason: Some(reason),
+                completed: false,
+            });
             return;
         }
         self.set_phase(Phase::Exiting);
@@ -1206,15 +1446,28 @@ impl Engine {
                     model: agent.model.clone(),
                     messages: self.env().farewell_messages(agent, self.context_turns(), &topic),
                     temperature: self.cfg.llm.temperature,
-                    cue: Cue::Farewell { agent: agent.clone(), topic: topic.clone(), user_name: self.user_name.clone(), lang: self.lang },
+                    cue: Cue::Farewell {
+                        agent: agent.clone(),
+                        topic: topic.clone(),
+                        user_name: self.user_name.clone(),
+                        lang: self.lang,
+                    },
                 };
-                self.emit(Event::AgentStarted { agent: agent.id.clone(), round: self.state().map_or(0, |s| s.current_round) });
+                self.emit(Event::AgentStarted {
+                    agent: agent.id.clone(),
+                    round: self.state().map_or(0, |s| s.current_round),
+                });
                 match self.stream_reply(req, Some(agent), StreamMode::Exit).await {
                     Reply::Completed { shown, .. } if !shown.trim().is_empty() => {
                         let text = clean(&shown, &[]);
                         self.push_turn(TurnKind::Farewell, Some(agent), text.clone(), false);
                         self.save().await;
-                        self.emit(Event::Farewell { agent: agent.id.clone(), name: agent.name.clone(), icon: agent.icon.clone(), text });
+                        self.emit(Event::Farewell {
+                            agent: agent.id.clone(),
+                            name: agent.name.clone(),
+                            icon: agent.icon.clone(),
+                            text,
+                        });
                     }
                     Reply::Failed(cause) => tracing::warn!(agent = %agent.id, %cause, "farewell failed"),
                     _ => {}
@@ -1228,14 +1481,21 @@ impl Engine {
         let perspectives = perspectives.join(", ");
         let why = self.reason_text(reason);
         let mut outcomes = String::new();
-        let spoke = self.session.as_ref().is_some_and(|s| s.turns.iter().any(|t| t.kind == TurnKind::Agent));
+        let spoke = self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.turns.iter().any(|t| t.kind == TurnKind::Agent));
         if reason != ExitReason::Unreachable && spoke && !self.quit {
             let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
             let req = ChatRequest {
                 model: None,
                 messages: self.env().highlights_messages(&turns, &topic, &perspectives, rounds, &why),
                 temperature: 0.3,
-                cue: Cue::Highlights { topic: topic.clone(), rounds, lang: self.lang },
+                cue: Cue::Highlights {
+                    topic: topic.clone(),
+                    rounds,
+                    lang: self.lang,
+                },
             };
             if let Reply::Completed { shown, .. } = self.stream_reply(req, None, StreamMode::Silent).await {
                 outcomes = clean(&shown, &[]).replace('\n', " ");
@@ -1266,7 +1526,11 @@ impl Engine {
         self.save().await;
         self.set_phase(Phase::Ended);
         let file = self.store.as_ref().map(|s| s.path.display().to_string());
-        self.emit(Event::SessionEnded { file, reason: Some(reason), completed: true });
+        self.emit(Event::SessionEnded {
+            file,
+            reason: Some(reason),
+            completed: true,
+        });
     }
 
     /// Stop now, state saved, session left resumable.
@@ -1274,7 +1538,11 @@ impl Engine {
         self.save().await;
         self.set_phase(Phase::Ended);
         let file = self.store.as_ref().map(|s| s.path.display().to_string());
-        self.emit(Event::SessionEnded { file, reason: None, completed: false });
+        self.emit(Event::SessionEnded {
+            file,
+            reason: None,
+            completed: false,
+        });
     }
 }
 
@@ -1298,7 +1566,11 @@ fn engaged_names(agents: &[Agent], session: Option<&Session>) -> Vec<String> {
     let Some(s) = session else { return vec![] };
     agents
         .iter()
-        .filter(|a| s.turns.iter().any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id)))
+        .filter(|a| {
+            s.turns
+                .iter()
+                .any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id))
+        })
         .map(|a| a.name.clone())
         .collect()
 }

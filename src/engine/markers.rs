@@ -13,7 +13,11 @@ pub struct MarkerFilter {
 impl MarkerFilter {
     pub fn new(markers: Vec<String>) -> Self {
         let found = vec![false; markers.len()];
-        MarkerFilter { markers: markers.into_iter().filter(|m| !m.is_empty()).collect(), pending: String::new(), found }
+        MarkerFilter {
+            markers: markers.into_iter().filter(|m| !m.is_empty()).collect(),
+            pending: String::new(),
+            found,
+        }
     }
 
     /// Feeds a piece; returns the text that is safe to show now.

@@ -85,7 +85,13 @@ pub struct AgentInfo {
 
 impl From<&Agent> for AgentInfo {
     fn from(a: &Agent) -> Self {
-        AgentInfo { id: a.id.clone(), name: a.name.clone(), title: a.title.clone(), icon: a.icon.clone(), color: a.color.clone() }
+        AgentInfo {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            title: a.title.clone(),
+            icon: a.icon.clone(),
+            color: a.color.clone(),
+        }
     }
 }
 
@@ -189,38 +195,128 @@ pub enum Event {
         file: Option<String>,
         topic: Option<String>,
     },
-    Welcome { text: String },
+    Welcome {
+        text: String,
+    },
     /// The session file exists from now on.
-    SessionFile { path: String },
-    FacilitatorMessage { round: u32, text: String },
-    RoundStarted { round: u32, max_rounds: u32, agents: Vec<String>, continued: bool },
-    AgentStarted { agent: String, round: u32 },
-    AgentToken { agent: String, text: String },
-    AgentRetrying { agent: String, attempt: u32, delay_ms: u64, cause: String },
-    AgentMessage { agent: String, name: String, icon: String, round: u32, text: String, interrupted: bool },
-    AgentFailed { agent: String, round: u32, cause: String },
-    RoundFinished { round: u32, menu: String },
-    Notice { kind: NoticeKind, text: String },
-    EndProposal { request_id: String, agent: String, response_text: String, response_clean: String },
-    ConfirmationRequest { request_id: String, kind: ConfirmKind, text: String, extend: Option<u32> },
-    ConfirmationResolved { request_id: String, kind: ConfirmKind, status: ConfirmStatus, reason: Option<String> },
-    Termination { reason: ExitReason, text: String },
-    Farewell { agent: String, name: String, icon: String, text: String },
+    SessionFile {
+        path: String,
+    },
+    FacilitatorMessage {
+        round: u32,
+        text: String,
+    },
+    RoundStarted {
+        round: u32,
+        max_rounds: u32,
+        agents: Vec<String>,
+        continued: bool,
+    },
+    AgentStarted {
+        agent: String,
+        round: u32,
+    },
+    AgentToken {
+        agent: String,
+        text: String,
+    },
+    AgentRetrying {
+        agent: String,
+        attempt: u32,
+        delay_ms: u64,
+        cause: String,
+    },
+    AgentMessage {
+        agent: String,
+        name: String,
+        icon: String,
+        round: u32,
+        text: String,
+        interrupted: bool,
+    },
+    AgentFailed {
+        agent: String,
+        round: u32,
+        cause: String,
+    },
+    RoundFinished {
+        round: u32,
+        menu: String,
+    },
+    Notice {
+        kind: NoticeKind,
+        text: String,
+    },
+    EndProposal {
+        request_id: String,
+        agent: String,
+        response_text: String,
+        response_clean: String,
+    },
+    ConfirmationRequest {
+        request_id: String,
+        kind: ConfirmKind,
+        text: String,
+        extend: Option<u32>,
+    },
+    ConfirmationResolved {
+        request_id: String,
+        kind: ConfirmKind,
+        status: ConfirmStatus,
+        reason: Option<String>,
+    },
+    Termination {
+        reason: ExitReason,
+        text: String,
+    },
+    Farewell {
+        agent: String,
+        name: String,
+        icon: String,
+        text: String,
+    },
     /// An agent asked the facilitator directly; the round ended.
-    AgentQuestion { agent: String, name: String, question: String },
+    AgentQuestion {
+        agent: String,
+        name: String,
+        question: String,
+    },
     TurnConfirmationRequest(TurnConfirmationRequest),
     /// The runtime nudged the room on its own (`used` of `budget`).
-    DiligencePush { text: String, used: u32, budget: u32 },
+    DiligencePush {
+        text: String,
+        used: u32,
+        budget: u32,
+    },
     /// Agreement among the agents after a round, and how it was measured.
-    ConsensusScore { round: u32, score: Option<f64>, method: String },
-    Highlights { text: String },
-    Closing { text: String },
+    ConsensusScore {
+        round: u32,
+        score: Option<f64>,
+        method: String,
+    },
+    Highlights {
+        text: String,
+    },
+    Closing {
+        text: String,
+    },
     Status(Status),
-    AwaitingInput { kind: InputKind },
+    AwaitingInput {
+        kind: InputKind,
+    },
     /// A command that could not be carried out (e.g. an unknown request id).
-    Rejected { message: String },
-    SaveFailed { path: String, error: String },
-    SessionEnded { file: Option<String>, reason: Option<ExitReason>, completed: bool },
+    Rejected {
+        message: String,
+    },
+    SaveFailed {
+        path: String,
+        error: String,
+    },
+    SessionEnded {
+        file: Option<String>,
+        reason: Option<ExitReason>,
+        completed: bool,
+    },
 }
 
 /// Everything the engine needs, resolved by the caller.
@@ -253,5 +349,9 @@ pub fn spawn(setup: Setup) -> EngineHandle {
     let (cmd_tx, cmd_rx) = mpsc::unbounded_channel();
     let (ev_tx, ev_rx) = mpsc::unbounded_channel();
     let task = tokio::spawn(machine::Engine::new(setup, cmd_rx, ev_tx).run());
-    EngineHandle { commands: cmd_tx, events: ev_rx, task }
+    EngineHandle {
+        commands: cmd_tx,
+        events: ev_rx,
+        task,
+    }
 }

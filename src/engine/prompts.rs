@@ -33,7 +33,12 @@ pub struct PromptEnv<'a> {
 
 impl PromptEnv<'_> {
     fn room_rules(&self) -> String {
-        let roster = self.agents.iter().map(|a| format!("{} ({})", a.name, a.title)).collect::<Vec<_>>().join(", ");
+        let roster = self
+            .agents
+            .iter()
+            .map(|a| format!("{} ({})", a.name, a.title))
+            .collect::<Vec<_>>()
+            .join(", ");
         self.workflow.render(
             "room_rules",
             self.lang,
@@ -72,7 +77,11 @@ impl PromptEnv<'_> {
         }
         if let Some(m) = ask_marker {
             s.push_str("\n\n");
-            s.push_str(&self.workflow.render("ask_instruction", self.lang, &[("ask_marker", m), ("user_name", self.user_name)]));
+            s.push_str(
+                &self
+                    .workflow
+                    .render("ask_instruction", self.lang, &[("ask_marker", m), ("user_name", self.user_name)]),
+            );
         }
         if let Some(r) = remaining {
             s.push_str("\n\n");
@@ -95,11 +104,18 @@ impl PromptEnv<'_> {
         for t in turns {
             match t.kind {
                 TurnKind::Facilitator => push(Role::User, format!("{} (facilitator): {}", self.user_name, t.text)),
-                TurnKind::Continue => push(Role::User, self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)])),
+                TurnKind::Continue => push(
+                    Role::User,
+                    self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]),
+                ),
                 TurnKind::Push => push(Role::User, t.text.clone()),
                 TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => push(Role::Assistant, t.text.clone()),
                 TurnKind::Agent => {
-                    let title = t.agent.as_deref().and_then(|id| self.agents.iter().find(|a| a.id == id)).map(|a| a.title.as_str());
+                    let title = t
+                        .agent
+                        .as_deref()
+                        .and_then(|id| self.agents.iter().find(|a| a.id == id))
+                        .map(|a| a.title.as_str());
                     let who = match title {
                         Some(title) => format!("{} ({title})", t.label),
                         None => t.label.clone(),
@@ -116,18 +132,34 @@ impl PromptEnv<'_> {
         let order = if earlier.is_empty() {
             self.workflow.render("speaks_first", self.lang, &[("user_name", self.user_name)])
         } else {
-            self.workflow.render("spoke_before", self.lang, &[("names", earlier.join(", ").as_str())])
+            self.workflow
+                .render("spoke_before", self.lang, &[("names", earlier.join(", ").as_str())])
         };
         self.workflow.render(
             "turn",
             self.lang,
-            &[("name", a.name.as_str()), ("round", round.to_string().as_str()), ("user_name", self.user_name), ("order", order.as_str()), ("remaining", remaining)],
+            &[
+                ("name", a.name.as_str()),
+                ("round", round.to_string().as_str()),
+                ("user_name", self.user_name),
+                ("order", order.as_str()),
+                ("remaining", remaining),
+            ],
         )
     }
 
     /// All messages of one agent turn.
     #[allow(clippy::too_many_arguments)]
-    pub fn turn_messages(&self, a: &Agent, turns: &[Turn], round: u32, earlier: &[String], end_marker: Option<&str>, ask_marker: Option<&str>, remaining: Option<&str>) -> Vec<ChatMessage> {
+    pub fn turn_messages(
+        &self,
+        a: &Agent,
+        turns: &[Turn],
+        round: u32,
+        earlier: &[String],
+        end_marker: Option<&str>,
+        ask_marker: Option<&str>,
+        remaining: Option<&str>,
+    ) -> Vec<ChatMessage> {
         let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker, remaining))];
         msgs.extend(self.history(a, turns));
         let instr = self.turn_instruction(a, round, earlier, remaining.unwrap_or(""));
@@ -140,7 +172,12 @@ impl PromptEnv<'_> {
         let ask = self.workflow.render(
             "farewell_prompt",
             self.lang,
-            &[("name", a.name.as_str()), ("user_name", self.user_name), ("topic", topic), ("language", self.speech_language)],
+            &[
+                ("name", a.name.as_str()),
+                ("user_name", self.user_name),
+                ("topic", topic),
+                ("language", self.speech_language),
+            ],
         );
         with_instruction(msgs, &ask)
     }
@@ -160,7 +197,17 @@ impl PromptEnv<'_> {
         let transcript = turns
             .iter()
             .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))
-            .map(|t| format!("{}: {}", if t.kind == TurnKind::Facilitator { self.user_name } else { &t.label }, t.text))
+            .map(|t| {
+                format!(
+                    "{}: {}",
+                    if t.kind == TurnKind::Facilitator {
+                        self.user_name
+                    } else {
+                        &t.label
+                    },
+                    t.text
+                )
+            })
             .collect::<Vec<_>>()
             .join("\n\n");
         vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, transcript)]
@@ -172,7 +219,11 @@ impl PromptEnv<'_> {
     pub fn moderator_messages(&self, a: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
         let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
         msgs.extend(self.history(a, turns));
-        let ask = self.workflow.render("moderator_prompt", self.lang, &[("user_name", self.user_name), ("language", self.speech_language)]);
+        let ask = self.workflow.render(
+            "moderator_prompt",
+            self.lang,
+            &[("user_name", self.user_name), ("language", self.speech_language)],
+        );
         with_instruction(msgs, &ask)
     }
 }

@@ -100,7 +100,15 @@ pub fn relevance(a: &Agent, text: &str) -> f64 {
 /// `history` holds the agent ids of earlier rounds, oldest first;
 /// `eligible` filters agents out (e.g. pushed rounds); `per_round` is
 /// (min, max); `profiles` are the agents' persona terms, in the same order.
-pub fn select(agents: &[Agent], profiles: &Profiles, message: &str, context: &str, history: &[Vec<String>], per_round: (usize, usize), eligible: impl Fn(&Agent) -> bool) -> Vec<usize> {
+pub fn select(
+    agents: &[Agent],
+    profiles: &Profiles,
+    message: &str,
+    context: &str,
+    history: &[Vec<String>],
+    per_round: (usize, usize),
+    eligible: impl Fn(&Agent) -> bool,
+) -> Vec<usize> {
     let (min, max) = per_round;
     let mut chosen: Vec<usize> = named(agents, message).into_iter().filter(|&i| eligible(&agents[i])).collect();
     if chosen.len() >= max {
@@ -138,7 +146,11 @@ pub fn select(agents: &[Agent], profiles: &Profiles, message: &str, context: &st
     // persona clearly has something to say about it.
     let third_relevant = scored.get(2 - chosen.len().min(2)).is_some_and(|(_, _, _, rel)| *rel >= 2.0);
     let long = message.split_whitespace().count() >= 12 || message.chars().filter(|c| crate::text::is_cjk(*c)).count() >= 20;
-    let want = if third_relevant || long { max } else { min.max(chosen.len()).min(max) };
+    let want = if third_relevant || long {
+        max
+    } else {
+        min.max(chosen.len()).min(max)
+    };
     for (_, _, i, _) in scored {
         if chosen.len() >= want {
             break;
@@ -177,8 +189,20 @@ mod tests {
     #[test]
     fn relevance_prefers_the_expert() {
         let r = room();
-        let picked = select(&r, &Profiles::new(&r), "How should we design the plugin architecture and its APIs?", "", &[], (2, 3), |_| true);
-        assert!(picked.iter().any(|&i| r[i].id == "architect"), "{:?}", picked.iter().map(|&i| &r[i].id).collect::<Vec<_>>());
+        let picked = select(
+            &r,
+            &Profiles::new(&r),
+            "How should we design the plugin architecture and its APIs?",
+            "",
+            &[],
+            (2, 3),
+            |_| true,
+        );
+        assert!(
+            picked.iter().any(|&i| r[i].id == "architect"),
+            "{:?}",
+            picked.iter().map(|&i| &r[i].id).collect::<Vec<_>>()
+        );
     }
 
     #[test]

@@ -11,8 +11,27 @@ use regex::Regex;
 use crate::text::is_cjk;
 
 const NEGATORS: &[&str] = &[
-    "not", "no", "never", "cannot", "can't", "isn't", "aren't", "wasn't", "weren't", "don't", "doesn't", "didn't", "won't",
-    "wouldn't", "shouldn't", "couldn't", "without", "neither", "nor", "nothing", "none",
+    "not",
+    "no",
+    "never",
+    "cannot",
+    "can't",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "won't",
+    "wouldn't",
+    "shouldn't",
+    "couldn't",
+    "without",
+    "neither",
+    "nor",
+    "nothing",
+    "none",
 ];
 const CJK_NEGATORS: &[char] = &['不', '没', '非', '无', '未', '别', '勿'];
 
@@ -147,17 +166,20 @@ pub fn mean_pairwise(n: usize, sim: impl Fn(usize, usize) -> f64) -> Option<f64>
 /// The configured words that signal disagreement, found in `text`.
 pub fn disagreement(text: &str, words: &[String]) -> Option<String> {
     let lower = text.to_lowercase();
-    words.iter().find(|w| {
-        let w = w.to_lowercase();
-        if w.chars().any(is_cjk) {
-            return lower.contains(&w);
-        }
-        lower.match_indices(&w).any(|(i, _)| {
-            let before = lower[..i].chars().next_back();
-            let after = lower[i + w.len()..].chars().next();
-            !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+    words
+        .iter()
+        .find(|w| {
+            let w = w.to_lowercase();
+            if w.chars().any(is_cjk) {
+                return lower.contains(&w);
+            }
+            lower.match_indices(&w).any(|(i, _)| {
+                let before = lower[..i].chars().next_back();
+                let after = lower[i + w.len()..].chars().next();
+                !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
+            })
         })
-    }).cloned()
+        .cloned()
 }
 
 /// The consensus rule over the last rounds: every round's agreement score
@@ -224,7 +246,12 @@ mod tests {
         // The tests keep the regex and words alive for the whole test.
         let re: &'static Regex = Box::leak(Box::new(re.clone()));
         let words: &'static [String] = Box::leak(words.to_vec().into_boxed_slice());
-        ConsensusRule { threshold: 0.6, lookback: 2, convergence: re, disagreement_words: words }
+        ConsensusRule {
+            threshold: 0.6,
+            lookback: 2,
+            convergence: re,
+            disagreement_words: words,
+        }
     }
 
     #[test]
@@ -258,20 +285,41 @@ mod tests {
             let score = mean_pairwise(replies.len(), |i, j| lexical(&replies[i], &replies[j]));
             RoundView { replies, score }
         };
-        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
-        let agree2 = round(&["Consensus: the plugin API ships with a sandbox first.", "Agreed, the plugin API ships with a sandbox first."]);
+        let agree = round(&[
+            "Agreed: ship the plugin API with a sandbox first.",
+            "Exactly, ship the plugin API with a sandbox first.",
+        ]);
+        let agree2 = round(&[
+            "Consensus: the plugin API ships with a sandbox first.",
+            "Agreed, the plugin API ships with a sandbox first.",
+        ]);
         assert_eq!(r.judge(&[agree, agree2]), Verdict::Reached);
 
-        let no_words = round(&["Ship the plugin API with a sandbox first.", "Ship the plugin API with a sandbox first."]);
-        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        let no_words = round(&[
+            "Ship the plugin API with a sandbox first.",
+            "Ship the plugin API with a sandbox first.",
+        ]);
+        let agree = round(&[
+            "Agreed: ship the plugin API with a sandbox first.",
+            "Exactly, ship the plugin API with a sandbox first.",
+        ]);
         assert!(matches!(r.judge(&[no_words, agree]), Verdict::NotYet(w) if w.contains("convergence")));
 
-        let but = round(&["Agreed, ship the plugin API with a sandbox first, however the sandbox is risky.", "Agreed, ship the plugin API with a sandbox first."]);
-        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        let but = round(&[
+            "Agreed, ship the plugin API with a sandbox first, however the sandbox is risky.",
+            "Agreed, ship the plugin API with a sandbox first.",
+        ]);
+        let agree = round(&[
+            "Agreed: ship the plugin API with a sandbox first.",
+            "Exactly, ship the plugin API with a sandbox first.",
+        ]);
         assert!(matches!(r.judge(&[agree, but]), Verdict::NotYet(w) if w.contains("disagreement")));
 
         let different = round(&["Agreed on pricing tiers.", "Exactly, the onboarding email needs work."]);
-        let agree = round(&["Agreed: ship the plugin API with a sandbox first.", "Exactly, ship the plugin API with a sandbox first."]);
+        let agree = round(&[
+            "Agreed: ship the plugin API with a sandbox first.",
+            "Exactly, ship the plugin API with a sandbox first.",
+        ]);
         assert!(matches!(r.judge(&[agree, different]), Verdict::NotYet(w) if w.contains("below")));
 
         let safe = round(&["Agreed, the sandbox is safe.", "Agreed, the sandbox is safe."]);

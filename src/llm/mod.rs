@@ -27,7 +27,10 @@ pub struct ChatMessage {
 
 impl ChatMessage {
     pub fn new(role: Role, content: impl Into<String>) -> Self {
-        ChatMessage { role, content: content.into() }
+        ChatMessage {
+            role,
+            content: content.into(),
+        }
     }
 }
 
@@ -75,10 +78,17 @@ pub struct ChatRequest {
 #[derive(Debug, Clone, PartialEq)]
 pub enum LlmEvent {
     Token(String),
-    Usage { prompt: u64, completion: u64 },
+    Usage {
+        prompt: u64,
+        completion: u64,
+    },
     /// The attempt failed and will be retried after `delay_ms`; text
     /// streamed so far is void.
-    Retrying { attempt: u32, delay_ms: u64, cause: String },
+    Retrying {
+        attempt: u32,
+        delay_ms: u64,
+        cause: String,
+    },
     Done,
     Failed(String),
 }

@@ -199,8 +199,14 @@ pub fn read_chunk(data: &str) -> Result<ChunkSummary, String> {
     let c: Chunk = serde_json::from_str(data).map_err(|e| e.to_string())?;
     Ok(ChunkSummary {
         texts: c.choices.iter().filter_map(|ch| ch.delta.content.clone()).collect(),
-        finished: c.choices.iter().any(|ch| ch.finish_reason.as_deref().is_some_and(|r| !r.is_empty())),
-        usage: c.usage.as_ref().and_then(|u| Some((u.get("prompt_tokens")?.as_u64()?, u.get("completion_tokens")?.as_u64()?))),
+        finished: c
+            .choices
+            .iter()
+            .any(|ch| ch.finish_reason.as_deref().is_some_and(|r| !r.is_empty())),
+        usage: c
+            .usage
+            .as_ref()
+            .and_then(|u| Some((u.get("prompt_tokens")?.as_u64()?, u.get("completion_tokens")?.as_u64()?))),
         error: c.error.is_some(),
     })
 }
@@ -217,10 +223,20 @@ struct AttemptError {
 
 impl AttemptError {
     fn retry(cause: impl Into<String>) -> Self {
-        AttemptError { cause: cause.into(), retryable: true, retry_after: None, drop_usage_option: false }
+        AttemptError {
+            cause: cause.into(),
+            retryable: true,
+            retry_after: None,
+            drop_usage_option: false,
+        }
     }
     fn fatal(cause: impl Into<String>) -> Self {
-        AttemptError { cause: cause.into(), retryable: false, retry_after: None, drop_usage_option: false }
+        AttemptError {
+            cause: cause.into(),
+            retryable: false,
+            retry_after: None,
+            drop_usage_option: false,
+        }
     }
 }
 
@@ -230,11 +246,19 @@ fn classify(e: OpenAIError) -> AttemptError {
             Ok(h) => {
                 let cause = h.to_string();
                 if h.status == 400 && h.body.contains("stream_options") {
-                    return AttemptError { drop_usage_option: true, ..AttemptError::retry(cause) };
+                    return AttemptError {
+                        drop_usage_option: true,
+                        ..AttemptError::retry(cause)
+                    };
                 }
                 let quota = h.body.contains("insufficient_quota");
                 let retryable = !quota && (h.status == 429 || h.status == 408 || h.status >= 500);
-                AttemptError { cause, retryable, retry_after: h.retry_after, drop_usage_option: false }
+                AttemptError {
+                    cause,
+                    retryable,
+                    retry_after: h.retry_after,
+                    drop_usage_option: false,
+                }
             }
             Err(other) => AttemptError::retry(crate::text::sanitize(&other.to_string())),
         },
@@ -255,7 +279,10 @@ fn classify(e: OpenAIError) -> AttemptError {
                 AttemptError::fatal(cause)
             }
         }
-        OpenAIError::StreamError(s) => AttemptError::retry({ let why = crate::text::sanitize(&s.to_string()); crate::tr!("stream broken: {why}", "流中断：{why}") }),
+        OpenAIError::StreamError(s) => AttemptError::retry({
+            let why = crate::text::sanitize(&s.to_string());
+            crate::tr!("stream broken: {why}", "流中断：{why}")
+        }),
         OpenAIError::InvalidArgument(m) => AttemptError::fatal(crate::tr!("invalid request: {m}", "无效请求：{m}")),
         other => AttemptError::retry(crate::text::ellipsize(&crate::text::sanitize(&other.to_string()), 300)),
     }
@@ -287,7 +314,10 @@ impl OpenAiProvider {
         // with a newline would panic inside a request. Check it here, and
         // never repeat the key in the message.
         if reqwest::header::HeaderValue::from_str(&format!("Bearer {}", settings.api_key)).is_err() {
-            return Err(crate::tr!("OPENAI_API_KEY contains characters that cannot be sent in an HTTP header (a line break or control character?)", "OPENAI_API_KEY 含有无法放入 HTTP 头的字符（换行或控制字符？）"));
+            return Err(crate::tr!(
+                "OPENAI_API_KEY contains characters that cannot be sent in an HTTP header (a line break or control character?)",
+                "OPENAI_API_KEY 含有无法放入 HTTP 头的字符（换行或控制字符？）"
+            ));
         }
         let base = settings.base_url.trim_end_matches('/').to_string();
         let config = OpenAIConfig::new().with_api_base(base).with_api_key(settings.api_key.clone());
@@ -296,7 +326,11 @@ impl OpenAiProvider {
             .build()
             .map_err(|e| crate::tr!("cannot set up the HTTP client: {e}", "无法建立 HTTP 客户端：{e}"))?;
         let client = Client::with_config(config).with_http_service(Transport { http });
-        Ok(OpenAiProvider { client, settings, usage_option: Arc::new(AtomicBool::new(true)) })
+        Ok(OpenAiProvider {
+            client,
+            settings,
+            usage_option: Arc::new(AtomicBool::new(true)),
+        })
     }
 }
 
@@ -336,7 +370,10 @@ impl Provider for OpenAiProvider {
                 .enumerate()
                 .map(|(i, d)| {
                     let idx = d["index"].as_u64().map_or(i, |x| x as usize);
-                    let v = d["embedding"].as_array().map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect()).unwrap_or_default();
+                    let v = d["embedding"]
+                        .as_array()
+                        .map(|a| a.iter().filter_map(|x| x.as_f64()).map(|x| x as f32).collect())
+                        .unwrap_or_default();
                     (idx, v)
                 })
                 .collect();
@@ -404,7 +441,9 @@ async fn run(
             messages: &messages,
             temperature: req.temperature,
             stream: true,
-            stream_options: usage_option.load(Ordering::Relaxed).then_some(StreamOptions { include_usage: true }),
+            stream_options: usage_option
+                .load(Ordering::Relaxed)
+                .then_some(StreamOptions { include_usage: true }),
         };
         let err = match one_attempt(&client, &settings, &body, tx).await {
             Ok(()) => {
@@ -413,7 +452,10 @@ async fn run(
             }
             Err(e) => e,
         };
-        let err = AttemptError { cause: redact(&err.cause, &settings.api_key), ..err };
+        let err = AttemptError {
+            cause: redact(&err.cause, &settings.api_key),
+            ..err
+        };
         tracing::warn!(attempt, cause = %err.cause, "model call failed");
         if err.drop_usage_option && usage_option.swap(false, Ordering::Relaxed) {
             continue;
@@ -424,12 +466,21 @@ async fn run(
         }
         let Some(delay) = backoff.next() else {
             let cause = &err.cause;
-            let _ = tx.send(LlmEvent::Failed(crate::tr!("{cause} (after {attempt} attempts)", "{cause}（已尝试 {attempt} 次）"))).await;
+            let _ = tx
+                .send(LlmEvent::Failed(crate::tr!(
+                    "{cause} (after {attempt} attempts)",
+                    "{cause}（已尝试 {attempt} 次）"
+                )))
+                .await;
             return;
         };
         let delay = err.retry_after.map(|d| d.min(Duration::from_secs(120))).unwrap_or(delay);
         let _ = tx
-            .send(LlmEvent::Retrying { attempt, delay_ms: delay.as_millis() as u64, cause: err.cause })
+            .send(LlmEvent::Retrying {
+                attempt,
+                delay_ms: delay.as_millis() as u64,
+                cause: err.cause,
+            })
             .await;
         tokio::time::sleep(delay).await;
     }
@@ -454,7 +505,12 @@ async fn one_attempt(
     let chat = client.chat();
     let start = chat.create_stream_byot::<&Body, Chunk>(body);
     let mut stream = match tokio::time::timeout(settings.request_timeout, start).await {
-        Err(_) => return Err({ let s = settings.request_timeout.as_secs(); AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复")) }),
+        Err(_) => {
+            return Err({
+                let s = settings.request_timeout.as_secs();
+                AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"))
+            })
+        }
         Ok(Err(e)) => return Err(classify(e)),
         Ok(Ok(s)) => s,
     };
@@ -462,7 +518,12 @@ async fn one_attempt(
     let mut finished = false;
     loop {
         let item = match tokio::time::timeout(settings.stall_timeout, stream.next()).await {
-            Err(_) => return Err({ let s = settings.stall_timeout.as_secs(); AttemptError::retry(crate::tr!("reply stalled: nothing for {s} s", "回复停滞：{s} 秒没有数据")) }),
+            Err(_) => {
+                return Err({
+                    let s = settings.stall_timeout.as_secs();
+                    AttemptError::retry(crate::tr!("reply stalled: nothing for {s} s", "回复停滞：{s} 秒没有数据"))
+                })
+            }
             Ok(None) => break,
             Ok(Some(item)) => item,
         };
@@ -470,7 +531,10 @@ async fn one_attempt(
             Ok(chunk) => {
                 if let Some(err) = chunk.error {
                     let msg = error_message(&err.to_string());
-                    return Err(AttemptError::retry(crate::tr!("server error in stream: {msg}", "流中的服务器错误：{msg}")));
+                    return Err(AttemptError::retry(crate::tr!(
+                        "server error in stream: {msg}",
+                        "流中的服务器错误：{msg}"
+                    )));
                 }
                 for choice in chunk.choices {
                     if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
@@ -500,7 +564,11 @@ async fn one_attempt(
         }
     }
     if !got_text {
-        return Err(AttemptError::retry(if finished { crate::tr!("the model sent an empty reply", "模型返回了空回复") } else { crate::tr!("the reply ended before any text", "回复在输出文字前就结束了") }));
+        return Err(AttemptError::retry(if finished {
+            crate::tr!("the model sent an empty reply", "模型返回了空回复")
+        } else {
+            crate::tr!("the reply ended before any text", "回复在输出文字前就结束了")
+        }));
     }
     Ok(())
 }

@@ -24,7 +24,11 @@ pub struct Rehearsal {
 
 impl Default for Rehearsal {
     fn default() -> Self {
-        Rehearsal { token_delay: Duration::from_millis(20), propose_every: 4, ask_every: 5 }
+        Rehearsal {
+            token_delay: Duration::from_millis(20),
+            propose_every: 4,
+            ask_every: 5,
+        }
     }
 }
 
@@ -58,7 +62,14 @@ fn focus(message: &str) -> String {
 }
 
 fn capability(agent: &Agent, seed: u64) -> String {
-    let caps: Vec<&str> = agent.capabilities.as_deref().unwrap_or("").split(',').map(str::trim).filter(|c| !c.is_empty()).collect();
+    let caps: Vec<&str> = agent
+        .capabilities
+        .as_deref()
+        .unwrap_or("")
+        .split(',')
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
     if caps.is_empty() {
         agent.title.to_lowercase()
     } else {
@@ -82,24 +93,37 @@ pub fn turn_reply(agent: &Agent, round: u32, message: Option<&str>, topic: &str,
     let cross = earlier.last().map(|(name, _)| name.clone());
     match lang {
         Lang::Zh => {
-            let open = pick(&["从{title}的角度看，", "作为{title}，我想说：", "说到这里，我这个{title}有话要讲——"], seed).replace("{title}", &agent.title);
+            let open = pick(
+                &["从{title}的角度看，", "作为{title}，我想说：", "说到这里，我这个{title}有话要讲——"],
+                seed,
+            )
+            .replace("{title}", &agent.title);
             let mut s = format!("{open}关于「{subject}」，我会先从{cap}入手。我的原则是：{rule}。");
             if let Some(name) = cross {
-                s.push_str(&pick(&[
-                    "\n\n{name}说得有道理，我想在此基础上补充一点：先做一个最小的实验来验证最大的风险。",
-                    "\n\n我和{name}的看法不太一样：在动手之前，我们需要先弄清楚谁会真正受益。",
-                ], seed >> 24).replace("{name}", &name));
+                s.push_str(
+                    &pick(
+                        &[
+                            "\n\n{name}说得有道理，我想在此基础上补充一点：先做一个最小的实验来验证最大的风险。",
+                            "\n\n我和{name}的看法不太一样：在动手之前，我们需要先弄清楚谁会真正受益。",
+                        ],
+                        seed >> 24,
+                    )
+                    .replace("{name}", &name),
+                );
             } else {
                 s.push_str("\n\n我的建议：先明确成功的标准，再决定第一步做什么。");
             }
             s
         }
         Lang::En => {
-            let open = pick(&[
-                "From where I sit as {title}, on “{subject}”",
-                "Speaking as the {title}: on “{subject}”",
-                "Let me put my {title} hat on. On “{subject}”",
-            ], seed)
+            let open = pick(
+                &[
+                    "From where I sit as {title}, on “{subject}”",
+                    "Speaking as the {title}: on “{subject}”",
+                    "Let me put my {title} hat on. On “{subject}”",
+                ],
+                seed,
+            )
             .replace("{title}", &agent.title)
             .replace("{subject}", &subject);
             let mut s = format!("{open} I'd start with **{cap}**. My rule of thumb: {}.", lower_first(&rule));
@@ -135,7 +159,16 @@ fn highlights(topic: &str, rounds: u32, lang: Lang) -> String {
 impl Rehearsal {
     fn reply(&self, cue: &Cue) -> String {
         match cue {
-            Cue::Turn { agent, round, message, topic, earlier, end_marker, ask_marker, lang } => {
+            Cue::Turn {
+                agent,
+                round,
+                message,
+                topic,
+                earlier,
+                end_marker,
+                ask_marker,
+                lang,
+            } => {
                 let mut text = turn_reply(agent, *round, message.as_deref(), topic, earlier, *lang);
                 // The first speaker of round 3 (then every 5th) asks the
                 // facilitator directly, so the question protocol shows up too.
@@ -165,7 +198,9 @@ impl Rehearsal {
                 }
                 text
             }
-            Cue::Farewell { agent, user_name, lang, .. } => farewell(agent, user_name, *lang),
+            Cue::Farewell {
+                agent, user_name, lang, ..
+            } => farewell(agent, user_name, *lang),
             Cue::Highlights { topic, rounds, lang } => highlights(topic, *rounds, *lang),
             Cue::Selection { candidates } => serde_json::to_string(&candidates.iter().take(2).collect::<Vec<_>>()).unwrap_or_default(),
         }
@@ -191,7 +226,12 @@ fn pieces(text: &str) -> Vec<String> {
 
 impl Provider for Rehearsal {
     fn info(&self) -> ProviderInfo {
-        ProviderInfo { kind: "rehearsal".into(), model: "rehearsal".into(), base_url: None, rehearsal: true }
+        ProviderInfo {
+            kind: "rehearsal".into(),
+            model: "rehearsal".into(),
+            base_url: None,
+            rehearsal: true,
+        }
     }
 
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
@@ -207,7 +247,13 @@ impl Provider for Rehearsal {
             LlmEvent::Token(p)
         });
         tokens
-            .chain(futures::stream::iter([LlmEvent::Usage { prompt: prompt_tokens, completion }, LlmEvent::Done]))
+            .chain(futures::stream::iter([
+                LlmEvent::Usage {
+                    prompt: prompt_tokens,
+                    completion,
+                },
+                LlmEvent::Done,
+            ]))
             .boxed()
     }
 }

@@ -42,12 +42,22 @@ impl SessionStore {
             path = dir.join(format!("{stem}-{n}.md"));
             n += 1;
         }
-        SessionStore { path, body: String::new(), rendered: 0, title: String::new() }
+        SessionStore {
+            path,
+            body: String::new(),
+            rendered: 0,
+            title: String::new(),
+        }
     }
 
     /// A store for a session loaded from `path` (resume).
     pub fn reopen(path: &Path) -> SessionStore {
-        SessionStore { path: path.to_path_buf(), body: String::new(), rendered: 0, title: String::new() }
+        SessionStore {
+            path: path.to_path_buf(),
+            body: String::new(),
+            rendered: 0,
+            title: String::new(),
+        }
     }
 
     /// The whole file's text for `session`, appending turns rendered since the last call.
@@ -81,7 +91,13 @@ impl SessionStore {
 }
 
 fn render_turn(out: &mut String, t: &Turn) {
-    let _ = write!(out, "\n{MARK}turn kind={} round={} at={}", t.kind.code(), t.round, t.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true));
+    let _ = write!(
+        out,
+        "\n{MARK}turn kind={} round={} at={}",
+        t.kind.code(),
+        t.round,
+        t.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+    );
     if let Some(a) = &t.agent {
         let _ = write!(out, " agent={a}");
     }
@@ -127,7 +143,13 @@ fn escape(text: &str) -> String {
         return text.to_string();
     }
     text.split('\n')
-        .map(|l| if l.trim_start_matches('\\').starts_with(MARK) { format!("\\{l}") } else { l.to_string() })
+        .map(|l| {
+            if l.trim_start_matches('\\').starts_with(MARK) {
+                format!("\\{l}")
+            } else {
+                l.to_string()
+            }
+        })
         .collect::<Vec<_>>()
         .join("\n")
 }
@@ -175,7 +197,8 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
 /// and field where the YAML is wrong.
 pub fn load(path: &Path) -> Result<Session, String> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}"))?;
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}"))?;
     parse(&text, &file)
 }
 
@@ -184,7 +207,10 @@ pub fn parse(text: &str, file: &str) -> Result<Session, String> {
     let text = text.to_string();
     let file = file.to_string();
     let Some((yaml, body, first_line)) = split_frontmatter(&text) else {
-        return Err(crate::tr!("{file}: not a party session file: it does not start with a `---` YAML frontmatter block", "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"));
+        return Err(crate::tr!(
+            "{file}: not a party session file: it does not start with a `---` YAML frontmatter block",
+            "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"
+        ));
     };
     let fm: Frontmatter = serde_saphyr::from_str(yaml).map_err(|e| {
         let mut err = yaml_error(&e, &file, first_line - 1);
@@ -192,7 +218,13 @@ pub fn parse(text: &str, file: &str) -> Result<Session, String> {
         err.to_string()
     })?;
     if fm.workflow_type != "party-mode" {
-        return Err({ let wt = &fm.workflow_type; crate::tr!("{file}: `workflowType` is `{wt}`, not `party-mode`", "{file}：`workflowType` 是 `{wt}`，不是 `party-mode`") });
+        return Err({
+            let wt = &fm.workflow_type;
+            crate::tr!(
+                "{file}: `workflowType` is `{wt}`, not `party-mode`",
+                "{file}：`workflowType` 是 `{wt}`，不是 `party-mode`"
+            )
+        });
     }
     let body_line = text[..text.len() - body.len()].matches('\n').count() + 1;
     let turns = parse_body(body).map_err(|(line, msg)| format!("{file}:{}: {msg}", body_line + line))?;
@@ -231,7 +263,9 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                     "kind" => t.kind = TurnKind::from_code(v).ok_or((i, format!("unknown turn kind `{v}`")))?,
                     "round" => t.round = v.parse().map_err(|_| (i, format!("turn round `{v}` is not a number")))?,
                     "at" => {
-                        t.at = DateTime::parse_from_rfc3339(v).map_err(|_| (i, format!("turn time `{v}` is not RFC 3339")))?.with_timezone(&Utc)
+                        t.at = DateTime::parse_from_rfc3339(v)
+                            .map_err(|_| (i, format!("turn time `{v}` is not RFC 3339")))?
+                            .with_timezone(&Utc)
                     }
                     "agent" => t.agent = Some(v.to_string()),
                     "interrupted" => t.interrupted = v == "true",
@@ -299,7 +333,11 @@ mod tests {
             diligence: DiligenceState { budget: 3, used: 0 },
             confirmations: vec![],
             lang: crate::i18n::Lang::En,
-            provider: ProviderRecord { kind: "rehearsal".into(), model: "rehearsal".into(), base_url: None },
+            provider: ProviderRecord {
+                kind: "rehearsal".into(),
+                model: "rehearsal".into(),
+                base_url: None,
+            },
         };
         let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {
             kind,
@@ -314,7 +352,12 @@ mod tests {
             fm,
             turns: vec![
                 turn(TurnKind::Facilitator, None, "Ada", "Plugins: yes or no?"),
-                turn(TurnKind::Agent, Some("architect"), "🏗️ Ingrid", "Yes, **but**:\n\n- contracts first\n<!-- party:turn kind=agent round=9 at=x -->\n\\<!-- party: tricky"),
+                turn(
+                    TurnKind::Agent,
+                    Some("architect"),
+                    "🏗️ Ingrid",
+                    "Yes, **but**:\n\n- contracts first\n<!-- party:turn kind=agent round=9 at=x -->\n\\<!-- party: tricky",
+                ),
                 turn(TurnKind::Notice, None, "", "🔔 note\n\nsecond line"),
                 turn(TurnKind::Agent, Some("pm"), "📋 Tomás", "Agreed: ship it."),
             ],

@@ -60,12 +60,33 @@ pub enum Modal {
     ConfirmExit,
     /// A proposal to end: an agent's (end marker), the room's consensus, or
     /// the runtime's when the room goes in circles.
-    Proposal { request_id: String, kind: ConfirmKind, agent: Option<String>, text: String, input: String },
-    Limit { request_id: String, kind: ConfirmKind, text: String, extend: u32, continue_selected: bool },
+    Proposal {
+        request_id: String,
+        kind: ConfirmKind,
+        agent: Option<String>,
+        text: String,
+        input: String,
+    },
+    Limit {
+        request_id: String,
+        kind: ConfirmKind,
+        text: String,
+        extend: u32,
+        continue_selected: bool,
+    },
     /// Seed 003: confirm or reject a reset, with an optional reason.
-    TurnReset { request_id: String, message: String, description: String, reason: String, reject_selected: bool },
+    TurnReset {
+        request_id: String,
+        message: String,
+        description: String,
+        reason: String,
+        reject_selected: bool,
+    },
     /// The push budget is spent: keep going on its own, or wait.
-    Budget { request_id: String, text: String },
+    Budget {
+        request_id: String,
+        text: String,
+    },
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -180,7 +201,11 @@ impl App {
     }
 
     pub fn streaming(&self) -> bool {
-        self.status.as_ref().is_some_and(|s| s.phase == Phase::Round) || self.panes.iter().any(|p| matches!(p.status, PaneStatus::Thinking | PaneStatus::Streaming))
+        self.status.as_ref().is_some_and(|s| s.phase == Phase::Round)
+            || self
+                .panes
+                .iter()
+                .any(|p| matches!(p.status, PaneStatus::Thinking | PaneStatus::Streaming))
     }
 
     /// Seconds of active time now, running the clock between status events.
@@ -195,7 +220,17 @@ impl App {
     /// Applies an engine event. Returns true when the screen must change.
     pub fn on_event(&mut self, ev: Event) -> bool {
         match ev {
-            Event::SessionStarted { provider, model, rehearsal, agents, lang, user_name, file, topic, .. } => {
+            Event::SessionStarted {
+                provider,
+                model,
+                rehearsal,
+                agents,
+                lang,
+                user_name,
+                file,
+                topic,
+                ..
+            } => {
                 self.provider = provider;
                 self.model = model;
                 self.rehearsal = rehearsal;
@@ -216,12 +251,25 @@ impl App {
             }
             Event::RoundStarted { round, agents, .. } => {
                 self.round = round;
-                self.panes = agents.into_iter().map(|a| Pane { agent: a, status: PaneStatus::Queued, text: String::new(), note: String::new() }).collect();
+                self.panes = agents
+                    .into_iter()
+                    .map(|a| Pane {
+                        agent: a,
+                        status: PaneStatus::Queued,
+                        text: String::new(),
+                        note: String::new(),
+                    })
+                    .collect();
             }
             Event::AgentStarted { agent, .. } => {
                 if self.pane_mut(&agent).is_none() {
                     // Farewells come outside a round: give them a pane too.
-                    self.panes.push(Pane { agent: agent.clone(), status: PaneStatus::Queued, text: String::new(), note: String::new() });
+                    self.panes.push(Pane {
+                        agent: agent.clone(),
+                        status: PaneStatus::Queued,
+                        text: String::new(),
+                        note: String::new(),
+                    });
                 }
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Thinking;
@@ -235,14 +283,21 @@ impl App {
                     p.text.push_str(&text);
                 }
             }
-            Event::AgentRetrying { agent, attempt, delay_ms, cause } => {
+            Event::AgentRetrying {
+                agent,
+                attempt,
+                delay_ms,
+                cause,
+            } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Retrying;
                     p.text.clear();
                     p.note = format!("#{attempt} in {:.1}s: {cause}", delay_ms as f64 / 1000.0);
                 }
             }
-            Event::AgentMessage { agent, text, interrupted, .. } => {
+            Event::AgentMessage {
+                agent, text, interrupted, ..
+            } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = if interrupted { PaneStatus::Interrupted } else { PaneStatus::Done };
                     p.text = text.clone();
@@ -264,21 +319,47 @@ impl App {
                 }
             }
             Event::Notice { kind, text } => self.push(EntryKind::Notice(kind), text),
-            Event::EndProposal { request_id, agent, response_clean, .. } => {
+            Event::EndProposal {
+                request_id,
+                agent,
+                response_clean,
+                ..
+            } => {
                 if !request_id.is_empty() {
                     if let Some(p) = self.pane_mut(&agent) {
                         p.status = PaneStatus::Waiting;
                     }
-                    self.modals.push_back(Modal::Proposal { request_id, kind: ConfirmKind::EndProposal, agent: Some(agent), text: response_clean, input: String::new() });
+                    self.modals.push_back(Modal::Proposal {
+                        request_id,
+                        kind: ConfirmKind::EndProposal,
+                        agent: Some(agent),
+                        text: response_clean,
+                        input: String::new(),
+                    });
                 }
             }
-            Event::ConfirmationRequest { request_id, kind, text, extend } => match kind {
+            Event::ConfirmationRequest {
+                request_id,
+                kind,
+                text,
+                extend,
+            } => match kind {
                 ConfirmKind::EndProposal | ConfirmKind::TurnReset => {}
-                ConfirmKind::Consensus | ConfirmKind::Silence => self.modals.push_back(Modal::Proposal { request_id, kind, agent: None, text, input: String::new() }),
+                ConfirmKind::Consensus | ConfirmKind::Silence => self.modals.push_back(Modal::Proposal {
+                    request_id,
+                    kind,
+                    agent: None,
+                    text,
+                    input: String::new(),
+                }),
                 ConfirmKind::BudgetExhausted => self.modals.push_back(Modal::Budget { request_id, text }),
-                ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => {
-                    self.modals.push_back(Modal::Limit { request_id, kind, text, extend: extend.unwrap_or(3), continue_selected: false })
-                }
+                ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => self.modals.push_back(Modal::Limit {
+                    request_id,
+                    kind,
+                    text,
+                    extend: extend.unwrap_or(3),
+                    continue_selected: false,
+                }),
             },
             Event::TurnConfirmationRequest(r) => self.modals.push_back(Modal::TurnReset {
                 request_id: r.request_id,
@@ -289,7 +370,10 @@ impl App {
             }),
             Event::ConfirmationResolved { request_id, .. } => {
                 self.modals.retain(|m| match m {
-                    Modal::Proposal { request_id: r, .. } | Modal::Limit { request_id: r, .. } | Modal::TurnReset { request_id: r, .. } | Modal::Budget { request_id: r, .. } => *r != request_id,
+                    Modal::Proposal { request_id: r, .. }
+                    | Modal::Limit { request_id: r, .. }
+                    | Modal::TurnReset { request_id: r, .. }
+                    | Modal::Budget { request_id: r, .. } => *r != request_id,
                     Modal::ConfirmExit => true,
                 });
             }
@@ -357,7 +441,10 @@ impl App {
     }
 
     pub fn on_key(&mut self, key: KeyEvent, now: Instant) -> KeyOutcome {
-        let mut out = KeyOutcome { redraw: true, ..Default::default() };
+        let mut out = KeyOutcome {
+            redraw: true,
+            ..Default::default()
+        };
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         self.flash = None;
 
@@ -401,21 +488,41 @@ impl App {
                 },
                 Modal::Budget { request_id, .. } => match key.code {
                     KeyCode::Enter | KeyCode::Char('y' | 'Y' | 'c' | 'C') => {
-                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: true, reason: None, extend: None });
+                        out.commands.push(Command::Answer {
+                            request_id: request_id.clone(),
+                            confirmed: true,
+                            reason: None,
+                            extend: None,
+                        });
                         self.modals.pop_front();
                     }
                     KeyCode::Esc | KeyCode::Char('n' | 'N' | 's' | 'S') => {
-                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: false, reason: None, extend: None });
+                        out.commands.push(Command::Answer {
+                            request_id: request_id.clone(),
+                            confirmed: false,
+                            reason: None,
+                            extend: None,
+                        });
                         self.modals.pop_front();
                     }
                     _ => {}
                 },
-                Modal::TurnReset { request_id, reason, reject_selected, .. } => match key.code {
+                Modal::TurnReset {
+                    request_id,
+                    reason,
+                    reject_selected,
+                    ..
+                } => match key.code {
                     KeyCode::Tab | KeyCode::BackTab | KeyCode::Left | KeyCode::Right => *reject_selected = !*reject_selected,
                     KeyCode::Enter | KeyCode::Esc => {
                         let confirmed = key.code == KeyCode::Enter && !*reject_selected;
                         let reason = Some(reason.trim().to_string()).filter(|r| !r.is_empty());
-                        out.commands.push(Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id: request_id.clone(), confirmed, reason }));
+                        out.commands
+                            .push(Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse {
+                                request_id: request_id.clone(),
+                                confirmed,
+                                reason,
+                            }));
                         self.modals.pop_front();
                     }
                     KeyCode::Backspace => {
@@ -426,17 +533,29 @@ impl App {
                 },
                 Modal::Proposal { request_id, input, .. } => match key.code {
                     KeyCode::Enter if input.trim().is_empty() => {
-                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: true, reason: None, extend: None });
+                        out.commands.push(Command::Answer {
+                            request_id: request_id.clone(),
+                            confirmed: true,
+                            reason: None,
+                            extend: None,
+                        });
                         self.modals.pop_front();
                     }
                     KeyCode::Enter => {
                         // A message declines the proposal and goes to the room.
-                        out.commands.push(Command::Message { text: input.trim().to_string() });
+                        out.commands.push(Command::Message {
+                            text: input.trim().to_string(),
+                        });
                         self.queued += 1;
                         self.modals.pop_front();
                     }
                     KeyCode::Esc => {
-                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: false, reason: Some("continue".into()), extend: None });
+                        out.commands.push(Command::Answer {
+                            request_id: request_id.clone(),
+                            confirmed: false,
+                            reason: Some("continue".into()),
+                            extend: None,
+                        });
                         self.modals.pop_front();
                     }
                     KeyCode::Backspace => {
@@ -445,23 +564,48 @@ impl App {
                     KeyCode::Char(c) if !ctrl => input.push(c),
                     _ => {}
                 },
-                Modal::Limit { request_id, extend, continue_selected, .. } => match key.code {
+                Modal::Limit {
+                    request_id,
+                    extend,
+                    continue_selected,
+                    ..
+                } => match key.code {
                     KeyCode::Left | KeyCode::Right | KeyCode::Tab | KeyCode::BackTab => *continue_selected = !*continue_selected,
                     KeyCode::Char('+' | '=') | KeyCode::Up => *extend = (*extend + 1).min(999),
                     KeyCode::Char('-') | KeyCode::Down => *extend = extend.saturating_sub(1).max(1),
                     KeyCode::Char('e' | 'E') => {
-                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: true, reason: None, extend: None });
+                        out.commands.push(Command::Answer {
+                            request_id: request_id.clone(),
+                            confirmed: true,
+                            reason: None,
+                            extend: None,
+                        });
                         self.modals.pop_front();
                     }
                     KeyCode::Char('c' | 'C') => {
-                        out.commands.push(Command::Answer { request_id: request_id.clone(), confirmed: false, reason: None, extend: Some(*extend) });
+                        out.commands.push(Command::Answer {
+                            request_id: request_id.clone(),
+                            confirmed: false,
+                            reason: None,
+                            extend: Some(*extend),
+                        });
                         self.modals.pop_front();
                     }
                     KeyCode::Enter => {
                         let cmd = if *continue_selected {
-                            Command::Answer { request_id: request_id.clone(), confirmed: false, reason: None, extend: Some(*extend) }
+                            Command::Answer {
+                                request_id: request_id.clone(),
+                                confirmed: false,
+                                reason: None,
+                                extend: Some(*extend),
+                            }
                         } else {
-                            Command::Answer { request_id: request_id.clone(), confirmed: true, reason: None, extend: None }
+                            Command::Answer {
+                                request_id: request_id.clone(),
+                                confirmed: true,
+                                reason: None,
+                                extend: None,
+                            }
                         };
                         out.commands.push(cmd);
                         self.modals.pop_front();

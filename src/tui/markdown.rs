@@ -54,7 +54,11 @@ impl Builder {
         if self.cur.prefix.is_empty() && self.cur.spans.is_empty() {
             let quote = "│ ".repeat(self.quote);
             let lists = "  ".repeat(self.lists.len().saturating_sub(if self.item_start { 1 } else { 0 }));
-            let bar = if quote.is_empty() { vec![] } else { vec![Span::styled(quote, Style::new().fg(Color::DarkGray))] };
+            let bar = if quote.is_empty() {
+                vec![]
+            } else {
+                vec![Span::styled(quote, Style::new().fg(Color::DarkGray))]
+            };
             self.cur.prefix = bar;
             if !lists.is_empty() {
                 self.cur.prefix.push(Span::raw(lists));
@@ -107,7 +111,15 @@ impl Builder {
 
 /// Markdown to logical lines. Never fails: anything unusual is shown as text.
 pub fn parse(md: &str) -> Vec<Logical> {
-    let mut b = Builder { lines: Vec::new(), cur: Logical::default(), styles: Vec::new(), lists: Vec::new(), quote: 0, in_code: false, item_start: false };
+    let mut b = Builder {
+        lines: Vec::new(),
+        cur: Logical::default(),
+        styles: Vec::new(),
+        lists: Vec::new(),
+        quote: 0,
+        in_code: false,
+        item_start: false,
+    };
     let opts = Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES;
     for ev in Parser::new_ext(md, opts) {
         match ev {
@@ -186,7 +198,10 @@ pub fn parse(md: &str) -> Vec<Logical> {
             Md::HardBreak => b.flush(),
             Md::Rule => {
                 b.blank();
-                b.lines.push(Logical { spans: vec![Span::styled("────────", Style::new().fg(Color::DarkGray))], ..Default::default() });
+                b.lines.push(Logical {
+                    spans: vec![Span::styled("────────", Style::new().fg(Color::DarkGray))],
+                    ..Default::default()
+                });
                 b.blank();
             }
             Md::Html(t) | Md::InlineHtml(t) => b.text(&t),
@@ -224,10 +239,23 @@ impl Fragment for Word {
 
 fn words(spans: &[Span<'static>]) -> Vec<Word> {
     let mut out: Vec<Word> = Vec::new();
-    let mut cur = Word { pieces: vec![], width: 0, ws: None, ws_width: 0 };
+    let mut cur = Word {
+        pieces: vec![],
+        width: 0,
+        ws: None,
+        ws_width: 0,
+    };
     let push_word = |cur: &mut Word, out: &mut Vec<Word>| {
         if cur.width > 0 || cur.ws_width > 0 {
-            out.push(std::mem::replace(cur, Word { pieces: vec![], width: 0, ws: None, ws_width: 0 }));
+            out.push(std::mem::replace(
+                cur,
+                Word {
+                    pieces: vec![],
+                    width: 0,
+                    ws: None,
+                    ws_width: 0,
+                },
+            ));
         }
     };
     for span in spans {
@@ -246,7 +274,13 @@ fn words(spans: &[Span<'static>]) -> Vec<Word> {
             }
             // Text after whitespace, or a CJK character, starts a new word.
             let cjk = g.chars().next().is_some_and(crate::text::is_cjk);
-            if cur.ws.is_some() || cjk || cur.pieces.last().is_some_and(|(s, _)| s.chars().last().is_some_and(crate::text::is_cjk)) {
+            if cur.ws.is_some()
+                || cjk
+                || cur
+                    .pieces
+                    .last()
+                    .is_some_and(|(s, _)| s.chars().last().is_some_and(crate::text::is_cjk))
+            {
                 push_word(&mut cur, &mut out);
             }
             match cur.pieces.last_mut() {
@@ -266,12 +300,25 @@ fn split_long(word: Word, max: usize) -> Vec<Word> {
         return vec![word];
     }
     let mut out = Vec::new();
-    let mut cur = Word { pieces: vec![], width: 0, ws: None, ws_width: 0 };
+    let mut cur = Word {
+        pieces: vec![],
+        width: 0,
+        ws: None,
+        ws_width: 0,
+    };
     for (text, style) in word.pieces {
         for g in text.graphemes(true) {
             let w = g.width();
             if cur.width + w > max && cur.width > 0 {
-                out.push(std::mem::replace(&mut cur, Word { pieces: vec![], width: 0, ws: None, ws_width: 0 }));
+                out.push(std::mem::replace(
+                    &mut cur,
+                    Word {
+                        pieces: vec![],
+                        width: 0,
+                        ws: None,
+                        ws_width: 0,
+                    },
+                ));
             }
             match cur.pieces.last_mut() {
                 Some((s, st)) if *st == style => s.push_str(g),
@@ -300,19 +347,40 @@ pub fn wrap(lines: &[Logical], width: u16) -> Vec<Line<'static>> {
         // (A grapheme cannot be split, so the widest one must fit too; it is
         // measured on whole words, where adjacent spans may form one cluster.)
         let merged = words(&l.spans);
-        let widest = merged.iter().flat_map(|w| w.pieces.iter()).flat_map(|(t, _)| t.graphemes(true)).map(UnicodeWidthStr::width).max().unwrap_or(1).max(1);
-        let prefix = if width_of(&l.prefix) + widest > width { Vec::new() } else { l.prefix.clone() };
+        let widest = merged
+            .iter()
+            .flat_map(|w| w.pieces.iter())
+            .flat_map(|(t, _)| t.graphemes(true))
+            .map(UnicodeWidthStr::width)
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        let prefix = if width_of(&l.prefix) + widest > width {
+            Vec::new()
+        } else {
+            l.prefix.clone()
+        };
         if l.spans.is_empty() {
             out.push(Line::from(prefix));
             continue;
         }
         let first_w = width.saturating_sub(width_of(&prefix)).max(1);
-        let hang = if l.hang.width() + widest.max(4) > width { String::new() } else { l.hang.clone() };
+        let hang = if l.hang.width() + widest.max(4) > width {
+            String::new()
+        } else {
+            l.hang.clone()
+        };
         let rest_w = width.saturating_sub(hang.width()).max(1);
         let ws: Vec<Word> = merged.into_iter().flat_map(|w| split_long(w, rest_w.min(first_w))).collect();
         let rows = textwrap::wrap_algorithms::wrap_first_fit(&ws, &[first_w as f64, rest_w as f64]);
         for (i, row) in rows.iter().enumerate() {
-            let mut spans: Vec<Span<'static>> = if i == 0 { prefix.clone() } else if hang.is_empty() { vec![] } else { vec![Span::raw(hang.clone())] };
+            let mut spans: Vec<Span<'static>> = if i == 0 {
+                prefix.clone()
+            } else if hang.is_empty() {
+                vec![]
+            } else {
+                vec![Span::raw(hang.clone())]
+            };
             for (j, w) in row.iter().enumerate() {
                 for (t, st) in &w.pieces {
                     spans.push(Span::styled(t.clone(), *st));
@@ -334,7 +402,10 @@ pub fn wrap(lines: &[Logical], width: u16) -> Vec<Line<'static>> {
 
 /// Plain text of rendered lines (tests).
 pub fn plain(lines: &[Line<'_>]) -> Vec<String> {
-    lines.iter().map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>()).collect()
+    lines
+        .iter()
+        .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>())
+        .collect()
 }
 
 #[cfg(test)]
@@ -362,7 +433,11 @@ mod tests {
         let md = "🏗️ 架构设计需要考虑插件系统的边界和契约，以及失败模式。 and averyveryveryverylongwordthatcannotfit";
         for w in [1u16, 5, 10, 17] {
             for l in wrap(&parse(md), w) {
-                assert!(width_of(&l.spans) <= usize::from(w).max(2), "width {w}: {:?}", plain(std::slice::from_ref(&l)));
+                assert!(
+                    width_of(&l.spans) <= usize::from(w).max(2),
+                    "width {w}: {:?}",
+                    plain(std::slice::from_ref(&l))
+                );
             }
         }
     }

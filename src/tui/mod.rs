@@ -22,7 +22,9 @@ use ratatui::crossterm::event::{
     DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture, Event as TermEvent, EventStream, KeyEventKind,
     KeyboardEnhancementFlags, MouseEventKind, PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
-use ratatui::crossterm::terminal::{disable_raw_mode, enable_raw_mode, supports_keyboard_enhancement, EnterAlternateScreen, LeaveAlternateScreen};
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, supports_keyboard_enhancement, EnterAlternateScreen, LeaveAlternateScreen,
+};
 use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
 
@@ -56,7 +58,11 @@ fn enter() -> std::io::Result<()> {
     // Where the terminal speaks the kitty keyboard protocol, Shift+Enter is
     // told apart from Enter; elsewhere Alt+Enter is the new-line key.
     if supports_keyboard_enhancement().unwrap_or(false)
-        && execute!(out, PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)).is_ok()
+        && execute!(
+            out,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        )
+        .is_ok()
     {
         KEYBOARD_FLAGS.store(true, Ordering::SeqCst);
     }
@@ -84,7 +90,10 @@ pub async fn run(setup: Setup) -> i32 {
     install_panic_hook();
     if let Err(e) = enter() {
         restore();
-        eprintln!("bmad-party: {}", crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}"));
+        eprintln!(
+            "bmad-party: {}",
+            crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}")
+        );
         return 1;
     }
     let code = match Terminal::new(CrosstermBackend::new(stdout())) {
@@ -95,7 +104,10 @@ pub async fn run(setup: Setup) -> i32 {
         }
         Err(e) => {
             restore();
-            eprintln!("bmad-party: {}", crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}"));
+            eprintln!(
+                "bmad-party: {}",
+                crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}")
+            );
             1
         }
     };

@@ -47,7 +47,11 @@ pub enum Step {
     Say(&'static str),
     Cmd(Command),
     /// Answer the latest confirmation request.
-    Answer { confirmed: bool, extend: Option<u32>, reason: Option<&'static str> },
+    Answer {
+        confirmed: bool,
+        extend: Option<u32>,
+        reason: Option<&'static str>,
+    },
     /// Wait this long before the next step (the clock keeps running).
     Wait(Duration),
     /// Do something outside the party before the next step.
@@ -71,7 +75,10 @@ impl Party {
         let resume = self.resume.as_ref().map(|p| (p.clone(), session::load(p).expect("resumable")));
         Setup {
             config: self.config.clone(),
-            workflow: Workflow::load(WorkflowSource { dir: self.workflow_dir.clone() }).expect("workflow"),
+            workflow: Workflow::load(WorkflowSource {
+                dir: self.workflow_dir.clone(),
+            })
+            .expect("workflow"),
             agents: self.agents.clone(),
             provider: self.provider.clone(),
             lang: self.lang,
@@ -86,7 +93,9 @@ impl Party {
 
     /// Runs the script; after it, the facilitator leaves. Returns every event.
     pub async fn run(&self, script: Vec<Step>) -> Vec<Event> {
-        tokio::time::timeout(Duration::from_secs(60), self.run_inner(script)).await.expect("party finished within 60 s")
+        tokio::time::timeout(Duration::from_secs(60), self.run_inner(script))
+            .await
+            .expect("party finished within 60 s")
     }
 
     async fn run_inner(&self, script: Vec<Step>) -> Vec<Event> {
@@ -98,7 +107,9 @@ impl Party {
             match ev {
                 // An answer waits until the engine actually asks something;
                 // meanwhile the room may go on by itself (pushes, timers).
-                Event::AwaitingInput { kind: engine::InputKind::Message } if matches!(steps.peek(), Some(Step::Answer { .. })) => {}
+                Event::AwaitingInput {
+                    kind: engine::InputKind::Message,
+                } if matches!(steps.peek(), Some(Step::Answer { .. })) => {}
                 Event::AwaitingInput { .. } => loop {
                     let cmd = match steps.next() {
                         Some(Step::Say(t)) => Command::Message { text: t.into() },
@@ -109,7 +120,12 @@ impl Party {
                                 Event::TurnConfirmationRequest(r) => Some(r.request_id.clone()),
                                 _ => None,
                             });
-                            Command::Answer { request_id: id.expect("a request to answer"), confirmed, extend, reason: reason.map(String::from) }
+                            Command::Answer {
+                                request_id: id.expect("a request to answer"),
+                                confirmed,
+                                extend,
+                                reason: reason.map(String::from),
+                            }
                         }
                         Some(Step::Wait(d)) => {
                             tokio::time::sleep(d).await;

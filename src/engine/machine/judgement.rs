@@ -57,7 +57,10 @@ impl Engine {
                 return (mean_pairwise(vs.len(), |a, b| cosine_dense(vs[a], vs[b])), "embedding");
             }
         }
-        (mean_pairwise(replies.len(), |a, b| lexical(&replies[a].1, &replies[b].1)), "lexical")
+        (
+            mean_pairwise(replies.len(), |a, b| lexical(&replies[a].1, &replies[b].1)),
+            "lexical",
+        )
     }
 
     pub(super) async fn judge_round(&mut self, round: u32) {
@@ -73,7 +76,10 @@ impl Engine {
         for (_, replies) in &rounds[window_start..] {
             let (score, m) = self.round_score(replies).await;
             method = m;
-            views.push(RoundView { replies: replies.iter().map(|(_, t)| t.clone()).collect(), score });
+            views.push(RoundView {
+                replies: replies.iter().map(|(_, t)| t.clone()).collect(),
+                score,
+            });
         }
         let score = views.last().and_then(|v| v.score);
         let rounded = score.map(|x| (x * 100.0).round() / 100.0);
@@ -81,7 +87,11 @@ impl Engine {
             self.state_mut().consensus_score = rounded;
             self.save().await;
         }
-        self.emit(Event::ConsensusScore { round, score, method: method.into() });
+        self.emit(Event::ConsensusScore {
+            round,
+            score,
+            method: method.into(),
+        });
         self.emit(crate::engine::Event::Status(self.status()));
         // Limits and open questions come first (step 00's order).
         if !self.pending.is_empty() || self.exit.is_some() || self.quit {
@@ -92,8 +102,16 @@ impl Engine {
         }
         let c = self.cfg.party.consensus.clone();
         if c.enabled && round >= self.consensus_quiet_until {
-            let re = RegexBuilder::new(&c.convergence_indicator).case_insensitive(true).build().expect("validated when the config was loaded");
-            let rule = ConsensusRule { threshold: c.threshold, lookback, convergence: &re, disagreement_words: &c.disagreement_words };
+            let re = RegexBuilder::new(&c.convergence_indicator)
+                .case_insensitive(true)
+                .build()
+                .expect("validated when the config was loaded");
+            let rule = ConsensusRule {
+                threshold: c.threshold,
+                lookback,
+                convergence: &re,
+                disagreement_words: &c.disagreement_words,
+            };
             match rule.judge(&views) {
                 Verdict::Reached => {
                     self.consensus_reached(score.unwrap_or(0.0), lookback).await;
@@ -105,7 +123,11 @@ impl Engine {
         if self.cfg.party.silence.enabled && rounds.len() >= 2 {
             let joined = |r: &(u32, Vec<(usize, String)>)| r.1.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
             let sim = lexical(&joined(&rounds[rounds.len() - 2]), &joined(&rounds[rounds.len() - 1]));
-            self.repeat_streak = if sim >= self.cfg.party.silence.content_similarity { self.repeat_streak + 1 } else { 0 };
+            self.repeat_streak = if sim >= self.cfg.party.silence.content_similarity {
+                self.repeat_streak + 1
+            } else {
+                0
+            };
             if self.repeat_streak + 1 >= self.cfg.party.silence.consecutive_similar_rounds {
                 self.repeat_streak = 0;
                 self.going_in_circles(round).await;
@@ -119,7 +141,10 @@ impl Engine {
             s.consensus_reached = true;
             s.exit_flags.consensus = true;
         }
-        let text = self.render("consensus_proposal", &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())]);
+        let text = self.render(
+            "consensus_proposal",
+            &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())],
+        );
         if self.cfg.party.auto_exit_enabled {
             self.notice(NoticeKind::Exit, text).await;
             self.exit = Some(ExitReason::Consensus);
@@ -169,20 +194,33 @@ impl Engine {
                     lang: self.lang,
                 },
             };
-            self.emit(Event::AgentStarted { agent: m.id.clone(), round });
+            self.emit(Event::AgentStarted {
+                agent: m.id.clone(),
+                round,
+            });
             match self.stream_reply(req, Some(&m), StreamMode::Round).await {
                 Reply::Completed { shown, .. } | Reply::Interrupted { shown } if !shown.trim().is_empty() => {
                     let text = shown.trim().to_string();
                     self.record_round_turn(round, TurnKind::Agent, &m, text.clone(), false);
                     self.save().await;
-                    self.emit(Event::AgentMessage { agent: m.id.clone(), name: m.name.clone(), icon: m.icon.clone(), round, text, interrupted: false });
+                    self.emit(Event::AgentMessage {
+                        agent: m.id.clone(),
+                        name: m.name.clone(),
+                        icon: m.icon.clone(),
+                        round,
+                        text,
+                        interrupted: false,
+                    });
                     return;
                 }
                 Reply::Failed(cause) => tracing::warn!(%cause, "the moderator could not answer"),
                 _ => {}
             }
         }
-        let system = self.render("moderator_prompt", &[("user_name", &self.user_name), ("language", &self.speech_language)]);
+        let system = self.render(
+            "moderator_prompt",
+            &[("user_name", &self.user_name), ("language", &self.speech_language)],
+        );
         let transcript = turns
             .iter()
             .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))
@@ -193,7 +231,11 @@ impl Engine {
             model: None,
             messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, transcript)],
             temperature: 0.3,
-            cue: Cue::Highlights { topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(), rounds: round, lang: self.lang },
+            cue: Cue::Highlights {
+                topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(),
+                rounds: round,
+                lang: self.lang,
+            },
         };
         let summary = match self.stream_reply(req, None, StreamMode::Silent).await {
             Reply::Completed { shown, .. } => shown.trim().to_string(),

@@ -36,13 +36,17 @@ impl Engine {
     }
 
     pub(super) async fn on_push_due(&mut self) {
-        let Some(d) = self.session.as_ref().map(|s| s.fm.diligence.clone()) else { return };
+        let Some(d) = self.session.as_ref().map(|s| s.fm.diligence.clone()) else {
+            return;
+        };
         if d.used >= d.budget {
             let q = self.render("budget_question", &[("count", &d.used.to_string())]);
             self.raise(ConfirmKind::BudgetExhausted, None, q, None).await;
             return;
         }
-        let PushText::Text { text, .. } = self.push_text.clone() else { return };
+        let PushText::Text { text, .. } = self.push_text.clone() else {
+            return;
+        };
         self.run_round(RoundInput::Push(text)).await;
     }
 
@@ -74,7 +78,11 @@ impl Engine {
         }
         let timeout = self.idle_timeout();
         let exit = self.facilitator_active_at + timeout;
-        let lead = if timeout > Duration::from_secs(120) { Duration::from_secs(60) } else { timeout / 2 };
+        let lead = if timeout > Duration::from_secs(120) {
+            Duration::from_secs(60)
+        } else {
+            timeout / 2
+        };
         let warn = (!self.idle_warned).then(|| exit - lead);
         (warn, Some(exit))
     }
@@ -83,7 +91,10 @@ impl Engine {
         self.idle_warned = true;
         let left = self.facilitator_active_at + self.idle_timeout();
         let minutes = left.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0;
-        let text = self.render("idle_warning", &[("user_name", &self.user_name), ("minutes", &super::minutes_text(minutes.max(0.01)))]);
+        let text = self.render(
+            "idle_warning",
+            &[("user_name", &self.user_name), ("minutes", &super::minutes_text(minutes.max(0.01)))],
+        );
         self.notice(NoticeKind::Warning, text).await;
     }
 

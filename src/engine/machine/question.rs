@@ -11,7 +11,10 @@ use crate::session::TurnKind;
 impl Engine {
     pub(super) async fn agent_question(&mut self, round: u32, agent: &Agent, question: String) {
         let question = if question.is_empty() { "…".to_string() } else { question };
-        let text = self.render("question", &[("name", &agent.name), ("question", &question), ("user_name", &self.user_name)]);
+        let text = self.render(
+            "question",
+            &[("name", &agent.name), ("question", &question), ("user_name", &self.user_name)],
+        );
         self.push_turn(TurnKind::Question, Some(agent), text, false);
         if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
             t.round = round;
@@ -21,6 +24,10 @@ impl Engine {
         // A question for the human resets the push budget (seed 002).
         s.fm.diligence.used = 0;
         self.save().await;
-        self.emit(Event::AgentQuestion { agent: agent.id.clone(), name: agent.name.clone(), question });
+        self.emit(Event::AgentQuestion {
+            agent: agent.id.clone(),
+            name: agent.name.clone(),
+            question,
+        });
     }
 }

@@ -48,26 +48,42 @@ impl Engine {
             });
         }
         let timeout = std::time::Duration::from_secs(self.cfg.party.confirmation_timeout_seconds);
-        self.pending.push_back(Pending { id: id.clone(), kind: ConfirmKind::TurnReset, agent: None, expires: Some(Instant::now() + timeout) });
+        self.pending.push_back(Pending {
+            id: id.clone(),
+            kind: ConfirmKind::TurnReset,
+            agent: None,
+            expires: Some(Instant::now() + timeout),
+        });
         self.notice(NoticeKind::Info, pending).await;
-        self.emit(Event::TurnConfirmationRequest(TurnConfirmationRequest { request_id: id, message, description: Some(description) }));
+        self.emit(Event::TurnConfirmationRequest(TurnConfirmationRequest {
+            request_id: id,
+            message,
+            description: Some(description),
+        }));
         self.awaiting_sent = false;
         self.set_phase(Phase::Confirming);
     }
 
     /// The earliest unanswered reset request and when it expires.
     pub(super) fn reset_expiry(&self) -> Option<(Instant, String)> {
-        self.pending.iter().filter_map(|p| p.expires.map(|t| (t, p.id.clone()))).min_by_key(|(t, _)| *t)
+        self.pending
+            .iter()
+            .filter_map(|p| p.expires.map(|t| (t, p.id.clone())))
+            .min_by_key(|(t, _)| *t)
     }
 
     pub(super) async fn expire_reset(&mut self, id: &str) {
         let secs = self.cfg.party.confirmation_timeout_seconds;
-        self.answer(id, false, Some(format!("expired: no answer within {secs} s")), None).await;
+        self.answer(id, false, Some(format!("expired: no answer within {secs} s")), None)
+            .await;
     }
 
     /// Applies the answer (the record was already updated by `answer`).
     pub(super) async fn finish_reset(&mut self, confirmed: bool, reason: Option<String>) {
-        let why = reason.filter(|r| !r.trim().is_empty()).map(|r| format!(" ({r})")).unwrap_or_default();
+        let why = reason
+            .filter(|r| !r.trim().is_empty())
+            .map(|r| format!(" ({r})"))
+            .unwrap_or_default();
         if !confirmed {
             let text = self.render("reset_rejected", &[("reason", &why)]);
             self.notice(NoticeKind::Info, text).await;
@@ -88,7 +104,10 @@ impl Engine {
         let divider = self.render("reset_divider", &[]);
         self.push_turn(TurnKind::Reset, None, divider.clone(), false);
         self.save().await;
-        self.emit(Event::Notice { kind: NoticeKind::Info, text: divider });
+        self.emit(Event::Notice {
+            kind: NoticeKind::Info,
+            text: divider,
+        });
         self.emit(Event::Status(self.status()));
     }
 }
