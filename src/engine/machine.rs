@@ -20,7 +20,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::Instant;
 
-use super::markers::{clean, MarkerFilter};
+use super::markers::MarkerFilter;
 use super::prompts::PromptEnv;
 use super::selection;
 use super::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Setup, Status};
@@ -342,6 +342,11 @@ impl Engine {
 
     fn push_turn(&mut self, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
         let round = self.state().map_or(0, |s| s.current_round);
+        self.push_turn_in(round, kind, agent, text, interrupted);
+    }
+
+    /// A turn of a given round (the round being played is not yet counted).
+    fn push_turn_in(&mut self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
         let label = match (kind, agent) {
             (_, Some(a)) => a.label(),
             (TurnKind::Facilitator, None) => self.user_name.clone(),
@@ -762,10 +767,7 @@ impl Engine {
         let pushed = matches!(input, RoundInput::Push(_));
         let message: Option<String> = match &input {
             RoundInput::Message(text) => {
-                self.push_turn(TurnKind::Facilitator, None, text.clone(), false);
-                if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
-                    t.round = round;
-                }
+                self.push_turn_in(round, TurnKind::Facilitator, None, text.clone(), false);
                 if answering.is_some() {
                     // Answering an agent's question answers a question for the human: fresh push budget.
                     self.session.as_mut().expect("session").fm.diligence.used = 0;
@@ -776,10 +778,7 @@ impl Engine {
             }
             RoundInput::Continue => {
                 let text = self.render("room_continues", &[("user_name", &self.user_name)]);
-                self.push_turn(TurnKind::Continue, None, text.clone(), false);
-                if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
-                    t.round = round;
-                }
+                self.push_turn_in(round, TurnKind::Continue, None, text.clone(), false);
                 self.save().await;
                 self.emit(Event::Notice {
                     kind: NoticeKind::Info,
@@ -789,13 +788,10 @@ impl Engine {
             }
             RoundInput::Push(text) => {
                 let shown = self.render("push_notice", &[("text", text)]);
-                self.push_turn(TurnKind::Push, None, shown, false);
+                self.push_turn_in(round, TurnKind::Push, None, shown, false);
                 let d = &mut self.session.as_mut().expect("session").fm.diligence;
                 d.used += 1;
                 let (used, budget) = (d.used, d.budget);
-                if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
-                    t.round = round;
-                }
                 self.save().await;
                 self.emit(Event::DiligencePush {
                     text: text.clone(),
@@ -863,7 +859,7 @@ impl Engine {
                     question,
                 } => {
                     ok += 1;
-                    let text = clean(&shown, &[]);
+                    let text = shown.trim().to_string();
                     self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
                     self.save().await;
                     self.emit(Event::AgentMessage {
@@ -898,7 +894,7 @@ impl Engine {
                 }
                 Reply::Interrupted { shown } => {
                     interrupted = true;
-                    let text = clean(&shown, &[]);
+                    let text = shown.trim().to_string();
                     if !text.is_empty() {
                         self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), true);
                         self.save().await;
@@ -956,10 +952,7 @@ impl Engine {
     }
 
     fn record_round_turn(&mut self, round: u32, kind: TurnKind, agent: &Agent, text: String, interrupted: bool) {
-        self.push_turn(kind, Some(agent), text, interrupted);
-        if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
-            t.round = round;
-        }
+        self.push_turn_in(round, kind, Some(agent), text, interrupted);
     }
 
     /// Streams one reply, listening to commands and timers meanwhile.
@@ -1459,7 +1452,7 @@ impl Engine {
                 });
                 match self.stream_reply(req, Some(agent), StreamMode::Exit).await {
                     Reply::Completed { shown, .. } if !shown.trim().is_empty() => {
-                        let text = clean(&shown, &[]);
+                        let text = shown.trim().to_string();
                         self.push_turn(TurnKind::Farewell, Some(agent), text.clone(), false);
                         self.save().await;
                         self.emit(Event::Farewell {
@@ -1498,7 +1491,7 @@ impl Engine {
                 },
             };
             if let Reply::Completed { shown, .. } = self.stream_reply(req, None, StreamMode::Silent).await {
-                outcomes = clean(&shown, &[]).replace('\n', " ");
+                outcomes = shown.trim().to_string().replace('\n', " ");
             }
         }
         let highlights = self.render(

@@ -61,17 +61,6 @@ fn longest_suffix_prefix(text: &str, marker: &str) -> usize {
         .unwrap_or(0)
 }
 
-/// The reply with every marker removed and the ends trimmed.
-pub fn clean(text: &str, markers: &[&str]) -> String {
-    let mut t = text.to_string();
-    for m in markers {
-        if !m.is_empty() {
-            t = t.replace(m, "");
-        }
-    }
-    t.trim().to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

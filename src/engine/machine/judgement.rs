@@ -13,20 +13,31 @@ use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::session::{ConfirmKind, TurnKind};
 
 impl Engine {
-    /// The agents' completed replies per round since the last reset:
-    /// (round, [(transcript index, text)]).
-    fn replies_by_round(&self) -> Vec<(u32, Vec<(usize, String)>)> {
+    /// The agents' completed replies of the last `keep` rounds since the
+    /// last reset, oldest first: (round, [(transcript index, text)]). It walks
+    /// back from the end, so its cost does not grow with the session.
+    fn replies_by_round(&self, keep: usize) -> Vec<(u32, Vec<(usize, String)>)> {
         let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
-        let start = turns.iter().rposition(|t| t.kind == TurnKind::Reset).map_or(0, |i| i + 1);
         let mut out: Vec<(u32, Vec<(usize, String)>)> = Vec::new();
-        for (i, t) in turns.iter().enumerate().skip(start) {
+        for (i, t) in turns.iter().enumerate().rev() {
+            if t.kind == TurnKind::Reset {
+                break;
+            }
             if t.kind != TurnKind::Agent || t.interrupted {
                 continue;
             }
-            match out.last_mut() {
-                Some((r, v)) if *r == t.round => v.push((i, t.text.clone())),
-                _ => out.push((t.round, vec![(i, t.text.clone())])),
+            let same_round = out.last().is_some_and(|(r, _)| *r == t.round);
+            if same_round {
+                out.last_mut().expect("checked").1.push((i, t.text.clone()));
+            } else if out.len() == keep {
+                break;
+            } else {
+                out.push((t.round, vec![(i, t.text.clone())]));
             }
+        }
+        out.reverse();
+        for (_, replies) in &mut out {
+            replies.reverse();
         }
         out
     }
@@ -64,12 +75,13 @@ impl Engine {
     }
 
     pub(super) async fn judge_round(&mut self, round: u32) {
-        let rounds = self.replies_by_round();
+        let lookback = self.cfg.party.consensus.lookback.max(1) as usize;
+        // Consensus looks back `lookback` rounds, repetition compares the last two.
+        let rounds = self.replies_by_round(lookback.max(2));
         let Some((last_round, _)) = rounds.last() else { return };
         if *last_round != round {
             return;
         }
-        let lookback = self.cfg.party.consensus.lookback.max(1) as usize;
         let window_start = rounds.len().saturating_sub(lookback);
         let mut views = Vec::new();
         let mut method = "lexical";

@@ -15,10 +15,7 @@ impl Engine {
             "question",
             &[("name", &agent.name), ("question", &question), ("user_name", &self.user_name)],
         );
-        self.push_turn(TurnKind::Question, Some(agent), text, false);
-        if let Some(t) = self.session.as_mut().and_then(|s| s.turns.last_mut()) {
-            t.round = round;
-        }
+        self.push_turn_in(round, TurnKind::Question, Some(agent), text, false);
         let s = self.session.as_mut().expect("session");
         s.fm.conversation_state.awaiting_answer_from = Some(agent.id.clone());
         // A question for the human resets the push budget (seed 002).
