@@ -4,7 +4,7 @@
 //! one appended turn plus the write.
 
 use bmad_party::session::{
-    store_write, ConversationState, DiligenceState, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
+    store_write, ConversationState, DiligenceState, Folder, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
 };
 use chrono::Utc;
 use divan::Bencher;
@@ -56,11 +56,12 @@ fn save_after_a_new_message(bencher: Bencher, messages: usize) {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(messages);
     let mut store = SessionStore::create(dir.path(), "Plugins", Utc::now());
-    store.render(&s).unwrap();
+    let text = store.render(&s).unwrap();
+    store_write(&store.path, &text, Folder::MayBeNew).unwrap();
     let extra = s.turns[0].clone();
     bencher.bench_local(|| {
         s.turns.push(extra.clone());
         let text = store.render(&s).unwrap();
-        store_write(&store.path, &text).unwrap();
+        store_write(&store.path, &text, Folder::Known).unwrap();
     });
 }

@@ -275,7 +275,11 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
                 let Some(ev) = ev else { break };
                 let mut next = Some(ev);
                 let mut ended = false;
-                // Everything already queued goes out in one write.
+                // Everything queued goes out in one write. The engine runs on
+                // this thread, so the queue holds one event whenever this task
+                // wakes; letting the engine run once more first collects the
+                // rest of a burst (a network read holds dozens of tokens).
+                let mut yielded = false;
                 while let Some(ev) = next.take() {
                     printer.print(&ev);
                     match ev {
@@ -285,6 +289,11 @@ pub async fn run(setup: Setup, format: EventFormat) -> i32 {
                     }
                     if !ended {
                         next = engine.events.try_recv().ok();
+                        if next.is_none() && !yielded {
+                            yielded = true;
+                            tokio::task::yield_now().await;
+                            next = engine.events.try_recv().ok();
+                        }
                     }
                 }
                 printer.flush();

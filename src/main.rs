@@ -58,10 +58,23 @@ fn main() -> ExitCode {
     // The full screen needs a terminal on both ends; anything else (a pipe,
     // a file, --headless) gets the line-oriented driver on the same engine.
     let full_screen = !cli.headless && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
-    let code = if full_screen {
-        runtime.block_on(tui::run(party))
-    } else {
-        runtime.block_on(headless::run(party, cli.events))
+    // The driver runs as a task beside the engine, not as block_on's own
+    // future: waking block_on's future goes through the I/O driver (an
+    // eventfd write per wake-up, i.e. per streamed token), while waking a
+    // task on the same thread is a push onto the local run queue.
+    let driver = async move {
+        if full_screen {
+            tui::run(party).await
+        } else {
+            headless::run(party, cli.events).await
+        }
     };
+    let code = runtime.block_on(async {
+        match tokio::spawn(driver).await {
+            Ok(code) => code,
+            Err(e) if e.is_panic() => std::panic::resume_unwind(e.into_panic()),
+            Err(_) => 1,
+        }
+    });
     ExitCode::from(code as u8)
 }

@@ -200,18 +200,40 @@ impl FakeOpenAi {
     }
 }
 
+/// Serves requests on one connection until a reply ends it. Like real
+/// endpoints, a complete reply keeps the connection open for the next
+/// request; faults that break the connection (a cut, a stall, a hang) end it.
 async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
     let mut buf = Vec::new();
+    while let Some(rec) = read_request(&mut sock, &mut buf).await? {
+        let n = {
+            let mut r = shared.received.lock().expect("lock");
+            r.push(rec.clone());
+            r.len()
+        };
+        let scripted = shared.script.lock().expect("lock").pop_front();
+        let reply = scripted.unwrap_or_else(|| (shared.fallback)(&rec, n));
+        if !respond(&mut sock, reply).await? {
+            break;
+        }
+    }
+    let _ = sock.shutdown().await;
+    Ok(())
+}
+
+/// Reads one request; what follows it stays in `buf` for the next one.
+/// None when the client closed the connection.
+async fn read_request(sock: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<Option<Recorded>> {
     let mut tmp = [0u8; 8192];
     let header_end = loop {
-        let n = sock.read(&mut tmp).await?;
-        if n == 0 {
-            return Ok(());
-        }
-        buf.extend_from_slice(&tmp[..n]);
         if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
             break p + 4;
         }
+        let n = sock.read(&mut tmp).await?;
+        if n == 0 {
+            return Ok(None);
+        }
+        buf.extend_from_slice(&tmp[..n]);
     };
     let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
     let mut lines = head.split("\r\n");
@@ -233,23 +255,22 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
         }
         buf.extend_from_slice(&tmp[..n]);
     }
-    let body = serde_json::from_slice(&buf[header_end..(header_end + len).min(buf.len())]).unwrap_or(serde_json::Value::Null);
-    let rec = Recorded {
+    let body_end = (header_end + len).min(buf.len());
+    let body = serde_json::from_slice(&buf[header_end..body_end]).unwrap_or(serde_json::Value::Null);
+    buf.drain(..body_end);
+    Ok(Some(Recorded {
         method,
         path,
         headers,
         body,
-    };
-    let n = {
-        let mut r = shared.received.lock().expect("lock");
-        r.push(rec.clone());
-        r.len()
-    };
-    let scripted = shared.script.lock().expect("lock").pop_front();
-    let reply = scripted.unwrap_or_else(|| (shared.fallback)(&rec, n));
+    }))
+}
+
+/// Sends one reply; false when the connection must not be used again.
+async fn respond(sock: &mut TcpStream, reply: Reply) -> std::io::Result<bool> {
     match reply {
         Reply::Status { code, headers, body } => {
-            let mut head = format!("HTTP/1.1 {code} X\r\ncontent-length: {}\r\nconnection: close\r\n", body.len());
+            let mut head = format!("HTTP/1.1 {code} X\r\ncontent-length: {}\r\n", body.len());
             for (k, v) in headers {
                 head.push_str(&format!("{k}: {v}\r\n"));
             }
@@ -257,31 +278,29 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
                 head.push_str("content-type: application/json\r\n");
             }
             head.push_str("\r\n");
+            head.push_str(&body);
             sock.write_all(head.as_bytes()).await?;
-            sock.write_all(body.as_bytes()).await?;
         }
         Reply::Json(v) => {
             let body = v.to_string();
             let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n",
+                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
                 body.len()
             );
             sock.write_all(head.as_bytes()).await?;
-            sock.write_all(body.as_bytes()).await?;
         }
         Reply::Hang => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
+            return Ok(false);
         }
         Reply::RawStream { chunks, done } => {
-            sock.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n",
-            )
-            .await?;
+            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                .await?;
             for c in chunks {
-                write_chunk(&mut sock, &c).await?;
+                write_chunk(sock, &c).await?;
             }
             if done {
-                write_chunk(&mut sock, b"data: [DONE]\n\n").await?;
+                write_chunk(sock, b"data: [DONE]\n\n").await?;
             }
             sock.write_all(b"0\r\n\r\n").await?;
         }
@@ -292,35 +311,39 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
             cut_after,
             stall_after,
         } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\nconnection: close\r\n\r\n").await?;
+            sock.write_all(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n",
+            )
+            .await?;
             for (i, ev) in events.iter().enumerate() {
                 if cut_after == Some(i) {
                     // An abrupt end: no chunked terminator, as when a proxy dies.
-                    let _ = sock.shutdown().await;
-                    return Ok(());
+                    return Ok(false);
                 }
                 if stall_after == Some(i) {
                     tokio::time::sleep(Duration::from_secs(3600)).await;
+                    return Ok(false);
                 }
                 if !delay.is_zero() {
                     tokio::time::sleep(delay).await;
                 }
-                write_chunk(&mut sock, format!("data: {ev}\n\n").as_bytes()).await?;
+                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
             }
             if done {
-                write_chunk(&mut sock, b"data: [DONE]\n\n").await?;
+                write_chunk(sock, b"data: [DONE]\n\n").await?;
             }
             sock.write_all(b"0\r\n\r\n").await?;
         }
     }
     sock.flush().await?;
-    let _ = sock.shutdown().await;
-    Ok(())
+    Ok(true)
 }
 
+/// One chunk of a chunked body, in one write, as a server sends one event.
 async fn write_chunk(sock: &mut TcpStream, data: &[u8]) -> std::io::Result<()> {
-    sock.write_all(format!("{:x}\r\n", data.len()).as_bytes()).await?;
-    sock.write_all(data).await?;
-    sock.write_all(b"\r\n").await?;
+    let mut frame = format!("{:x}\r\n", data.len()).into_bytes();
+    frame.extend_from_slice(data);
+    frame.extend_from_slice(b"\r\n");
+    sock.write_all(&frame).await?;
     sock.flush().await
 }

@@ -108,6 +108,34 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
 pub struct Template {
     pub text: String,
     pub source: String,
+    /// `text` split at its placeholders once, so rendering (several times
+    /// per agent turn) is concatenation rather than a regex pass.
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone)]
+enum Part {
+    Text(String),
+    Var(String),
+}
+
+impl Template {
+    fn new(text: String, source: String) -> Template {
+        let mut parts = Vec::new();
+        let mut last = 0;
+        for c in placeholder_re().captures_iter(&text) {
+            let whole = c.get(0).expect("group 0");
+            if whole.start() > last {
+                parts.push(Part::Text(text[last..whole.start()].to_string()));
+            }
+            parts.push(Part::Var(c[1].to_string()));
+            last = whole.end();
+        }
+        if last < text.len() {
+            parts.push(Part::Text(text[last..].to_string()));
+        }
+        Template { text, source, parts }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -196,13 +224,7 @@ impl Workflow {
                     Ok(sections) => {
                         for (name, text, line) in sections {
                             lines.insert(name.clone(), (f.path.clone(), line));
-                            templates.insert(
-                                name,
-                                Template {
-                                    text,
-                                    source: f.path.clone(),
-                                },
-                            );
+                            templates.insert(name, Template::new(text, f.path.clone()));
                         }
                     }
                     Err(e) => problems.push(e),
@@ -272,14 +294,14 @@ impl Workflow {
             // but a visible one rather than a crash mid-party.
             return format!("[missing template {name}]");
         };
-        placeholder_re()
-            .replace_all(&t.text, |c: &regex::Captures| {
-                vars.iter()
-                    .find(|(k, _)| *k == &c[1])
-                    .map(|(_, v)| v.to_string())
-                    .unwrap_or_default()
-            })
-            .into_owned()
+        let mut out = String::with_capacity(t.text.len() + vars.iter().map(|(_, v)| v.len()).sum::<usize>());
+        for part in &t.parts {
+            match part {
+                Part::Text(text) => out.push_str(text),
+                Part::Var(name) => out.push_str(vars.iter().find(|(k, _)| k == name).map_or("", |(_, v)| v)),
+            }
+        }
+        out
     }
 
     /// The text of a whole workflow file, for optional files such as the

@@ -149,6 +149,22 @@ async fn sigkill_at_thirty_two_moments() {
             "{moment:?}: resume keeps every saved turn"
         );
         assert!(after.fm.workflow_completed);
+        // A round cut by the kill counts: the resumed one gets a new number.
+        let played = s
+            .turns
+            .iter()
+            .filter(|t| t.kind == TurnKind::Agent)
+            .map(|t| t.round)
+            .max()
+            .unwrap_or(0);
+        let next = after.turns[s.turns.len()..]
+            .iter()
+            .find(|t| t.kind == TurnKind::Facilitator)
+            .map(|t| t.round);
+        assert!(
+            next.is_none_or(|r| r > played),
+            "{moment:?}: round {played} was cut by the kill, yet the resumed round is numbered {next:?}"
+        );
         resumed += 1;
     }
     assert!(resumed >= 25, "most kills leave a resumable session ({resumed})");

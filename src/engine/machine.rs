@@ -110,6 +110,7 @@ pub struct Engine {
     exit: Option<ExitReason>,
     quit: bool,
     save_failing: bool,
+    saved_once: bool,
     /// When the facilitator last did anything (typed, sent, answered).
     facilitator_active_at: Instant,
     /// When the room last finished a round.
@@ -121,6 +122,9 @@ pub struct Engine {
     /// Embedding vectors per transcript index, when embeddings are used.
     embeddings: HashMap<usize, Vec<f32>>,
     embeddings_failed: bool,
+    /// Lexical agreement of a round, by the transcript indices of its
+    /// replies: judging looks back several rounds, each scored once.
+    lexical_scores: HashMap<Vec<usize>, Option<f64>>,
     /// Consecutive rounds that repeated the one before.
     repeat_streak: u32,
     /// No consensus proposal before this round after a declined one.
@@ -132,6 +136,40 @@ async fn at(deadline: Option<Instant>) {
     match deadline {
         Some(d) => tokio::time::sleep_until(d).await,
         None => std::future::pending().await,
+    }
+}
+
+/// A timer re-armed only when its deadline changes. `at` builds a new
+/// `Sleep` each time, and a new `Sleep` registers with the timer wheel and
+/// wakes the I/O driver (a syscall) — fine per command, too much per token.
+struct Alarm {
+    deadline: Option<Instant>,
+    sleep: std::pin::Pin<Box<tokio::time::Sleep>>,
+}
+
+impl Alarm {
+    fn new(deadline: Option<Instant>) -> Alarm {
+        // The far-off instant is never awaited: `ring` pends while unset.
+        let sleep = Box::pin(tokio::time::sleep_until(
+            deadline.unwrap_or_else(|| Instant::now() + Duration::from_secs(86_400 * 365)),
+        ));
+        Alarm { deadline, sleep }
+    }
+
+    fn set(&mut self, deadline: Option<Instant>) {
+        if deadline != self.deadline {
+            self.deadline = deadline;
+            if let Some(d) = deadline {
+                self.sleep.as_mut().reset(d);
+            }
+        }
+    }
+
+    async fn ring(&mut self) {
+        match self.deadline {
+            Some(_) => self.sleep.as_mut().await,
+            None => std::future::pending().await,
+        }
     }
 }
 
@@ -155,6 +193,7 @@ impl Engine {
             push_text,
             embeddings: HashMap::new(),
             embeddings_failed: false,
+            lexical_scores: HashMap::new(),
             repeat_streak: 0,
             consensus_quiet_until: 0,
             profiles: selection::Profiles::new(&setup.agents),
@@ -184,6 +223,7 @@ impl Engine {
             exit: None,
             quit: false,
             save_failing: false,
+            saved_once: false,
         }
     }
 
@@ -311,16 +351,19 @@ impl Engine {
         };
         let path = store.path.clone();
         let write_path = path.clone();
-        let result = tokio::task::spawn_blocking(move || {
-            if let Some(dir) = write_path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            crate::session::store_write(&write_path, &text)
-        })
-        .await
-        .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
+        // After one good save the folder is there: later saves skip the
+        // folder checks. A failure may mean it went away, so check again.
+        let folder = if self.save_failing || !self.saved_once {
+            crate::session::Folder::MayBeNew
+        } else {
+            crate::session::Folder::Known
+        };
+        let result = tokio::task::spawn_blocking(move || crate::session::store_write(&write_path, &text, folder))
+            .await
+            .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
         match result {
             Ok(()) => {
+                self.saved_once = true;
                 if self.save_failing {
                     tracing::info!("saving works again: {}", path.display());
                 }
@@ -428,6 +471,7 @@ impl Engine {
             self.opened = Instant::now();
             self.time_limit_fired = session.fm.conversation_state.exit_flags.time_limit;
             self.store = Some(SessionStore::reopen(&path));
+            self.saved_once = false;
             self.session = Some(session);
             let s = self.session.as_mut().expect("just set");
             // A question left open by a crash is void: the facilitator sees
@@ -622,6 +666,7 @@ impl Engine {
         };
         let store = SessionStore::create(&self.sessions_dir, topic, now);
         self.store = Some(store);
+        self.saved_once = false;
         self.session = Some(Session { fm, turns: Vec::new() });
         self.opened = Instant::now();
         self.active_base = 0;
@@ -861,6 +906,7 @@ impl Engine {
                     ok += 1;
                     let text = shown.trim().to_string();
                     self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
+                    self.count_round(round);
                     self.save().await;
                     self.emit(Event::AgentMessage {
                         agent: agent.id.clone(),
@@ -897,6 +943,7 @@ impl Engine {
                     let text = shown.trim().to_string();
                     if !text.is_empty() {
                         self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), true);
+                        self.count_round(round);
                         self.save().await;
                         self.emit(Event::AgentMessage {
                             agent: agent.id.clone(),
@@ -916,15 +963,11 @@ impl Engine {
             }
         }
 
-        if ok > 0 || interrupted {
-            let s = self.state_mut();
-            s.current_round = round;
-            let fm = &mut self.session.as_mut().expect("session").fm;
-            if !fm.steps_completed.contains(&StepId::Number(2)) {
-                fm.steps_completed.push(StepId::Number(2));
-            }
+        if interrupted && self.state().is_some_and(|s| s.current_round < round) {
+            // Stopped before anyone spoke: the round still counts.
+            self.count_round(round);
+            self.save().await;
         }
-        self.save().await;
         self.emit(Event::RoundFinished {
             round,
             menu: self.render("round_menu", &[]),
@@ -955,6 +998,17 @@ impl Engine {
         self.push_turn_in(round, kind, Some(agent), text, interrupted);
     }
 
+    /// A round counts from its first reply on, and is saved with it: a crash
+    /// later in the round resumes after it (no second round of the same
+    /// number), and the round's end needs no save of its own.
+    fn count_round(&mut self, round: u32) {
+        let fm = &mut self.session.as_mut().expect("session").fm;
+        fm.conversation_state.current_round = round;
+        if !fm.steps_completed.contains(&StepId::Number(2)) {
+            fm.steps_completed.push(StepId::Number(2));
+        }
+    }
+
     /// Streams one reply, listening to commands and timers meanwhile.
     async fn stream_reply(&mut self, req: ChatRequest, agent: Option<&Agent>, mode: StreamMode) -> Reply {
         let id = agent.map(|a| a.id.clone()).unwrap_or_default();
@@ -963,12 +1017,19 @@ impl Engine {
         let mut filter = MarkerFilter::new(markers.clone());
         let mut sanitizer = Sanitizer::new();
         let (mut raw, mut shown) = (String::new(), String::new());
-        loop {
-            let (limit, warn) = if mode == StreamMode::Round {
-                (self.time_deadline(), self.warn_deadline())
+        let deadlines = |this: &Self| {
+            if mode == StreamMode::Round {
+                (this.time_deadline(), this.warn_deadline())
             } else {
                 (None, None)
-            };
+            }
+        };
+        let (limit, warn) = deadlines(self);
+        let (mut limit, mut warn) = (Alarm::new(limit), Alarm::new(warn));
+        loop {
+            let (l, w) = deadlines(self);
+            limit.set(l);
+            warn.set(w);
             tokio::select! {
                 biased;
                 cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
@@ -980,8 +1041,8 @@ impl Engine {
                     }
                     other => self.queue.push_back(other),
                 },
-                _ = at(limit) => self.on_time_limit().await,
-                _ = at(warn) => self.on_time_warning().await,
+                _ = limit.ring() => self.on_time_limit().await,
+                _ = warn.ring() => self.on_time_warning().await,
                 ev = stream.next() => match ev {
                     Some(LlmEvent::Token(piece)) => {
                         let safe = sanitizer.push(&piece);

@@ -93,37 +93,50 @@ impl PromptEnv<'_> {
     /// The conversation as `agent` sees it: its own turns as the assistant,
     /// everyone else's as labelled user turns, merged so roles alternate.
     pub fn history(&self, agent: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
+        use std::fmt::Write;
         let mut out: Vec<ChatMessage> = Vec::new();
-        let mut push = |role: Role, text: String| match out.last_mut() {
-            Some(last) if last.role == role => {
-                last.content.push_str("\n\n");
-                last.content.push_str(&text);
-            }
-            _ => out.push(ChatMessage::new(role, text)),
-        };
         for t in turns {
-            match t.kind {
-                TurnKind::Facilitator => push(Role::User, format!("{} (facilitator): {}", self.user_name, t.text)),
-                TurnKind::Continue => push(
-                    Role::User,
-                    self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]),
-                ),
-                TurnKind::Push => push(Role::User, t.text.clone()),
-                TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => push(Role::Assistant, t.text.clone()),
-                TurnKind::Agent => {
+            let role = match t.kind {
+                TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push => Role::User,
+                TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => Role::Assistant,
+                TurnKind::Agent => Role::User,
+                _ => continue,
+            };
+            // Consecutive turns of one role share a message; each turn is
+            // written straight into it (this runs over the whole history
+            // for every agent turn).
+            let content = match out.last_mut() {
+                Some(last) if last.role == role => {
+                    last.content.push_str("\n\n");
+                    &mut last.content
+                }
+                _ => {
+                    out.push(ChatMessage::new(role, String::with_capacity(t.text.len() + 64)));
+                    &mut out.last_mut().expect("just pushed").content
+                }
+            };
+            let _ = match t.kind {
+                TurnKind::Facilitator => write!(content, "{} (facilitator): {}", self.user_name, t.text),
+                TurnKind::Continue => {
+                    content.push_str(&self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
+                    Ok(())
+                }
+                TurnKind::Agent if role == Role::User => {
                     let title = t
                         .agent
                         .as_deref()
                         .and_then(|id| self.agents.iter().find(|a| a.id == id))
                         .map(|a| a.title.as_str());
-                    let who = match title {
-                        Some(title) => format!("{} ({title})", t.label),
-                        None => t.label.clone(),
-                    };
-                    push(Role::User, format!("{who}: {}", t.text))
+                    match title {
+                        Some(title) => write!(content, "{} ({title}): {}", t.label, t.text),
+                        None => write!(content, "{}: {}", t.label, t.text),
+                    }
                 }
-                _ => {}
-            }
+                _ => {
+                    content.push_str(&t.text);
+                    Ok(())
+                }
+            };
         }
         out
     }

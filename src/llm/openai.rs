@@ -325,7 +325,9 @@ impl OpenAiProvider {
             .connect_timeout(Duration::from_secs(10).min(settings.request_timeout))
             .build()
             .map_err(|e| crate::tr!("cannot set up the HTTP client: {e}", "无法建立 HTTP 客户端：{e}"))?;
-        let client = Client::with_config(config).with_http_service(Transport { http });
+        // `Client::with_config` would build a second reqwest client, reading
+        // every system root certificate again: start-up time for nothing.
+        let client = Client::build(http.clone(), config).with_http_service(Transport { http });
         Ok(OpenAiProvider {
             client,
             settings,
@@ -387,24 +389,19 @@ impl Provider for OpenAiProvider {
     }
 
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
-        let (tx, rx) = mpsc::channel(256);
+        let (tx, mut rx) = mpsc::channel(256);
         let client = self.client.clone();
         let settings = self.settings.clone();
         let usage_option = self.usage_option.clone();
-        tokio::spawn(async move {
-            tokio::select! {
-                _ = run(client, settings, usage_option, req, &tx) => {}
-                // The engine dropped the stream (cancel): stop at once, which
-                // drops the HTTP response and closes the connection.
-                _ = tx.closed() => {}
-            }
-        });
-        tokio_stream_from(rx)
+        // The request runs inside the stream, polled by whoever reads it,
+        // not as a task of its own: one hand-over between tasks less per
+        // token. Dropping the stream (a cancel) drops the request with it,
+        // which closes the connection. The channel ends when `run` is done.
+        let request = async move { run(client, settings, usage_option, req, &tx).await };
+        let driver = futures::stream::once(request).filter_map(|()| futures::future::ready(None));
+        let events = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
+        futures::stream::select(events, driver).boxed()
     }
-}
-
-fn tokio_stream_from(mut rx: mpsc::Receiver<LlmEvent>) -> BoxStream<'static, LlmEvent> {
-    futures::stream::poll_fn(move |cx| rx.poll_recv(cx)).boxed()
 }
 
 async fn run(
@@ -516,16 +513,32 @@ async fn one_attempt(
     };
     let mut got_text = false;
     let mut finished = false;
+    // One stall timer for the whole reply, moved on only when it fires: a
+    // timeout per chunk would register a new timer with the runtime (and
+    // wake its driver) for nearly every token.
+    let mut progress = tokio::time::Instant::now();
+    let stall = tokio::time::sleep(settings.stall_timeout);
+    tokio::pin!(stall);
     loop {
-        let item = match tokio::time::timeout(settings.stall_timeout, stream.next()).await {
-            Err(_) => {
+        let item = tokio::select! {
+            biased;
+            item = stream.next() => match item {
+                None => break,
+                Some(item) => {
+                    progress = tokio::time::Instant::now();
+                    item
+                }
+            },
+            () = &mut stall => {
+                if progress.elapsed() < settings.stall_timeout {
+                    stall.as_mut().reset(progress + settings.stall_timeout);
+                    continue;
+                }
                 return Err({
                     let s = settings.stall_timeout.as_secs();
                     AttemptError::retry(crate::tr!("reply stalled: nothing for {s} s", "回复停滞：{s} 秒没有数据"))
-                })
+                });
             }
-            Ok(None) => break,
-            Ok(Some(item)) => item,
         };
         match item {
             Ok(chunk) => {

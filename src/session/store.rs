@@ -162,11 +162,25 @@ fn unescape_line(l: &str) -> &str {
     }
 }
 
-/// Writes `text` to `path` atomically, readable by the owner only.
-pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
+/// How a save finds the file's folder.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Folder {
+    /// The first save: make the folder if needed, and sync it when the file
+    /// first appears so the file survives a power cut.
+    MayBeNew,
+    /// A later save into a folder an earlier one made: no folder work.
+    Known,
+}
+
+/// Writes `text` to `path` atomically (temp file, fdatasync, rename),
+/// readable by the owner only.
+pub fn write_atomic(path: &Path, text: &str, folder: Folder) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp"));
+    if folder == Folder::MayBeNew {
+        std::fs::create_dir_all(dir)?;
+    }
     {
         let mut opts = std::fs::OpenOptions::new();
         opts.write(true).create(true).truncate(true);
@@ -180,12 +194,12 @@ pub fn write_atomic(path: &Path, text: &str) -> std::io::Result<()> {
         // fdatasync: the data and the size, not the timestamps.
         f.sync_data()?;
     }
-    let existed = path.exists();
+    let appears = folder == Folder::MayBeNew && !path.exists();
     std::fs::rename(&tmp, path)?;
     // The directory is synced when the file first appears, so it survives a
     // power cut. A later rename that is lost to one leaves the previous
     // complete version: still a valid state, so it costs no second fsync.
-    if !existed {
+    if appears {
         if let Ok(d) = std::fs::File::open(dir) {
             let _ = d.sync_all();
         }
@@ -370,7 +384,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let mut store = SessionStore::create(dir.path(), &s.fm.topic, Utc::now());
         let text = store.render(&s).unwrap();
-        write_atomic(&store.path, &text).unwrap();
+        write_atomic(&store.path, &text, Folder::MayBeNew).unwrap();
         let back = load(&store.path).unwrap();
         assert_eq!(back.fm, s.fm);
         assert_eq!(back.turns, s.turns);

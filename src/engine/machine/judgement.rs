@@ -7,7 +7,7 @@
 use regex::RegexBuilder;
 
 use super::{Engine, ExitReason, Reply, StreamMode};
-use crate::engine::similarity::{cosine_dense, lexical, mean_pairwise, ConsensusRule, RoundView, Verdict};
+use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, vector, ConsensusRule, RoundView, Verdict};
 use crate::engine::{Event, NoticeKind};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::session::{ConfirmKind, TurnKind};
@@ -68,10 +68,12 @@ impl Engine {
                 return (mean_pairwise(vs.len(), |a, b| cosine_dense(vs[a], vs[b])), "embedding");
             }
         }
-        (
-            mean_pairwise(replies.len(), |a, b| lexical(&replies[a].1, &replies[b].1)),
-            "lexical",
-        )
+        let key: Vec<usize> = replies.iter().map(|(i, _)| *i).collect();
+        let score = *self.lexical_scores.entry(key).or_insert_with(|| {
+            let vectors: Vec<_> = replies.iter().map(|(_, t)| vector(t)).collect();
+            mean_pairwise(vectors.len(), |a, b| cosine(&vectors[a], &vectors[b]))
+        });
+        (score, "lexical")
     }
 
     pub(super) async fn judge_round(&mut self, round: u32) {
