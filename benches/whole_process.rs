@@ -9,13 +9,14 @@
 //! - cost growth: CPU per message of rounds 91–100 against rounds 1–10, from
 //!   `/proc/<pid>/task/*/schedstat` (nanoseconds) sampled at round events.
 //!
-//! `cargo bench --bench whole_process` (5 runs, medians);
+//! `cargo bench --bench whole_process` (7 runs each with the session file on
+//! the disk and on tmpfs, medians);
 //! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI).
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
 
-use bmad_party::testing::{FakeOpenAi, Reply};
+use bmad_party::testing::FakeOpenAi;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bmad-party");
 
@@ -63,8 +64,8 @@ fn reply(n: usize) -> String {
     words.join(" ")
 }
 
-fn run_once(server: &FakeOpenAi, rounds: usize) -> Run {
-    let dir = tempfile::tempdir().unwrap();
+fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path) -> Run {
+    let dir = tempfile::tempdir_in(root).unwrap();
     let cfg = dir.path().join("bench.yaml");
     std::fs::write(
         &cfg,
@@ -218,27 +219,44 @@ fn main() {
     {
         return;
     }
-    let (rounds, runs) = if smoke { (20, 1) } else { (100, 5) };
+    let (rounds, runs) = if smoke { (20, 1) } else { (100, 7) };
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
         .build()
         .unwrap();
     let server = rt.block_on(FakeOpenAi::start(|_, n| bmad_party::testing::stream_of(&reply(n))));
-    let _ = Reply::Hang; // the same server type the tests use
-    let mut results = Vec::new();
-    for i in 0..runs {
-        let r = run_once(&server, rounds);
-        println!(
-            "run {}: {} agent messages, CPU {:.3} ms/message, peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x",
-            i + 1,
-            r.messages,
-            r.cpu_per_message_ms,
-            r.peak_rss_mb,
-            10.min(rounds / 2),
-            r.growth
-        );
-        results.push(r);
+    // The session folder on the disk (as a facilitator has it), then in
+    // memory (tmpfs) when there is one: the difference is what the disk's
+    // fdatasync after every message costs this machine's CPU.
+    let mut places = vec![("disk", std::env::temp_dir())];
+    let shm = std::path::PathBuf::from("/dev/shm");
+    if !smoke && shm.is_dir() {
+        places.push(("tmpfs", shm));
+    }
+    let mut summary = Vec::new();
+    for (place, root) in places {
+        let mut results = Vec::new();
+        for i in 0..runs {
+            let r = run_once(&server, rounds, &root);
+            println!(
+                "{place} run {}: {} agent messages, CPU {:.3} ms/message, peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x",
+                i + 1,
+                r.messages,
+                r.cpu_per_message_ms,
+                r.peak_rss_mb,
+                10.min(rounds / 2),
+                r.growth
+            );
+            results.push(r);
+        }
+        summary.push(format!(
+            "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message, peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
+            root.display(),
+            median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
+            median(results.iter().map(|r| r.peak_rss_mb).collect()),
+            median(results.iter().map(|r| r.growth).collect()),
+        ));
     }
     let startups: Vec<f64> = (0..if smoke { 3 } else { 21 }).map(|_| startup_ms()).collect();
     println!(
@@ -246,10 +264,7 @@ fn main() {
         median(startups.clone()),
         startups.len()
     );
-    println!(
-        "median of {runs}: CPU {:.3} ms/agent message, peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
-        median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
-        median(results.iter().map(|r| r.peak_rss_mb).collect()),
-        median(results.iter().map(|r| r.growth).collect()),
-    );
+    for line in summary {
+        println!("{line}");
+    }
 }

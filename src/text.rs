@@ -180,9 +180,20 @@ pub fn terms(text: &str) -> Vec<String> {
 pub(crate) fn stem(word: &str) -> String {
     // Enough to make "designs", "designing" and "designer" meet; a real
     // stemmer would be a dependency for little gain in persona matching.
-    let w = word.trim_end_matches("ing").trim_end_matches("es").trim_end_matches('s');
+    // Repeated suffixes go too, as `trim_end_matches` would ("-ings").
+    let mut w = word;
+    while let Some(rest) = w.strip_suffix("ing") {
+        w = rest;
+    }
+    while let Some(rest) = w.strip_suffix("es") {
+        w = rest;
+    }
+    let w = w.trim_end_matches('s');
     let w = if w.chars().count() >= 3 { w } else { word };
-    w.chars().take(7).collect()
+    match w.char_indices().nth(7) {
+        Some((end, _)) => w[..end].to_string(),
+        None => w.to_string(),
+    }
 }
 
 pub(crate) fn is_stopword(w: &str) -> bool {
@@ -193,7 +204,8 @@ pub(crate) fn is_stopword(w: &str) -> bool {
         "from", "into", "your", "about", "been", "being", "does", "just", "like", "more", "most", "some", "such", "very", "also", "each",
         "only", "over", "both", "here", "want", "need", "think", "make", "well", "much", "many", "why", "were",
     ];
-    STOP.contains(&w)
+    // Every stopword is 3 to 6 bytes: most words need no comparison at all.
+    (3..=6).contains(&w.len()) && STOP.contains(&w)
 }
 
 #[cfg(test)]

@@ -679,19 +679,34 @@ impl Engine {
 
     // ---------------------------------------------------------------- rounds
 
-    fn round_history(&self) -> Vec<Vec<String>> {
-        let mut rounds: Vec<(u32, Vec<String>)> = Vec::new();
-        for t in self.session.iter().flat_map(|s| &s.turns) {
-            if t.kind != TurnKind::Agent {
+    /// Who spoke in each of the last `keep` rounds (oldest first), and how
+    /// many rounds had speakers at all. Only recent rounds matter to the
+    /// choice, so only they are collected.
+    fn round_history(&self, keep: usize) -> (Vec<Vec<String>>, usize) {
+        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let mut recent: Vec<Vec<String>> = Vec::new();
+        let mut rounds = 0usize;
+        let mut last_round = None;
+        for t in turns.iter().rev() {
+            let (TurnKind::Agent, Some(id)) = (t.kind, &t.agent) else {
                 continue;
+            };
+            if last_round != Some(t.round) {
+                last_round = Some(t.round);
+                rounds += 1;
+                if rounds <= keep {
+                    recent.push(Vec::new());
+                }
             }
-            let Some(id) = &t.agent else { continue };
-            match rounds.last_mut() {
-                Some((r, ids)) if *r == t.round => ids.push(id.clone()),
-                _ => rounds.push((t.round, vec![id.clone()])),
+            if rounds <= keep {
+                recent.last_mut().expect("pushed above").push(id.clone());
             }
         }
-        rounds.into_iter().map(|(_, ids)| ids).collect()
+        recent.reverse();
+        for ids in &mut recent {
+            ids.reverse();
+        }
+        (recent, rounds)
     }
 
     async fn pick_agents(&mut self, message: &str, pushed: bool) -> Vec<usize> {
@@ -702,7 +717,7 @@ impl Engine {
             .map(|t| t.text.as_str())
             .collect::<Vec<_>>()
             .join("\n");
-        let history = self.round_history();
+        let (history, rounds_played) = self.round_history(selection::RECENT_ROUNDS);
         // Agents whose push budget is below 1 never take part in pushed rounds.
         let eligible = |a: &Agent| !pushed || a.diligence_push_max.is_none_or(|m| m >= 1);
         let heuristic = selection::select(
@@ -711,6 +726,7 @@ impl Engine {
             message,
             &context,
             &history,
+            rounds_played,
             self.cfg.party.agents_per_round,
             eligible,
         );

@@ -94,49 +94,52 @@ impl PromptEnv<'_> {
     /// everyone else's as labelled user turns, merged so roles alternate.
     pub fn history(&self, agent: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
         use std::fmt::Write;
+        let role_of = |t: &Turn| match t.kind {
+            TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push => Some(Role::User),
+            TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => Some(Role::Assistant),
+            TurnKind::Agent => Some(Role::User),
+            _ => None,
+        };
+        // Consecutive turns of one role share a message. This runs over the
+        // whole history for every agent turn, so each message is sized once
+        // and every turn written straight into it.
         let mut out: Vec<ChatMessage> = Vec::new();
-        for t in turns {
-            let role = match t.kind {
-                TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push => Role::User,
-                TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => Role::Assistant,
-                TurnKind::Agent => Role::User,
-                _ => continue,
-            };
-            // Consecutive turns of one role share a message; each turn is
-            // written straight into it (this runs over the whole history
-            // for every agent turn).
-            let content = match out.last_mut() {
-                Some(last) if last.role == role => {
-                    last.content.push_str("\n\n");
-                    &mut last.content
+        let mut spoken = turns.iter().filter_map(|t| role_of(t).map(|r| (r, t))).peekable();
+        while let Some((role, first)) = spoken.next() {
+            let mut group = vec![first];
+            while let Some((_, t)) = spoken.next_if(|(r, _)| *r == role) {
+                group.push(t);
+            }
+            let size: usize = group.iter().map(|t| t.text.len() + t.label.len() + 64).sum();
+            let mut content = String::with_capacity(size);
+            for (i, t) in group.into_iter().enumerate() {
+                if i > 0 {
+                    content.push_str("\n\n");
                 }
-                _ => {
-                    out.push(ChatMessage::new(role, String::with_capacity(t.text.len() + 64)));
-                    &mut out.last_mut().expect("just pushed").content
-                }
-            };
-            let _ = match t.kind {
-                TurnKind::Facilitator => write!(content, "{} (facilitator): {}", self.user_name, t.text),
-                TurnKind::Continue => {
-                    content.push_str(&self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
-                    Ok(())
-                }
-                TurnKind::Agent if role == Role::User => {
-                    let title = t
-                        .agent
-                        .as_deref()
-                        .and_then(|id| self.agents.iter().find(|a| a.id == id))
-                        .map(|a| a.title.as_str());
-                    match title {
-                        Some(title) => write!(content, "{} ({title}): {}", t.label, t.text),
-                        None => write!(content, "{}: {}", t.label, t.text),
+                let _ = match t.kind {
+                    TurnKind::Facilitator => write!(content, "{} (facilitator): {}", self.user_name, t.text),
+                    TurnKind::Continue => {
+                        content.push_str(&self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
+                        Ok(())
                     }
-                }
-                _ => {
-                    content.push_str(&t.text);
-                    Ok(())
-                }
-            };
+                    TurnKind::Agent if role == Role::User => {
+                        let title = t
+                            .agent
+                            .as_deref()
+                            .and_then(|id| self.agents.iter().find(|a| a.id == id))
+                            .map(|a| a.title.as_str());
+                        match title {
+                            Some(title) => write!(content, "{} ({title}): {}", t.label, t.text),
+                            None => write!(content, "{}: {}", t.label, t.text),
+                        }
+                    }
+                    _ => {
+                        content.push_str(&t.text);
+                        Ok(())
+                    }
+                };
+            }
+            out.push(ChatMessage::new(role, content));
         }
         out
     }

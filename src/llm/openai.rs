@@ -321,8 +321,13 @@ impl OpenAiProvider {
         }
         let base = settings.base_url.trim_end_matches('/').to_string();
         let config = OpenAIConfig::new().with_api_base(base).with_api_key(settings.api_key.clone());
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10).min(settings.request_timeout))
+        let mut builder = reqwest::Client::builder().connect_timeout(Duration::from_secs(10).min(settings.request_timeout));
+        if settings.base_url.trim_start().to_ascii_lowercase().starts_with("http://") {
+            // A plain-HTTP endpoint (a local model server) needs no root
+            // certificates; reading the system's costs milliseconds at start.
+            builder = builder.tls_certs_only([]);
+        }
+        let http = builder
             .build()
             .map_err(|e| crate::tr!("cannot set up the HTTP client: {e}", "无法建立 HTTP 客户端：{e}"))?;
         // `Client::with_config` would build a second reqwest client, reading
