@@ -725,8 +725,10 @@ impl Engine {
             &self.profiles,
             message,
             &context,
-            &history,
-            rounds_played,
+            selection::Floor {
+                recent: &history,
+                played: rounds_played,
+            },
             self.cfg.party.agents_per_round,
             eligible,
         );

@@ -100,9 +100,16 @@ pub fn relevance(a: &Agent, text: &str) -> f64 {
 /// How many of the latest rounds the choice looks at.
 pub const RECENT_ROUNDS: usize = 4;
 
-/// `history` holds the agent ids of the latest rounds (at least
-/// [`RECENT_ROUNDS`] of them when there are), oldest first, out of
-/// `rounds_played`;
+/// Who had the floor lately: the speakers of the latest rounds (at least
+/// [`RECENT_ROUNDS`] of them when there are), oldest first, out of all the
+/// rounds played.
+#[derive(Debug, Clone, Copy)]
+pub struct Floor<'a> {
+    pub recent: &'a [Vec<String>],
+    pub played: usize,
+}
+
+/// `floor` says who spoke lately;
 /// `eligible` filters agents out (e.g. pushed rounds); `per_round` is
 /// (min, max); `profiles` are the agents' persona terms, in the same order.
 pub fn select(
@@ -110,8 +117,7 @@ pub fn select(
     profiles: &Profiles,
     message: &str,
     context: &str,
-    history: &[Vec<String>],
-    rounds_played: usize,
+    floor: Floor<'_>,
     per_round: (usize, usize),
     eligible: impl Fn(&Agent) -> bool,
 ) -> Vec<usize> {
@@ -129,7 +135,7 @@ pub fn select(
         fallback = Profiles::new(agents);
         &fallback
     };
-    let round_no = rounds_played;
+    let (history, round_no) = (floor.recent, floor.played);
     let n = agents.len().max(1);
     let mut scored: Vec<(f64, f64, usize, f64)> = agents
         .iter()
@@ -139,7 +145,7 @@ pub fn select(
             let rel = score(&profiles.0[i], &wanted);
             let ctx = score(&profiles.0[i], &context_terms);
             let recent = history.iter().rev().take(3).filter(|r| r.contains(&a.id)).count() as f64;
-            let since = history.iter().rev().position(|r| r.contains(&a.id)).unwrap_or(rounds_played + 2) as f64;
+            let since = history.iter().rev().position(|r| r.contains(&a.id)).unwrap_or(round_no + 2) as f64;
             let s = rel + 0.5 * ctx - 4.0 * recent + since.min(RECENT_ROUNDS as f64);
             // Ties rotate with the round number instead of always favouring
             // the first file in the folder.
@@ -187,7 +193,15 @@ mod tests {
     #[test]
     fn named_agent_always_speaks_and_count_is_bounded() {
         let r = room();
-        let picked = select(&r, &Profiles::new(&r), "Amara, what do you think?", "", &[], 0, (2, 3), |_| true);
+        let picked = select(
+            &r,
+            &Profiles::new(&r),
+            "Amara, what do you think?",
+            "",
+            Floor { recent: &[], played: 0 },
+            (2, 3),
+            |_| true,
+        );
         assert_eq!(r[picked[0]].id, "tech-writer");
         assert!((2..=3).contains(&picked.len()));
     }
@@ -200,8 +214,7 @@ mod tests {
             &Profiles::new(&r),
             "How should we design the plugin architecture and its APIs?",
             "",
-            &[],
-            0,
+            Floor { recent: &[], played: 0 },
             (2, 3),
             |_| true,
         );
@@ -217,7 +230,18 @@ mod tests {
         let r = room();
         let mut history: Vec<Vec<String>> = Vec::new();
         for _ in 0..10 {
-            let p = select(&r, &Profiles::new(&r), "What next?", "", &history, history.len(), (2, 3), |_| true);
+            let p = select(
+                &r,
+                &Profiles::new(&r),
+                "What next?",
+                "",
+                Floor {
+                    recent: &history,
+                    played: history.len(),
+                },
+                (2, 3),
+                |_| true,
+            );
             history.push(p.iter().map(|&i| r[i].id.clone()).collect());
         }
         let spoke: HashSet<&String> = history.iter().flatten().collect();
