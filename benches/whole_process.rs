@@ -56,6 +56,9 @@ struct Run {
     cpu_per_message_ms: f64,
     peak_rss_mb: f64,
     growth: f64,
+    /// CPU per message in the first and the last rounds, ms.
+    first_ms: f64,
+    last_ms: f64,
     messages: usize,
 }
 
@@ -148,6 +151,8 @@ fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path) -> Run {
         cpu_per_message_ms: (cpu_after - cpu_before) * 1000.0 / messages.max(1) as f64,
         peak_rss_mb: peak_kb as f64 / 1024.0,
         growth: last / first,
+        first_ms: first / 1e6,
+        last_ms: last / 1e6,
         messages,
     }
 }
@@ -240,20 +245,24 @@ fn main() {
         for i in 0..runs {
             let r = run_once(&server, rounds, &root);
             println!(
-                "{place} run {}: {} agent messages, CPU {:.3} ms/message, peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x",
+                "{place} run {}: {} agent messages, CPU {:.3} ms/message, peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x ({:.3} / {:.3} ms)",
                 i + 1,
                 r.messages,
                 r.cpu_per_message_ms,
                 r.peak_rss_mb,
                 10.min(rounds / 2),
-                r.growth
+                r.growth,
+                r.last_ms,
+                r.first_ms,
             );
             results.push(r);
         }
         summary.push(format!(
-            "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message, peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
+            "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message ({:.3} in the first rounds, {:.3} in the last), peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
             root.display(),
             median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
+            median(results.iter().map(|r| r.first_ms).collect()),
+            median(results.iter().map(|r| r.last_ms).collect()),
             median(results.iter().map(|r| r.peak_rss_mb).collect()),
             median(results.iter().map(|r| r.growth).collect()),
         ));

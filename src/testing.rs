@@ -1,5 +1,5 @@
 //! A loopback OpenAI-compatible server for tests and benchmarks. It speaks
-//! real HTTP/1.1 on 127.0.0.1 (chunked server-sent events, like real
+//! real HTTP/1.1 on 127.0.0.1 (chunked server-sent events on kept-alive connections, like real
 //! servers) and is scripted per request, including the quirks and faults of
 //! real endpoints: odd chunk shapes, error statuses with or without
 //! `Retry-After`, streams cut mid-reply, stalls, slow tokens.
