@@ -159,22 +159,12 @@ pub fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
     None
 }
 
-fn problem(file: &str, key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        file: file.to_string(),
-        line: None,
-        column: None,
-        key: key.to_string(),
-        message: message.into(),
-        snippet: None,
-    }
-}
-
 /// Parses one agent file.
 pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
     let Some((yaml, body, first_line)) = split_frontmatter(&file.text) else {
-        return Err(problem(
+        return Err(ConfigError::new(
             &file.path,
+            None,
             "",
             crate::tr!(
                 "no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`",
@@ -213,11 +203,11 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
         ("role", &agent.role),
     ] {
         if value.is_empty() {
-            return Err(problem(&file.path, key, crate::tr!("may not be empty", "不能为空")));
+            return Err(ConfigError::new(&file.path, None, key, crate::tr!("may not be empty", "不能为空")));
         }
     }
     if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(problem(&file.path, "id", {
+        return Err(ConfigError::new(&file.path, None, "id", {
             let id = &agent.id;
             crate::tr!(
                 "`{id}` may only use letters, digits, `-` and `_` (it is typed as @id)",
@@ -228,7 +218,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
     if let Some(c) = &agent.color {
         let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
         if !hex && !COLORS.contains(&c.as_str()) {
-            return Err(problem(&file.path, "color", {
+            return Err(ConfigError::new(&file.path, None, "color", {
                 let all = COLORS.join(", ");
                 crate::tr!(
                     "`{c}` is not a colour; use one of {all} or #rrggbb",
@@ -250,7 +240,7 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         match parse_agent(f) {
             Ok(a) => {
                 if let Some(first) = seen.get(&a.id.to_lowercase()) {
-                    problems.push(problem(&f.path, "id", {
+                    problems.push(ConfigError::new(&f.path, None, "id", {
                         let id = &a.id;
                         crate::tr!(
                             "duplicate id `{id}` (already used by {first})",
@@ -270,8 +260,9 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
     }
     if agents.is_empty() {
         return Err(RosterError {
-            problems: vec![problem(
+            problems: vec![ConfigError::new(
                 "agents/",
+                None,
                 "",
                 crate::tr!(
                     "no agent files (*.md) found; the room is empty",

@@ -30,22 +30,13 @@ pub fn embedded_agents() -> Vec<SourceFile> {
     files
 }
 
-fn read_problem(path: &Path, message: String) -> ConfigError {
-    ConfigError {
-        file: path.display().to_string(),
-        line: None,
-        column: None,
-        key: String::new(),
-        message,
-        snippet: None,
-    }
-}
-
 /// Every `*.md` in `dir` (not recursive), sorted by name.
 pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        vec![read_problem(
-            dir,
+        vec![ConfigError::new(
+            dir.display().to_string(),
+            None,
+            "",
             crate::tr!("cannot read the agents folder: {e}", "无法读取智能体文件夹：{e}"),
         )]
     })?;
@@ -63,12 +54,17 @@ pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> 
                     path: p.display().to_string(),
                     text,
                 }),
-                Err(e) => problems.push(read_problem(&p, {
+                Err(e) => problems.push(ConfigError::new(p.display().to_string(), None, "", {
                     let at = e.utf8_error().valid_up_to();
                     crate::tr!("not UTF-8 text (byte {at})", "不是 UTF-8 文本（第 {at} 字节）")
                 })),
             },
-            Err(e) => problems.push(read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}"))),
+            Err(e) => problems.push(ConfigError::new(
+                p.display().to_string(),
+                None,
+                "",
+                crate::tr!("cannot read: {e}", "无法读取：{e}"),
+            )),
         }
     }
     if problems.is_empty() {
@@ -101,7 +97,8 @@ impl WorkflowSource {
                 if !p.exists() {
                     return Ok(Lookup::Missing);
                 }
-                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
+                let text = std::fs::read_to_string(&p)
+                    .map_err(|e| ConfigError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
                 Ok(Lookup::Found(SourceFile {
                     path: p.display().to_string(),
                     text,
@@ -116,7 +113,8 @@ impl WorkflowSource {
         if let Some(dir) = &self.dir {
             let p = dir.join(rel);
             if p.exists() {
-                let text = std::fs::read_to_string(&p).map_err(|e| read_problem(&p, crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
+                let text = std::fs::read_to_string(&p)
+                    .map_err(|e| ConfigError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
                 return Ok(Lookup::Found(SourceFile {
                     path: p.display().to_string(),
                     text,

@@ -173,6 +173,20 @@ pub struct ConfigError {
     pub snippet: Option<String>,
 }
 
+impl ConfigError {
+    /// A problem in `file` (at `line` when known) with `key`; no snippet.
+    pub fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: file.into(),
+            line,
+            column: None,
+            key: key.to_string(),
+            message: message.into(),
+            snippet: None,
+        }
+    }
+}
+
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file)?;

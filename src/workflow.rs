@@ -164,17 +164,6 @@ fn line_of(text: &str, byte: usize) -> u64 {
     text[..byte].matches('\n').count() as u64 + 1
 }
 
-fn err(file: &str, line: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        file: file.to_string(),
-        line,
-        column: None,
-        key: key.to_string(),
-        message: message.into(),
-        snippet: None,
-    }
-}
-
 /// Extracts `name -> (text, line)` from one file.
 fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, ConfigError> {
     let mut out = Vec::new();
@@ -196,7 +185,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
             .map(|(at, _)| at);
         let line = line_of(&file.text, whole.start());
         let Some(close) = close else {
-            return Err(err(
+            return Err(ConfigError::new(
                 &file.path,
                 Some(line),
                 &name,
@@ -229,7 +218,12 @@ impl Workflow {
                     }
                     Err(e) => problems.push(e),
                 },
-                Ok(Lookup::Missing) => problems.push(err(rel, None, "", crate::tr!("workflow file is missing", "缺少工作流文件"))),
+                Ok(Lookup::Missing) => problems.push(ConfigError::new(
+                    rel,
+                    None,
+                    "",
+                    crate::tr!("workflow file is missing", "缺少工作流文件"),
+                )),
                 Err(e) => problems.push(e),
             }
         }
@@ -238,8 +232,8 @@ impl Workflow {
             for variant in [name.to_string(), format!("{name}.zh")] {
                 let Some(t) = templates.get(&variant) else {
                     if variant == *name && problems.iter().all(|p: &ConfigError| !p.file.ends_with(file)) {
-                        problems.push(err(
-                            &source
+                        problems.push(ConfigError::new(
+                            source
                                 .read(file)
                                 .ok()
                                 .and_then(|l| match l {
@@ -265,7 +259,7 @@ impl Workflow {
                         } else {
                             allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ")
                         };
-                        problems.push(err(&path, Some(line), &variant, {
+                        problems.push(ConfigError::new(&path, Some(line), &variant, {
                             let ph = &c[1];
                             crate::tr!(
                                 "unknown placeholder {{{{{ph}}}}}; this template knows {known}",

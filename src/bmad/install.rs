@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use toml::{Table, Value};
 
-use super::{aliases_of, code_to_id, palette, problem, rel, Project};
+use super::{aliases_of, code_to_id, palette, rel, Project};
 use crate::agents::Agent;
 use crate::config::ConfigError;
 use crate::text::sanitize;
@@ -44,7 +44,7 @@ pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<ConfigError>) -> 
         Ok(t) => Some(t),
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-            problems.push(problem(rel(root, path), line, "", {
+            problems.push(ConfigError::new(rel(root, path), line, "", {
                 let m = e.message();
                 crate::tr!("not valid TOML, ignored: {m}", "不是有效的 TOML，已忽略：{m}")
             }));
@@ -128,7 +128,7 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
     let mut agents = Vec::new();
     for (code, desc) in &agents_table {
         let Some(desc) = desc.as_table() else {
-            problems.push(problem(
+            problems.push(ConfigError::new(
                 &source,
                 None,
                 &format!("agents.{code}"),
@@ -153,7 +153,7 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
         }
         let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
         if persona_src.is_none() {
-            problems.push(problem(
+            problems.push(ConfigError::new(
                 &source,
                 None,
                 &format!("agents.{code}"),

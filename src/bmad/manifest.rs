@@ -9,7 +9,7 @@ use std::path::Path;
 
 use regex::Regex;
 
-use super::{aliases_of, code_to_id, palette, problem, rel};
+use super::{aliases_of, code_to_id, palette, rel};
 use crate::agents::{Agent, Principles};
 use crate::config::ConfigError;
 use crate::text::sanitize;
@@ -93,7 +93,7 @@ pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
         Err(e) => {
             return (
                 vec![],
-                vec![problem(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))],
+                vec![ConfigError::new(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))],
             )
         }
     };
@@ -113,7 +113,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         Err(e) => {
             return (
                 vec![],
-                vec![problem(
+                vec![ConfigError::new(
                     &file,
                     Some(1),
                     "",
@@ -124,7 +124,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
     };
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     if col("name").is_none() && col("displayName").is_none() {
-        problems.push(problem(
+        problems.push(ConfigError::new(
             &file,
             Some(1),
             "name",
@@ -141,7 +141,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                problems.push(problem(
+                problems.push(ConfigError::new(
                     &file,
                     Some(row),
                     "",
@@ -160,7 +160,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         let display = get("displayName");
         if code.is_empty() && display.is_empty() {
             if record.iter().any(|c| !c.trim().is_empty()) {
-                problems.push(problem(
+                problems.push(ConfigError::new(
                     &file,
                     Some(row),
                     "name",
@@ -202,7 +202,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
                     }
                 }
             } else if !resolved.exists() {
-                problems.push(problem(
+                problems.push(ConfigError::new(
                     &file,
                     Some(row),
                     "path",
@@ -224,7 +224,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
             .iter()
             .all(|k| fields[k].is_empty())
         {
-            problems.push(problem(
+            problems.push(ConfigError::new(
                 &file,
                 Some(row),
                 "role",

@@ -137,17 +137,6 @@ pub(crate) fn rel(root: &Path, p: &Path) -> String {
     p.strip_prefix(root).unwrap_or(p).display().to_string()
 }
 
-pub(crate) fn problem(file: impl Into<String>, row: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
-    ConfigError {
-        file: file.into(),
-        line: row,
-        column: None,
-        key: key.to_string(),
-        message: message.into(),
-        snippet: None,
-    }
-}
-
 /// Replaces `{project-root}` in a configured path and makes it absolute.
 pub(crate) fn resolve_path(root: &Path, value: &str) -> PathBuf {
     let v = value.replace("{project-root}", &root.display().to_string());

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use serde::Deserialize;
 
-use super::{install, problem, rel, resolve_path, Project};
+use super::{install, rel, resolve_path, Project};
 use crate::config::ConfigError;
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -46,7 +46,7 @@ pub fn load(project: &Project) -> ProjectConfig {
             }
             Err(e) => {
                 let err = crate::config::yaml_error(&e, &rel(&project.root, &yaml_path), 0);
-                cfg.problems.push(problem(err.file, err.line, &err.key, {
+                cfg.problems.push(ConfigError::new(err.file, err.line, &err.key, {
                     let m = &err.message;
                     crate::tr!("{m}; ignored", "{m}；已忽略")
                 }));
