@@ -251,12 +251,10 @@ pub fn output_dir(cli: &Cli) -> PathBuf {
     cli.output.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUTPUT))
 }
 
-pub fn user_name(cli: &Cli) -> String {
-    cli.user_name
-        .clone()
-        .or_else(|| env_nonempty("USER"))
+/// The facilitator's name when nothing names them: the login name.
+fn login_name() -> String {
+    env_nonempty("USER")
         .or_else(|| env_nonempty("USERNAME"))
-        .map(|n| crate::text::sanitize(&n))
         .unwrap_or_else(|| "Facilitator".into())
 }
 
@@ -287,12 +285,14 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
         .or(config.party.lang)
         .or_else(Lang::from_env)
         .unwrap_or_default();
-    let user_name = cli
-        .user_name
-        .clone()
-        .or_else(|| resume.as_ref().map(|(_, s)| s.fm.user_name.clone()).filter(|n| !n.is_empty()))
-        .or_else(|| project.user_name.clone())
-        .unwrap_or_else(|| user_name(cli));
+    // Whatever names the facilitator is shown on screen: no control characters.
+    let user_name = crate::text::sanitize(
+        &cli.user_name
+            .clone()
+            .or_else(|| resume.as_ref().map(|(_, s)| s.fm.user_name.clone()).filter(|n| !n.is_empty()))
+            .or_else(|| project.user_name.clone())
+            .unwrap_or_else(login_name),
+    );
     // Agents speak the project's language whatever it is.
     let speech_language = project
         .communication_language
