@@ -27,11 +27,7 @@ async fn party_runs_to_the_round_limit_with_the_defaults() {
     let server = FakeOpenAi::varied().await;
     let party = Party::new(&server);
     let mut script = say(10, "What should we do next?");
-    script.push(Step::Answer {
-        confirmed: true,
-        extend: None,
-        reason: None,
-    });
+    script.push(Step::CONFIRM);
     let events = party.run(script).await;
 
     assert_eq!(rounds(&events).len(), 10, "ten rounds ran");
@@ -157,11 +153,7 @@ async fn continuing_past_the_limit_raises_it() {
         reason: None,
     });
     script.push(Step::Say("One more"));
-    script.push(Step::Answer {
-        confirmed: true,
-        extend: None,
-        reason: None,
-    });
+    script.push(Step::CONFIRM);
     let events = party.run(script).await;
     assert_eq!(rounds(&events).len(), 3);
     assert!(notices(&events)
@@ -223,17 +215,7 @@ async fn end_marker_confirmed_ends_the_party() {
     // Request 1 and 2: round 1 (two or three agents); request 4 is in round 2.
     let server = FakeOpenAi::start(marker_server_at(4)).await;
     let party = Party::new(&server);
-    let events = party
-        .run(vec![
-            Step::Say("Topic"),
-            Step::Say("Thoughts?"),
-            Step::Answer {
-                confirmed: true,
-                extend: None,
-                reason: None,
-            },
-        ])
-        .await;
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Thoughts?"), Step::CONFIRM]).await;
     let (agent, clean) = events
         .iter()
         .find_map(|e| match e {
@@ -250,16 +232,7 @@ async fn end_marker_confirmed_ends_the_party() {
         })
         .expect("an end proposal");
     assert_eq!(clean, "We have converged on a plan.");
-    let shown: String = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::AgentToken { text, .. } = e {
-                Some(text.as_str())
-            } else {
-                None
-            }
-        })
-        .collect();
+    let shown: String = shown_tokens(&events);
     assert!(!shown.contains("END"), "the marker never streams to the screen");
     assert_eq!(ended(&events), (Some(ExitReason::AgentProposed), true));
     let s = load(&session_file(&events));
@@ -310,16 +283,7 @@ async fn auto_end_and_disabled_detection() {
     let events = party.run(vec![Step::Say("Topic"), Step::Say("Go on")]).await;
     assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
     assert_eq!(rounds(&events).len(), 2);
-    let shown: String = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::AgentToken { text, .. } = e {
-                Some(text.as_str())
-            } else {
-                None
-            }
-        })
-        .collect();
+    let shown: String = shown_tokens(&events);
     assert!(!shown.contains("<!--"), "markers are stripped even when detection is off");
     assert!(
         !server.received()[0].system_prompt().contains("<!-- END -->"),

@@ -46,17 +46,7 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     party.config.party.consensus.lookback = 2;
     party.config.party.consensus.threshold = 0.8;
     party.config.party.silence.enabled = false;
-    let events = party
-        .run(vec![
-            Step::Say("Plugins?"),
-            Step::Say("And then?"),
-            Step::Answer {
-                confirmed: true,
-                extend: None,
-                reason: None,
-            },
-        ])
-        .await;
+    let events = party.run(vec![Step::Say("Plugins?"), Step::Say("And then?"), Step::CONFIRM]).await;
     let scores: Vec<f64> = events
         .iter()
         .filter_map(|e| {
@@ -213,11 +203,7 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
             Step::Say("Again?"),
             Step::Say("And?"),
             Step::Say("Once more?"),
-            Step::Answer {
-                confirmed: true,
-                extend: None,
-                reason: None,
-            },
+            Step::CONFIRM,
         ])
         .await;
     let host_spoke: Vec<u32> = events
@@ -277,11 +263,7 @@ async fn pushes_count_down_then_ask_and_the_answer_resets_the_budget() {
     }
     let script = vec![
         Step::Say("Topic"),
-        Step::Answer {
-            confirmed: true,
-            extend: None,
-            reason: None,
-        },
+        Step::CONFIRM,
         Step::Wait(Duration::from_millis(200)),
         Step::Cmd(Command::Exit),
     ];
@@ -427,16 +409,7 @@ async fn an_agent_question_ends_the_round_blocks_pushes_and_gets_the_answer_firs
     assert_eq!(round1.len(), 1, "the question ended the round at once");
     assert!(push_events(&events).is_empty(), "no push while a question is pending");
     assert_eq!(rounds(&events)[1][0], asker, "the answer goes to the asking agent first");
-    let shown: String = events
-        .iter()
-        .filter_map(|e| {
-            if let Event::AgentToken { text, .. } = e {
-                Some(text.as_str())
-            } else {
-                None
-            }
-        })
-        .collect();
+    let shown: String = shown_tokens(&events);
     assert!(!shown.contains("!?@human"), "the marker is never shown");
     let s = load(&session_file(&events));
     let q = s

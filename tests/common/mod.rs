@@ -58,6 +58,15 @@ pub enum Step {
     Do(Box<dyn FnOnce() + Send>),
 }
 
+impl Step {
+    /// Confirm the latest confirmation request, as it stands.
+    pub const CONFIRM: Step = Step::Answer {
+        confirmed: true,
+        extend: None,
+        reason: None,
+    };
+}
+
 impl Party {
     pub fn new(server: &FakeOpenAi) -> Party {
         Party {
@@ -189,6 +198,17 @@ pub fn agent_messages(events: &[Event]) -> Vec<(String, String)> {
         .iter()
         .filter_map(|e| match e {
             Event::AgentMessage { agent, text, .. } => Some((agent.clone(), text.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Everything the agents' panes were shown, token by token.
+pub fn shown_tokens(events: &[Event]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentToken { text, .. } => Some(text.as_str()),
             _ => None,
         })
         .collect()
