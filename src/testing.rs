@@ -120,8 +120,13 @@ pub fn chunk(content: Option<&str>, finish: Option<&str>) -> String {
 
 /// A well-formed streamed reply of `text`, split into word-sized pieces.
 pub fn stream_of(text: &str) -> Reply {
+    stream_events(events_of(text))
+}
+
+/// These chunk payloads streamed at once, then `[DONE]`, with no fault.
+pub fn stream_events(events: Vec<String>) -> Reply {
     Reply::Stream {
-        events: events_of(text),
+        events,
         done: true,
         delay: Duration::ZERO,
         cut_after: None,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use bmad_party::engine::{Command, Event, ExitReason, NoticeKind};
 use bmad_party::i18n::Lang;
 use bmad_party::session::{ConfirmKind, ConfirmStatus, StepId, TurnKind};
-use bmad_party::testing::{events_of, stream_of, FakeOpenAi, Reply};
+use bmad_party::testing::{events_of, stream_events, stream_of, FakeOpenAi, Reply};
 use common::*;
 
 fn ended(events: &[Event]) -> (Option<ExitReason>, bool) {
@@ -394,14 +394,7 @@ async fn server_quirks_are_accepted() {
         "{not json at all".to_string(),
         r#"{"id":"x","choices":[{"index":0,"delta":{"content":"quirks."},"finish_reason":"eos"}],"usage":{"prompt_tokens":10,"completion_tokens":3}}"#.to_string(),
     ];
-    let server = FakeOpenAi::start(move |_, _| Reply::Stream {
-        events: quirky.clone(),
-        done: true,
-        delay: Duration::ZERO,
-        cut_after: None,
-        stall_after: None,
-    })
-    .await;
+    let server = FakeOpenAi::start(move |_, _| stream_events(quirky.clone())).await;
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
     let msgs = agent_messages(&events);

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use bmad_party::engine::{Event, ExitReason};
 use bmad_party::session::TurnKind;
-use bmad_party::testing::{chunk, events_of, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
+use bmad_party::testing::{chunk, events_of, stream_events, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
 use common::*;
 
 fn ended(events: &[Event]) -> Option<ExitReason> {
@@ -195,13 +195,7 @@ async fn a_one_megabyte_reply_is_kept_whole() {
         .chain([chunk(None, Some("stop"))])
         .collect();
     let server = FakeOpenAi::varied().await;
-    server.push([Reply::Stream {
-        events: events_list,
-        done: true,
-        delay: Duration::ZERO,
-        cut_after: None,
-        stall_after: None,
-    }]);
+    server.push([stream_events(events_list)]);
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
     let first = agent_messages(&events)[0].1.clone();

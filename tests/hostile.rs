@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 
 use bmad_party::engine::Event;
 use bmad_party::i18n::Lang;
-use bmad_party::testing::{chunk, FakeOpenAi, Reply};
+use bmad_party::testing::{chunk, stream_events, FakeOpenAi};
 use bmad_party::tui::app::App;
 use bmad_party::tui::view::{self, ViewState};
 use common::*;
@@ -51,14 +51,7 @@ fn assert_clean(text: &str, what: &str) {
 
 #[tokio::test]
 async fn hostile_model_output_through_engine_file_and_full_screen() {
-    let server = FakeOpenAi::start(|_, _| Reply::Stream {
-        events: hostile_server_events(),
-        done: true,
-        delay: Duration::ZERO,
-        cut_after: None,
-        stall_after: None,
-    })
-    .await;
+    let server = FakeOpenAi::start(|_, _| stream_events(hostile_server_events())).await;
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
     for e in &events {
@@ -102,14 +95,7 @@ async fn hostile_model_output_through_engine_file_and_full_screen() {
 
 #[tokio::test]
 async fn hostile_text_in_files_and_the_headless_transcript() {
-    let server = FakeOpenAi::start(|_, _| Reply::Stream {
-        events: hostile_server_events(),
-        done: true,
-        delay: Duration::ZERO,
-        cut_after: None,
-        stall_after: None,
-    })
-    .await;
+    let server = FakeOpenAi::start(|_, _| stream_events(hostile_server_events())).await;
     let dir = tempfile::tempdir().unwrap();
     // An agent file and a workflow template with escape sequences in them.
     let agents = dir.path().join("agents");
