@@ -217,16 +217,10 @@ async fn streams_without_done_or_with_an_error_chunk() {
             stall_after: None,
         },
         // An error object mid-stream: retried.
-        Reply::Stream {
-            events: vec![
-                chunk(Some("partial "), None),
-                r#"{"error":{"message":"upstream overloaded"}}"#.to_string(),
-            ],
-            done: true,
-            delay: Duration::ZERO,
-            cut_after: None,
-            stall_after: None,
-        },
+        stream_events(vec![
+            chunk(Some("partial "), None),
+            r#"{"error":{"message":"upstream overloaded"}}"#.to_string(),
+        ]),
     ]);
     let party = Party::new(&server);
     let events = party.run(vec![Step::Say("Topic")]).await;
