@@ -136,6 +136,13 @@ impl Template {
         }
         Template { text, source, parts }
     }
+
+    fn placeholders(&self) -> impl Iterator<Item = &str> {
+        self.parts.iter().filter_map(|p| match p {
+            Part::Var(name) => Some(name.as_str()),
+            Part::Text(_) => None,
+        })
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -227,7 +234,6 @@ impl Workflow {
                 Err(e) => problems.push(e),
             }
         }
-        let ph = placeholder_re();
         for (file, name, allowed) in REQUIRED {
             for variant in [name.to_string(), format!("{name}.zh")] {
                 let Some(t) = templates.get(&variant) else {
@@ -251,8 +257,8 @@ impl Workflow {
                     }
                     continue;
                 };
-                for c in ph.captures_iter(&t.text) {
-                    if !allowed.contains(&&c[1]) {
+                for ph in t.placeholders() {
+                    if !allowed.contains(&ph) {
                         let (path, line) = lines.get(&variant).cloned().unwrap_or_default();
                         let known = if allowed.is_empty() {
                             "none".to_string()
@@ -260,7 +266,6 @@ impl Workflow {
                             allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ")
                         };
                         problems.push(ConfigError::new(&path, Some(line), &variant, {
-                            let ph = &c[1];
                             crate::tr!(
                                 "unknown placeholder {{{{{ph}}}}}; this template knows {known}",
                                 "未知占位符 {{{{{ph}}}}}；此模板可用 {known}"
