@@ -180,6 +180,15 @@ fn config_toml_wins_over_a_stale_csv() {
     assert_eq!(names(&root), ["Mary"]);
 }
 
+/// A string field of the first headless event of a kind.
+fn event_text(ev: &[serde_json::Value], kind: &str, field: &str) -> String {
+    let e = ev.iter().find(|e| e["type"] == kind).unwrap_or_else(|| panic!("a {kind} event"));
+    e[field]
+        .as_str()
+        .unwrap_or_else(|| panic!("{kind}.{field} is a string"))
+        .to_string()
+}
+
 async fn headless_in(dir: &Path, server: &FakeOpenAi, extra: &[&str], input: &str) -> (i32, Vec<serde_json::Value>, String) {
     let mut cmd = tokio::process::Command::new(BIN);
     cmd.current_dir(dir)
@@ -229,20 +238,14 @@ async fn a_chinese_project_party_greets_by_name_speaks_chinese_and_writes_to_its
         .map(|a| a["id"].as_str().unwrap())
         .collect();
     assert_eq!(ids, ["bmad-master", "architect", "tech-writer"]);
-    let welcome = ev.iter().find(|e| e["type"] == "welcome").unwrap()["text"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let welcome = event_text(&ev, "welcome", "text");
     assert!(welcome.contains("欢迎 小明"), "{welcome}");
     assert!(
         ev.iter()
             .any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("正在结束对话")),
         "Chinese notices"
     );
-    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let file = event_text(&ev, "session_ended", "file");
     assert!(
         file.starts_with(&root.canonicalize().unwrap().join("docs/party-mode").display().to_string()),
         "{file}"
@@ -266,10 +269,7 @@ async fn a_spanish_toml_project_tells_agents_to_speak_spanish_with_english_progr
     assert_eq!(ev[0]["lang"], "en", "program text falls back to English");
     assert_eq!(ev[0]["user_name"], "Sofía");
     assert!(server.received().iter().any(|r| r.system_prompt().contains("Write in Español")));
-    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let file = event_text(&ev, "session_ended", "file");
     assert!(file.contains("_bmad-output/party-mode/"), "{file}");
     let s = bmad_party::session::load(Path::new(&file)).unwrap();
     assert_eq!(s.fm.agents, ["bmad-agent-architect", "bmad-agent-pm"]);
@@ -295,10 +295,7 @@ async fn roster_problems_are_shown_and_flags_win() {
             .any(|e| e["type"] == "notice" && e["text"].as_str().unwrap().contains("名单中有 3 个问题")),
         "program text follows --lang zh"
     );
-    let file = ev.iter().find(|e| e["type"] == "session_ended").unwrap()["file"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let file = event_text(&ev, "session_ended", "file");
     assert!(file.starts_with(&out.path().display().to_string()));
 }
 
