@@ -170,6 +170,10 @@ impl FakeOpenAi {
         tokio::spawn(async move {
             loop {
                 let Ok((sock, _)) = listener.accept().await else { break };
+                // Streaming servers send each event as it is made; without
+                // this, Nagle holds events back until the client's delayed
+                // ACK, 40 ms later.
+                let _ = sock.set_nodelay(true);
                 let s = s.clone();
                 tokio::spawn(async move {
                     let _ = serve(sock, s).await;
