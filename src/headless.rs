@@ -3,7 +3,9 @@
 //! are fed one at a time, each when the engine asks for input, so piping N
 //! messages runs N rounds; end of input means the facilitator has left.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt};
 use std::io::{IsTerminal, Write};
 
 use tokio::io::AsyncBufReadExt;
@@ -250,8 +252,10 @@ impl Printer {
 }
 
 /// Runs a party on stdin/stdout; returns the process exit code.
-pub async fn run(setup: Setup, format: EventFormat) -> i32 {
+pub async fn run(mut setup: Setup, format: EventFormat) -> i32 {
     let lang = setup.lang;
+    // No screen shares the thread: the engine writes its saves itself.
+    setup.saves = engine::Saves::Inline;
     let mut engine = engine::spawn(setup);
     let mut printer = Printer {
         format,

@@ -332,6 +332,7 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
         user_name,
         output,
         resume,
+        saves: Default::default(),
     })
 }
 

@@ -4,7 +4,7 @@
 //! then one fenced block; `{{var}}` placeholders are filled at run time. Editing a
 //! template changes what the program says and asks.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use regex::Regex;
 

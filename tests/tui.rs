@@ -40,6 +40,7 @@ async fn rehearsal_events(messages: &[&str], config: Config) -> (Vec<Event>, tem
         resume: None,
         document_language: None,
         notices: vec![],
+        saves: Default::default(),
     };
     let mut h = engine::spawn(setup);
     let mut events = Vec::new();

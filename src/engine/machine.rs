@@ -10,7 +10,9 @@ mod push;
 mod question;
 mod reset;
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
+
+use foldhash::{HashMap, HashMapExt};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -23,7 +25,7 @@ use tokio::time::Instant;
 use super::markers::MarkerFilter;
 use super::prompts::PromptEnv;
 use super::selection;
-use super::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Setup, Status};
+use super::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Saves, Setup, Status};
 use crate::agents::Agent;
 use crate::config::Config;
 use crate::i18n::{t, Lang, Msg};
@@ -96,6 +98,7 @@ pub struct Engine {
     resume: Option<(PathBuf, Session)>,
     document_language: Option<String>,
     startup_notices: Vec<String>,
+    saves: Saves,
     phase: Phase,
     /// When the clock (re)started, and the active seconds counted before.
     opened: Instant,
@@ -212,6 +215,7 @@ impl Engine {
             resume: setup.resume,
             document_language: setup.document_language,
             startup_notices: setup.notices,
+            saves: setup.saves,
             phase: Phase::Welcome,
             opened: Instant::now(),
             active_base: 0,
@@ -358,9 +362,13 @@ impl Engine {
         } else {
             crate::session::Folder::Known
         };
-        let result = tokio::task::spawn_blocking(move || crate::session::store_write(&write_path, &text, folder))
-            .await
-            .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
+        let write = move || crate::session::store_write(&write_path, &text, folder);
+        let result = match self.saves {
+            Saves::Inline => write(),
+            Saves::Background => tokio::task::spawn_blocking(write)
+                .await
+                .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string()))),
+        };
         match result {
             Ok(()) => {
                 self.saved_once = true;

@@ -336,6 +336,20 @@ pub struct Setup {
     pub document_language: Option<String>,
     /// Shown once at the start (e.g. problems found in a BMAD roster).
     pub notices: Vec<String>,
+    pub saves: Saves,
+}
+
+/// Which thread writes the session file. The engine waits for each save
+/// either way, so the order of saves and events is the same.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Saves {
+    /// The blocking pool: the screen shares the engine's thread and keeps
+    /// drawing while the disk syncs.
+    #[default]
+    Background,
+    /// The engine's own thread, when nothing there waits on it (headless):
+    /// a hand-over to another thread and back costs more than the write.
+    Inline,
 }
 
 pub struct EngineHandle {

@@ -2,7 +2,7 @@
 //! their persona to the message, with rotation so that the same voices do
 //! not dominate. Deterministic, so parties and tests are reproducible.
 
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashMapExt, HashSet};
 
 use crate::agents::Agent;
 use crate::text::terms;

@@ -4,7 +4,7 @@
 //! plain similarity confuses "X is safe" with "X is not safe". Embedding
 //! vectors from the endpoint replace the lexical ones when configured.
 
-use std::collections::HashMap;
+use foldhash::{HashMap, HashMapExt};
 
 use regex::Regex;
 

@@ -97,6 +97,7 @@ impl Party {
             resume,
             document_language: None,
             notices: vec![],
+            saves: Default::default(),
         }
     }
 
