@@ -56,12 +56,11 @@ fn save_after_a_new_message(bencher: Bencher, messages: usize) {
     let dir = tempfile::tempdir().unwrap();
     let mut s = session(messages);
     let mut store = SessionStore::create(dir.path(), "Plugins", Utc::now());
-    let text = store.render(&s).unwrap();
-    store_write(&store.path, &text, Folder::MayBeNew).unwrap();
+    let path = store.path.clone();
+    store_write(&path, &store.render(&s).unwrap().parts(), Folder::MayBeNew).unwrap();
     let extra = s.turns[0].clone();
     bencher.bench_local(|| {
         s.turns.push(extra.clone());
-        let text = store.render(&s).unwrap();
-        store_write(&store.path, &text, Folder::Known).unwrap();
+        store_write(&path, &store.render(&s).unwrap().parts(), Folder::Known).unwrap();
     });
 }

@@ -346,15 +346,6 @@ impl Engine {
             return;
         };
         session.fm.conversation_state.active_seconds = active;
-        let text = match store.render(session) {
-            Ok(t) => t,
-            Err(e) => {
-                tracing::error!("{e}");
-                return;
-            }
-        };
-        let path = store.path.clone();
-        let write_path = path.clone();
         // After one good save the folder is there: later saves skip the
         // folder checks. A failure may mean it went away, so check again.
         let folder = if self.save_failing || !self.saved_once {
@@ -362,12 +353,22 @@ impl Engine {
         } else {
             crate::session::Folder::Known
         };
-        let write = move || crate::session::store_write(&write_path, &text, folder);
+        let path = store.path.clone();
+        let rendered = match store.render(session) {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::error!("{e}");
+                return;
+            }
+        };
         let result = match self.saves {
-            Saves::Inline => write(),
-            Saves::Background => tokio::task::spawn_blocking(write)
-                .await
-                .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string()))),
+            Saves::Inline => crate::session::store_write(&path, &rendered.parts(), folder),
+            Saves::Background => {
+                let (text, write_path) = (rendered.to_text(), path.clone());
+                tokio::task::spawn_blocking(move || crate::session::store_write(&write_path, &[text.as_bytes()], folder))
+                    .await
+                    .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
+            }
         };
         match result {
             Ok(()) => {

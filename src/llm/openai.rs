@@ -13,7 +13,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -22,12 +22,14 @@ use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use async_openai::Client;
 use backon::BackoffBuilder;
+use foldhash::HashMap;
 use futures::stream::BoxStream;
 use futures::StreamExt;
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::{ChatRequest, LlmEvent, Provider, ProviderInfo, Role};
+use super::{ChatMessage, ChatRequest, Cue, LlmEvent, Provider, ProviderInfo, Role};
 
 #[derive(Debug, Clone)]
 pub struct OpenAiSettings {
@@ -47,6 +49,64 @@ pub struct OpenAiProvider {
     /// Some servers reject `stream_options`; after one such refusal it is
     /// left out for the rest of the session.
     usage_option: Arc<AtomicBool>,
+    wire: Arc<WireCache>,
+}
+
+/// Each agent's last request, message by message, with the JSON it was
+/// sent as. An agent's next call repeats all of it but the newest round,
+/// and escaping the whole history again for every call (165 KB by round
+/// 100) cost more than anything else done per request. A message is
+/// reused only when its role and text are equal to the cached one.
+#[derive(Default)]
+struct WireCache {
+    by_agent: Mutex<HashMap<String, Vec<WireEntry>>>,
+}
+
+struct WireEntry {
+    role: Role,
+    content: String,
+    json: Arc<RawValue>,
+}
+
+impl WireCache {
+    fn messages(&self, agent: Option<&str>, messages: &[ChatMessage]) -> Vec<Arc<RawValue>> {
+        let Some(agent) = agent else {
+            return messages.iter().map(wire_json).collect();
+        };
+        let mut by_agent = self.by_agent.lock().unwrap_or_else(|e| e.into_inner());
+        let cached = by_agent.entry(agent.to_string()).or_default();
+        cached.truncate(messages.len());
+        messages
+            .iter()
+            .enumerate()
+            .map(|(i, m)| match cached.get_mut(i) {
+                Some(c) if c.role == m.role && c.content == m.content => c.json.clone(),
+                slot => {
+                    let entry = WireEntry {
+                        role: m.role,
+                        content: m.content.clone(),
+                        json: wire_json(m),
+                    };
+                    let json = entry.json.clone();
+                    match slot {
+                        Some(c) => *c = entry,
+                        None => cached.push(entry),
+                    }
+                    json
+                }
+            })
+            .collect()
+    }
+}
+
+fn wire_json(m: &ChatMessage) -> Arc<RawValue> {
+    let role = match m.role {
+        Role::System => "system",
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let json = serde_json::value::to_raw_value(&WireMessage { role, content: &m.content }).expect("a struct of two strings serialises");
+    Arc::from(json)
 }
 
 /// A non-2xx HTTP reply, with what the retry policy and the facilitator need.
@@ -141,12 +201,12 @@ impl tower_service::Service<HttpRequestFactory> for Transport {
     }
 }
 
-/// The request as sent: it borrows the conversation (which can be long)
-/// rather than copying it into a JSON tree for every attempt.
+/// The request as sent: the messages are JSON already (see [`WireCache`]).
 #[derive(serde::Serialize)]
 struct Body<'a> {
     model: &'a str,
-    messages: &'a [WireMessage<'a>],
+    #[serde(serialize_with = "raw_messages")]
+    messages: &'a [Arc<RawValue>],
     temperature: f32,
     stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -157,6 +217,10 @@ struct Body<'a> {
 struct WireMessage<'a> {
     role: &'static str,
     content: &'a str,
+}
+
+fn raw_messages<S: serde::Serializer>(messages: &&[Arc<RawValue>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(messages.iter().map(|m| &**m))
 }
 
 #[derive(serde::Serialize)]
@@ -337,6 +401,7 @@ impl OpenAiProvider {
             client,
             settings,
             usage_option: Arc::new(AtomicBool::new(true)),
+            wire: Arc::default(),
         })
     }
 }
@@ -398,11 +463,16 @@ impl Provider for OpenAiProvider {
         let client = self.client.clone();
         let settings = self.settings.clone();
         let usage_option = self.usage_option.clone();
+        let agent = match &req.cue {
+            Cue::Turn { agent, .. } | Cue::Farewell { agent, .. } => Some(agent.id.as_str()),
+            _ => None,
+        };
+        let messages = self.wire.messages(agent, &req.messages);
         // The request runs inside the stream, polled by whoever reads it,
         // not as a task of its own: one hand-over between tasks less per
         // token. Dropping the stream (a cancel) drops the request with it,
         // which closes the connection. The channel ends when `run` is done.
-        let request = async move { run(client, settings, usage_option, req, &tx).await };
+        let request = async move { run(client, settings, usage_option, req, messages, &tx).await };
         let driver = futures::stream::once(request).filter_map(|()| futures::future::ready(None));
         let events = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
         futures::stream::select(events, driver).boxed()
@@ -414,6 +484,7 @@ async fn run(
     settings: OpenAiSettings,
     usage_option: Arc<AtomicBool>,
     req: ChatRequest,
+    messages: Vec<Arc<RawValue>>,
     tx: &mpsc::Sender<LlmEvent>,
 ) {
     let mut backoff = backon::ExponentialBuilder::default()
@@ -423,18 +494,6 @@ async fn run(
         .with_jitter()
         .build();
     let model = req.model.clone().unwrap_or_else(|| settings.model.clone());
-    let messages: Vec<WireMessage> = req
-        .messages
-        .iter()
-        .map(|m| WireMessage {
-            role: match m.role {
-                Role::System => "system",
-                Role::User => "user",
-                Role::Assistant => "assistant",
-            },
-            content: &m.content,
-        })
-        .collect();
     let mut attempt = 0u32;
     loop {
         attempt += 1;
@@ -607,6 +666,45 @@ mod tests {
     fn echoed_keys_are_redacted() {
         assert_eq!(redact("bad key sk-abcdef123 here", "sk-abcdef123"), "bad key [redacted key] here");
         assert_eq!(redact("short keys are not hunted", "k"), "short keys are not hunted");
+    }
+
+    #[test]
+    fn wire_cache_reuses_equal_messages_and_remakes_changed_ones() {
+        let cache = WireCache::default();
+        let m = ChatMessage::new;
+        let first = cache.messages(Some("a"), &[m(Role::System, "sys"), m(Role::User, "hi \"room\"\n")]);
+        let second = cache.messages(
+            Some("a"),
+            &[m(Role::System, "sys"), m(Role::Assistant, "hi \"room\"\n"), m(Role::User, "next")],
+        );
+        assert!(Arc::ptr_eq(&first[0], &second[0]), "an equal message is sent as it was");
+        assert_eq!(second[1].get(), r#"{"role":"assistant","content":"hi \"room\"\n"}"#);
+        assert_eq!(second[2].get(), r#"{"role":"user","content":"next"}"#);
+        let shorter = cache.messages(Some("a"), &[m(Role::System, "sys 2")]);
+        assert_eq!(shorter.len(), 1);
+        assert_eq!(shorter[0].get(), r#"{"role":"system","content":"sys 2"}"#);
+        let other = cache.messages(Some("b"), &[m(Role::System, "sys")]);
+        assert!(!Arc::ptr_eq(&other[0], &first[0]), "each agent has its own");
+        let body = Body {
+            model: "m",
+            messages: &second,
+            temperature: 0.5,
+            stream: true,
+            stream_options: None,
+        };
+        assert_eq!(
+            serde_json::to_value(&body).unwrap(),
+            serde_json::json!({
+                "model": "m",
+                "messages": [
+                    {"role": "system", "content": "sys"},
+                    {"role": "assistant", "content": "hi \"room\"\n"},
+                    {"role": "user", "content": "next"},
+                ],
+                "temperature": 0.5,
+                "stream": true,
+            })
+        );
     }
 
     #[test]

@@ -60,8 +60,8 @@ impl SessionStore {
         }
     }
 
-    /// The whole file's text for `session`, appending turns rendered since the last call.
-    pub fn render(&mut self, session: &Session) -> Result<String, String> {
+    /// The file's text for `session`, appending turns rendered since the last call.
+    pub fn render(&mut self, session: &Session) -> Result<Rendered<'_>, String> {
         let topic = session.fm.topic.replace('\n', " ");
         let title = match session.fm.lang {
             crate::i18n::Lang::Zh => format!("# 🎉 派对模式：{topic}\n"),
@@ -77,16 +77,34 @@ impl SessionStore {
         }
         self.rendered = session.turns.len();
         let yaml = serde_saphyr::to_string(&session.fm).map_err(|e| format!("cannot serialise the session state: {e}"))?;
-        let mut out = String::with_capacity(yaml.len() + self.body.len() + self.title.len() + 16);
-        out.push_str("---\n");
-        out.push_str(&yaml);
+        let mut head = String::with_capacity(yaml.len() + self.title.len() + 16);
+        head.push_str("---\n");
+        head.push_str(&yaml);
         if !yaml.ends_with('\n') {
-            out.push('\n');
+            head.push('\n');
         }
-        out.push_str("---\n\n");
-        out.push_str(&self.title);
-        out.push_str(&self.body);
-        Ok(out)
+        head.push_str("---\n\n");
+        head.push_str(&self.title);
+        Ok(Rendered { head, body: &self.body })
+    }
+}
+
+/// A session file's text in two parts: the frontmatter and title, made
+/// anew for each save, and the transcript kept by the store. Writing the
+/// parts as they are spares copying the transcript for every save.
+pub struct Rendered<'a> {
+    pub head: String,
+    pub body: &'a str,
+}
+
+impl Rendered<'_> {
+    pub fn parts(&self) -> [&[u8]; 2] {
+        [self.head.as_bytes(), self.body.as_bytes()]
+    }
+
+    /// The whole text, owned (to hand to another thread).
+    pub fn to_text(&self) -> String {
+        [self.head.as_str(), self.body].concat()
     }
 }
 
@@ -174,7 +192,7 @@ pub enum Folder {
 
 /// Writes `text` to `path` atomically (temp file, fdatasync, rename),
 /// readable by the owner only.
-pub fn write_atomic(path: &Path, text: &str, folder: Folder) -> std::io::Result<()> {
+pub fn write_atomic(path: &Path, parts: &[&[u8]], folder: Folder) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{name}.tmp"));
@@ -190,7 +208,7 @@ pub fn write_atomic(path: &Path, text: &str, folder: Folder) -> std::io::Result<
             opts.mode(0o600);
         }
         let mut f = opts.open(&tmp)?;
-        f.write_all(text.as_bytes())?;
+        write_all_vectored(&mut f, parts)?;
         // fdatasync: the data and the size, not the timestamps.
         f.sync_data()?;
     }
@@ -202,6 +220,22 @@ pub fn write_atomic(path: &Path, text: &str, folder: Folder) -> std::io::Result<
     if appears {
         if let Ok(d) = std::fs::File::open(dir) {
             let _ = d.sync_all();
+        }
+    }
+    Ok(())
+}
+
+/// All of `parts`, in one system call when the file takes them at once.
+fn write_all_vectored(f: &mut std::fs::File, parts: &[&[u8]]) -> std::io::Result<()> {
+    let mut slices: Vec<std::io::IoSlice> = parts.iter().map(|p| std::io::IoSlice::new(p)).collect();
+    let mut rest = &mut slices[..];
+    std::io::IoSlice::advance_slices(&mut rest, 0);
+    while !rest.is_empty() {
+        match f.write_vectored(rest) {
+            Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+            Ok(n) => std::io::IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
         }
     }
     Ok(())
@@ -383,12 +417,14 @@ mod tests {
         let s = sample();
         let dir = tempfile::tempdir().unwrap();
         let mut store = SessionStore::create(dir.path(), &s.fm.topic, Utc::now());
-        let text = store.render(&s).unwrap();
-        write_atomic(&store.path, &text, Folder::MayBeNew).unwrap();
-        let back = load(&store.path).unwrap();
+        let path = store.path.clone();
+        let rendered = store.render(&s).unwrap();
+        write_atomic(&path, &rendered.parts(), Folder::MayBeNew).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), rendered.to_text());
+        let back = load(&path).unwrap();
         assert_eq!(back.fm, s.fm);
         assert_eq!(back.turns, s.turns);
-        assert!(text.contains("🏗️ **Ingrid**: Yes, **but**:"));
+        assert!(rendered.body.contains("🏗️ **Ingrid**: Yes, **but**:"));
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
@@ -403,8 +439,8 @@ mod tests {
         let mut a = SessionStore::reopen(Path::new("x.md"));
         a.render(&s).unwrap();
         s.turns.push(last);
-        let inc = a.render(&s).unwrap();
-        let full = SessionStore::reopen(Path::new("x.md")).render(&s).unwrap();
+        let inc = a.render(&s).unwrap().to_text();
+        let full = SessionStore::reopen(Path::new("x.md")).render(&s).unwrap().to_text();
         assert_eq!(inc, full);
     }
 
