@@ -93,7 +93,6 @@ impl PromptEnv<'_> {
     /// The conversation as `agent` sees it: its own turns as the assistant,
     /// everyone else's as labelled user turns, merged so roles alternate.
     pub fn history(&self, agent: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
-        use std::fmt::Write;
         let role_of = |t: &Turn| match t.kind {
             TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push => Some(Role::User),
             TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => Some(Role::Assistant),
@@ -102,7 +101,8 @@ impl PromptEnv<'_> {
         };
         // Consecutive turns of one role share a message. This runs over the
         // whole history for every agent turn, so each message is sized once
-        // and every turn written straight into it.
+        // and every turn copied straight into it (`write!` costs more than
+        // the copying here).
         let mut out: Vec<ChatMessage> = Vec::new();
         let mut spoken = turns.iter().filter_map(|t| role_of(t).map(|r| (r, t))).peekable();
         while let Some((role, first)) = spoken.next() {
@@ -116,11 +116,14 @@ impl PromptEnv<'_> {
                 if i > 0 {
                     content.push_str("\n\n");
                 }
-                let _ = match t.kind {
-                    TurnKind::Facilitator => write!(content, "{} (facilitator): {}", self.user_name, t.text),
+                match t.kind {
+                    TurnKind::Facilitator => {
+                        for part in [self.user_name, " (facilitator): ", &t.text] {
+                            content.push_str(part);
+                        }
+                    }
                     TurnKind::Continue => {
                         content.push_str(&self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
-                        Ok(())
                     }
                     TurnKind::Agent if role == Role::User => {
                         let title = t
@@ -128,16 +131,17 @@ impl PromptEnv<'_> {
                             .as_deref()
                             .and_then(|id| self.agents.iter().find(|a| a.id == id))
                             .map(|a| a.title.as_str());
-                        match title {
-                            Some(title) => write!(content, "{} ({title}): {}", t.label, t.text),
-                            None => write!(content, "{}: {}", t.label, t.text),
+                        content.push_str(&t.label);
+                        if let Some(title) = title {
+                            for part in [" (", title, ")"] {
+                                content.push_str(part);
+                            }
                         }
-                    }
-                    _ => {
+                        content.push_str(": ");
                         content.push_str(&t.text);
-                        Ok(())
                     }
-                };
+                    _ => content.push_str(&t.text),
+                }
             }
             out.push(ChatMessage::new(role, content));
         }
