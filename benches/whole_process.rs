@@ -9,11 +9,17 @@
 //! - cost growth: CPU per message of rounds 91–100 against rounds 1–10, from
 //!   `/proc/<pid>/task/*/schedstat` (nanoseconds) sampled at round events.
 //!
+//! After each run, the **I/O floor**: the same requests, replies, output
+//! lines and saves done by one thread with plain blocking calls and nothing
+//! else, which is the part of the figure no implementation of the design
+//! (a save after every message, the full history in every call) can avoid.
+//!
 //! `cargo bench --bench whole_process` (7 runs each with the session file on
 //! the disk and on tmpfs, medians);
 //! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI).
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufRead, BufReader, IoSlice, Read, Write};
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 use bmad_party::testing::FakeOpenAi;
@@ -60,6 +66,10 @@ struct Run {
     first_ms: f64,
     last_ms: f64,
     messages: usize,
+    /// The session file's size at the end, bytes.
+    file_bytes: usize,
+    /// The bodies of the run's chat requests, as sent.
+    bodies: Vec<Vec<u8>>,
 }
 
 fn reply(n: usize) -> String {
@@ -78,6 +88,7 @@ fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path) -> Run {
     )
     .unwrap();
     let (cpu_before, _) = children_usage();
+    let requests_before = server.received().len();
     let mut child = Command::new(BIN)
         .current_dir(dir.path())
         .env("OPENAI_BASE_URL", server.base_url())
@@ -145,6 +156,18 @@ fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path) -> Run {
     let status = child.wait().unwrap();
     assert!(status.success());
     let (cpu_after, _) = children_usage();
+    let file_bytes = std::fs::read_dir(dir.path().join("party-mode"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "md"))
+        .map(|e| e.metadata().unwrap().len() as usize)
+        .max()
+        .unwrap_or(0);
+    let bodies = server.received()[requests_before..]
+        .iter()
+        .filter(|r| r.path.ends_with("/chat/completions"))
+        .map(|r| serde_json::to_vec(&r.body).unwrap())
+        .collect();
     let first = (first_end - first_start) as f64 / first_msgs.max(1) as f64;
     let last = (last_end - last_start) as f64 / last_msgs.max(1) as f64;
     Run {
@@ -154,7 +177,73 @@ fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path) -> Run {
         first_ms: first / 1e6,
         last_ms: last / 1e6,
         messages,
+        file_bytes,
+        bodies,
     }
+}
+
+fn thread_cpu_ns() -> u64 {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: clock_gettime writes into the struct we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+}
+
+/// The I/O of `run` alone, in ms of this thread's CPU per agent message:
+/// each request of the run sent as it was (one vectored write of head and
+/// body on a kept-alive connection), its reply read as it arrives with a
+/// line written to a pipe per read (the events), and the session file
+/// replaced by temp file, fdatasync and rename four times a round (the
+/// facilitator's message and three replies), growing to the run's size.
+fn io_floor(server: &FakeOpenAi, run: &Run, rounds: usize, root: &Path) -> f64 {
+    let dir = tempfile::tempdir_in(root).unwrap();
+    let (tmp, file) = (dir.path().join(".s.md.tmp"), dir.path().join("s.md"));
+    let (mut events, mut events_in) = std::io::pipe().unwrap();
+    let drain = std::thread::spawn(move || std::io::copy(&mut events, &mut std::io::sink()));
+    let content = vec![b'x'; run.file_bytes.max(1)];
+    let saves = rounds * 4;
+    let per_request = saves as f64 / run.bodies.len().max(1) as f64;
+    let start = thread_cpu_ns();
+    let mut sock = std::net::TcpStream::connect(server.addr).unwrap();
+    sock.set_nodelay(true).unwrap();
+    let (mut buf, mut saved) = (vec![0u8; 64 * 1024], 0usize);
+    for (i, body) in run.bodies.iter().enumerate() {
+        let head = format!(
+            "POST /v1/chat/completions HTTP/1.1\r\nhost: {}\r\ncontent-type: application/json\r\nauthorization: Bearer bench\r\ncontent-length: {}\r\n\r\n",
+            server.addr,
+            body.len()
+        );
+        let mut parts = [IoSlice::new(head.as_bytes()), IoSlice::new(body)];
+        let mut rest = &mut parts[..];
+        while !rest.is_empty() {
+            let n = sock.write_vectored(rest).unwrap();
+            IoSlice::advance_slices(&mut rest, n);
+        }
+        let mut tail = Vec::new();
+        loop {
+            let n = sock.read(&mut buf).unwrap();
+            assert!(n > 0, "the server closed the connection");
+            writeln!(events_in, "{{\"type\":\"agent_token\",\"bytes\":{n}}}").unwrap();
+            tail.extend_from_slice(&buf[n.saturating_sub(5)..n]);
+            if tail.ends_with(b"0\r\n\r\n") {
+                break;
+            }
+            tail.drain(..tail.len().saturating_sub(5));
+        }
+        while (saved as f64) < (i + 1) as f64 * per_request {
+            saved += 1;
+            let size = content.len() * saved / saves.max(1);
+            let mut f = std::fs::File::create(&tmp).unwrap();
+            f.write_all(&content[..size]).unwrap();
+            f.sync_data().unwrap();
+            drop(f);
+            std::fs::rename(&tmp, &file).unwrap();
+        }
+    }
+    let ms = (thread_cpu_ns() - start) as f64 / 1e6 / run.messages.max(1) as f64;
+    drop(events_in);
+    drain.join().unwrap().unwrap();
+    ms
 }
 
 /// Exec to first frame of the full screen, in a real pseudo-terminal, with
@@ -241,11 +330,12 @@ fn main() {
     }
     let mut summary = Vec::new();
     for (place, root) in places {
-        let mut results = Vec::new();
+        let (mut results, mut floors) = (Vec::new(), Vec::new());
         for i in 0..runs {
             let r = run_once(&server, rounds, &root);
+            let floor = io_floor(&server, &r, rounds, &root);
             println!(
-                "{place} run {}: {} agent messages, CPU {:.3} ms/message, peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x ({:.3} / {:.3} ms)",
+                "{place} run {}: {} agent messages, CPU {:.3} ms/message (I/O floor {floor:.3}), peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x ({:.3} / {:.3} ms)",
                 i + 1,
                 r.messages,
                 r.cpu_per_message_ms,
@@ -256,13 +346,15 @@ fn main() {
                 r.first_ms,
             );
             results.push(r);
+            floors.push(floor);
         }
         summary.push(format!(
-            "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message ({:.3} in the first rounds, {:.3} in the last), peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
+            "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message ({:.3} in the first rounds, {:.3} in the last; I/O floor {:.3}), peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
             root.display(),
             median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
             median(results.iter().map(|r| r.first_ms).collect()),
             median(results.iter().map(|r| r.last_ms).collect()),
+            median(floors),
             median(results.iter().map(|r| r.peak_rss_mb).collect()),
             median(results.iter().map(|r| r.growth).collect()),
         ));
