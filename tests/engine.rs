@@ -657,3 +657,73 @@ async fn resume_continues_round_time_flags_and_context() {
     assert!(after.fm.workflow_completed);
     assert!(after.fm.conversation_state.active_seconds >= before.fm.conversation_state.active_seconds);
 }
+
+/// Every call carries the whole conversation as the agent sees it: its own
+/// replies as assistant messages, word for word; everyone else's, and the
+/// facilitator's, inside user messages; roles alternating; nothing missing
+/// as the transcript grows (histories are kept between calls, not rebuilt).
+#[tokio::test]
+async fn every_call_carries_the_whole_conversation_as_the_agent_sees_it() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::new(&server);
+    // A small room, so that each agent speaks in several rounds.
+    party.agents.retain(|a| !a.moderator);
+    party.agents.truncate(3);
+    let said = [
+        "Plugins: what first?",
+        "And the sandbox?",
+        "Decide between the two.",
+        "Anything missing?",
+    ];
+    let events = party.run(said.iter().map(|s| Step::Say(s)).collect()).await;
+    let replies: Vec<(String, String)> = agent_messages(&events);
+    let requests: Vec<Vec<(String, String)>> = server
+        .received()
+        .iter()
+        .filter(|r| r.path.ends_with("/chat/completions"))
+        .map(|r| {
+            r.body["messages"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| (m["role"].as_str().unwrap().to_string(), m["content"].as_str().unwrap().to_string()))
+                .collect()
+        })
+        .collect();
+    assert!(replies.len() >= 8, "four rounds of replies: {replies:?}");
+    for (k, (agent, _)) in replies.iter().enumerate() {
+        let msgs = &requests[k];
+        assert_eq!(msgs[0].0, "system");
+        for pair in msgs[1..].windows(2) {
+            assert_ne!(pair[0].0, pair[1].0, "call {k}: roles alternate");
+        }
+        let asked: Vec<usize> = (0..msgs.len()).filter(|&i| msgs[i].1.contains("It is your turn")).collect();
+        assert_eq!(asked, [msgs.len() - 1], "call {k}: the turn instruction, once, at the end");
+        let own: Vec<&str> = replies[..k].iter().filter(|(a, _)| a == agent).map(|(_, t)| t.as_str()).collect();
+        let sent_own: Vec<&str> = msgs.iter().filter(|(r, _)| r == "assistant").map(|(_, c)| c.as_str()).collect();
+        assert_eq!(sent_own, own, "call {k}: the agent's own replies, in order");
+        let users = msgs
+            .iter()
+            .filter(|(r, _)| r == "user")
+            .map(|(_, c)| c.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        let mut at = 0;
+        for (a, text) in replies[..k].iter().filter(|(a, _)| a != agent) {
+            let found = users[at..].find(text.as_str());
+            assert!(found.is_some(), "call {k}: {a}'s reply is in the history in order: {text}");
+            at += found.unwrap() + text.len();
+        }
+        for s in said.iter().filter(|s| users.contains(*s)) {
+            assert!(users.contains(&format!("Ada (facilitator): {s}")), "call {k}: {s}");
+        }
+    }
+    let repeated = replies
+        .iter()
+        .filter(|(a, _)| replies.iter().filter(|(b, _)| b == a).count() >= 3)
+        .count();
+    assert!(repeated > 0, "some agent spoke three times or more");
+    // The last call of the last round has heard every message.
+    let last_round = requests[replies.len() - 1].iter().map(|(_, c)| c.as_str()).collect::<String>();
+    assert!(said.iter().all(|s| last_round.contains(s)));
+}

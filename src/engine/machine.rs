@@ -23,7 +23,7 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::Instant;
 
 use super::markers::MarkerFilter;
-use super::prompts::PromptEnv;
+use super::prompts::{HistoryView, PromptEnv};
 use super::selection;
 use super::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Saves, Setup, Status};
 use crate::agents::Agent;
@@ -128,6 +128,8 @@ pub struct Engine {
     /// Lexical agreement of a round, by the transcript indices of its
     /// replies: judging looks back several rounds, each scored once.
     lexical_scores: HashMap<Vec<usize>, Option<f64>>,
+    /// Each agent's history, by the transcript index its context starts at.
+    histories: HashMap<String, (usize, HistoryView)>,
     /// Consecutive rounds that repeated the one before.
     repeat_streak: u32,
     /// No consensus proposal before this round after a declined one.
@@ -197,6 +199,7 @@ impl Engine {
             embeddings: HashMap::new(),
             embeddings_failed: false,
             lexical_scores: HashMap::new(),
+            histories: HashMap::new(),
             repeat_streak: 0,
             consensus_quiet_until: 0,
             profiles: selection::Profiles::new(&setup.agents),
@@ -250,6 +253,22 @@ impl Engine {
             lang: self.lang,
             document_language: self.document_language.as_deref().unwrap_or(&self.speech_language),
         }
+    }
+
+    /// The agent's history as messages: its view kept since its last call,
+    /// extended with the turns since (or made anew after a reset).
+    fn history_of(&mut self, agent: &Agent) -> Vec<ChatMessage> {
+        let from = self.context_start();
+        let mut view = self
+            .histories
+            .remove(&agent.id)
+            .filter(|(start, _)| *start == from)
+            .map(|(_, v)| v)
+            .unwrap_or_default();
+        self.env().extend_history(agent, self.context_turns(), &mut view);
+        let messages = view.messages().to_vec();
+        self.histories.insert(agent.id.clone(), (from, view));
+        messages
     }
 
     fn state(&self) -> Option<&ConversationState> {
@@ -899,9 +918,10 @@ impl Engine {
             });
             let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
             let remaining = self.remaining_text(round);
+            let history = self.history_of(&agent);
             let messages = self.env().turn_messages(
                 &agent,
-                self.context_turns(),
+                &history,
                 round,
                 &names,
                 detect.then_some(end_marker.as_str()),
@@ -1523,9 +1543,10 @@ impl Engine {
                 if self.quit {
                     break;
                 }
+                let history = self.history_of(agent);
                 let req = ChatRequest {
                     model: agent.model.clone(),
-                    messages: self.env().farewell_messages(agent, self.context_turns(), &topic),
+                    messages: self.env().farewell_messages(agent, &history, &topic),
                     temperature: self.cfg.llm.temperature,
                     cue: Cue::Farewell {
                         agent: agent.clone(),

@@ -12,12 +12,26 @@ use crate::workflow::Workflow;
 fn with_instruction(mut msgs: Vec<ChatMessage>, text: &str) -> Vec<ChatMessage> {
     match msgs.last_mut() {
         Some(last) if last.role == Role::User => {
-            last.content.push_str("\n\n");
-            last.content.push_str(text);
+            last.content = [&*last.content, "\n\n", text].concat().into();
         }
         _ => msgs.push(ChatMessage::new(Role::User, text)),
     }
     msgs
+}
+
+/// One agent's history as messages, for the first `covered` turns of the
+/// transcript it was made from. Turns are only ever appended, so the same
+/// view stays true as the transcript grows.
+#[derive(Debug, Clone, Default)]
+pub struct HistoryView {
+    covered: usize,
+    messages: Vec<ChatMessage>,
+}
+
+impl HistoryView {
+    pub fn messages(&self) -> &[ChatMessage] {
+        &self.messages
+    }
 }
 
 pub struct PromptEnv<'a> {
@@ -93,27 +107,43 @@ impl PromptEnv<'_> {
     /// The conversation as `agent` sees it: its own turns as the assistant,
     /// everyone else's as labelled user turns, merged so roles alternate.
     pub fn history(&self, agent: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
+        let mut view = HistoryView::default();
+        self.extend_history(agent, turns, &mut view);
+        view.messages
+    }
+
+    /// Brings `view`, the agent's history of a prefix of `turns`, up to all
+    /// of them. An agent's history only grows between its turns, so it is
+    /// extended rather than rebuilt from the whole transcript for each call.
+    pub fn extend_history(&self, agent: &Agent, turns: &[Turn], view: &mut HistoryView) {
+        if view.covered > turns.len() {
+            *view = HistoryView::default();
+        }
         let role_of = |t: &Turn| match t.kind {
             TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push => Some(Role::User),
             TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => Some(Role::Assistant),
             TurnKind::Agent => Some(Role::User),
             _ => None,
         };
-        // Consecutive turns of one role share a message. This runs over the
-        // whole history for every agent turn, so each message is sized once
-        // and every turn copied straight into it (`write!` costs more than
-        // the copying here).
-        let mut out: Vec<ChatMessage> = Vec::new();
-        let mut spoken = turns.iter().filter_map(|t| role_of(t).map(|r| (r, t))).peekable();
+        // Consecutive turns of one role share a message: a run of them is
+        // sized once, each turn copied straight in (`write!` costs more than
+        // the copying here), and joins the last message when that has the
+        // same role.
+        let mut spoken = turns[view.covered..].iter().filter_map(|t| role_of(t).map(|r| (r, t))).peekable();
         while let Some((role, first)) = spoken.next() {
             let mut group = vec![first];
             while let Some((_, t)) = spoken.next_if(|(r, _)| *r == role) {
                 group.push(t);
             }
-            let size: usize = group.iter().map(|t| t.text.len() + t.label.len() + 64).sum();
+            let joins = view.messages.last().filter(|m| m.role == role).map(|m| m.content.clone());
+            let size: usize =
+                group.iter().map(|t| t.text.len() + t.label.len() + 64).sum::<usize>() + joins.as_ref().map_or(0, |c| c.len());
             let mut content = String::with_capacity(size);
+            if let Some(earlier) = &joins {
+                content.push_str(earlier);
+            }
             for (i, t) in group.into_iter().enumerate() {
-                if i > 0 {
+                if i > 0 || joins.is_some() {
                     content.push_str("\n\n");
                 }
                 match t.kind {
@@ -143,9 +173,12 @@ impl PromptEnv<'_> {
                     _ => content.push_str(&t.text),
                 }
             }
-            out.push(ChatMessage::new(role, content));
+            if joins.is_some() {
+                view.messages.pop();
+            }
+            view.messages.push(ChatMessage::new(role, content));
         }
-        out
+        view.covered = turns.len();
     }
 
     pub fn turn_instruction(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str) -> String {
@@ -173,22 +206,23 @@ impl PromptEnv<'_> {
     pub fn turn_messages(
         &self,
         a: &Agent,
-        turns: &[Turn],
+        history: &[ChatMessage],
         round: u32,
         earlier: &[String],
         end_marker: Option<&str>,
         ask_marker: Option<&str>,
         remaining: Option<&str>,
     ) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker, remaining))];
-        msgs.extend(self.history(a, turns));
+        let mut msgs = Vec::with_capacity(history.len() + 2);
+        msgs.push(ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker, remaining)));
+        msgs.extend_from_slice(history);
         let instr = self.turn_instruction(a, round, earlier, remaining.unwrap_or(""));
         with_instruction(msgs, &instr)
     }
 
-    pub fn farewell_messages(&self, a: &Agent, turns: &[Turn], topic: &str) -> Vec<ChatMessage> {
+    pub fn farewell_messages(&self, a: &Agent, history: &[ChatMessage], topic: &str) -> Vec<ChatMessage> {
         let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
-        msgs.extend(self.history(a, turns));
+        msgs.extend_from_slice(history);
         let ask = self.workflow.render(
             "farewell_prompt",
             self.lang,
@@ -245,5 +279,70 @@ impl PromptEnv<'_> {
             &[("user_name", self.user_name), ("language", self.speech_language)],
         );
         with_instruction(msgs, &ask)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assets::{embedded_agents, WorkflowSource};
+
+    fn turn(kind: TurnKind, agent: Option<&str>, text: &str) -> Turn {
+        Turn {
+            kind,
+            agent: agent.map(String::from),
+            round: 1,
+            at: chrono::Utc::now(),
+            label: agent.map_or("Ada".into(), |a| format!("🙂 {a}")),
+            text: text.into(),
+            interrupted: false,
+        }
+    }
+
+    #[test]
+    fn a_history_extended_turn_by_turn_equals_one_made_at_once() {
+        let workflow = Workflow::load(WorkflowSource { dir: None }).unwrap();
+        let agents = crate::agents::load_roster(&embedded_agents()).unwrap();
+        let env = PromptEnv {
+            workflow: &workflow,
+            agents: &agents,
+            user_name: "Ada",
+            speech_language: "English",
+            lang: Lang::En,
+            document_language: "English",
+        };
+        let (me, other) = (&agents[0], &agents[1]);
+        let turns = [
+            turn(TurnKind::Facilitator, None, "Plugins?"),
+            turn(TurnKind::Agent, Some(&other.id), "Contracts first."),
+            turn(TurnKind::Agent, Some(&me.id), "Agreed, with tests."),
+            turn(TurnKind::Notice, None, "a notice is not history"),
+            turn(TurnKind::Agent, Some(&me.id), "And a second thought."),
+            turn(TurnKind::Continue, None, ""),
+            turn(TurnKind::Agent, Some(&other.id), ""),
+            turn(TurnKind::Agent, Some(&other.id), "Then ship."),
+            turn(TurnKind::Facilitator, None, "Decide."),
+        ];
+        let whole = env.history(me, &turns);
+        assert_eq!(
+            whole.iter().map(|m| m.role).collect::<Vec<_>>(),
+            [Role::User, Role::Assistant, Role::User]
+        );
+        // Every way of growing the transcript in two steps and in single
+        // turns gives the same messages as making them at once.
+        for split in 0..=turns.len() {
+            let mut view = HistoryView::default();
+            env.extend_history(me, &turns[..split], &mut view);
+            env.extend_history(me, &turns, &mut view);
+            assert_eq!(view.messages(), whole.as_slice(), "extended after {split} turns");
+        }
+        let mut view = HistoryView::default();
+        for end in 0..=turns.len() {
+            env.extend_history(me, &turns[..end], &mut view);
+            assert_eq!(view.messages(), env.history(me, &turns[..end]).as_slice(), "grown to {end} turns");
+        }
+        // A shorter transcript than the view covers (a new context) starts over.
+        env.extend_history(me, &turns[..2], &mut view);
+        assert_eq!(view.messages(), env.history(me, &turns[..2]).as_slice());
     }
 }

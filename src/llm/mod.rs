@@ -19,14 +19,16 @@ pub enum Role {
     Assistant,
 }
 
+/// One message of a call. The text is shared: an agent's history is kept
+/// between its turns and handed to each call without copying.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ChatMessage {
     pub role: Role,
-    pub content: String,
+    pub content: std::sync::Arc<str>,
 }
 
 impl ChatMessage {
-    pub fn new(role: Role, content: impl Into<String>) -> Self {
+    pub fn new(role: Role, content: impl Into<std::sync::Arc<str>>) -> Self {
         ChatMessage {
             role,
             content: content.into(),

@@ -56,7 +56,8 @@ pub struct OpenAiProvider {
 /// sent as. An agent's next call repeats all of it but the newest round,
 /// and escaping the whole history again for every call (165 KB by round
 /// 100) cost more than anything else done per request. A message is
-/// reused only when its role and text are equal to the cached one.
+/// reused only when its role and text are equal to the cached one (the
+/// same shared text, as the engine hands it on, or an equal one).
 #[derive(Default)]
 struct WireCache {
     by_agent: Mutex<HashMap<String, Vec<WireEntry>>>,
@@ -64,7 +65,7 @@ struct WireCache {
 
 struct WireEntry {
     role: Role,
-    content: String,
+    content: Arc<str>,
     json: Arc<RawValue>,
 }
 
@@ -80,7 +81,7 @@ impl WireCache {
             .iter()
             .enumerate()
             .map(|(i, m)| match cached.get_mut(i) {
-                Some(c) if c.role == m.role && c.content == m.content => c.json.clone(),
+                Some(c) if c.role == m.role && (Arc::ptr_eq(&c.content, &m.content) || c.content == m.content) => c.json.clone(),
                 slot => {
                     let entry = WireEntry {
                         role: m.role,

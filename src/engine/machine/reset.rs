@@ -18,8 +18,13 @@ impl Engine {
     /// The transcript the agents remember: everything after the last reset.
     pub(super) fn context_turns(&self) -> &[Turn] {
         let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
-        let start = turns.iter().rposition(|t| t.kind == TurnKind::Reset).map_or(0, |i| i + 1);
-        &turns[start..]
+        &turns[self.context_start()..]
+    }
+
+    /// Where the remembered transcript starts.
+    pub(super) fn context_start(&self) -> usize {
+        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        turns.iter().rposition(|t| t.kind == TurnKind::Reset).map_or(0, |i| i + 1)
     }
 
     /// After a confirmed reset and before the next facilitator message.
