@@ -4,9 +4,9 @@
 //! messages runs N rounds; end of input means the facilitator has left.
 
 use std::collections::VecDeque;
+use std::io::{IsTerminal, Write};
 
 use foldhash::{HashMap, HashMapExt};
-use std::io::{IsTerminal, Write};
 
 use tokio::io::AsyncBufReadExt;
 

@@ -5,7 +5,6 @@
 //! template changes what the program says and asks.
 
 use foldhash::{HashMap, HashMapExt};
-
 use regex::Regex;
 
 use crate::assets::{Lookup, SourceFile, WorkflowSource};

@@ -11,13 +11,12 @@ mod question;
 mod reset;
 
 use std::collections::VecDeque;
-
-use foldhash::{HashMap, HashMapExt};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use chrono::Utc;
+use foldhash::{HashMap, HashMapExt};
 use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::Instant;

@@ -5,7 +5,6 @@
 //! vectors from the endpoint replace the lexical ones when configured.
 
 use foldhash::{HashMap, HashMapExt};
-
 use regex::Regex;
 
 use crate::text::is_cjk;
