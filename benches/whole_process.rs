@@ -328,12 +328,13 @@ fn main() {
     if !smoke && shm.is_dir() {
         places.push(("tmpfs", shm));
     }
-    let mut summary = Vec::new();
-    for (place, root) in places {
-        let (mut results, mut floors) = (Vec::new(), Vec::new());
-        for i in 0..runs {
-            let r = run_once(&server, rounds, &root);
-            let floor = io_floor(&server, &r, rounds, &root);
+    // The places take turns, run by run, so that both see the same moods of
+    // this machine (it drifts by ±15 % from one quarter hour to the next).
+    let mut measured: Vec<(Vec<Run>, Vec<f64>)> = places.iter().map(|_| (Vec::new(), Vec::new())).collect();
+    for i in 0..runs {
+        for ((place, root), (results, floors)) in places.iter().zip(&mut measured) {
+            let r = run_once(&server, rounds, root);
+            let floor = io_floor(&server, &r, rounds, root);
             println!(
                 "{place} run {}: {} agent messages, CPU {:.3} ms/message (I/O floor {floor:.3}), peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x ({:.3} / {:.3} ms)",
                 i + 1,
@@ -348,17 +349,25 @@ fn main() {
             results.push(r);
             floors.push(floor);
         }
-        summary.push(format!(
-            "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message ({:.3} in the first rounds, {:.3} in the last; I/O floor {:.3}), peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
-            root.display(),
-            median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
-            median(results.iter().map(|r| r.first_ms).collect()),
-            median(results.iter().map(|r| r.last_ms).collect()),
-            median(floors),
-            median(results.iter().map(|r| r.peak_rss_mb).collect()),
-            median(results.iter().map(|r| r.growth).collect()),
-        ));
     }
+    let summary: Vec<String> = places
+        .iter()
+        .zip(measured)
+        .map(|((place, root), (results, floors))| {
+            let own = results.iter().zip(&floors).map(|(r, f)| r.cpu_per_message_ms - f).collect();
+            format!(
+                "median of {runs}, session file on {place} ({}): CPU {:.3} ms/agent message ({:.3} in the first rounds, {:.3} in the last); I/O floor {:.3}, so {:.3} above it; peak RSS {:.1} MB, growth {:.2}x ({rounds} rounds x 3 agents, 60 tokens each)",
+                root.display(),
+                median(results.iter().map(|r| r.cpu_per_message_ms).collect()),
+                median(results.iter().map(|r| r.first_ms).collect()),
+                median(results.iter().map(|r| r.last_ms).collect()),
+                median(floors),
+                median(own),
+                median(results.iter().map(|r| r.peak_rss_mb).collect()),
+                median(results.iter().map(|r| r.growth).collect()),
+            )
+        })
+        .collect();
     let startups: Vec<f64> = (0..if smoke { 3 } else { 21 }).map(|_| startup_ms()).collect();
     println!(
         "start-up, exec to first frame in a pty (rehearsal, built-in room): median {:.1} ms of {} runs (includes leaving)",
