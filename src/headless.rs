@@ -7,7 +7,6 @@ use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 
 use foldhash::{HashMap, HashMapExt};
-
 use tokio::io::AsyncBufReadExt;
 
 use crate::cli::EventFormat;

@@ -416,6 +416,8 @@ impl Engine {
     }
 
     /// A turn of a given round (the round being played is not yet counted).
+    /// Turns are only ever appended, never changed: the agents' kept
+    /// histories (`histories`) and the store's rendered body rely on it.
     fn push_turn_in(&mut self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
         let label = match (kind, agent) {
             (_, Some(a)) => a.label(),

@@ -49,7 +49,7 @@ pub struct OpenAiProvider {
     /// Some servers reject `stream_options`; after one such refusal it is
     /// left out for the rest of the session.
     usage_option: Arc<AtomicBool>,
-    wire: Arc<WireCache>,
+    wire: WireCache,
 }
 
 /// Each agent's last request, message by message, with the JSON it was
@@ -402,7 +402,7 @@ impl OpenAiProvider {
             client,
             settings,
             usage_option: Arc::new(AtomicBool::new(true)),
-            wire: Arc::default(),
+            wire: WireCache::default(),
         })
     }
 }

@@ -190,8 +190,8 @@ pub enum Folder {
     Known,
 }
 
-/// Writes `text` to `path` atomically (temp file, fdatasync, rename),
-/// readable by the owner only.
+/// Writes `parts`, one after the other, to `path` atomically (temp file,
+/// fdatasync, rename), readable by the owner only.
 pub fn write_atomic(path: &Path, parts: &[&[u8]], folder: Folder) -> std::io::Result<()> {
     let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
@@ -229,6 +229,8 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]], folder: Folder) -> std::io::Re
 fn write_all_vectored(f: &mut std::fs::File, parts: &[&[u8]]) -> std::io::Result<()> {
     let mut slices: Vec<std::io::IoSlice> = parts.iter().map(|p| std::io::IoSlice::new(p)).collect();
     let mut rest = &mut slices[..];
+    // Drops empty parts at the front, so that nothing left to write ends
+    // the loop instead of a write of nothing reading as a full disk.
     std::io::IoSlice::advance_slices(&mut rest, 0);
     while !rest.is_empty() {
         match f.write_vectored(rest) {
