@@ -34,6 +34,7 @@ fn session(messages: usize) -> Session {
         confirmations: vec![],
         lang: bmad_party::i18n::Lang::En,
         provider: ProviderRecord::default(),
+        hygiene: Default::default(),
     };
     let turns = (0..messages)
         .map(|i| Turn {

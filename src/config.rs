@@ -80,10 +80,17 @@ pub struct LlmConfig {
     pub model: Option<String>,
     pub embedding_model: Option<String>,
     pub temperature: f32,
+    /// Longest wait for a reply's first token. A model on a CPU reads a long
+    /// prompt for a minute or more before it writes anything.
     pub request_timeout_seconds: u64,
-    /// Longest gap between two streamed chunks before the reply counts as stalled.
+    /// Longest gap between two tokens of a reply that has started.
     pub stall_timeout_seconds: u64,
     pub max_retries: u32,
+    /// The cap of one agent reply, sent as `max_tokens`.
+    pub reply_max_tokens: u32,
+    /// The model's context window in tokens; None: asked of the server, else
+    /// a default by kind of endpoint (see `llm::context`).
+    pub context_tokens: Option<u32>,
 }
 
 impl Default for Config {
@@ -131,9 +138,11 @@ impl Default for Config {
                 model: None,
                 embedding_model: None,
                 temperature: 0.7,
-                request_timeout_seconds: 120,
+                request_timeout_seconds: 300,
                 stall_timeout_seconds: 60,
                 max_retries: 3,
+                reply_max_tokens: 350,
+                context_tokens: None,
             },
         }
     }
@@ -301,6 +310,8 @@ struct RawLlm {
     request_timeout_seconds: S<u64>,
     stall_timeout_seconds: S<u64>,
     max_retries: S<u32>,
+    reply_max_tokens: S<u32>,
+    context_tokens: S<Option<u32>>,
 }
 
 /// Command-line values that take precedence over the file.
@@ -558,6 +569,27 @@ impl Config {
         take(&l.request_timeout_seconds, &mut lc.request_timeout_seconds);
         take(&l.stall_timeout_seconds, &mut lc.stall_timeout_seconds);
         take(&l.max_retries, &mut lc.max_retries);
+        take(&l.reply_max_tokens, &mut lc.reply_max_tokens);
+        take(&l.context_tokens, &mut lc.context_tokens);
+        if lc.reply_max_tokens < 32 {
+            ck.fail_at(
+                "bmad.llm.reply_max_tokens",
+                l.reply_max_tokens.as_ref(),
+                crate::tr!("must be at least 32", "至少为 32"),
+            );
+        }
+        if let Some(n) = lc.context_tokens {
+            if n < 1024 || n <= lc.reply_max_tokens * 2 {
+                ck.fail_at(
+                    "bmad.llm.context_tokens",
+                    l.context_tokens.as_ref(),
+                    crate::tr!(
+                        "must be at least 1024 and more than twice reply_max_tokens",
+                        "至少为 1024，且大于 reply_max_tokens 的两倍"
+                    ),
+                );
+            }
+        }
         if let Some(m) = &overrides.model {
             lc.model = Some(m.clone());
         }

@@ -39,6 +39,9 @@ pub enum Reply {
     /// A streamed reply of raw bytes (each element one chunk), for byte-level
     /// faults such as invalid UTF-8.
     RawStream { chunks: Vec<Vec<u8>>, done: bool },
+    /// A model on a CPU: the headers at once, then nothing for `wait` while
+    /// it reads the prompt, then these events at once and `[DONE]`.
+    ReadsPrompt { wait: Duration, events: Vec<String> },
 }
 
 /// What the server received.
@@ -101,9 +104,16 @@ const TOPICS: &[&str] = &[
     "Team capacity planning includes vacation calendars.",
 ];
 
-/// A reply that shares few words with its neighbours.
+/// A reply that shares few words with its neighbours. Each sentence carries
+/// `n` after its third word, so no reply copies a run of words from another
+/// (reply hygiene drops a sentence copied from an earlier turn).
 pub fn varied_reply(n: usize) -> String {
-    format!("{} {}", TOPICS[n % TOPICS.len()], TOPICS[(n * 7 + 3) % TOPICS.len()])
+    let mark = |s: &str| {
+        let mut words: Vec<String> = s.split(' ').map(String::from).collect();
+        words.insert(3.min(words.len()), n.to_string());
+        words.join(" ")
+    };
+    format!("{} {}", mark(TOPICS[n % TOPICS.len()]), mark(TOPICS[(n * 7 + 3) % TOPICS.len()]))
 }
 
 /// Builds the JSON of one stream chunk in OpenAI's shape.
@@ -301,6 +311,17 @@ async fn respond(sock: &mut TcpStream, reply: Reply) -> std::io::Result<bool> {
         Reply::Hang => {
             tokio::time::sleep(Duration::from_secs(3600)).await;
             return Ok(false);
+        }
+        Reply::ReadsPrompt { wait, events } => {
+            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                .await?;
+            sock.flush().await?;
+            tokio::time::sleep(wait).await;
+            for ev in events {
+                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
+            }
+            write_chunk(sock, b"data: [DONE]\n\n").await?;
+            sock.write_all(b"0\r\n\r\n").await?;
         }
         Reply::RawStream { chunks, done } => {
             sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")

@@ -29,7 +29,7 @@ fn requests(events: &[Event], kind: ConfirmKind) -> usize {
 
 /// Only agent turns get the scripted text; farewells and summaries vary.
 fn turn_reply(r: &Recorded) -> bool {
-    r.prompt_text().contains("It is your turn")
+    r.prompt_text().contains("Note from the session")
 }
 
 #[tokio::test]

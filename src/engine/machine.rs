@@ -9,6 +9,7 @@ mod judgement;
 mod push;
 mod question;
 mod reset;
+mod voices;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;
@@ -21,6 +22,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::Instant;
 
+use super::hygiene::{Cut, Hygiene, Voices};
 use super::markers::MarkerFilter;
 use super::prompts::{HistoryView, PromptEnv};
 use super::selection;
@@ -578,7 +580,10 @@ impl Engine {
         let (idle_warn, idle_exit) = self.idle_deadlines();
         let expiry = self.reset_expiry();
         let expiry_at = expiry.as_ref().map(|(t, _)| *t);
+        // Biased: a command already waiting (a queued headless line) is
+        // taken before any timer that came due meanwhile.
         tokio::select! {
+            biased;
             cmd = self.rx.recv() => Some(cmd.unwrap_or(Command::Quit)),
             _ = at(limit) => { self.on_time_limit().await; None }
             _ = at(warn) => { self.on_time_warning().await; None }
@@ -687,6 +692,7 @@ impl Engine {
             },
             confirmations: vec![],
             lang: self.lang,
+            hygiene: Default::default(),
             provider: ProviderRecord {
                 kind: info.kind,
                 model: info.model,
@@ -797,11 +803,13 @@ impl Engine {
                 ChatMessage::new(Role::User, message.to_string()),
             ],
             temperature: 0.0,
+            max_tokens: Some(64),
+            stop: vec![],
             cue: Cue::Selection {
                 candidates: heuristic.iter().map(|&i| self.agents[i].id.clone()).collect(),
             },
         };
-        let reply = match self.stream_reply(req, None, StreamMode::Silent).await {
+        let reply = match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Completed { raw, .. } => raw,
             _ => return None,
         };
@@ -929,10 +937,21 @@ impl Engine {
                 Some(&ask_marker),
                 remaining.as_deref(),
             );
+            let runtime = self.env().runtime_texts(
+                &agent,
+                round,
+                &names,
+                detect.then_some(end_marker.as_str()),
+                Some(&ask_marker),
+                remaining.as_deref(),
+            );
+            let voices = self.voices_for(&agent, &runtime);
             let req = ChatRequest {
                 model: agent.model.clone(),
                 messages,
                 temperature: self.cfg.llm.temperature,
+                max_tokens: Some(self.cfg.llm.reply_max_tokens),
+                stop: self.stop_labels(&agent),
                 cue: Cue::Turn {
                     agent: agent.clone(),
                     round,
@@ -944,7 +963,7 @@ impl Engine {
                     lang: self.lang,
                 },
             };
-            match self.stream_reply(req, Some(&agent), StreamMode::Round).await {
+            match self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&voices)).await {
                 Reply::Completed {
                     raw,
                     shown,
@@ -1016,6 +1035,7 @@ impl Engine {
             self.count_round(round);
             self.save().await;
         }
+        self.room_active_at = Instant::now();
         self.emit(Event::RoundFinished {
             round,
             menu: self.render("round_menu", &[]),
@@ -1039,6 +1059,8 @@ impl Engine {
         }
         if ok > 0 && self.exit.is_none() && !self.quit {
             self.judge_round(round).await;
+            // Judging may have called the model (embeddings, the moderator).
+            self.room_active_at = Instant::now();
         }
     }
 
@@ -1057,14 +1079,21 @@ impl Engine {
         }
     }
 
-    /// Streams one reply, listening to commands and timers meanwhile.
-    async fn stream_reply(&mut self, req: ChatRequest, agent: Option<&Agent>, mode: StreamMode) -> Reply {
+    /// Streams one reply, listening to commands and timers meanwhile. The
+    /// reply is cleaned as it streams (`hygiene`): what `voices` rules out
+    /// never reaches a front end, and a cut stops the request.
+    async fn stream_reply(&mut self, req: ChatRequest, agent: Option<&Agent>, mode: StreamMode, voices: Option<&Voices>) -> Reply {
         let id = agent.map(|a| a.id.clone()).unwrap_or_default();
         let markers = vec![self.cfg.party.end_detection.end_marker.clone(), self.cfg.party.ask_marker.clone()];
+        let cap = req.max_tokens;
+        let plain = Voices::new("", vec![], vec![], false);
+        let voices = voices.unwrap_or(&plain);
         let mut stream = self.provider.stream(req);
         let mut filter = MarkerFilter::new(markers.clone());
         let mut sanitizer = Sanitizer::new();
-        let (mut raw, mut shown) = (String::new(), String::new());
+        let mut hygiene = Hygiene::new(voices, cap);
+        let mut shown = String::new();
+        let mut capped = false;
         let deadlines = |this: &Self| {
             if mode == StreamMode::Round {
                 (this.time_deadline(), this.warn_deadline())
@@ -1074,11 +1103,23 @@ impl Engine {
         };
         let (limit, warn) = deadlines(self);
         let (mut limit, mut warn) = (Alarm::new(limit), Alarm::new(warn));
+        let show = |this: &Self, filter: &mut MarkerFilter, shown: &mut String, text: &str| {
+            let visible = filter.push(text);
+            if !visible.is_empty() {
+                shown.push_str(&visible);
+                if mode != StreamMode::Silent {
+                    this.emit(Event::AgentToken {
+                        agent: id.clone(),
+                        text: visible,
+                    });
+                }
+            }
+        };
         loop {
             let (l, w) = deadlines(self);
             limit.set(l);
             warn.set(w);
-            tokio::select! {
+            let done = tokio::select! {
                 biased;
                 cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
                     Command::Abort if mode != StreamMode::Silent => return Reply::Interrupted { shown },
@@ -1087,51 +1128,79 @@ impl Engine {
                         self.queue.push_front(Command::Exit);
                         return Reply::Interrupted { shown };
                     }
-                    other => self.queue.push_back(other),
+                    other => { self.queue.push_back(other); false }
                 },
-                _ = limit.ring() => self.on_time_limit().await,
-                _ = warn.ring() => self.on_time_warning().await,
+                _ = limit.ring() => { self.on_time_limit().await; false }
+                _ = warn.ring() => { self.on_time_warning().await; false }
                 ev = stream.next() => match ev {
                     Some(LlmEvent::Token(piece)) => {
-                        let safe = sanitizer.push(&piece);
-                        raw.push_str(&safe);
-                        let visible = filter.push(&safe);
-                        if !visible.is_empty() {
-                            shown.push_str(&visible);
-                            if mode != StreamMode::Silent {
-                                self.emit(Event::AgentToken { agent: id.clone(), text: visible });
-                            }
-                        }
+                        let step = hygiene.push(&sanitizer.push(&piece));
+                        show(self, &mut filter, &mut shown, &step.show);
+                        // Cut: the rest of the reply is void, so the request
+                        // stops here (a local model stops writing it).
+                        step.stop
                     }
-                    Some(LlmEvent::Usage { prompt, completion }) => {
+                    Some(LlmEvent::Usage { prompt, completion, cached }) => {
                         if self.session.is_some() {
                             let s = self.state_mut();
                             s.tokens.prompt += prompt;
                             s.tokens.completion += completion;
+                            s.tokens.cached += cached.unwrap_or(0);
                         }
+                        tracing::debug!(agent = %id, prompt, completion, cached, "usage");
+                        false
                     }
+                    Some(LlmEvent::Capped) => { capped = true; false }
                     Some(LlmEvent::Retrying { attempt, delay_ms, cause }) => {
-                        raw.clear();
                         shown.clear();
+                        capped = false;
                         filter = MarkerFilter::new(markers.clone());
                         sanitizer = Sanitizer::new();
+                        hygiene = Hygiene::new(voices, cap);
                         if mode != StreamMode::Silent {
                             self.emit(Event::AgentRetrying { agent: id.clone(), attempt, delay_ms, cause });
                         }
+                        false
                     }
-                    Some(LlmEvent::Done) | None => {
-                        let rest = filter.finish();
-                        if !rest.is_empty() {
-                            shown.push_str(&rest);
-                            if mode != StreamMode::Silent {
-                                self.emit(Event::AgentToken { agent: id.clone(), text: rest });
-                            }
-                        }
-                        let question = if filter.found(1) { question_in(&raw, &markers[1]) } else { None };
-                        return Reply::Completed { raw, shown, end_marker: filter.found(0), question };
-                    }
+                    Some(LlmEvent::Done) | None => true,
                     Some(LlmEvent::Failed(cause)) => return Reply::Failed(cause),
                 },
+            };
+            if !done {
+                continue;
+            }
+            drop(stream);
+            let last = hygiene.finish(capped);
+            show(self, &mut filter, &mut shown, &last);
+            let rest = filter.finish();
+            show(self, &mut MarkerFilter::new(vec![]), &mut shown, &rest);
+            self.count_cuts(&id, hygiene.cuts());
+            let raw = hygiene.kept().to_string();
+            if shown.trim().is_empty() && agent.is_some() {
+                let what: Vec<&str> = hygiene.cuts().iter().map(|c| c.kind.code()).collect();
+                return Reply::Failed(if what.is_empty() {
+                    crate::tr!("the reply was empty", "回复为空")
+                } else {
+                    let what = what.join(", ");
+                    crate::tr!("nothing left after cleaning the reply ({what})", "清理回复后没有剩余内容（{what}）")
+                });
+            }
+            let question = if filter.found(1) { question_in(&raw, &markers[1]) } else { None };
+            return Reply::Completed {
+                raw,
+                shown,
+                end_marker: filter.found(0),
+                question,
+            };
+        }
+    }
+
+    /// What hygiene cut goes to the log and the session file's counters.
+    fn count_cuts(&mut self, agent: &str, cuts: &[Cut]) {
+        for c in cuts {
+            tracing::info!(agent, kind = c.kind.code(), text = %crate::text::ellipsize(&c.text, 300), "reply hygiene cut");
+            if let Some(s) = self.session.as_mut() {
+                *s.fm.hygiene.entry(c.kind.code().to_string()).or_default() += 1;
             }
         }
     }
@@ -1545,10 +1614,16 @@ impl Engine {
                     break;
                 }
                 let history = self.history_of(agent);
+                let messages = self.env().farewell_messages(agent, &history, &topic);
+                let runtime = [messages.last().map(|m| m.content.to_string()).unwrap_or_default()];
+                let voices = self.voices_for(agent, &runtime);
                 let req = ChatRequest {
                     model: agent.model.clone(),
-                    messages: self.env().farewell_messages(agent, &history, &topic),
+                    messages,
                     temperature: self.cfg.llm.temperature,
+                    // A sentence or two.
+                    max_tokens: Some(self.cfg.llm.reply_max_tokens.min(120)),
+                    stop: self.stop_labels(agent),
                     cue: Cue::Farewell {
                         agent: agent.clone(),
                         topic: topic.clone(),
@@ -1560,7 +1635,7 @@ impl Engine {
                     agent: agent.id.clone(),
                     round: self.state().map_or(0, |s| s.current_round),
                 });
-                match self.stream_reply(req, Some(agent), StreamMode::Exit).await {
+                match self.stream_reply(req, Some(agent), StreamMode::Exit, Some(&voices)).await {
                     Reply::Completed { shown, .. } if !shown.trim().is_empty() => {
                         let text = shown.trim().to_string();
                         self.push_turn(TurnKind::Farewell, Some(agent), text.clone(), false);
@@ -1594,13 +1669,15 @@ impl Engine {
                 model: None,
                 messages: self.env().highlights_messages(&turns, &topic, &perspectives, rounds, &why),
                 temperature: 0.3,
+                max_tokens: Some(300),
+                stop: vec![],
                 cue: Cue::Highlights {
                     topic: topic.clone(),
                     rounds,
                     lang: self.lang,
                 },
             };
-            if let Reply::Completed { shown, .. } = self.stream_reply(req, None, StreamMode::Silent).await {
+            if let Reply::Completed { shown, .. } = self.stream_reply(req, None, StreamMode::Silent, None).await {
                 outcomes = shown.trim().to_string().replace('\n', " ");
             }
         }

@@ -3,7 +3,9 @@
 //! it only through [`Command`]s in and [`Event`]s out; it knows nothing of
 //! terminals, and the same serde types are the headless JSON protocol.
 
+pub mod budget;
 pub mod diligence;
+pub mod hygiene;
 mod machine;
 pub mod markers;
 mod prompts;

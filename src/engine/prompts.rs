@@ -148,7 +148,7 @@ impl PromptEnv<'_> {
                 }
                 match t.kind {
                     TurnKind::Facilitator => {
-                        for part in [self.user_name, " (facilitator): ", &t.text] {
+                        for part in [self.user_name, ": ", &t.text] {
                             content.push_str(part);
                         }
                     }
@@ -156,19 +156,16 @@ impl PromptEnv<'_> {
                         content.push_str(&self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
                     }
                     TurnKind::Agent if role == Role::User => {
-                        let title = t
+                        // The plain name, as the roster gives it: the label the
+                        // server is asked to stop at (`stop_labels`) is this one.
+                        let name = t
                             .agent
                             .as_deref()
                             .and_then(|id| self.agents.iter().find(|a| a.id == id))
-                            .map(|a| a.title.as_str());
-                        content.push_str(&t.label);
-                        if let Some(title) = title {
-                            for part in [" (", title, ")"] {
-                                content.push_str(part);
-                            }
+                            .map_or(t.label.as_str(), |a| a.name.as_str());
+                        for part in [name, ": ", &t.text] {
+                            content.push_str(part);
                         }
-                        content.push_str(": ");
-                        content.push_str(&t.text);
                     }
                     _ => content.push_str(&t.text),
                 }
@@ -185,8 +182,11 @@ impl PromptEnv<'_> {
         let order = if earlier.is_empty() {
             self.workflow.render("speaks_first", self.lang, &[("user_name", self.user_name)])
         } else {
-            self.workflow
-                .render("spoke_before", self.lang, &[("names", earlier.join(", ").as_str())])
+            self.workflow.render(
+                "spoke_before",
+                self.lang,
+                &[("names", earlier.join(", ").as_str()), ("name", a.name.as_str())],
+            )
         };
         self.workflow.render(
             "turn",
@@ -199,6 +199,31 @@ impl PromptEnv<'_> {
                 ("remaining", remaining),
             ],
         )
+    }
+
+    /// The runtime's own words in a turn's prompt (rules, instructions): a
+    /// reply must not give them back.
+    pub fn runtime_texts(
+        &self,
+        a: &Agent,
+        round: u32,
+        earlier: &[String],
+        end_marker: Option<&str>,
+        ask_marker: Option<&str>,
+        remaining: Option<&str>,
+    ) -> Vec<String> {
+        let mut out = vec![self.room_rules(), self.turn_instruction(a, round, earlier, remaining.unwrap_or(""))];
+        if let Some(m) = end_marker {
+            out.push(self.workflow.render("end_marker_instruction", self.lang, &[("end_marker", m)]));
+        }
+        if let Some(m) = ask_marker {
+            out.push(
+                self.workflow
+                    .render("ask_instruction", self.lang, &[("ask_marker", m), ("user_name", self.user_name)]),
+            );
+        }
+        out.extend(remaining.map(String::from));
+        out
     }
 
     /// All messages of one agent turn.

@@ -74,6 +74,11 @@ pub struct ChatRequest {
     pub model: Option<String>,
     pub messages: Vec<ChatMessage>,
     pub temperature: f32,
+    /// The reply's cap in tokens (`max_tokens`), if any.
+    pub max_tokens: Option<u32>,
+    /// Where the server should stop writing: other speakers' labels. Servers
+    /// that take fewer get the first ones; the engine cuts there anyway.
+    pub stop: Vec<String>,
     pub cue: Cue,
 }
 
@@ -83,7 +88,11 @@ pub enum LlmEvent {
     Usage {
         prompt: u64,
         completion: u64,
+        /// Prompt tokens the server had cached (prefix reuse), where it says.
+        cached: Option<u64>,
     },
+    /// The reply stopped at its token cap (`finish_reason: length`).
+    Capped,
     /// The attempt failed and will be retried after `delay_ms`; text
     /// streamed so far is void.
     Retrying {

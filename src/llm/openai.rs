@@ -46,9 +46,9 @@ pub struct OpenAiSettings {
 pub struct OpenAiProvider {
     client: Client<OpenAIConfig>,
     settings: OpenAiSettings,
-    /// Some servers reject `stream_options`; after one such refusal it is
-    /// left out for the rest of the session.
-    usage_option: Arc<AtomicBool>,
+    /// Request fields some servers refuse; after one refusal each is left
+    /// out (or renamed) for the rest of the session.
+    options: Arc<Options>,
     wire: WireCache,
 }
 
@@ -108,6 +108,73 @@ fn wire_json(m: &ChatMessage) -> Arc<RawValue> {
     };
     let json = serde_json::value::to_raw_value(&WireMessage { role, content: &m.content }).expect("a struct of two strings serialises");
     Arc::from(json)
+}
+
+/// Request fields that not every server takes.
+struct Options {
+    /// `stream_options: {include_usage}`.
+    usage: AtomicBool,
+    /// `stop`. Reasoning models of OpenAI refuse it.
+    stop: AtomicBool,
+    /// The reply cap: 0 `max_tokens`, 1 `max_completion_tokens` (newer
+    /// OpenAI models refuse the older name), 2 none.
+    cap_field: std::sync::atomic::AtomicU8,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            usage: AtomicBool::new(true),
+            stop: AtomicBool::new(true),
+            cap_field: std::sync::atomic::AtomicU8::new(0),
+        }
+    }
+}
+
+/// What to change when a server refuses a request for one of its fields.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Refused {
+    Usage,
+    Stop,
+    MaxTokens,
+    MaxCompletionTokens,
+}
+
+/// Reads a 400's body for a field the server does not take.
+fn refused_field(body: &str) -> Option<Refused> {
+    let b = body.to_ascii_lowercase();
+    if b.contains("stream_options") {
+        Some(Refused::Usage)
+    } else if b.contains("max_completion_tokens") && !b.contains("context") {
+        Some(Refused::MaxTokens)
+    } else if b.contains("max_tokens") && (b.contains("unsupported") || b.contains("not supported") || b.contains("unrecognized")) {
+        Some(Refused::MaxCompletionTokens)
+    } else if b.contains("'stop'") || b.contains("\"stop\"") || b.contains("`stop`") || b.contains("param\":\"stop") {
+        Some(Refused::Stop)
+    } else {
+        None
+    }
+}
+
+impl Options {
+    /// Leaves out or renames the refused field; false if that was done already.
+    fn give_up(&self, r: Refused) -> bool {
+        match r {
+            Refused::Usage => self.usage.swap(false, Ordering::Relaxed),
+            Refused::Stop => self.stop.swap(false, Ordering::Relaxed),
+            Refused::MaxTokens => self.cap_field.compare_exchange(0, 1, Ordering::Relaxed, Ordering::Relaxed).is_ok(),
+            Refused::MaxCompletionTokens => self.cap_field.compare_exchange(1, 2, Ordering::Relaxed, Ordering::Relaxed).is_ok(),
+        }
+    }
+}
+
+/// OpenAI's own API takes at most 4 stop sequences; local servers take more.
+fn stop_limit(base_url: &str) -> usize {
+    if base_url.contains("api.openai.com") {
+        4
+    } else {
+        16
+    }
 }
 
 /// A non-2xx HTTP reply, with what the retry policy and the facilitator need.
@@ -212,6 +279,12 @@ struct Body<'a> {
     stream: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_options: Option<StreamOptions>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_completion_tokens: Option<u32>,
+    #[serde(skip_serializing_if = "<[String]>::is_empty")]
+    stop: &'a [String],
 }
 
 #[derive(serde::Serialize)]
@@ -234,7 +307,18 @@ struct StreamOptions {
 struct Chunk {
     choices: Vec<Choice>,
     usage: Option<serde_json::Value>,
+    /// llama.cpp's server: `cache_n` is the prompt tokens it reused.
+    timings: Option<serde_json::Value>,
     error: Option<serde_json::Value>,
+}
+
+/// Prompt tokens the server reused: OpenAI's and vLLM's
+/// `usage.prompt_tokens_details.cached_tokens`, llama.cpp's `timings.cache_n`.
+fn cached_tokens(usage: Option<&serde_json::Value>, timings: Option<&serde_json::Value>) -> Option<u64> {
+    usage
+        .and_then(|u| u.pointer("/prompt_tokens_details/cached_tokens"))
+        .or_else(|| timings.and_then(|t| t.get("cache_n")))
+        .and_then(|v| v.as_u64())
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -282,8 +366,8 @@ struct AttemptError {
     cause: String,
     retryable: bool,
     retry_after: Option<Duration>,
-    /// The server refused `stream_options`; retry at once without it.
-    drop_usage_option: bool,
+    /// The server refused a request field; retry at once without it.
+    refused: Option<Refused>,
 }
 
 impl AttemptError {
@@ -292,7 +376,7 @@ impl AttemptError {
             cause: cause.into(),
             retryable: true,
             retry_after: None,
-            drop_usage_option: false,
+            refused: None,
         }
     }
     fn fatal(cause: impl Into<String>) -> Self {
@@ -300,7 +384,7 @@ impl AttemptError {
             cause: cause.into(),
             retryable: false,
             retry_after: None,
-            drop_usage_option: false,
+            refused: None,
         }
     }
 }
@@ -310,11 +394,13 @@ fn classify(e: OpenAIError) -> AttemptError {
         OpenAIError::Boxed(b) => match b.downcast::<HttpStatus>() {
             Ok(h) => {
                 let cause = h.to_string();
-                if h.status == 400 && h.body.contains("stream_options") {
-                    return AttemptError {
-                        drop_usage_option: true,
-                        ..AttemptError::retry(cause)
-                    };
+                if h.status == 400 {
+                    if let Some(r) = refused_field(&h.body) {
+                        return AttemptError {
+                            refused: Some(r),
+                            ..AttemptError::fatal(cause)
+                        };
+                    }
                 }
                 let quota = h.body.contains("insufficient_quota");
                 let retryable = !quota && (h.status == 429 || h.status == 408 || h.status >= 500);
@@ -322,7 +408,7 @@ fn classify(e: OpenAIError) -> AttemptError {
                     cause,
                     retryable,
                     retry_after: h.retry_after,
-                    drop_usage_option: false,
+                    refused: None,
                 }
             }
             Err(other) => AttemptError::retry(crate::text::sanitize(&other.to_string())),
@@ -401,7 +487,7 @@ impl OpenAiProvider {
         Ok(OpenAiProvider {
             client,
             settings,
-            usage_option: Arc::new(AtomicBool::new(true)),
+            options: Arc::new(Options::default()),
             wire: WireCache::default(),
         })
     }
@@ -463,7 +549,7 @@ impl Provider for OpenAiProvider {
         let (tx, mut rx) = mpsc::channel(256);
         let client = self.client.clone();
         let settings = self.settings.clone();
-        let usage_option = self.usage_option.clone();
+        let options = self.options.clone();
         let agent = match &req.cue {
             Cue::Turn { agent, .. } | Cue::Farewell { agent, .. } => Some(agent.id.as_str()),
             _ => None,
@@ -473,7 +559,7 @@ impl Provider for OpenAiProvider {
         // not as a task of its own: one hand-over between tasks less per
         // token. Dropping the stream (a cancel) drops the request with it,
         // which closes the connection. The channel ends when `run` is done.
-        let request = async move { run(client, settings, usage_option, req, messages, &tx).await };
+        let request = async move { run(client, settings, options, req, messages, &tx).await };
         let driver = futures::stream::once(request).filter_map(|()| futures::future::ready(None));
         let events = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
         futures::stream::select(events, driver).boxed()
@@ -483,7 +569,7 @@ impl Provider for OpenAiProvider {
 async fn run(
     client: Client<OpenAIConfig>,
     settings: OpenAiSettings,
-    usage_option: Arc<AtomicBool>,
+    options: Arc<Options>,
     req: ChatRequest,
     messages: Vec<Arc<RawValue>>,
     tx: &mpsc::Sender<LlmEvent>,
@@ -495,17 +581,23 @@ async fn run(
         .with_jitter()
         .build();
     let model = req.model.clone().unwrap_or_else(|| settings.model.clone());
+    let stop = &req.stop[..req.stop.len().min(stop_limit(&settings.base_url))];
     let mut attempt = 0u32;
     loop {
         attempt += 1;
+        let cap_field = options.cap_field.load(Ordering::Relaxed);
         let body = Body {
             model: &model,
             messages: &messages,
             temperature: req.temperature,
             stream: true,
-            stream_options: usage_option
+            stream_options: options
+                .usage
                 .load(Ordering::Relaxed)
                 .then_some(StreamOptions { include_usage: true }),
+            max_tokens: req.max_tokens.filter(|_| cap_field == 0),
+            max_completion_tokens: req.max_tokens.filter(|_| cap_field == 1),
+            stop: if options.stop.load(Ordering::Relaxed) { stop } else { &[] },
         };
         let err = match one_attempt(&client, &settings, &body, tx).await {
             Ok(()) => {
@@ -519,7 +611,8 @@ async fn run(
             ..err
         };
         tracing::warn!(attempt, cause = %err.cause, "model call failed");
-        if err.drop_usage_option && usage_option.swap(false, Ordering::Relaxed) {
+        if err.refused.is_some_and(|r| options.give_up(r)) {
+            attempt -= 1;
             continue;
         }
         if !err.retryable {
@@ -565,25 +658,29 @@ async fn one_attempt(
     tx: &mpsc::Sender<LlmEvent>,
 ) -> Result<(), AttemptError> {
     let chat = client.chat();
+    // Until the first token the wait is the request timeout, counted from
+    // the start: a model on a CPU sends its headers at once and then reads
+    // the prompt in silence, for a minute or more. Only once it writes does
+    // the stall timeout watch the gaps between tokens.
+    let first_deadline = tokio::time::Instant::now() + settings.request_timeout;
+    let no_first_token = || {
+        let s = settings.request_timeout.as_secs();
+        AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"))
+    };
     let start = chat.create_stream_byot::<&Body, Chunk>(body);
-    let mut stream = match tokio::time::timeout(settings.request_timeout, start).await {
-        Err(_) => {
-            return Err({
-                let s = settings.request_timeout.as_secs();
-                AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"))
-            })
-        }
+    let mut stream = match tokio::time::timeout_at(first_deadline, start).await {
+        Err(_) => return Err(no_first_token()),
         Ok(Err(e)) => return Err(classify(e)),
         Ok(Ok(s)) => s,
     };
     let mut got_text = false;
     let mut finished = false;
-    // One stall timer for the whole reply, moved on only when it fires: a
-    // timeout per chunk would register a new timer with the runtime (and
-    // wake its driver) for nearly every token.
+    // One timer for the whole reply, moved on only when it fires: a timeout
+    // per chunk would register a new timer with the runtime (and wake its
+    // driver) for nearly every token.
     let mut progress = tokio::time::Instant::now();
-    let stall = tokio::time::sleep(settings.stall_timeout);
-    tokio::pin!(stall);
+    let timer = tokio::time::sleep_until(first_deadline);
+    tokio::pin!(timer);
     loop {
         let item = tokio::select! {
             biased;
@@ -594,9 +691,12 @@ async fn one_attempt(
                     item
                 }
             },
-            () = &mut stall => {
+            () = &mut timer => {
+                if !got_text {
+                    return Err(no_first_token());
+                }
                 if progress.elapsed() < settings.stall_timeout {
-                    stall.as_mut().reset(progress + settings.stall_timeout);
+                    timer.as_mut().reset(progress + settings.stall_timeout);
                     continue;
                 }
                 return Err({
@@ -616,20 +716,35 @@ async fn one_attempt(
                 }
                 for choice in chunk.choices {
                     if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
-                        got_text = true;
+                        if !got_text {
+                            got_text = true;
+                            timer.as_mut().reset(progress + settings.stall_timeout);
+                        }
                         if tx.send(LlmEvent::Token(text)).await.is_err() {
                             return Ok(());
                         }
                     }
-                    if choice.finish_reason.is_some_and(|r| !r.is_empty()) {
-                        finished = true;
+                    match choice.finish_reason.as_deref() {
+                        Some("length") => {
+                            finished = true;
+                            let _ = tx.send(LlmEvent::Capped).await;
+                        }
+                        Some(r) if !r.is_empty() => finished = true,
+                        _ => {}
                     }
                 }
-                if let Some(u) = chunk.usage {
+                if let Some(u) = &chunk.usage {
                     let p = u.get("prompt_tokens").and_then(|v| v.as_u64());
                     let c = u.get("completion_tokens").and_then(|v| v.as_u64());
                     if let (Some(prompt), Some(completion)) = (p, c) {
-                        let _ = tx.send(LlmEvent::Usage { prompt, completion }).await;
+                        let cached = cached_tokens(chunk.usage.as_ref(), chunk.timings.as_ref());
+                        let _ = tx
+                            .send(LlmEvent::Usage {
+                                prompt,
+                                completion,
+                                cached,
+                            })
+                            .await;
                     }
                 }
             }
@@ -692,6 +807,9 @@ mod tests {
             temperature: 0.5,
             stream: true,
             stream_options: None,
+            max_tokens: Some(99),
+            max_completion_tokens: None,
+            stop: &["\nKofi:".to_string()],
         };
         assert_eq!(
             serde_json::to_value(&body).unwrap(),
@@ -704,6 +822,8 @@ mod tests {
                 ],
                 "temperature": 0.5,
                 "stream": true,
+                "max_tokens": 99,
+                "stop": ["\nKofi:"],
             })
         );
     }

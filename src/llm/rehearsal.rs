@@ -251,6 +251,7 @@ impl Provider for Rehearsal {
                 LlmEvent::Usage {
                     prompt: prompt_tokens,
                     completion,
+                    cached: None,
                 },
                 LlmEvent::Done,
             ]))

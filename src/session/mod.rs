@@ -34,6 +34,10 @@ pub struct Frontmatter {
     pub lang: Lang,
     #[serde(default)]
     pub provider: ProviderRecord,
+    /// What reply hygiene removed from the agents' replies, by kind
+    /// (`speaks_as_other`, `echo`, `capped`…): counted, never shown.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub hygiene: std::collections::BTreeMap<String, u64>,
 }
 
 /// BMAD writes step ids as numbers or as file names; accept both.
@@ -109,6 +113,13 @@ impl ConversationState {
 pub struct TokenCount {
     pub prompt: u64,
     pub completion: u64,
+    /// Prompt tokens the server reused from its cache, where it says so.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cached: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -383,6 +383,7 @@ mod tests {
             diligence: DiligenceState { budget: 3, used: 0 },
             confirmations: vec![],
             lang: crate::i18n::Lang::En,
+            hygiene: Default::default(),
             provider: ProviderRecord {
                 kind: "rehearsal".into(),
                 model: "rehearsal".into(),

@@ -53,6 +53,8 @@ pub struct Pane {
     pub status: PaneStatus,
     pub text: String,
     pub note: String,
+    /// Since when the model has been reading the prompt (no token yet).
+    pub since: Option<Instant>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -258,6 +260,7 @@ impl App {
                         status: PaneStatus::Queued,
                         text: String::new(),
                         note: String::new(),
+                        since: None,
                     })
                     .collect();
             }
@@ -269,18 +272,21 @@ impl App {
                         status: PaneStatus::Queued,
                         text: String::new(),
                         note: String::new(),
+                        since: None,
                     });
                 }
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Thinking;
                     p.text.clear();
                     p.note.clear();
+                    p.since = Some(Instant::now());
                 }
             }
             Event::AgentToken { agent, text } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Streaming;
                     p.text.push_str(&text);
+                    p.since = None;
                 }
             }
             Event::AgentRetrying {
@@ -293,6 +299,8 @@ impl App {
                     p.status = PaneStatus::Retrying;
                     p.text.clear();
                     p.note = format!("#{attempt} in {:.1}s: {cause}", delay_ms as f64 / 1000.0);
+                    // The next attempt reads the prompt again once the delay is over.
+                    p.since = Some(Instant::now() + std::time::Duration::from_millis(delay_ms));
                 }
             }
             Event::AgentMessage {

@@ -459,7 +459,18 @@ fn pane_status(app: &App, p: &Pane) -> Span<'static> {
     let lang = app.lang;
     match p.status {
         PaneStatus::Queued => Span::styled(l(lang, "queued", "排队中"), Style::new().fg(Color::DarkGray)),
-        PaneStatus::Thinking => Span::styled(l(lang, "thinking…", "思考中…"), Style::new().fg(Color::Yellow)),
+        PaneStatus::Thinking => {
+            // A model on a CPU reads a long prompt for a minute or more
+            // before its first token: say so, with the seconds, once it is
+            // more than a moment.
+            let secs = p.since.map_or(0, |t| t.elapsed().as_secs());
+            let text = if secs >= 3 {
+                format!("{} {secs} s", l(lang, "reading the prompt…", "正在阅读提示…"))
+            } else {
+                l(lang, "reading the prompt…", "正在阅读提示…").to_string()
+            };
+            Span::styled(text, Style::new().fg(Color::Yellow))
+        }
         PaneStatus::Streaming => Span::styled(format!("▌{}", l(lang, "streaming…", "输出中…")), Style::new().fg(Color::Green)),
         PaneStatus::Retrying => Span::styled(format!("{} {}", l(lang, "retrying", "重试"), p.note), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(

@@ -193,10 +193,15 @@ impl Engine {
     async fn redirect(&mut self, round: u32) {
         let turns = self.context_turns().to_vec();
         if let Some(m) = self.agents.iter().find(|a| a.moderator).cloned() {
+            let messages = self.env().moderator_messages(&m, &turns);
+            let runtime = [messages.last().map(|x| x.content.to_string()).unwrap_or_default()];
+            let voices = self.voices_for(&m, &runtime);
             let req = ChatRequest {
                 model: m.model.clone(),
-                messages: self.env().moderator_messages(&m, &turns),
+                messages,
                 temperature: self.cfg.llm.temperature,
+                max_tokens: Some(self.cfg.llm.reply_max_tokens),
+                stop: self.stop_labels(&m),
                 cue: Cue::Turn {
                     agent: m.clone(),
                     round,
@@ -212,7 +217,7 @@ impl Engine {
                 agent: m.id.clone(),
                 round,
             });
-            match self.stream_reply(req, Some(&m), StreamMode::Round).await {
+            match self.stream_reply(req, Some(&m), StreamMode::Round, Some(&voices)).await {
                 Reply::Completed { shown, .. } | Reply::Interrupted { shown } if !shown.trim().is_empty() => {
                     let text = shown.trim().to_string();
                     self.record_round_turn(round, TurnKind::Agent, &m, text.clone(), false);
@@ -245,13 +250,15 @@ impl Engine {
             model: None,
             messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, transcript)],
             temperature: 0.3,
+            max_tokens: Some(250),
+            stop: vec![],
             cue: Cue::Highlights {
                 topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(),
                 rounds: round,
                 lang: self.lang,
             },
         };
-        let summary = match self.stream_reply(req, None, StreamMode::Silent).await {
+        let summary = match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Completed { shown, .. } => shown.trim().to_string(),
             _ => String::new(),
         };

@@ -31,8 +31,7 @@ impl Engine {
         if !self.agents.iter().any(|a| a.diligence_push_max.is_none_or(|m| m >= 1)) {
             return None;
         }
-        let since = self.facilitator_active_at.max(self.room_active_at);
-        Some(since + Duration::from_secs(self.cfg.party.diligence.idle_seconds))
+        Some(self.waiting_since() + Duration::from_secs(self.cfg.party.diligence.idle_seconds))
     }
 
     pub(super) async fn on_push_due(&mut self) {
@@ -71,13 +70,24 @@ impl Engine {
         Duration::from_secs_f64(self.cfg.party.silence.user_timeout_minutes * 60.0)
     }
 
-    /// (warning, exit) moments of the facilitator-idle timeout.
+    /// Since when the room has been waiting on the facilitator: their last
+    /// action or the room's last finished round, whichever came later. A
+    /// round that takes a slow model longer than the timeout must not count
+    /// as the facilitator's silence.
+    fn waiting_since(&self) -> Instant {
+        self.facilitator_active_at.max(self.room_active_at)
+    }
+
+    /// (warning, exit) moments of the facilitator-idle timeout. It runs only
+    /// while the room waits: never during a round or a model call, and the
+    /// engine takes a queued command before any timer (see
+    /// `wait_for_command`).
     pub(super) fn idle_deadlines(&self) -> (Option<Instant>, Option<Instant>) {
         if !self.cfg.party.silence.enabled || !self.room_waiting() {
             return (None, None);
         }
         let timeout = self.idle_timeout();
-        let exit = self.facilitator_active_at + timeout;
+        let exit = self.waiting_since() + timeout;
         let lead = if timeout > Duration::from_secs(120) {
             Duration::from_secs(60)
         } else {
@@ -89,7 +99,7 @@ impl Engine {
 
     pub(super) async fn on_idle_warning(&mut self) {
         self.idle_warned = true;
-        let left = self.facilitator_active_at + self.idle_timeout();
+        let left = self.waiting_since() + self.idle_timeout();
         let minutes = left.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0;
         let text = self.render(
             "idle_warning",

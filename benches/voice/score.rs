@@ -1,0 +1,446 @@
+//! Scores the replies of one party, as a facilitator reading them would.
+//!
+//! Independent of the hygiene in `src/engine/`: the bench judges what the
+//! facilitator was shown, with its own rules, so a bug in the cleaning
+//! cannot hide itself. `tests/voice_score.rs` runs the tests below in CI.
+#![cfg_attr(test, allow(dead_code))]
+
+use std::collections::HashSet;
+
+use regex::Regex;
+
+/// One flaw class; a reply may have several.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Flaw {
+    /// A line spoken as another agent or as the facilitator (`Kofi: …`).
+    SpeaksAsOther,
+    /// A view attributed to an agent who has not spoken yet.
+    AttributesUnspoken,
+    /// The speaker's own label, or quoting itself as someone else would.
+    SelfQuote,
+    /// The runtime's instructions or markers, shown as speech.
+    LeakedRuntime,
+    /// A sentence copied from an earlier turn.
+    Echo,
+    /// A sentence or paragraph repeated within the reply.
+    Loop,
+    /// Nothing said (or a failed turn).
+    Empty,
+    WrongLanguage,
+    OverLength,
+}
+
+impl Flaw {
+    pub const ALL: [Flaw; 9] = [
+        Flaw::SpeaksAsOther,
+        Flaw::AttributesUnspoken,
+        Flaw::SelfQuote,
+        Flaw::LeakedRuntime,
+        Flaw::Echo,
+        Flaw::Loop,
+        Flaw::Empty,
+        Flaw::WrongLanguage,
+        Flaw::OverLength,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Flaw::SpeaksAsOther => "speaks as another",
+            Flaw::AttributesUnspoken => "attributes to the unspoken",
+            Flaw::SelfQuote => "self-quote",
+            Flaw::LeakedRuntime => "leaked runtime text",
+            Flaw::Echo => "echo of earlier text",
+            Flaw::Loop => "loop",
+            Flaw::Empty => "empty / failed",
+            Flaw::WrongLanguage => "wrong language",
+            Flaw::OverLength => "over length",
+        }
+    }
+}
+
+/// Longest reply that still reads as a spoken turn.
+pub const MAX_WORDS: usize = 250;
+pub const MAX_CJK_CHARS: usize = 500;
+
+pub struct Person {
+    pub id: String,
+    pub name: String,
+}
+
+/// Everything said before a reply, in order.
+pub struct Said {
+    /// The agent id, or None for the facilitator.
+    pub by: Option<String>,
+    pub text: String,
+}
+
+pub struct Judge {
+    pub roster: Vec<Person>,
+    pub facilitator: String,
+    pub chinese: bool,
+    /// Texts of the runtime (templates): none of it may come back.
+    pub runtime_texts: Vec<String>,
+}
+
+#[derive(Debug, Default, Clone, PartialEq)]
+pub struct Verdict {
+    pub flaws: Vec<Flaw>,
+    /// Names an agent who has spoken before (not itself).
+    pub reacts: bool,
+    pub words: usize,
+}
+
+/// Latin words (lowercased) and single CJK characters, in order.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            out.push(c.to_string());
+        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+            word.extend(c.to_lowercase());
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
+/// Sentences: split at `.!?。！？` and line breaks.
+pub fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars() {
+        cur.push(c);
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') {
+            if !cur.trim().is_empty() {
+                out.push(cur.trim().to_string());
+            }
+            cur.clear();
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn grams(tokens: &[String], n: usize) -> HashSet<Vec<String>> {
+    tokens.windows(n).map(|w| w.to_vec()).collect()
+}
+
+/// The share of `sentence`'s tokens inside an n-gram found in `seen`.
+fn coverage(sentence: &[String], seen: &HashSet<Vec<String>>, n: usize) -> f64 {
+    if sentence.len() < n {
+        return 0.0;
+    }
+    let mut covered = vec![false; sentence.len()];
+    for (i, w) in sentence.windows(n).enumerate() {
+        if seen.contains(w) {
+            covered[i..i + n].iter_mut().for_each(|c| *c = true);
+        }
+    }
+    covered.iter().filter(|c| **c).count() as f64 / sentence.len() as f64
+}
+
+fn gram_size(chinese_text: bool) -> usize {
+    if chinese_text {
+        6
+    } else {
+        5
+    }
+}
+
+/// A sentence long enough for its copying to mean something.
+fn long_enough(t: &[String]) -> bool {
+    let cjk = t.iter().filter(|w| w.chars().all(is_cjk)).count();
+    t.len() >= 8 || cjk >= 12
+}
+
+const ATTRIBUTION_EN: &[&str] = &[
+    r"\b(?:as|like) {N}\s+(?:just\s+)?(?:said|says|mentioned|noted|pointed out|suggested|argued|put it|emphasi[sz]ed|highlighted|proposed|stated|explained)",
+    r"\b(?:agree|agrees|agreed|agreeing|disagree|disagrees) with {N}\b",
+    r"\b{N}(?:'s|’s) (?:point|idea|suggestion|concern|view|proposal|comment|emphasis|approach|insight|argument|take|perspective)",
+    r"\b{N} (?:just\s+)?(?:said|mentioned|noted|pointed out|suggested|argued|raised|brought up|highlighted|emphasi[sz]ed|proposed|is right|has a point|made a)",
+    r"\bbuild(?:ing)? on {N}\b",
+    r"\becho(?:ing)? {N}\b",
+    r"\b(?:contrary to|unlike|differ(?:ently)? from|differ with) {N}\b",
+];
+
+const ATTRIBUTION_ZH: &[&str] = &[
+    r"(?:正如|如同|同意|赞同|认同|补充|回应|呼应|反对|不同意){N}",
+    r"{N}(?:刚才|刚刚|之前|也)?(?:说|提到|指出|建议|认为|强调|所说|提出|的观点|的建议|的看法|的意见)",
+];
+
+impl Judge {
+    fn attribution(&self, name: &str) -> Vec<Regex> {
+        let n = regex::escape(name);
+        ATTRIBUTION_EN
+            .iter()
+            .chain(ATTRIBUTION_ZH)
+            .map(|p| Regex::new(&format!("(?i){}", p.replace("{N}", &n))).expect("patterns are valid"))
+            .collect()
+    }
+
+    fn label_re(&self, name: &str) -> Regex {
+        // `Kofi:`, `**Kofi**:`, `🛠️ Kofi (Senior Developer):`, `- Kofi：` at a line start.
+        let n = regex::escape(name);
+        Regex::new(&format!(
+            r"(?im)^[\s>*#_\-•]*(?:\p{{So}}\S*\s*)?\**{n}\**(?:\s*[(（][^)）\n]{{0,40}}[)）])?\s*\**\s*[:：]"
+        ))
+        .expect("label pattern is valid")
+    }
+
+    /// Judges `reply` by `speaker` (an agent id) after `before`.
+    pub fn judge(&self, speaker: &str, reply: &str, before: &[Said]) -> Verdict {
+        let mut flaws = Vec::new();
+        let toks = tokens(reply);
+        let words = toks.len();
+        let me = self.roster.iter().find(|p| p.id == speaker);
+        let spoken: HashSet<&str> = before.iter().filter_map(|s| s.by.as_deref()).collect();
+
+        if toks.len() < 3 {
+            flaws.push(Flaw::Empty);
+        }
+        // Speaking as others.
+        let others = self.roster.iter().filter(|p| p.id != speaker).map(|p| p.name.as_str());
+        let facilitator_labels = [self.facilitator.as_str(), "Facilitator", "主持人", "User", "用户"];
+        if others.chain(facilitator_labels).any(|n| self.label_re(n).is_match(reply)) {
+            flaws.push(Flaw::SpeaksAsOther);
+        }
+        // Attribution to agents who have not spoken, and to oneself.
+        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply));
+        let mut unspoken = false;
+        for p in &self.roster {
+            let attributed = self.attribution(&p.name).iter().any(|r| r.is_match(reply));
+            if !attributed {
+                continue;
+            }
+            if p.id == speaker {
+                self_quote = true;
+            } else if !spoken.contains(p.id.as_str()) {
+                unspoken = true;
+            }
+        }
+        if unspoken {
+            flaws.push(Flaw::AttributesUnspoken);
+        }
+        if self_quote {
+            flaws.push(Flaw::SelfQuote);
+        }
+        if self.leaks(reply) {
+            flaws.push(Flaw::LeakedRuntime);
+        }
+        // Echo: a sentence copied from an earlier agent turn.
+        let n = gram_size(self.chinese);
+        let earlier: HashSet<Vec<String>> = before
+            .iter()
+            .filter(|s| s.by.is_some())
+            .flat_map(|s| grams(&tokens(&s.text), n))
+            .collect();
+        let sents: Vec<Vec<String>> = sentences(reply).iter().map(|s| tokens(s)).collect();
+        if sents.iter().any(|s| long_enough(s) && coverage(s, &earlier, n) >= 0.8) || (words >= 20 && coverage(&toks, &earlier, n) >= 0.5) {
+            flaws.push(Flaw::Echo);
+        }
+        // Loop: a sentence said twice in the reply.
+        let mut own: HashSet<Vec<String>> = HashSet::new();
+        let mut looped = false;
+        for s in &sents {
+            if s.len() >= 6 && coverage(s, &own, n.min(s.len())) >= 0.8 {
+                looped = true;
+            }
+            own.extend(grams(s, n.min(s.len().max(1))));
+        }
+        if looped {
+            flaws.push(Flaw::Loop);
+        }
+        // Language.
+        let cjk = reply.chars().filter(|c| is_cjk(*c)).count();
+        let latin = reply.chars().filter(|c| c.is_ascii_alphabetic()).count();
+        if (self.chinese && cjk < latin) || (!self.chinese && cjk * 5 > latin.max(1)) {
+            flaws.push(Flaw::WrongLanguage);
+        }
+        let latin_words = toks.iter().filter(|t| !t.chars().all(is_cjk)).count();
+        if latin_words > MAX_WORDS || cjk > MAX_CJK_CHARS {
+            flaws.push(Flaw::OverLength);
+        }
+        // Reacting: names an agent who has spoken (not itself).
+        let reacts = self
+            .roster
+            .iter()
+            .filter(|p| p.id != speaker && spoken.contains(p.id.as_str()))
+            .any(|p| {
+                // A name's edge is any non-Latin-letter: Chinese writes names
+                // straight against its own characters (`同意Kofi的看法`).
+                Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}(?:[^\p{{Latin}}]|$)", regex::escape(&p.name)))
+                    .expect("name pattern is valid")
+                    .is_match(reply)
+            });
+        flaws.sort();
+        flaws.dedup();
+        Verdict { flaws, reacts, words }
+    }
+
+    fn leaks(&self, reply: &str) -> bool {
+        const FIXED: &[&str] = &[
+            "[round",
+            "it is your turn",
+            "it is my turn",
+            "your turn,",
+            "already spoke this round",
+            "you speak first",
+            "speaks_first",
+            "spoke_before",
+            "{{",
+            "<!--",
+            "-->",
+            "!?@human",
+            "(facilitator):",
+            "no name prefix",
+            "rules of the room",
+            "轮到你",
+            "轮到我",
+            "本轮已发言",
+        ];
+        let lower = reply.to_lowercase();
+        if FIXED.iter().any(|f| lower.contains(f)) {
+            return true;
+        }
+        // A run of the runtime's own words: 8 words, or 12 CJK characters.
+        let n_latin = 8;
+        let toks = tokens(reply);
+        let runtime: HashSet<Vec<String>> = self.runtime_texts.iter().flat_map(|t| grams(&tokens(t), n_latin)).collect();
+        let runtime_cjk: HashSet<Vec<String>> = self
+            .runtime_texts
+            .iter()
+            .flat_map(|t| grams(&tokens(t).into_iter().filter(|w| w.chars().all(is_cjk)).collect::<Vec<_>>(), 12))
+            .collect();
+        let cjk_only: Vec<String> = toks.iter().filter(|w| w.chars().all(is_cjk)).cloned().collect();
+        toks.windows(n_latin).any(|w| runtime.contains(w)) || cjk_only.windows(12).any(|w| runtime_cjk.contains(w))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judge(chinese: bool) -> Judge {
+        let roster = [("analyst", "Maya"), ("developer", "Kofi"), ("ux", "Priya")]
+            .iter()
+            .map(|(id, name)| Person {
+                id: id.to_string(),
+                name: name.to_string(),
+            })
+            .collect();
+        Judge {
+            roster,
+            facilitator: "Sam".into(),
+            chinese,
+            runtime_texts: vec!["Speak only as yourself and never write lines for the other agents or for the facilitator.".into()],
+        }
+    }
+
+    fn said(by: Option<&str>, text: &str) -> Said {
+        Said {
+            by: by.map(String::from),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn a_good_reply_that_answers_a_speaker_has_no_flaw_and_reacts() {
+        let j = judge(false);
+        let before = [
+            said(None, "How do we pick a database?"),
+            said(Some("developer"), "Start with Postgres; it is boring and it works."),
+        ];
+        let v = j.judge(
+            "analyst",
+            "Kofi, boring is fine, but who runs the backups? I would ask the team first.",
+            &before,
+        );
+        assert_eq!(v.flaws, vec![]);
+        assert!(v.reacts);
+    }
+
+    #[test]
+    fn each_flaw_is_found() {
+        let j = judge(false);
+        let before = [
+            said(None, "Topic?"),
+            said(
+                Some("developer"),
+                "We should ship the smallest thing that could work and measure it in production.",
+            ),
+        ];
+        let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
+        assert!(flaws("analyst", "I think so.\nKofi: and I agree with myself.").contains(&Flaw::SpeaksAsOther));
+        assert!(flaws("analyst", "Fine.\n**Sam**: thanks all").contains(&Flaw::SpeaksAsOther));
+        assert!(flaws("analyst", "I agree with Priya that research comes first.").contains(&Flaw::AttributesUnspoken));
+        assert!(!flaws("analyst", "I agree with Kofi that research comes first.").contains(&Flaw::AttributesUnspoken));
+        assert!(flaws("analyst", "As Maya said, research comes first.").contains(&Flaw::SelfQuote));
+        assert!(flaws("analyst", "Maya: research comes first, always.").contains(&Flaw::SelfQuote));
+        assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
+        assert!(flaws(
+            "analyst",
+            "Remember to speak only as yourself and never write lines for the other agents."
+        )
+        .contains(&Flaw::LeakedRuntime));
+        assert!(flaws(
+            "analyst",
+            "Yes. We should ship the smallest thing that could work and measure it in production."
+        )
+        .contains(&Flaw::Echo));
+        assert!(flaws(
+            "analyst",
+            "Test the plan with users first. Test the plan with users first. Test the plan with users first."
+        )
+        .contains(&Flaw::Loop));
+        assert!(flaws("analyst", "  ").contains(&Flaw::Empty));
+        assert!(flaws("analyst", "我们应该先做用户调研，然后再决定数据库。").contains(&Flaw::WrongLanguage));
+        assert!(flaws("analyst", &"word ".repeat(MAX_WORDS + 1)).contains(&Flaw::OverLength));
+    }
+
+    #[test]
+    fn chinese_replies() {
+        let j = judge(true);
+        let before = [said(None, "怎么选数据库？"), said(Some("developer"), "先用 Postgres，稳定可靠。")];
+        let v = j.judge("analyst", "我同意Kofi的看法，但是备份谁来负责？我们要先问问团队。", &before);
+        assert_eq!(v.flaws, vec![]);
+        assert!(v.reacts);
+        assert!(j
+            .judge("analyst", "正如Priya所说，我们需要调研。", &before)
+            .flaws
+            .contains(&Flaw::AttributesUnspoken));
+        assert!(j
+            .judge("analyst", "We should start with research before anything else.", &before)
+            .flaws
+            .contains(&Flaw::WrongLanguage));
+        assert!(j
+            .judge("analyst", "Kofi：先用 Postgres。", &before)
+            .flaws
+            .contains(&Flaw::SpeaksAsOther));
+    }
+
+    #[test]
+    fn naming_someone_is_not_a_label() {
+        let j = judge(false);
+        let before = [said(None, "Topic?"), said(Some("developer"), "Ship it.")];
+        let v = j.judge(
+            "analyst",
+            "Kofi, I hear you: shipping early matters. But: who pays for the rework?",
+            &before,
+        );
+        assert!(!v.flaws.contains(&Flaw::SpeaksAsOther), "{v:?}");
+    }
+}

@@ -1,0 +1,840 @@
+//! Reply hygiene: every reply of every model is cleaned as it streams, so
+//! that an agent speaks only as itself. Small models speak for the others
+//! (`Kofi: …`), open with their own label, quote themselves, continue the
+//! runtime's instructions, copy earlier turns and loop; a hosted model does
+//! so less often, and the same rules cost it nothing.
+//!
+//! The unit of judgement is the sentence. A sentence is held back while it
+//! could still turn out to be one of those (a line that may be becoming a
+//! label, a run of words that may be a copy, a name of an agent who has not
+//! spoken), and released as soon as it cannot; so a pane never shows text
+//! that is cut later, and ordinary text streams with a delay of a few words.
+//! What is cut is reported as [`Cut`]s, for the log and the session file's
+//! counters, never for the screen.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hash, Hasher};
+
+/// Where a run of words came from.
+const RUNTIME: u8 = 1;
+const EARLIER: u8 = 2;
+
+/// What one reply must not do, built for each call from what its prompt held.
+#[derive(Debug, Clone, Default)]
+pub struct Voices {
+    /// The speaker's display name.
+    pub own: String,
+    /// Everyone else who could be spoken for: the other agents and the facilitator.
+    pub others: Vec<String>,
+    /// Agents who have not spoken yet: no view may be attributed to them.
+    pub unspoken: Vec<String>,
+    /// Words per run that count as a copy: 4 for alphabetic languages, 8 for
+    /// Chinese (one token per character).
+    pub gram: usize,
+    grams: HashMap<u64, u8>,
+}
+
+impl Voices {
+    pub fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
+        Voices {
+            own: own.to_string(),
+            others: others.into_iter().filter(|n| !n.trim().is_empty()).collect(),
+            unspoken,
+            gram: if chinese { 8 } else { 4 },
+            grams: HashMap::new(),
+        }
+    }
+
+    /// The runtime's own text (rules, instructions): a reply that continues
+    /// it is cut there.
+    pub fn runtime(mut self, text: &str) -> Voices {
+        self.index(text, RUNTIME);
+        self
+    }
+
+    /// Text said before (other turns, the persona): a sentence copied from it
+    /// is dropped.
+    pub fn earlier(mut self, text: &str) -> Voices {
+        self.index(text, EARLIER);
+        self
+    }
+
+    fn index(&mut self, text: &str, source: u8) {
+        let toks = token_hashes(text);
+        for w in toks.windows(self.gram) {
+            *self.grams.entry(gram_hash(w)).or_default() |= source;
+        }
+    }
+}
+
+/// Why part of a reply was removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CutKind {
+    /// A line spoken as another agent or the facilitator: the reply ends there.
+    SpeaksAsOther,
+    /// The speaker's own label (`Maya:`) or an opening such as `It is my turn, Maya:`.
+    OwnLabel,
+    /// The speaker attributing a view to itself (`As Maya said, …` by Maya).
+    SelfQuote,
+    /// The runtime's instructions coming back: the reply ends there.
+    RuntimeText,
+    /// A sentence the reply already said: the reply ends there.
+    Loop,
+    /// A sentence copied from an earlier turn: dropped.
+    Echo,
+    /// A view attributed to an agent who has not spoken: dropped.
+    Unspoken,
+    /// The reply reached its token cap: the unfinished sentence is dropped.
+    Capped,
+}
+
+impl CutKind {
+    pub fn code(self) -> &'static str {
+        match self {
+            CutKind::SpeaksAsOther => "speaks_as_other",
+            CutKind::OwnLabel => "own_label",
+            CutKind::SelfQuote => "self_quote",
+            CutKind::RuntimeText => "runtime_text",
+            CutKind::Loop => "loop",
+            CutKind::Echo => "echo",
+            CutKind::Unspoken => "unspoken",
+            CutKind::Capped => "capped",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cut {
+    pub kind: CutKind,
+    pub text: String,
+}
+
+/// What one piece of a reply gives.
+#[derive(Debug, Default, PartialEq)]
+pub struct Step {
+    /// Text that is final and may be shown.
+    pub show: String,
+    /// The reply was cut: nothing after this matters, the stream may stop.
+    pub stop: bool,
+}
+
+pub struct Hygiene<'v> {
+    voices: &'v Voices,
+    /// The sentence being written, not yet judged.
+    cur: String,
+    /// Bytes of `cur` already shown: such a sentence can no longer be dropped.
+    shown: usize,
+    /// `cur` starts a line.
+    line_start: bool,
+    /// Nothing has been kept yet.
+    reply_start: bool,
+    kept: String,
+    /// Runs of words of the kept sentences (the loop guard).
+    own: HashSet<u64>,
+    stopped: bool,
+    cuts: Vec<Cut>,
+    /// Pieces received, near enough to tokens; with `cap`, the point from
+    /// which unfinished sentences are held back, as a capped reply drops its last one.
+    pieces: u32,
+    cap: Option<u32>,
+}
+
+/// Pieces before the cap from which an unfinished sentence is held back.
+const CAP_MARGIN: u32 = 48;
+
+impl<'v> Hygiene<'v> {
+    pub fn new(voices: &'v Voices, cap: Option<u32>) -> Hygiene<'v> {
+        Hygiene {
+            voices,
+            cur: String::new(),
+            shown: 0,
+            line_start: true,
+            reply_start: true,
+            kept: String::new(),
+            own: HashSet::new(),
+            stopped: false,
+            cuts: Vec::new(),
+            pieces: 0,
+            cap,
+        }
+    }
+
+    /// Feeds one streamed piece.
+    pub fn push(&mut self, piece: &str) -> Step {
+        let mut step = Step::default();
+        if self.stopped {
+            step.stop = true;
+            return step;
+        }
+        self.pieces += 1;
+        self.cur.push_str(piece);
+        while let Some(end) = sentence_end(&self.cur) {
+            let sentence: String = self.cur.drain(..end).collect();
+            let shown = std::mem::take(&mut self.shown).min(sentence.len());
+            self.settle(&sentence, shown, &mut step);
+            if self.stopped {
+                self.cur.clear();
+                step.stop = true;
+                return step;
+            }
+        }
+        if !self.cur.is_empty() && !self.hold() {
+            step.show.push_str(&self.cur[self.shown..]);
+            self.kept.push_str(&self.cur[self.shown..]);
+            self.shown = self.cur.len();
+        }
+        step
+    }
+
+    /// The stream ended; `capped`: at its token cap. Returns the last text
+    /// to show.
+    pub fn finish(&mut self, capped: bool) -> String {
+        let mut step = Step::default();
+        if self.stopped || self.cur.is_empty() {
+            return step.show;
+        }
+        let sentence = std::mem::take(&mut self.cur);
+        let shown = std::mem::take(&mut self.shown);
+        if capped && !sentence.trim().is_empty() {
+            self.cuts.push(Cut {
+                kind: CutKind::Capped,
+                text: sentence[shown..].to_string(),
+            });
+            if shown > 0 {
+                // Begun on screen before the cap was near: close it visibly.
+                step.show.push('…');
+                self.kept.push('…');
+            }
+            return step.show;
+        }
+        self.settle(&sentence, shown, &mut step);
+        step.show
+    }
+
+    /// The reply as kept (markers included; the marker filter comes after).
+    pub fn kept(&self) -> &str {
+        &self.kept
+    }
+
+    pub fn cuts(&self) -> &[Cut] {
+        &self.cuts
+    }
+
+    /// The reply was cut: what followed was void.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn cut(&mut self, kind: CutKind, text: &str) {
+        self.cuts.push(Cut {
+            kind,
+            text: text.to_string(),
+        });
+    }
+
+    /// Judges a whole sentence, of which `shown` bytes are on screen already.
+    fn settle(&mut self, sentence: &str, shown: usize, step: &mut Step) {
+        let at_line_start = self.line_start;
+        self.line_start = sentence.ends_with('\n');
+        if shown > 0 {
+            // Shown in part already: it stays.
+            self.remember(sentence);
+            self.keep(&sentence[shown..], step);
+            return;
+        }
+        let mut s = sentence.to_string();
+        if at_line_start {
+            if let Some(name) = label_at_start(&s, &self.voices.others) {
+                let _ = name;
+                self.cut(CutKind::SpeaksAsOther, sentence);
+                self.stopped = true;
+                return;
+            }
+            if let Some(rest) = strip_label(&s, &self.voices.own) {
+                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+                s = rest.to_string();
+            }
+        }
+        // A self-quote first: its clause may hold a colon too.
+        if let Some(rest) = strip_self_attribution(&s, &self.voices.own) {
+            self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
+            s = capitalise_first(rest);
+        }
+        if self.reply_start {
+            if let Some(rest) = strip_preface(&s, &self.voices.own) {
+                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+                s = rest.to_string();
+            }
+        }
+        let toks = token_hashes(&s);
+        match self.copied(&toks) {
+            Some(RUNTIME) => {
+                self.cut(CutKind::RuntimeText, &s);
+                self.stopped = true;
+                return;
+            }
+            Some(EARLIER) => {
+                self.cut(CutKind::Echo, &s);
+                self.line_start |= at_line_start;
+                return;
+            }
+            Some(_) => {
+                self.cut(CutKind::Loop, &s);
+                self.stopped = true;
+                return;
+            }
+            None => {}
+        }
+        if attributes(&s, &self.voices.unspoken) {
+            self.cut(CutKind::Unspoken, &s);
+            self.line_start |= at_line_start;
+            return;
+        }
+        if attributes(&s, std::slice::from_ref(&self.voices.own)) {
+            self.cut(CutKind::SelfQuote, &s);
+            self.line_start |= at_line_start;
+            return;
+        }
+        self.remember(&s);
+        let text = if self.reply_start { s.trim_start().to_string() } else { s };
+        self.keep(&text, step);
+    }
+
+    /// The loop guard's memory of what this reply said.
+    fn remember(&mut self, sentence: &str) {
+        let toks = token_hashes(sentence);
+        self.own.extend(toks.windows(self.voices.gram).map(gram_hash));
+    }
+
+    fn keep(&mut self, text: &str, step: &mut Step) {
+        if !text.trim().is_empty() {
+            self.reply_start = false;
+        }
+        step.show.push_str(text);
+        self.kept.push_str(text);
+    }
+
+    /// Whether `toks` (a whole sentence) copies earlier text: the source
+    /// (RUNTIME, EARLIER, or 0 for this reply's own earlier sentences).
+    fn copied(&self, toks: &[u64]) -> Option<u8> {
+        let gram = self.voices.gram;
+        let windows = toks.len().checked_sub(gram)? + 1;
+        // Too short for a run of words to mean anything.
+        if windows < 3 {
+            return None;
+        }
+        let (mut runtime, mut earlier, mut own, mut any) = (0, 0, 0, 0);
+        for w in toks.windows(gram) {
+            let h = gram_hash(w);
+            let src = self.voices.grams.get(&h).copied().unwrap_or(0);
+            let mine = self.own.contains(&h);
+            if src & RUNTIME != 0 {
+                runtime += 1;
+            }
+            if src & EARLIER != 0 {
+                earlier += 1;
+            }
+            if mine {
+                own += 1;
+            }
+            if src != 0 || mine {
+                any += 1;
+            }
+        }
+        if any * 10 < windows * 6 {
+            return None;
+        }
+        Some(if runtime * 2 >= any {
+            RUNTIME
+        } else if own >= earlier {
+            0
+        } else {
+            EARLIER
+        })
+    }
+
+    /// Whether the unfinished sentence must wait for more text.
+    fn hold(&self) -> bool {
+        if self.shown > 0 {
+            return false;
+        }
+        if self.cap.is_some_and(|c| self.pieces + CAP_MARGIN >= c) {
+            return true;
+        }
+        let t = self.cur.trim_start();
+        if t.is_empty() {
+            return true;
+        }
+        if self.line_start && (could_be_label(t, &self.voices.others) || could_be_label(t, std::slice::from_ref(&self.voices.own))) {
+            return true;
+        }
+        if self.reply_start && could_be_preface(t) {
+            return true;
+        }
+        let toks = token_hashes(t);
+        let gram = self.voices.gram;
+        if toks.len() < gram + 2 {
+            return true;
+        }
+        let hits = toks
+            .windows(gram)
+            .filter(|w| {
+                let h = gram_hash(w);
+                self.voices.grams.contains_key(&h) || self.own.contains(&h)
+            })
+            .count();
+        if hits * 10 >= (toks.len() + 1 - gram) * 6 {
+            return true;
+        }
+        mentions_any(t, &self.voices.unspoken) || mentions_any(t, std::slice::from_ref(&self.voices.own))
+    }
+}
+
+/// The end of the first whole sentence in `s`: after a line break, a CJK
+/// sentence end, or `.!?` followed by white space.
+fn sentence_end(s: &str) -> Option<usize> {
+    let mut it = s.char_indices().peekable();
+    while let Some((i, c)) = it.next() {
+        match c {
+            '\n' | '。' | '！' | '？' => return Some(i + c.len_utf8()),
+            '.' | '!' | '?' => {
+                if let Some(&(j, next)) = it.peek() {
+                    if next.is_whitespace() {
+                        // The space goes with this sentence, a line break too.
+                        return Some(j + next.len_utf8());
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+pub fn is_cjk(c: char) -> bool {
+    crate::text::is_cjk(c)
+}
+
+/// Words (lowercased) and single CJK characters, hashed.
+fn token_hashes(text: &str) -> Vec<u64> {
+    let state = foldhash::fast::FixedState::with_seed(7);
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let push = |w: &str, out: &mut Vec<u64>| {
+        let mut h = state.build_hasher();
+        w.hash(&mut h);
+        out.push(h.finish());
+    };
+    for c in text.chars() {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                push(&word, &mut out);
+                word.clear();
+            }
+            push(c.encode_utf8(&mut [0; 4]), &mut out);
+        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+            word.extend(c.to_lowercase());
+        } else if !word.is_empty() {
+            push(&word, &mut out);
+            word.clear();
+        }
+    }
+    if !word.is_empty() {
+        push(&word, &mut out);
+    }
+    out
+}
+
+fn gram_hash(w: &[u64]) -> u64 {
+    w.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
+        (h ^ x).wrapping_mul(0x100_0000_01b3).rotate_left(5)
+    })
+}
+
+/// Markdown and list decoration, and an icon, before a label.
+fn undecorated(s: &str) -> &str {
+    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '['));
+    // An icon: symbols and their variation selectors, then spaces.
+    let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
+    if rest.len() != s.len() {
+        rest.trim_start()
+    } else {
+        s
+    }
+}
+
+/// ASCII-case-insensitive: the caller slices `s` at `prefix.len()` after.
+fn starts_with_ci(s: &str, prefix: &str) -> bool {
+    s.len() >= prefix.len() && s.is_char_boundary(prefix.len()) && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon.
+/// Returns the length through the colon, or None; `partial` accepts a label
+/// not finished yet.
+fn label_tail(rest: &str, partial: bool) -> Option<usize> {
+    let mut i = 0;
+    let b: Vec<char> = rest.chars().collect();
+    let mut bytes = 0;
+    let step = |i: &mut usize, bytes: &mut usize| {
+        *bytes += b[*i].len_utf8();
+        *i += 1;
+    };
+    while i < b.len() && matches!(b[i], '*' | '_' | ']' | ' ') {
+        step(&mut i, &mut bytes);
+    }
+    if i < b.len() && matches!(b[i], '(' | '（') {
+        let open = i;
+        while i < b.len() && !matches!(b[i], ')' | '）') && i - open < 48 && b[i] != '\n' {
+            step(&mut i, &mut bytes);
+        }
+        if i >= b.len() {
+            return partial.then_some(bytes);
+        }
+        if !matches!(b[i], ')' | '）') {
+            return None;
+        }
+        step(&mut i, &mut bytes);
+    }
+    while i < b.len() && matches!(b[i], '*' | '_' | ']' | ' ') {
+        step(&mut i, &mut bytes);
+    }
+    if i >= b.len() {
+        return partial.then_some(bytes);
+    }
+    matches!(b[i], ':' | '：').then(|| bytes + b[i].len_utf8())
+}
+
+/// The name whose label (`Kofi:`, `**Kofi** (Developer):`, `🛠️ Kofi：`) starts `s`.
+fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
+    let t = undecorated(s);
+    names.iter().find_map(|n| {
+        (starts_with_ci(t, n) && !t[n.len()..].starts_with(|c: char| c.is_alphanumeric()) && label_tail(&t[n.len()..], false).is_some())
+            .then_some(n.as_str())
+    })
+}
+
+/// `s` without its leading label of `name`, if it has one.
+fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
+    let t = undecorated(s);
+    if name.is_empty() || !starts_with_ci(t, name) || t[name.len()..].starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    let n = label_tail(&t[name.len()..], false)?;
+    Some(t[name.len() + n..].trim_start_matches([' ', '*']))
+}
+
+/// Whether an unfinished line may still become a label of one of `names`.
+fn could_be_label(t: &str, names: &[String]) -> bool {
+    let t = undecorated(t);
+    if t.is_empty() {
+        return true;
+    }
+    names.iter().any(|n| {
+        if t.len() < n.len() {
+            n.to_lowercase().starts_with(&t.to_lowercase())
+        } else {
+            starts_with_ci(t, n) && !t[n.len()..].starts_with(|c: char| c.is_alphanumeric()) && label_tail(&t[n.len()..], true).is_some()
+        }
+    })
+}
+
+/// Words before a colon at the very start that may be a preface naming the
+/// speaker (`It is my turn, Maya:`): held until the colon or the tenth word.
+fn could_be_preface(t: &str) -> bool {
+    !t.contains([':', '：']) && t.split_whitespace().count() < 10 && t.chars().count() < 60
+}
+
+/// `s` without an opening such as `It is my turn, Maya:` or `Maya here:`:
+/// up to ten words that name the speaker, ending in a colon.
+fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
+    let colon = s.find([':', '：'])?;
+    let head = &s[..colon];
+    if head.split_whitespace().count() > 10 || head.contains('\n') || !mentions_any(head, std::slice::from_ref(&own.to_string())) {
+        return None;
+    }
+    let after = &s[colon..];
+    let skip = after.chars().next().map_or(0, char::len_utf8);
+    Some(after[skip..].trim_start_matches([' ', '*']))
+}
+
+/// `s` without an opening clause that quotes the speaker as if someone else
+/// (`As Maya said, …`, `正如Maya所说，…`).
+fn strip_self_attribution<'s>(s: &'s str, own: &str) -> Option<&'s str> {
+    if own.is_empty() {
+        return None;
+    }
+    let t = s.trim_start();
+    let lower = t.to_lowercase();
+    let own_l = own.to_lowercase();
+    let opens = ["as ", "like ", "正如", "如同", "就像"]
+        .iter()
+        .any(|p| lower.strip_prefix(p).is_some_and(|r| r.trim_start().starts_with(&own_l)));
+    if !opens {
+        return None;
+    }
+    let comma = t.find([',', '，', ':', '：'])?;
+    if t[..comma].split_whitespace().count() > 8 {
+        return None;
+    }
+    let skip = t[comma..].chars().next().map_or(0, char::len_utf8);
+    Some(t[comma + skip..].trim_start())
+}
+
+fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether `s` names one of `names` as a whole word.
+fn mentions_any(s: &str, names: &[String]) -> bool {
+    let lower = s.to_lowercase();
+    names.iter().filter(|n| !n.is_empty()).any(|n| {
+        let n = n.to_lowercase();
+        lower.match_indices(&n).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + n.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c)) && !after.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c))
+        })
+    })
+}
+
+/// How a sentence attributes a view to `{n}`.
+const ATTRIBUTION: &[&str] = &[
+    "as {n} ",
+    "as {n},",
+    "like {n} ",
+    "like {n},",
+    "with {n} that",
+    "agree with {n}",
+    "agreed with {n}",
+    "{n}'s point",
+    "{n}’s point",
+    "{n}'s idea",
+    "{n}’s idea",
+    "{n}'s suggestion",
+    "{n}’s suggestion",
+    "{n}'s concern",
+    "{n}’s concern",
+    "{n}'s view",
+    "{n}’s view",
+    "{n} said",
+    "{n} says",
+    "{n} mentioned",
+    "{n} noted",
+    "{n} pointed out",
+    "{n} suggested",
+    "{n} argued",
+    "{n} raised",
+    "{n} brought up",
+    "{n} emphasi",
+    "{n} highlighted",
+    "{n} is right",
+    "{n} made a",
+    "build on {n}",
+    "building on {n}",
+    "echo {n}",
+    "echoing {n}",
+    "正如{n}",
+    "如同{n}",
+    "同意{n}",
+    "赞同{n}",
+    "认同{n}",
+    "{n}说",
+    "{n}所说",
+    "{n}提到",
+    "{n}指出",
+    "{n}认为",
+    "{n}建议",
+    "{n}的观点",
+    "{n}的建议",
+    "{n}强调",
+    "{n}的看法",
+    "{n}提出",
+];
+
+/// Whether `s` attributes a view to one of `names` (`I agree with Priya`,
+/// `as Priya said`). Addressing them (`Priya, what do you think?`) is not.
+fn attributes(s: &str, names: &[String]) -> bool {
+    if !mentions_any(s, names) {
+        return false;
+    }
+    let lower = format!("{} ", s.to_lowercase());
+    names.iter().filter(|n| !n.is_empty()).any(|n| {
+        let n = n.to_lowercase();
+        ATTRIBUTION.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn voices() -> Voices {
+        Voices::new(
+            "Maya",
+            vec!["Kofi".into(), "Priya".into(), "Sam".into(), "Facilitator".into()],
+            vec!["Priya".into()],
+            false,
+        )
+        .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
+        .earlier("We should ship the smallest thing that could work and measure it in production.")
+    }
+
+    /// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
+    fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String, Vec<CutKind>, bool) {
+        let v = voices();
+        let mut h = Hygiene::new(&v, cap);
+        let chars: Vec<char> = reply.chars().collect();
+        let mut shown = String::new();
+        let mut stopped = false;
+        for piece in chars.chunks(n) {
+            let step = h.push(&piece.iter().collect::<String>());
+            shown.push_str(&step.show);
+            if step.stop {
+                stopped = true;
+                break;
+            }
+        }
+        shown.push_str(&h.finish(capped));
+        let kinds = h.cuts().iter().map(|c| c.kind).collect();
+        (shown, h.kept().to_string(), kinds, stopped || h.stopped())
+    }
+
+    #[test]
+    fn a_plain_reply_passes_whole_and_streams() {
+        let reply = "Boring tech wins here. Kofi is right that we measure first, and I would add user interviews.";
+        for n in [1, 3, 7, 100] {
+            let (shown, kept, cuts, stopped) = run(reply, n, None, false);
+            assert_eq!(shown, reply, "pieces of {n}");
+            assert_eq!(kept, reply);
+            assert!(cuts.is_empty() && !stopped, "{cuts:?}");
+        }
+        // Streams: most of the first sentence is out before the reply ends.
+        let v = voices();
+        let mut h = Hygiene::new(&v, None);
+        let mut out = String::new();
+        for w in "Boring tech wins here because nobody has to learn it again".split_inclusive(' ') {
+            out.push_str(&h.push(w).show);
+        }
+        assert!(out.len() > 20, "shown while streaming: {out:?}");
+    }
+
+    #[test]
+    fn speaking_as_another_cuts_the_reply_and_is_never_shown() {
+        for reply in [
+            "I like it.\nKofi: And I agree with myself.",
+            "I like it.\n**Kofi** (Senior Developer): Me too.",
+            "I like it.\n🛠️ Kofi: Me too.",
+            "I like it.\nSam: thanks all!",
+            "I like it.\nFacilitator: next?",
+        ] {
+            for n in [1, 2, 5, 50] {
+                let (shown, kept, cuts, stopped) = run(reply, n, None, false);
+                assert_eq!(shown, "I like it.\n", "{reply:?} in pieces of {n}");
+                assert_eq!(kept, shown);
+                assert_eq!(cuts, [CutKind::SpeaksAsOther]);
+                assert!(stopped);
+            }
+        }
+    }
+
+    #[test]
+    fn naming_someone_mid_line_or_addressing_them_is_speech() {
+        for reply in [
+            "Kofi, I hear you: measure first.",
+            "We differ here, Kofi: I would not wait.",
+            "Kofiko: a product name.",
+        ] {
+            let (shown, _, cuts, _) = run(reply, 3, None, false);
+            assert_eq!(shown, reply);
+            assert!(cuts.is_empty(), "{reply}: {cuts:?}");
+        }
+    }
+
+    #[test]
+    fn own_labels_and_prefaces_are_removed() {
+        assert_eq!(run("Maya: Research first.", 2, None, false).0, "Research first.");
+        assert_eq!(
+            run("**Maya** (Business Analyst): Research first.", 4, None, false).0,
+            "Research first."
+        );
+        assert_eq!(run("It is my turn, Maya: research first.", 3, None, false).0, "research first.");
+        let (shown, _, cuts, _) = run("As Maya said, research comes first.", 2, None, false);
+        assert_eq!(shown, "Research comes first.");
+        assert_eq!(cuts, [CutKind::SelfQuote]);
+    }
+
+    #[test]
+    fn runtime_text_cuts_the_reply() {
+        let (shown, _, cuts, stopped) = run(
+            "Research first. Reply now as Maya only: your own words, no name label.",
+            2,
+            None,
+            false,
+        );
+        assert_eq!(shown, "Research first. ");
+        assert_eq!(cuts, [CutKind::RuntimeText]);
+        assert!(stopped);
+    }
+
+    #[test]
+    fn echoes_are_dropped_and_loops_cut() {
+        let (shown, _, cuts, _) = run(
+            "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users.",
+            3,
+            None,
+            false,
+        );
+        assert_eq!(shown, "Yes. But talk to users.");
+        assert_eq!(cuts, [CutKind::Echo]);
+        let (shown, _, cuts, stopped) = run(
+            "Interview five users before the design review. Then decide. Interview five users before the design review. Then",
+            4,
+            None,
+            false,
+        );
+        assert_eq!(shown, "Interview five users before the design review. Then decide. ");
+        assert_eq!(cuts, [CutKind::Loop]);
+        assert!(stopped);
+    }
+
+    #[test]
+    fn views_of_agents_who_have_not_spoken_are_dropped() {
+        let (shown, _, cuts, _) = run("I agree with Priya that research comes first. Let us start Monday.", 3, None, false);
+        assert_eq!(shown, "Let us start Monday.");
+        assert_eq!(cuts, [CutKind::Unspoken]);
+        let (shown, _, cuts, _) = run("Priya, what do you think about research?", 3, None, false);
+        assert_eq!(shown, "Priya, what do you think about research?");
+        assert!(cuts.is_empty());
+    }
+
+    #[test]
+    fn a_capped_reply_ends_at_its_last_full_sentence_and_never_shows_the_rest() {
+        let reply = "One. Two is a longer sentence that goes on and on and on and on";
+        let (shown, kept, cuts, _) = run(reply, 1, Some(10), true);
+        assert_eq!(shown, "One. ");
+        assert_eq!(kept, "One. ");
+        assert_eq!(cuts, [CutKind::Capped]);
+    }
+
+    #[test]
+    fn chinese_replies() {
+        let v = Voices::new("Maya", vec!["Kofi".into(), "小林".into()], vec!["Priya".into()], true)
+            .earlier("我们应该先发布最小可用版本，然后在生产环境中测量效果。");
+        let mut h = Hygiene::new(&v, None);
+        let mut shown = String::new();
+        for c in "我同意先做调研。我们应该先发布最小可用版本，然后在生产环境中测量效果。\n小林：谢谢大家".chars()
+        {
+            shown.push_str(&h.push(&c.to_string()).show);
+        }
+        shown.push_str(&h.finish(false));
+        assert_eq!(shown.trim_end(), "我同意先做调研。");
+        assert_eq!(
+            h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(),
+            [CutKind::Echo, CutKind::SpeaksAsOther]
+        );
+    }
+}

@@ -1,0 +1,72 @@
+//! What each agent call's reply may not do (`hygiene::Voices`), and the
+//! labels the server is asked to stop at: built from the room and the
+//! transcript the call's prompt was made from.
+
+use super::Engine;
+use crate::agents::Agent;
+use crate::engine::hygiene::Voices;
+use crate::i18n::Lang;
+use crate::session::TurnKind;
+
+/// Earlier agent turns whose sentences a reply may not copy: about what a
+/// prompt holds within the context budget, and little work per call.
+const ECHO_LOOKBACK: usize = 12;
+
+impl Engine {
+    fn speaks_chinese(&self) -> bool {
+        let l = self.speech_language.to_lowercase();
+        self.lang == Lang::Zh && (l.contains("chinese") || l.contains("中文") || l.contains("汉语")) || l.contains("中文")
+    }
+
+    /// Names a reply may not speak as: the other agents and the facilitator.
+    fn other_labels(&self, agent: &Agent) -> Vec<String> {
+        let mut names = vec![self.user_name.clone()];
+        names.extend(self.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.clone()));
+        names.extend(["Facilitator", "主持人"].map(String::from));
+        names
+    }
+
+    /// The rules for `agent`'s reply; `runtime`: the instruction texts of its prompt.
+    pub(super) fn voices_for(&self, agent: &Agent, runtime: &[String]) -> Voices {
+        let turns = self.context_turns();
+        let spoke = |a: &Agent| {
+            turns
+                .iter()
+                .any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(a.id.as_str()))
+        };
+        let unspoken = self
+            .agents
+            .iter()
+            .filter(|a| a.id != agent.id && !spoke(a))
+            .map(|a| a.name.clone())
+            .collect();
+        let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
+        for text in runtime {
+            v = v.runtime(text);
+        }
+        // The persona is the agent's own, yet reciting it is no answer.
+        for text in [&agent.role, &agent.identity, &agent.communication_style] {
+            v = v.earlier(text);
+        }
+        for p in &agent.principles {
+            v = v.earlier(p);
+        }
+        for t in turns.iter().rev().filter(|t| t.kind == TurnKind::Agent).take(ECHO_LOOKBACK) {
+            v = v.earlier(&t.text);
+        }
+        v
+    }
+
+    /// Where the server should stop: a line that opens with someone else's
+    /// label, the facilitator first. Hygiene cuts there too, for servers
+    /// that take fewer stop sequences or none.
+    pub(super) fn stop_labels(&self, agent: &Agent) -> Vec<String> {
+        let mut names = vec![self.user_name.clone()];
+        names.extend(self.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.clone()));
+        names
+            .into_iter()
+            .filter(|n| !n.trim().is_empty())
+            .map(|n| format!("\n{n}:"))
+            .collect()
+    }
+}

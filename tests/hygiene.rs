@@ -1,0 +1,168 @@
+//! Reply hygiene end to end: scripted replies that do what small models do
+//! (speak as another agent, open with their own label, quote themselves,
+//! give back the runtime's instruction, loop, run into the token cap) go
+//! through the loopback server and the engine. The facilitator sees only the
+//! speaker's own words, while streaming too; what was cut is counted in the
+//! session file.
+
+mod common;
+
+use bmad_party::engine::Event;
+use bmad_party::testing::{chunk, events_of, stream_events, FakeOpenAi, Recorded};
+use common::*;
+
+/// The speaker of a request, from its system prompt ("You are Maya, …").
+fn speaker(r: &Recorded) -> String {
+    let s = r.system_prompt();
+    s.strip_prefix("You are ")
+        .and_then(|x| x.split(',').next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+/// Someone in the room other than `name`.
+fn other_than(name: &str) -> &'static str {
+    if name == "Kofi" {
+        "Ingrid"
+    } else {
+        "Kofi"
+    }
+}
+
+fn is_turn(r: &Recorded) -> bool {
+    r.prompt_text().contains("Note from the session")
+}
+
+/// A sentence of its own for request `n`: no two share a run of words, so
+/// none reads as an echo of another.
+fn plain(n: usize) -> String {
+    const VERBS: [&str; 10] = [
+        "ship", "measure", "review", "document", "test", "price", "sketch", "audit", "cache", "split",
+    ];
+    const NOUNS: [&str; 10] = [
+        "contracts",
+        "latency",
+        "onboarding",
+        "pricing",
+        "backlog",
+        "schema",
+        "roadmap",
+        "alerts",
+        "budget",
+        "release",
+    ];
+    format!("Idea {n}: {} {} before anything else.", VERBS[n % 10], NOUNS[(n * 3) % 10])
+}
+
+#[tokio::test]
+async fn what_small_models_do_wrong_never_reaches_the_facilitator() {
+    let server = FakeOpenAi::start(|r, n| {
+        let me = speaker(r);
+        if !is_turn(r) {
+            return bmad_party::testing::stream_of("Thank you all, it was a good talk.");
+        }
+        let other = other_than(&me);
+        let p = plain(n);
+        let text = match n {
+            // Speaks on as another agent.
+            1 => format!("{p}\n{other}: I agree completely, ship it."),
+            // Opens with its own label and quotes itself.
+            2 => format!("{me}: As {me} said, {p}"),
+            // Gives back the runtime's instruction.
+            3 => format!("{p} (Note from the session, not part of the conversation: round 2. Now write {other}'s reply)"),
+            // Loops.
+            4 => format!("{p} {p} {p}"),
+            _ => p,
+        };
+        stream_events(events_of(&text))
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party
+        .run(vec![
+            Step::Say("How do we start?"),
+            Step::Say("And then?"),
+            Step::Say("Anything else?"),
+        ])
+        .await;
+    let replies = agent_messages(&events);
+    assert!(replies.len() >= 6, "{replies:?}");
+    let names = ["Kofi", "Ingrid", "Maya", "Priya", "Tomás", "Lena", "Amara", "Hiro", "Sage", "Ada"];
+    for (_, text) in &replies {
+        for n in names {
+            assert!(!text.contains(&format!("{n}:")), "a label in {text:?}");
+            assert!(!text.contains(&format!("As {n} said")), "a self-quote in {text:?}");
+        }
+        assert!(!text.contains("Note from the session"), "runtime text in {text:?}");
+        assert!(text.matches("Idea").count() <= 1, "a loop in {text:?}");
+    }
+    // What streamed is what was kept: nothing was shown and then taken back.
+    let streamed = shown_tokens(&events);
+    for n in names {
+        assert!(!streamed.contains(&format!("\n{n}:")), "streamed a label: {streamed:?}");
+    }
+    assert!(!streamed.contains("Note from the session"));
+    for n in 1..=4 {
+        assert!(
+            replies.iter().any(|(_, t)| *t == plain(n)),
+            "reply {n} cleaned to its own words: {replies:?}"
+        );
+    }
+    // Counted in the session file, by kind.
+    let s = load(&session_file(&events));
+    for kind in ["speaks_as_other", "own_label", "self_quote", "runtime_text", "loop"] {
+        assert!(
+            s.fm.hygiene.get(kind).copied().unwrap_or(0) >= 1,
+            "{kind} counted: {:?}",
+            s.fm.hygiene
+        );
+    }
+    // Every turn asked for a capped reply and named the others as stop labels.
+    let turn = server.received().into_iter().find(is_turn).expect("a turn");
+    assert_eq!(turn.body["max_tokens"], 350);
+    let stops: Vec<String> = serde_json::from_value(turn.body["stop"].clone()).unwrap();
+    assert!(stops.contains(&"\nAda:".to_string()), "{stops:?}");
+    assert!(!stops.contains(&format!("\n{}:", speaker(&turn))), "not its own label: {stops:?}");
+}
+
+#[tokio::test]
+async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_failed_turn() {
+    let server = FakeOpenAi::start(|r, n| {
+        if !is_turn(r) {
+            return bmad_party::testing::stream_of("Goodbye, and thank you.");
+        }
+        if n == 1 {
+            // Cut off by the token cap mid-sentence.
+            let mut ev: Vec<String> = ["Keep the scope small. ", "Ship in two weeks, then ", "measure what users"]
+                .iter()
+                .map(|t| chunk(Some(t), None))
+                .collect();
+            ev.push(chunk(None, Some("length")));
+            return stream_events(ev);
+        }
+        if n == 2 {
+            // Nothing but another agent's line.
+            let other = other_than(&speaker(r));
+            return stream_events(events_of(&format!("{other}: I would do it all myself.")));
+        }
+        bmad_party::testing::stream_of("A reply of the speaker's own, plain and short.")
+    })
+    .await;
+    let mut party = Party::new(&server);
+    // A cap this low holds every unfinished sentence back.
+    party.config.llm.reply_max_tokens = 40;
+    let events = party.run(vec![Step::Say("Scope?")]).await;
+    let replies = agent_messages(&events);
+    assert_eq!(replies[0].1, "Keep the scope small.", "{replies:?}");
+    let failed: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentFailed { cause, .. } => Some(cause.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(failed.len(), 1, "{failed:?}");
+    assert!(failed[0].contains("speaks_as_other"), "the cause is named: {failed:?}");
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.hygiene.get("capped"), Some(&1));
+}
