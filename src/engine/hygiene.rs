@@ -31,6 +31,9 @@ pub struct Voices {
     /// Words per run that count as a copy: 4 for alphabetic languages, 8 for
     /// Chinese (one token per character).
     pub gram: usize,
+    /// The runtime's markers (end, ask): a line that opens with one is a
+    /// signal, kept whatever it echoes (the ask instruction's example).
+    pub markers: Vec<String>,
     grams: HashMap<u64, u8>,
 }
 
@@ -41,6 +44,7 @@ impl Voices {
             others: others.into_iter().filter(|n| !n.trim().is_empty()).collect(),
             unspoken,
             gram: if chinese { 8 } else { 4 },
+            markers: Vec::new(),
             grams: HashMap::new(),
         }
     }
@@ -80,7 +84,7 @@ pub enum CutKind {
     RuntimeText,
     /// A sentence the reply already said: the reply ends there.
     Loop,
-    /// A sentence copied from an earlier turn: dropped.
+    /// A sentence copied from an earlier turn: counted, kept.
     Echo,
     /// A view attributed to an agent who has not spoken: dropped.
     Unspoken,
@@ -267,16 +271,22 @@ impl<'v> Hygiene<'v> {
             }
         }
         let toks = token_hashes(&s);
-        match self.copied(&toks) {
+        let signal = self
+            .voices
+            .markers
+            .iter()
+            .any(|m| !m.is_empty() && s.trim_start().starts_with(m.as_str()));
+        match if signal { None } else { self.copied(&toks) } {
             Some(RUNTIME) => {
                 self.cut(CutKind::RuntimeText, &s);
                 self.stopped = true;
                 return;
             }
             Some(EARLIER) => {
+                // Counted, and kept: dropping echoes would hide a room that
+                // repeats itself from the judgement that notices it
+                // (consensus, going in circles), which works on the text.
                 self.cut(CutKind::Echo, &s);
-                self.line_start |= at_line_start;
-                return;
             }
             Some(_) => {
                 self.cut(CutKind::Loop, &s);
@@ -781,14 +791,17 @@ mod tests {
     }
 
     #[test]
-    fn echoes_are_dropped_and_loops_cut() {
+    fn echoes_are_counted_and_loops_cut() {
         let (shown, _, cuts, _) = run(
             "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users.",
             3,
             None,
             false,
         );
-        assert_eq!(shown, "Yes. But talk to users.");
+        assert_eq!(
+            shown,
+            "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users."
+        );
         assert_eq!(cuts, [CutKind::Echo]);
         let (shown, _, cuts, stopped) = run(
             "Interview five users before the design review. Then decide. Interview five users before the design review. Then",
@@ -831,7 +844,10 @@ mod tests {
             shown.push_str(&h.push(&c.to_string()).show);
         }
         shown.push_str(&h.finish(false));
-        assert_eq!(shown.trim_end(), "我同意先做调研。");
+        assert_eq!(
+            shown.trim_end(),
+            "我同意先做调研。我们应该先发布最小可用版本，然后在生产环境中测量效果。"
+        );
         assert_eq!(
             h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(),
             [CutKind::Echo, CutKind::SpeaksAsOther]

@@ -41,6 +41,7 @@ impl Engine {
             .map(|a| a.name.clone())
             .collect();
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
+        v.markers = vec![self.cfg.party.end_detection.end_marker.clone(), self.cfg.party.ask_marker.clone()];
         for text in runtime {
             v = v.runtime(text);
         }
