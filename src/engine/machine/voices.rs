@@ -5,7 +5,6 @@
 use super::Engine;
 use crate::agents::Agent;
 use crate::engine::hygiene::Voices;
-use crate::i18n::Lang;
 use crate::session::TurnKind;
 
 /// Earlier agent turns whose sentences a reply may not copy: about what a
@@ -14,8 +13,9 @@ const ECHO_LOOKBACK: usize = 12;
 
 impl Engine {
     fn speaks_chinese(&self) -> bool {
+        // The language agents speak, whatever the program's own is.
         let l = self.speech_language.to_lowercase();
-        self.lang == Lang::Zh && (l.contains("chinese") || l.contains("中文") || l.contains("汉语")) || l.contains("中文")
+        l.contains("chinese") || l.contains("中文") || l.contains("汉语") || l.starts_with("zh")
     }
 
     /// Names a reply may not speak as: the other agents and the facilitator.
