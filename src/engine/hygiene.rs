@@ -15,6 +15,8 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasher, Hash, Hasher};
 
+use crate::text::is_cjk;
+
 /// Where a run of words came from.
 const RUNTIME: u8 = 1;
 const EARLIER: u8 = 2;
@@ -419,10 +421,6 @@ fn sentence_end(s: &str) -> Option<usize> {
         }
     }
     None
-}
-
-pub fn is_cjk(c: char) -> bool {
-    crate::text::is_cjk(c)
 }
 
 /// Words (lowercased) and single CJK characters, hashed.

@@ -65,6 +65,18 @@ impl PromptEnv<'_> {
         )
     }
 
+    fn end_instruction(&self, marker: &str) -> String {
+        self.workflow.render("end_marker_instruction", self.lang, &[("end_marker", marker)])
+    }
+
+    fn ask_instruction(&self, marker: &str) -> String {
+        self.workflow.render(
+            "ask_instruction",
+            self.lang,
+            &[("ask_marker", marker), ("user_name", self.user_name)],
+        )
+    }
+
     pub fn system(&self, a: &Agent, end_marker: Option<&str>, ask_marker: Option<&str>, remaining: Option<&str>) -> String {
         let principles = a.principles.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n");
         let mut s = self.workflow.render(
@@ -87,15 +99,11 @@ impl PromptEnv<'_> {
         );
         if let Some(m) = end_marker {
             s.push_str("\n\n");
-            s.push_str(&self.workflow.render("end_marker_instruction", self.lang, &[("end_marker", m)]));
+            s.push_str(&self.end_instruction(m));
         }
         if let Some(m) = ask_marker {
             s.push_str("\n\n");
-            s.push_str(
-                &self
-                    .workflow
-                    .render("ask_instruction", self.lang, &[("ask_marker", m), ("user_name", self.user_name)]),
-            );
+            s.push_str(&self.ask_instruction(m));
         }
         if let Some(r) = remaining {
             s.push_str("\n\n");
@@ -213,15 +221,8 @@ impl PromptEnv<'_> {
         remaining: Option<&str>,
     ) -> Vec<String> {
         let mut out = vec![self.room_rules(), self.turn_instruction(a, round, earlier, remaining.unwrap_or(""))];
-        if let Some(m) = end_marker {
-            out.push(self.workflow.render("end_marker_instruction", self.lang, &[("end_marker", m)]));
-        }
-        if let Some(m) = ask_marker {
-            out.push(
-                self.workflow
-                    .render("ask_instruction", self.lang, &[("ask_marker", m), ("user_name", self.user_name)]),
-            );
-        }
+        out.extend(end_marker.map(|m| self.end_instruction(m)));
+        out.extend(ask_marker.map(|m| self.ask_instruction(m)));
         out.extend(remaining.map(String::from));
         out
     }

@@ -18,10 +18,16 @@ impl Engine {
         l.contains("chinese") || l.contains("中文") || l.contains("汉语") || l.starts_with("zh")
     }
 
-    /// Names a reply may not speak as: the other agents and the facilitator.
-    fn other_labels(&self, agent: &Agent) -> Vec<String> {
+    /// The facilitator and the other agents, by the names the history uses.
+    fn others(&self, agent: &Agent) -> Vec<String> {
         let mut names = vec![self.user_name.clone()];
         names.extend(self.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.clone()));
+        names
+    }
+
+    /// Names a reply may not speak as: everyone else, and the generic labels.
+    fn other_labels(&self, agent: &Agent) -> Vec<String> {
+        let mut names = self.others(agent);
         names.extend(["Facilitator", "主持人"].map(String::from));
         names
     }
@@ -62,9 +68,7 @@ impl Engine {
     /// label, the facilitator first. Hygiene cuts there too, for servers
     /// that take fewer stop sequences or none.
     pub(super) fn stop_labels(&self, agent: &Agent) -> Vec<String> {
-        let mut names = vec![self.user_name.clone()];
-        names.extend(self.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.clone()));
-        names
+        self.others(agent)
             .into_iter()
             .filter(|n| !n.trim().is_empty())
             .map(|n| format!("\n{n}:"))
