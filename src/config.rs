@@ -89,7 +89,7 @@ pub struct LlmConfig {
     /// The cap of one agent reply, sent as `max_tokens`.
     pub reply_max_tokens: u32,
     /// The model's context window in tokens; None: asked of the server, else
-    /// a default by kind of endpoint (see `llm::context`).
+    /// a default by kind of endpoint (`engine::budget::default_window`).
     pub context_tokens: Option<u32>,
 }
 

@@ -80,6 +80,8 @@ struct Shared {
     script: Mutex<VecDeque<Reply>>,
     fallback: Box<Responder>,
     received: Mutex<Vec<Recorded>>,
+    routes: Mutex<Vec<(String, serde_json::Value)>>,
+    gets: Mutex<Vec<String>>,
 }
 
 /// A running fake server; dropped with the test's runtime.
@@ -175,6 +177,8 @@ impl FakeOpenAi {
             script: Mutex::new(VecDeque::new()),
             fallback: Box::new(fallback),
             received: Mutex::new(Vec::new()),
+            routes: Mutex::new(Vec::new()),
+            gets: Mutex::new(Vec::new()),
         });
         let s = shared.clone();
         tokio::spawn(async move {
@@ -217,6 +221,17 @@ impl FakeOpenAi {
     pub fn received(&self) -> Vec<Recorded> {
         self.shared.received.lock().expect("lock").clone()
     }
+
+    /// Answers `GET path` (e.g. `/v1/models`, `/props`) with `body`; other
+    /// GETs get a 404.
+    pub fn route(&self, path: &str, body: serde_json::Value) {
+        self.shared.routes.lock().expect("lock").push((path.to_string(), body));
+    }
+
+    /// The paths of the GET requests received.
+    pub fn gets(&self) -> Vec<String> {
+        self.shared.gets.lock().expect("lock").clone()
+    }
 }
 
 /// Serves requests on one connection until a reply ends it. Like real
@@ -225,6 +240,30 @@ impl FakeOpenAi {
 async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
     let mut buf = Vec::new();
     while let Some(rec) = read_request(&mut sock, &mut buf).await? {
+        if rec.method == "GET" {
+            // Questions about the server (the context window) are no calls:
+            // they neither take a scripted reply nor count as received.
+            let route = shared
+                .routes
+                .lock()
+                .expect("lock")
+                .iter()
+                .find(|(p, _)| *p == rec.path)
+                .map(|(_, v)| v.clone());
+            shared.gets.lock().expect("lock").push(rec.path.clone());
+            let reply = match route {
+                Some(v) => Reply::Json(v),
+                None => Reply::Status {
+                    code: 404,
+                    headers: vec![],
+                    body: r#"{"detail":"Not Found"}"#.into(),
+                },
+            };
+            if !respond(&mut sock, reply).await? {
+                break;
+            }
+            continue;
+        }
         let n = {
             let mut r = shared.received.lock().expect("lock");
             r.push(rec.clone());

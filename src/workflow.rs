@@ -70,6 +70,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_02, "end_marker_instruction", &["end_marker"]),
     (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
     (STEP_02, "speaks_first", &["user_name"]),
+    (STEP_02, "history_omitted", &["rounds", "topic"]),
     (STEP_02, "spoke_before", &["names", "name"]),
     (STEP_02, "room_continues", &["user_name"]),
     (STEP_02, "continue_prompt", &["user_name"]),

@@ -91,9 +91,14 @@ impl Budget {
         self.window.saturating_sub(self.reply + MARGIN).max(256)
     }
 
-    /// A text's cost in this budget.
+    /// A text's cost in this budget, as a message of its own.
     pub fn cost(&self, text: &str) -> u32 {
-        (estimate_tokens(text) as f64 * self.ratio).ceil() as u32 + 4
+        self.scale(estimate_tokens(text)) + 4
+    }
+
+    /// An estimate in this budget's tokens.
+    pub fn scale(&self, estimate: u32) -> u32 {
+        (estimate as f64 * self.ratio).ceil() as u32
     }
 
     /// The server counted `actual` prompt tokens where `estimated` were

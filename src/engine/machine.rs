@@ -5,6 +5,7 @@
 //! graceful exit. Every state change is saved before it is announced, so
 //! an event a front end has seen is always on disk.
 
+mod context;
 mod judgement;
 mod push;
 mod question;
@@ -22,6 +23,7 @@ use futures::StreamExt;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::time::Instant;
 
+use super::budget::{estimate_tokens, Budget};
 use super::hygiene::{Cut, Hygiene, Voices};
 use super::markers::MarkerFilter;
 use super::prompts::{HistoryView, PromptEnv};
@@ -136,6 +138,12 @@ pub struct Engine {
     /// No consensus proposal before this round after a declined one.
     consensus_quiet_until: u32,
     profiles: selection::Profiles,
+    /// The context budget every prompt is fitted to.
+    budget: Budget,
+    /// The server's answer about its window, while it is awaited.
+    window_probe: Option<tokio::task::JoinHandle<Option<u32>>>,
+    /// Each turn's estimated tokens, by transcript index.
+    turn_estimates: Vec<u32>,
 }
 
 async fn at(deadline: Option<Instant>) {
@@ -204,6 +212,16 @@ impl Engine {
             repeat_streak: 0,
             consensus_quiet_until: 0,
             profiles: selection::Profiles::new(&setup.agents),
+            budget: Budget::new(
+                setup
+                    .config
+                    .llm
+                    .context_tokens
+                    .unwrap_or_else(|| super::budget::default_window(setup.provider.info().base_url.as_deref())),
+                setup.config.llm.reply_max_tokens,
+            ),
+            window_probe: None,
+            turn_estimates: Vec::new(),
             sessions_dir: setup.output.join("party-mode"),
             cfg: setup.config,
             workflow: setup.workflow,
@@ -254,22 +272,6 @@ impl Engine {
             lang: self.lang,
             document_language: self.document_language.as_deref().unwrap_or(&self.speech_language),
         }
-    }
-
-    /// The agent's history as messages: its view kept since its last call,
-    /// extended with the turns since (or made anew after a reset).
-    fn history_of(&mut self, agent: &Agent) -> Vec<ChatMessage> {
-        let from = self.context_start();
-        let mut view = self
-            .histories
-            .remove(&agent.id)
-            .filter(|(start, _)| *start == from)
-            .map(|(_, v)| v)
-            .unwrap_or_default();
-        self.env().extend_history(agent, self.context_turns(), &mut view);
-        let messages = view.messages().to_vec();
-        self.histories.insert(agent.id.clone(), (from, view));
-        messages
     }
 
     fn state(&self) -> Option<&ConversationState> {
@@ -473,6 +475,7 @@ impl Engine {
     }
 
     async fn start(&mut self) {
+        self.probe_window();
         let info = self.provider.info();
         let resumed = self.resume.is_some();
         let (file, topic) = match &self.resume {
@@ -697,6 +700,7 @@ impl Engine {
                 kind: info.kind,
                 model: info.model,
                 base_url: info.base_url,
+                context_tokens: Some(self.budget.window),
             },
         };
         let store = SessionStore::create(&self.sessions_dir, topic, now);
@@ -901,6 +905,7 @@ impl Engine {
                 Some(text.clone())
             }
         };
+        self.settle_window().await;
         let picked = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await;
         self.state_mut().awaiting_answer_from = None;
         let ids: Vec<String> = picked.iter().map(|&i| self.agents[i].id.clone()).collect();
@@ -927,7 +932,13 @@ impl Engine {
             });
             let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
             let remaining = self.remaining_text(round);
-            let history = self.history_of(&agent);
+            let fixed = {
+                let env = self.env();
+                let system = env.system(&agent, detect.then_some(end_marker.as_str()), Some(&ask_marker));
+                let note = env.turn_instruction(&agent, round, &names, remaining.as_deref().unwrap_or(""));
+                self.budget.cost(&system) + self.budget.cost(&note)
+            };
+            let history = self.history_of(&agent, fixed);
             let messages = self.env().turn_messages(
                 &agent,
                 &history,
@@ -1086,6 +1097,8 @@ impl Engine {
         let id = agent.map(|a| a.id.clone()).unwrap_or_default();
         let markers = vec![self.cfg.party.end_detection.end_marker.clone(), self.cfg.party.ask_marker.clone()];
         let cap = req.max_tokens;
+        // The server's count of this prompt corrects the budget's estimates.
+        let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
         let plain = Voices::new("", vec![], vec![], false);
         let voices = voices.unwrap_or(&plain);
         let mut stream = self.provider.stream(req);
@@ -1147,7 +1160,8 @@ impl Engine {
                             s.tokens.completion += completion;
                             s.tokens.cached += cached.unwrap_or(0);
                         }
-                        tracing::debug!(agent = %id, prompt, completion, cached, "usage");
+                        self.budget.learn(estimated, prompt);
+                        tracing::debug!(agent = %id, prompt, estimated, completion, cached, "usage");
                         false
                     }
                     Some(LlmEvent::Capped) => { capped = true; false }
@@ -1613,7 +1627,11 @@ impl Engine {
                 if self.quit {
                     break;
                 }
-                let history = self.history_of(agent);
+                let fixed = {
+                    let env = self.env();
+                    self.budget.cost(&env.system(agent, None, None)) + self.budget.cost(&env.farewell_instruction(agent, &topic))
+                };
+                let history = self.history_of(agent, fixed);
                 let messages = self.env().farewell_messages(agent, &history, &topic);
                 let runtime = [messages.last().map(|m| m.content.to_string()).unwrap_or_default()];
                 let voices = self.voices_for(agent, &runtime);
@@ -1664,7 +1682,10 @@ impl Engine {
             .as_ref()
             .is_some_and(|s| s.turns.iter().any(|t| t.kind == TurnKind::Agent));
         if reason != ExitReason::Unreachable && spoke && !self.quit {
-            let turns = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
+            let all = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
+            let system = self.env().highlights_messages(&[], &topic, &perspectives, rounds, &why);
+            let fixed = self.budget.cost(&system[0].content) + 300u32.saturating_sub(self.budget.reply);
+            let turns = self.transcript_within(&all, fixed);
             let req = ChatRequest {
                 model: None,
                 messages: self.env().highlights_messages(&turns, &topic, &perspectives, rounds, &why),

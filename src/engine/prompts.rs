@@ -32,6 +32,15 @@ impl HistoryView {
     pub fn messages(&self) -> &[ChatMessage] {
         &self.messages
     }
+
+    /// A history that opens with `note` (the first turn after it, a round's
+    /// opening, joins the same user message).
+    pub fn after_note(note: String) -> HistoryView {
+        HistoryView {
+            covered: 0,
+            messages: vec![ChatMessage::new(Role::User, note)],
+        }
+    }
 }
 
 pub struct PromptEnv<'a> {
@@ -77,7 +86,10 @@ impl PromptEnv<'_> {
         )
     }
 
-    pub fn system(&self, a: &Agent, end_marker: Option<&str>, ask_marker: Option<&str>, remaining: Option<&str>) -> String {
+    /// The persona and the room's rules: the same for an agent all session
+    /// long (what remains of the session goes in the turn note instead), so
+    /// it stays the cached front of every prompt.
+    pub fn system(&self, a: &Agent, end_marker: Option<&str>, ask_marker: Option<&str>) -> String {
         let principles = a.principles.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n");
         let mut s = self.workflow.render(
             "agent_system",
@@ -105,15 +117,25 @@ impl PromptEnv<'_> {
             s.push_str("\n\n");
             s.push_str(&self.ask_instruction(m));
         }
-        if let Some(r) = remaining {
-            s.push_str("\n\n");
-            s.push_str(r);
-        }
         s
+    }
+
+    /// Opens a history whose earlier rounds were left out to fit the
+    /// model's window: the topic stays in view.
+    pub fn omitted_note(&self, rounds: usize, topic: &str) -> String {
+        self.workflow.render(
+            "history_omitted",
+            self.lang,
+            &[
+                ("rounds", rounds.to_string().as_str()),
+                ("topic", crate::text::ellipsize(topic, 600).as_str()),
+            ],
+        )
     }
 
     /// The conversation as `agent` sees it: its own turns as the assistant,
     /// everyone else's as labelled user turns, merged so roles alternate.
+    #[cfg(test)]
     pub fn history(&self, agent: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
         let mut view = HistoryView::default();
         self.extend_history(agent, turns, &mut view);
@@ -240,16 +262,14 @@ impl PromptEnv<'_> {
         remaining: Option<&str>,
     ) -> Vec<ChatMessage> {
         let mut msgs = Vec::with_capacity(history.len() + 2);
-        msgs.push(ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker, remaining)));
+        msgs.push(ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker)));
         msgs.extend_from_slice(history);
         let instr = self.turn_instruction(a, round, earlier, remaining.unwrap_or(""));
         with_instruction(msgs, &instr)
     }
 
-    pub fn farewell_messages(&self, a: &Agent, history: &[ChatMessage], topic: &str) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
-        msgs.extend_from_slice(history);
-        let ask = self.workflow.render(
+    pub fn farewell_instruction(&self, a: &Agent, topic: &str) -> String {
+        self.workflow.render(
             "farewell_prompt",
             self.lang,
             &[
@@ -258,8 +278,13 @@ impl PromptEnv<'_> {
                 ("topic", topic),
                 ("language", self.speech_language),
             ],
-        );
-        with_instruction(msgs, &ask)
+        )
+    }
+
+    pub fn farewell_messages(&self, a: &Agent, history: &[ChatMessage], topic: &str) -> Vec<ChatMessage> {
+        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None))];
+        msgs.extend_from_slice(history);
+        with_instruction(msgs, &self.farewell_instruction(a, topic))
     }
 
     pub fn highlights_messages(&self, turns: &[Turn], topic: &str, perspectives: &str, rounds: u32, reason: &str) -> Vec<ChatMessage> {
@@ -295,16 +320,19 @@ impl PromptEnv<'_> {
 }
 
 impl PromptEnv<'_> {
-    /// The moderator's turn when the room goes in circles.
-    pub fn moderator_messages(&self, a: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None, None))];
-        msgs.extend(self.history(a, turns));
-        let ask = self.workflow.render(
+    pub fn moderator_instruction(&self) -> String {
+        self.workflow.render(
             "moderator_prompt",
             self.lang,
             &[("user_name", self.user_name), ("language", self.speech_language)],
-        );
-        with_instruction(msgs, &ask)
+        )
+    }
+
+    /// The moderator's turn when the room goes in circles.
+    pub fn moderator_messages(&self, a: &Agent, history: &[ChatMessage]) -> Vec<ChatMessage> {
+        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None))];
+        msgs.extend_from_slice(history);
+        with_instruction(msgs, &self.moderator_instruction())
     }
 }
 

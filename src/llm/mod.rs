@@ -122,4 +122,10 @@ pub trait Provider: Send + Sync {
         let _ = (model, texts);
         Box::pin(async { Err("this provider has no embeddings".to_string()) })
     }
+    /// The model's context window in tokens, where the server tells it
+    /// (vLLM's `max_model_len`, llama.cpp's `n_ctx`). Quick: a few seconds
+    /// at most, None on any doubt.
+    fn context_window(&self) -> BoxFuture<'static, Option<u32>> {
+        Box::pin(async { None })
+    }
 }

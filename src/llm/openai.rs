@@ -50,6 +50,7 @@ pub struct OpenAiProvider {
     /// out (or renamed) for the rest of the session.
     options: Arc<Options>,
     wire: WireCache,
+    http: reqwest::Client,
 }
 
 /// Each agent's last request, message by message, with the JSON it was
@@ -483,12 +484,13 @@ impl OpenAiProvider {
             .map_err(|e| crate::tr!("cannot set up the HTTP client: {e}", "无法建立 HTTP 客户端：{e}"))?;
         // `Client::with_config` would build a second reqwest client, reading
         // every system root certificate again: start-up time for nothing.
-        let client = Client::build(http.clone(), config).with_http_service(Transport { http });
+        let client = Client::build(http.clone(), config).with_http_service(Transport { http: http.clone() });
         Ok(OpenAiProvider {
             client,
             settings,
             options: Arc::new(Options::default()),
             wire: WireCache::default(),
+            http,
         })
     }
 }
@@ -545,6 +547,38 @@ impl Provider for OpenAiProvider {
         })
     }
 
+    fn context_window(&self) -> futures::future::BoxFuture<'static, Option<u32>> {
+        let http = self.http.clone();
+        let base = self.settings.base_url.trim_end_matches('/').to_string();
+        let key = self.settings.api_key.clone();
+        let model = self.settings.model.clone();
+        Box::pin(async move {
+            let get = |url: String| {
+                let req = http.get(url).bearer_auth(&key).timeout(PROBE_TIMEOUT);
+                async move {
+                    req.send()
+                        .await
+                        .ok()?
+                        .error_for_status()
+                        .ok()?
+                        .json::<serde_json::Value>()
+                        .await
+                        .ok()
+                }
+            };
+            // vLLM (and servers copying it): `max_model_len` per model.
+            if let Some(v) = get(format!("{base}/models")).await {
+                if let Some(n) = window_in_models(&v, &model) {
+                    return Some(n);
+                }
+            }
+            // llama.cpp's server: `/props` at the server's root.
+            let root = base.strip_suffix("/v1").unwrap_or(&base);
+            let v = get(format!("{root}/props")).await?;
+            window_in_props(&v)
+        })
+    }
+
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
         let (tx, mut rx) = mpsc::channel(256);
         let client = self.client.clone();
@@ -564,6 +598,34 @@ impl Provider for OpenAiProvider {
         let events = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
         futures::stream::select(events, driver).boxed()
     }
+}
+
+/// How long each question about the window may take: it is asked once,
+/// before the first round, and the default serves when it goes unanswered.
+const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// vLLM's `GET /v1/models`: `data[].max_model_len`, the configured model's
+/// entry first.
+fn window_in_models(v: &serde_json::Value, model: &str) -> Option<u32> {
+    let data = v["data"].as_array()?;
+    let n = |m: &serde_json::Value| m["max_model_len"].as_u64();
+    data.iter()
+        .find(|m| m["id"].as_str() == Some(model))
+        .and_then(n)
+        .or_else(|| data.iter().find_map(n))
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|&n| n >= 512)
+}
+
+/// llama.cpp's `GET /props`: `default_generation_settings.n_ctx` (older and
+/// newer builds also give it at the top level). The per-slot window is
+/// what a request may use.
+fn window_in_props(v: &serde_json::Value) -> Option<u32> {
+    v["default_generation_settings"]["n_ctx"]
+        .as_u64()
+        .or_else(|| v["n_ctx"].as_u64())
+        .and_then(|n| u32::try_from(n).ok())
+        .filter(|&n| n >= 512)
 }
 
 async fn run(
@@ -776,6 +838,27 @@ mod tests {
         assert_eq!(error_message(r#"{"object":"error","message":"flat"}"#), "flat");
         assert_eq!(error_message(r#"{"error":"plain"}"#), "plain");
         assert_eq!(error_message("Too Many Requests"), "Too Many Requests");
+    }
+
+    #[test]
+    fn servers_tell_their_window_in_their_own_shapes() {
+        let vllm = serde_json::json!({"object": "list", "data": [
+            {"id": "other", "max_model_len": 8192},
+            {"id": "qwen", "object": "model", "max_model_len": 32768}]});
+        assert_eq!(window_in_models(&vllm, "qwen"), Some(32768));
+        assert_eq!(
+            window_in_models(&vllm, "unknown"),
+            Some(8192),
+            "the first one when the model is not listed"
+        );
+        // OpenAI's and llama-cpp-python's lists say nothing about windows.
+        let openai = serde_json::json!({"object": "list", "data": [{"id": "gpt-4o", "object": "model", "owned_by": "system"}]});
+        assert_eq!(window_in_models(&openai, "gpt-4o"), None);
+        let llama = serde_json::json!({"default_generation_settings": {"n_ctx": 4096, "temperature": 0.8}, "total_slots": 1});
+        assert_eq!(window_in_props(&llama), Some(4096));
+        assert_eq!(window_in_props(&serde_json::json!({"n_ctx": 2048})), Some(2048));
+        assert_eq!(window_in_props(&serde_json::json!({"detail": "Not Found"})), None);
+        assert_eq!(window_in_props(&serde_json::json!({"n_ctx": 0})), None, "nonsense is ignored");
     }
 
     #[test]

@@ -186,6 +186,9 @@ pub struct ProviderRecord {
     pub model: String,
     #[serde(default)]
     pub base_url: Option<String>,
+    /// The context window the prompts were fitted to, tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub context_tokens: Option<u32>,
 }
 
 /// One entry of the transcript.

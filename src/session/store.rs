@@ -388,6 +388,7 @@ mod tests {
                 kind: "rehearsal".into(),
                 model: "rehearsal".into(),
                 base_url: None,
+                context_tokens: Some(4096),
             },
         };
         let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {

@@ -191,9 +191,13 @@ impl Engine {
 
     /// The moderator (or, without one, the runtime) summarises and redirects.
     async fn redirect(&mut self, round: u32) {
-        let turns = self.context_turns().to_vec();
         if let Some(m) = self.agents.iter().find(|a| a.moderator).cloned() {
-            let messages = self.env().moderator_messages(&m, &turns);
+            let fixed = {
+                let env = self.env();
+                self.budget.cost(&env.system(&m, None, None)) + self.budget.cost(&env.moderator_instruction())
+            };
+            let history = self.history_of(&m, fixed);
+            let messages = self.env().moderator_messages(&m, &history);
             let runtime = [messages.last().map(|x| x.content.to_string()).unwrap_or_default()];
             let voices = self.voices_for(&m, &runtime);
             let req = ChatRequest {
@@ -240,6 +244,8 @@ impl Engine {
             "moderator_prompt",
             &[("user_name", &self.user_name), ("language", &self.speech_language)],
         );
+        let all = self.context_turns().to_vec();
+        let turns = self.transcript_within(&all, self.budget.cost(&system) + 250u32.saturating_sub(self.budget.reply));
         let transcript = turns
             .iter()
             .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))

@@ -1,0 +1,173 @@
+//! The context budget applied to every call (`engine::budget` holds the
+//! arithmetic): which window the prompts are fitted to, where each agent's
+//! history starts, and the transcripts the exit and the moderator read.
+
+use tokio::time::Duration;
+
+use super::Engine;
+use crate::agents::Agent;
+use crate::engine::budget::{estimate_tokens, horizon};
+use crate::engine::prompts::HistoryView;
+use crate::llm::ChatMessage;
+use crate::session::{Turn, TurnKind};
+
+/// The longest the first round waits for the server to say its window.
+const PROBE_WAIT: Duration = Duration::from_secs(8);
+
+/// A round opens with one of these: the only places a history is cut.
+fn opens_round(t: &Turn) -> bool {
+    matches!(t.kind, TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push)
+}
+
+/// What a turn adds to a prompt, estimated; nothing for turns no prompt shows.
+fn turn_estimate(t: &Turn) -> u32 {
+    match t.kind {
+        TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push | TurnKind::Agent => {
+            estimate_tokens(&t.label) + estimate_tokens(&t.text) + 2
+        }
+        _ => 0,
+    }
+}
+
+/// Where a transcript for one-shot readers (highlights, the circling
+/// summary) starts so that it fits `free` tokens: the latest turns, as many
+/// as fit (at least the last).
+pub(super) fn tail_start(costs: &[u32], free: u32) -> usize {
+    let mut sum = 0u32;
+    for (i, &c) in costs.iter().enumerate().rev() {
+        sum = sum.saturating_add(c);
+        if sum > free {
+            return (i + 1).min(costs.len().saturating_sub(1));
+        }
+    }
+    0
+}
+
+impl Engine {
+    /// Asks the server for its window in the background, unless the config
+    /// sets it: the party starts meanwhile.
+    pub(super) fn probe_window(&mut self) {
+        if self.cfg.llm.context_tokens.is_none() {
+            self.window_probe = Some(tokio::spawn(self.provider.context_window()));
+        }
+    }
+
+    /// The window the prompts are fitted to: the config's, else the
+    /// server's (asked once), else a default by kind of endpoint.
+    pub(super) async fn settle_window(&mut self) {
+        if let Some(probe) = self.window_probe.take() {
+            let told = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten();
+            let source = match told {
+                Some(n) => {
+                    self.budget.window = n;
+                    "the server"
+                }
+                None => "the default for this endpoint",
+            };
+            tracing::info!(window = self.budget.window, source, "context window");
+        }
+        self.record_window();
+    }
+
+    /// The session file says which window its prompts were fitted to.
+    pub(super) fn record_window(&mut self) {
+        let window = self.budget.window;
+        if let Some(s) = self.session.as_mut() {
+            s.fm.provider.context_tokens = Some(window);
+        }
+    }
+
+    /// Each turn's estimated cost, kept as the transcript grows (turns are
+    /// only appended), scaled by what the server's counts taught.
+    fn turn_costs(&mut self) -> Vec<u32> {
+        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        if self.turn_estimates.len() > turns.len() {
+            self.turn_estimates.clear();
+        }
+        let known = self.turn_estimates.len();
+        self.turn_estimates.extend(turns[known..].iter().map(turn_estimate));
+        self.turn_estimates.iter().map(|&e| self.budget.scale(e)).collect()
+    }
+
+    /// The agent's history as messages, within the budget: `fixed` is what
+    /// the rest of its prompt costs (persona, rules, instruction). The view
+    /// is kept between calls and only extended while its start holds, so
+    /// the agent's prompts grow by appending and servers' prefix caches hit;
+    /// when the history outgrows the window its start moves several rounds
+    /// on at once, behind a note that keeps the topic in view.
+    pub(super) fn history_of(&mut self, agent: &Agent, fixed: u32) -> Vec<ChatMessage> {
+        let costs = self.turn_costs();
+        let base = self.context_start();
+        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let starts: Vec<bool> = turns[base..].iter().map(opens_round).collect();
+        let latest = starts.iter().rposition(|&s| s).unwrap_or(0);
+        let previous = self
+            .histories
+            .get(&agent.id)
+            .map(|(start, _)| *start)
+            .filter(|&s| s >= base && s - base <= latest)
+            .unwrap_or(base);
+        let topic = self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default();
+        // The note's own cost is counted whether or not it is needed: it is
+        // small, and the cut then never depends on itself.
+        let note_cost = self.budget.cost(&self.env().omitted_note(99, &topic));
+        let cut = horizon(
+            &costs[base..],
+            &starts,
+            previous - base,
+            latest,
+            fixed + note_cost,
+            self.budget.prompt_limit(),
+        );
+        let from = base + cut;
+        if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > self.budget.prompt_limit() {
+            tracing::warn!(agent = %agent.id, window = self.budget.window, "even the latest round does not fit the context window");
+        }
+        let mut view = match self.histories.remove(&agent.id) {
+            Some((start, view)) if start == from => view,
+            _ if from > base => {
+                let omitted = starts[..cut].iter().filter(|&&s| s).count();
+                tracing::info!(agent = %agent.id, omitted, "earlier rounds left out of the prompt to fit the context window");
+                HistoryView::after_note(self.env().omitted_note(omitted, &topic))
+            }
+            _ => HistoryView::default(),
+        };
+        let turns = self.session.as_ref().map(|s| &s.turns[from..]).unwrap_or_default();
+        self.env().extend_history(agent, turns, &mut view);
+        let messages = view.messages().to_vec();
+        self.histories.insert(agent.id.clone(), (from, view));
+        messages
+    }
+
+    /// The turns a one-shot reader sees within the budget, `fixed` being
+    /// the rest of its prompt: the opening message (the topic) and the
+    /// latest turns that fit.
+    pub(super) fn transcript_within(&mut self, turns: &[Turn], fixed: u32) -> Vec<Turn> {
+        let costs: Vec<u32> = turns.iter().map(|t| self.budget.scale(turn_estimate(t))).collect();
+        let opening = turns.iter().position(|t| t.kind == TurnKind::Facilitator);
+        let free = self.budget.prompt_limit().saturating_sub(fixed + opening.map_or(0, |i| costs[i]));
+        let start = tail_start(&costs, free);
+        match opening {
+            Some(i) if i < start => std::iter::once(&turns[i]).chain(&turns[start..]).cloned().collect(),
+            _ => turns[start..].to_vec(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::tail_start;
+
+    #[test]
+    fn a_tail_keeps_the_latest_turns_that_fit_and_at_least_the_last() {
+        assert_eq!(tail_start(&[10, 10, 10], 100), 0);
+        assert_eq!(tail_start(&[10, 10, 10], 25), 1);
+        assert_eq!(tail_start(&[10, 10, 10], 20), 1);
+        assert_eq!(
+            tail_start(&[10, 10, 50], 20),
+            2,
+            "the last turn stays even when it alone is too long"
+        );
+        assert_eq!(tail_start(&[], 20), 0);
+    }
+}

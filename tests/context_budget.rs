@@ -1,0 +1,230 @@
+//! The context budget end to end on the loopback server: every prompt, with
+//! room for the reply's cap, fits the window (set in the config or told by
+//! the server); when the history outgrows it, older rounds leave several at
+//! once behind a note that keeps the topic; between such cuts each agent's
+//! prompt only grows at its end, so a server's prefix cache keeps hitting
+//! (the fake server reports cached tokens as a prefix cache would).
+
+mod common;
+
+use std::sync::{Arc, Mutex};
+
+use bmad_party::engine::budget::estimate_tokens;
+use bmad_party::testing::{chunk, split_words, stream_events, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
+use common::*;
+
+const MESSAGES: [&str; 14] = [
+    "We are choosing how to run our on-call rotation next year.",
+    "What would you change first?",
+    "How do we keep weekends quiet?",
+    "Who should own the runbooks?",
+    "What do we measure?",
+    "How do we train new people?",
+    "What about holidays?",
+    "Which alerts can go?",
+    "How do we hand over?",
+    "What does a good week look like?",
+    "Who decides on escalations?",
+    "What tools do we need?",
+    "What could go wrong?",
+    "Summarise where we stand.",
+];
+
+/// A prompt as one text, roles marked, for prefix comparisons.
+fn flat(r: &Recorded) -> String {
+    r.body["messages"]
+        .as_array()
+        .map(|m| {
+            m.iter()
+                .map(|x| format!("<{}>{}", x["role"].as_str().unwrap_or(""), x["content"].as_str().unwrap_or("")))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn estimate(r: &Recorded) -> u32 {
+    r.body["messages"]
+        .as_array()
+        .map(|m| m.iter().map(|x| estimate_tokens(x["content"].as_str().unwrap_or(""))).sum())
+        .unwrap_or(0)
+}
+
+fn speaker(r: &Recorded) -> String {
+    r.system_prompt()
+        .strip_prefix("You are ")
+        .and_then(|x| x.split(',').next())
+        .unwrap_or_default()
+        .to_string()
+}
+
+fn is_turn(r: &Recorded) -> bool {
+    r.prompt_text()
+        .contains("Note from the session, not part of the conversation: round")
+}
+
+const OMITTED: &str = "earlier round(s) are left out here to fit the model's context window";
+
+/// A reply whose usage says what a prefix cache would have reused: the
+/// longest prefix this prompt shares with any earlier one (four characters
+/// a token).
+fn cached_reply(seen: &Mutex<Vec<String>>, r: &Recorded, n: usize) -> Reply {
+    let prompt = flat(r);
+    let mut seen = seen.lock().unwrap();
+    let shared = seen
+        .iter()
+        .map(|p| p.bytes().zip(prompt.bytes()).take_while(|(a, b)| a == b).count())
+        .max()
+        .unwrap_or(0);
+    seen.push(prompt.clone());
+    let text = if is_turn(r) {
+        varied_reply(n)
+    } else {
+        "Thank you all, it was a good talk.".to_string()
+    };
+    let mut events: Vec<String> = split_words(&text).iter().map(|w| chunk(Some(w), None)).collect();
+    events.push(chunk(None, Some("stop")));
+    events.push(
+        serde_json::json!({
+            "id": "x", "object": "chat.completion.chunk", "created": 1, "model": "test-model", "choices": [],
+            "usage": {"prompt_tokens": prompt.len() / 4, "completion_tokens": 40,
+                      "prompt_tokens_details": {"cached_tokens": shared / 4}}
+        })
+        .to_string(),
+    );
+    stream_events(events)
+}
+
+#[tokio::test]
+async fn a_long_party_fits_a_small_window_and_each_prompt_grows_by_appending_between_cuts() {
+    let seen = Arc::new(Mutex::new(Vec::<String>::new()));
+    let s2 = seen.clone();
+    let server = FakeOpenAi::start(move |r, n| cached_reply(&s2, r, n)).await;
+    let mut party = Party::new(&server);
+    party.config.llm.context_tokens = Some(2048);
+    party.config.llm.reply_max_tokens = 200;
+    party.config.party.max_rounds = 30;
+    party.config.party.warn_at_rounds = 28;
+    let events = party.run(MESSAGES.iter().map(|m| Step::Say(m)).collect()).await;
+    assert!(rounds(&events).len() >= 12, "{} rounds", rounds(&events).len());
+
+    let reqs = server.received();
+    let turns: Vec<&Recorded> = reqs.iter().filter(|r| is_turn(r)).collect();
+    // Every call fits: the prompt and the reply's cap within the window.
+    for r in &reqs {
+        let cap = r.body["max_tokens"].as_u64().unwrap_or(0) as u32;
+        assert!(estimate(r) + cap <= 2048, "{} + {cap} tokens: {}", estimate(r), flat(r));
+    }
+    // The history was cut, with the persona, the topic and the latest message kept.
+    let cut: Vec<&&Recorded> = turns.iter().filter(|r| r.prompt_text().contains(OMITTED)).collect();
+    assert!(!cut.is_empty(), "no prompt was cut");
+    for r in &cut {
+        assert!(r.system_prompt().starts_with("You are "), "the persona stays");
+        assert!(
+            r.prompt_text()
+                .contains("The topic: We are choosing how to run our on-call rotation"),
+            "the topic stays"
+        );
+        assert!(
+            !r.prompt_text().contains("Ada: We are choosing"),
+            "the opening round itself has gone"
+        );
+    }
+    let last = turns.last().expect("turns");
+    assert!(
+        last.prompt_text().contains("Ada: Summarise where we stand."),
+        "the latest round stays"
+    );
+
+    // Between cuts, an agent's next prompt extends its previous one: all of
+    // it up to the closing instruction comes back unchanged. A cut moves the
+    // start forward, to a round's opening, and never back.
+    let omitted = |r: &Recorded| -> usize {
+        let t = r.prompt_text();
+        t.find(OMITTED)
+            .map_or(0, |i| t[..i].rsplit(": ").next().unwrap().trim().parse().unwrap())
+    };
+    let (mut extended, mut recut) = (0, 0);
+    let mut by_agent: std::collections::HashMap<String, &Recorded> = Default::default();
+    for r in &turns {
+        if let Some(prev) = by_agent.insert(speaker(r), r) {
+            let before = flat(prev);
+            // (The instruction joined the last message after a blank line.)
+            let kept = before[..before.rfind("(Note from the session, not part of the conversation: round").unwrap()].trim_end();
+            if flat(r).starts_with(kept) {
+                extended += 1;
+            } else {
+                assert!(
+                    omitted(r) > omitted(prev),
+                    "only a cut further on changes a prompt's front:\n{kept}\n---\n{}",
+                    flat(r)
+                );
+                recut += 1;
+            }
+        }
+        if omitted(r) > 0 {
+            let history = &r.body["messages"][1]["content"].as_str().unwrap();
+            let opening = history.split_once(")\n\n").expect("the note, then the history").1;
+            assert!(opening.starts_with("Ada: "), "the history resumes at a round's opening: {opening}");
+        }
+    }
+    assert!(extended >= 5 && recut >= 1, "{extended} extended, {recut} cut");
+
+    // The session file: the window the prompts were fitted to, and what the
+    // server's cache reused.
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.provider.context_tokens, Some(2048));
+    let t = &s.fm.conversation_state.tokens;
+    eprintln!("cached {} of {} prompt tokens", t.cached, t.prompt);
+    assert!(t.cached * 2 > t.prompt, "cached {} of {} prompt tokens", t.cached, t.prompt);
+}
+
+#[tokio::test]
+async fn the_window_is_what_the_server_says() {
+    // vLLM: `max_model_len` in the model list; llama.cpp: `n_ctx` in /props.
+    for (path, body) in [
+        (
+            "/v1/models",
+            serde_json::json!({"object": "list", "data": [{"id": "test-model", "object": "model", "max_model_len": 1800}]}),
+        ),
+        (
+            "/props",
+            serde_json::json!({"default_generation_settings": {"n_ctx": 1800}, "total_slots": 1}),
+        ),
+    ] {
+        let server = FakeOpenAi::start(|r, n| {
+            if r.prompt_text().contains("Note from the session") {
+                stream_of(&format!("{} {}", varied_reply(n), varied_reply(n + 40)))
+            } else {
+                stream_of("Thank you, goodbye.")
+            }
+        })
+        .await;
+        server.route(path, body);
+        let mut party = Party::new(&server);
+        party.config.llm.reply_max_tokens = 200;
+        party.config.party.max_rounds = 30;
+        let events = party.run(MESSAGES[..8].iter().map(|m| Step::Say(m)).collect()).await;
+        assert!(server.gets().iter().any(|g| g == path), "{path} asked: {:?}", server.gets());
+        let s = load(&session_file(&events));
+        assert_eq!(s.fm.provider.context_tokens, Some(1800), "{path}");
+        let reqs = server.received();
+        for r in &reqs {
+            let cap = r.body["max_tokens"].as_u64().unwrap_or(0) as u32;
+            assert!(estimate(r) + cap <= 1800, "{path}: {} + {cap}", estimate(r));
+        }
+        assert!(
+            reqs.iter().any(|r| r.prompt_text().contains(OMITTED)),
+            "{path}: the small window was used"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_says_nothing_gets_the_local_default() {
+    let server = FakeOpenAi::varied().await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Where do we start?")]).await;
+    let s = load(&session_file(&events));
+    // 127.0.0.1: a local server, assumed to run a 4,096-token window.
+    assert_eq!(s.fm.provider.context_tokens, Some(4096));
+}
