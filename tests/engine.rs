@@ -77,16 +77,16 @@ async fn party_runs_to_the_round_limit_with_the_defaults() {
     assert!(!after_warning.is_empty());
     // In the turn's closing note: the system prompt stays the same all
     // session, the cached front of every prompt.
-    let note = |r: &&&bmad_party::testing::Recorded| {
+    let note = |r: &bmad_party::testing::Recorded| {
         let t = r.prompt_text();
         t[t.rfind("Note from the session").unwrap()..].to_string()
     };
     for r in &after_warning {
-        assert!(note(&r).contains("round(s) and"), "remaining is stated: {}", note(&r));
+        assert!(note(r).contains("round(s) and"), "remaining is stated: {}", note(r));
         assert!(!r.system_prompt().contains("round(s) and"));
     }
     assert!(
-        after_warning.iter().any(|r| note(&r).contains("2 round(s)")),
+        after_warning.iter().any(|r| note(r).contains("2 round(s)")),
         "round 9 prompt says 2 rounds remain"
     );
     let before: Vec<_> = turn_prompts.iter().filter(|r| r.prompt_text().contains("round 3.")).collect();

@@ -140,10 +140,14 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_f
             ev.push(chunk(None, Some("length")));
             return stream_events(ev);
         }
-        if n == 2 {
-            // Nothing but another agent's line.
+        if n == 2 || n == 3 {
+            // Nothing but another agent's line, twice: once asked again, then failed.
             let other = other_than(&speaker(r));
             return stream_events(events_of(&format!("{other}: I would do it all myself.")));
+        }
+        if n == 4 {
+            // The next agent's first try is emptied too; asked again, it has words of its own.
+            return stream_events(events_of(&format!("{}: Me first.", other_than(&speaker(r)))));
         }
         bmad_party::testing::stream_of("A reply of the speaker's own, plain and short.")
     })
@@ -151,6 +155,7 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_f
     let mut party = Party::new(&server);
     // A cap this low holds every unfinished sentence back.
     party.config.llm.reply_max_tokens = 40;
+    party.config.party.agents_per_round = (3, 3);
     let events = party.run(vec![Step::Say("Scope?")]).await;
     let replies = agent_messages(&events);
     assert_eq!(replies[0].1, "Keep the scope small.", "{replies:?}");
@@ -163,6 +168,13 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_f
         .collect();
     assert_eq!(failed.len(), 1, "{failed:?}");
     assert!(failed[0].contains("speaks_as_other"), "the cause is named: {failed:?}");
+    assert_eq!(
+        replies[1].1, "A reply of the speaker's own, plain and short.",
+        "asked again: {replies:?}"
+    );
+    let reqs = server.received();
+    assert_eq!(reqs[1].body, reqs[2].body, "the same prompt, asked again");
     let s = load(&session_file(&events));
     assert_eq!(s.fm.hygiene.get("capped"), Some(&1));
+    assert_eq!(s.fm.hygiene.get("asked_again"), Some(&2));
 }

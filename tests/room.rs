@@ -85,10 +85,11 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 
     // "safe" against "not safe": similar words, opposite claims: no consensus.
+    // Each agent holds its side (a reply asked for again says the same).
     let polar = |r: &Recorded, n: usize| {
         if !turn_reply(r) {
             stream_of(&varied_reply(n))
-        } else if n.is_multiple_of(2) {
+        } else if r.system_prompt().split(',').next().unwrap_or("").chars().count().is_multiple_of(2) {
             stream_of("Agreed, the plugin sandbox is safe for third parties.")
         } else {
             stream_of("Agreed, the plugin sandbox is not safe for third parties.")

@@ -182,6 +182,16 @@ const ATTRIBUTION_ZH: &[&str] = &[
     r"{N}(?:刚才|刚刚|之前|也)?(?:说|提到|指出|建议|认为|强调|所说|提出|的观点|的建议|的看法|的意见)",
 ];
 
+/// The reply opens by greeting `name` (`Hey Priya,`, `Tomás, thank you`).
+fn greets(name: &str, reply: &str) -> bool {
+    let n = regex::escape(name);
+    Regex::new(&format!(
+        r"(?i)^[\s\W]*(?:(?:hi|hey|hello|dear|thanks|thank you|你好|嗨)[\s,，]*)?{n}\s*[,!，！、]"
+    ))
+    .expect("greeting pattern is valid")
+    .is_match(reply)
+}
+
 impl Judge {
     fn attribution(&self, name: &str) -> Vec<Regex> {
         let n = regex::escape(name);
@@ -219,7 +229,7 @@ impl Judge {
             flaws.push(Flaw::SpeaksAsOther);
         }
         // Attribution to agents who have not spoken, and to oneself.
-        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply));
+        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply) || greets(&m.name, reply));
         let mut unspoken = false;
         for p in &self.roster {
             let attributed = self.attribution(&p.name).iter().any(|r| r.is_match(reply));
@@ -355,6 +365,25 @@ mod tests {
             by: by.map(String::from),
             text: text.into(),
         }
+    }
+
+    #[test]
+    fn greeting_oneself_is_a_self_quote_and_greeting_another_is_not() {
+        let j = judge(false);
+        let before = [
+            said(None, "How do we pick a database?"),
+            said(Some("developer"), "Start with Postgres."),
+        ];
+        for reply in [
+            "Hey Maya, great question! Postgres it is.",
+            "Maya, thank you for asking. Postgres it is.",
+        ] {
+            assert_eq!(j.judge("analyst", reply, &before).flaws, vec![Flaw::SelfQuote], "{reply}");
+        }
+        assert_eq!(
+            j.judge("analyst", "Hey Kofi, Postgres is fine by me, with backups.", &before).flaws,
+            vec![]
+        );
     }
 
     #[test]

@@ -13,7 +13,7 @@
 //! counters, never for the screen.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasher, Hash, Hasher};
+use std::hash::{BuildHasher, Hash};
 
 use crate::text::is_cjk;
 
@@ -36,19 +36,53 @@ pub struct Voices {
     /// The runtime's markers (end, ask): a line that opens with one is a
     /// signal, kept whatever it echoes (the ask instruction's example).
     pub markers: Vec<String>,
+    /// Keep sentences copied from earlier turns (counted all the same):
+    /// for a second try, and for farewells, which sum up what was said.
+    pub keep_echoes: bool,
     grams: HashMap<u64, u8>,
+    /// The room's names, as token hashes: any of them counts as the same
+    /// word when copies are compared, so the runtime's note written for
+    /// another speaker, or a reply copied with the names swapped, is found.
+    names: HashSet<u64>,
 }
+
+/// The token every name stands for in copy comparisons.
+const NAME: u64 = 0x6e61_6d65;
 
 impl Voices {
     pub fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
+        let others: Vec<String> = others.into_iter().filter(|n| !n.trim().is_empty()).collect();
+        let mut names = HashSet::new();
+        for n in others.iter().map(String::as_str).chain([own]) {
+            // Single CJK characters are words of their own: never names here.
+            for word in n.split_whitespace().filter(|w| !w.chars().any(is_cjk)) {
+                let w = word.to_lowercase();
+                for form in [w.clone(), format!("{w}'s"), format!("{w}’s")] {
+                    names.extend(token_hashes(&form));
+                }
+            }
+        }
         Voices {
             own: own.to_string(),
-            others: others.into_iter().filter(|n| !n.trim().is_empty()).collect(),
+            others,
             unspoken,
             gram: if chinese { 8 } else { 4 },
             markers: Vec::new(),
+            keep_echoes: false,
             grams: HashMap::new(),
+            names,
         }
+    }
+
+    /// `text`'s tokens, every name the same token.
+    fn tokens(&self, text: &str) -> Vec<u64> {
+        let mut toks = token_hashes(text);
+        for t in &mut toks {
+            if self.names.contains(t) {
+                *t = NAME;
+            }
+        }
+        toks
     }
 
     /// The runtime's own text (rules, instructions): a reply that continues
@@ -59,14 +93,14 @@ impl Voices {
     }
 
     /// Text said before (other turns, the persona): a sentence copied from it
-    /// is dropped.
+    /// is dropped (unless `keep_echoes`).
     pub fn earlier(mut self, text: &str) -> Voices {
         self.index(text, EARLIER);
         self
     }
 
     fn index(&mut self, text: &str, source: u8) {
-        let toks = token_hashes(text);
+        let toks = self.tokens(text);
         for w in toks.windows(self.gram) {
             *self.grams.entry(gram_hash(w)).or_default() |= source;
         }
@@ -80,13 +114,14 @@ pub enum CutKind {
     SpeaksAsOther,
     /// The speaker's own label (`Maya:`) or an opening such as `It is my turn, Maya:`.
     OwnLabel,
-    /// The speaker attributing a view to itself (`As Maya said, …` by Maya).
+    /// The speaker treating itself as someone else: attributing a view to
+    /// itself (`As Maya said, …` by Maya) or greeting itself (`Hey Maya,`).
     SelfQuote,
     /// The runtime's instructions coming back: the reply ends there.
     RuntimeText,
     /// A sentence the reply already said: the reply ends there.
     Loop,
-    /// A sentence copied from an earlier turn: counted, kept.
+    /// A sentence copied from an earlier turn: dropped (kept on a second try).
     Echo,
     /// A view attributed to an agent who has not spoken: dropped.
     Unspoken,
@@ -271,8 +306,12 @@ impl<'v> Hygiene<'v> {
                 self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
                 s = rest.to_string();
             }
+            if let Some(rest) = strip_self_address(&s, &self.voices.own) {
+                self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
+                s = capitalise_first(rest);
+            }
         }
-        let toks = token_hashes(&s);
+        let toks = self.voices.tokens(&s);
         let signal = self
             .voices
             .markers
@@ -285,10 +324,15 @@ impl<'v> Hygiene<'v> {
                 return;
             }
             Some(EARLIER) => {
-                // Counted, and kept: dropping echoes would hide a room that
-                // repeats itself from the judgement that notices it
-                // (consensus, going in circles), which works on the text.
+                // Dropped; a reply that was nothing else is asked for
+                // again, and a second one like it kept (`keep_echoes`):
+                // a room that truly repeats itself stays visible to the
+                // judgement that notices it (consensus, going in circles).
                 self.cut(CutKind::Echo, &s);
+                if !self.voices.keep_echoes {
+                    self.line_start |= at_line_start;
+                    return;
+                }
             }
             Some(_) => {
                 self.cut(CutKind::Loop, &s);
@@ -314,7 +358,7 @@ impl<'v> Hygiene<'v> {
 
     /// The loop guard's memory of what this reply said.
     fn remember(&mut self, sentence: &str) {
-        let toks = token_hashes(sentence);
+        let toks = self.voices.tokens(sentence);
         self.own.extend(toks.windows(self.voices.gram).map(gram_hash));
     }
 
@@ -428,11 +472,7 @@ fn token_hashes(text: &str) -> Vec<u64> {
     let state = foldhash::fast::FixedState::with_seed(7);
     let mut out = Vec::new();
     let mut word = String::new();
-    let push = |w: &str, out: &mut Vec<u64>| {
-        let mut h = state.build_hasher();
-        w.hash(&mut h);
-        out.push(h.finish());
-    };
+    let push = |w: &str, out: &mut Vec<u64>| out.push(state.hash_one(w));
     for c in text.chars() {
         if is_cjk(c) {
             if !word.is_empty() {
@@ -563,6 +603,48 @@ fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
     let after = &s[colon..];
     let skip = after.chars().next().map_or(0, char::len_utf8);
     Some(after[skip..].trim_start_matches([' ', '*']))
+}
+
+/// `s` without an opening that greets the speaker by its own name
+/// (`Hey Maya,` by Maya: the model took the turn for someone else's).
+fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
+    if own.is_empty() {
+        return None;
+    }
+    let t = s.trim_start();
+    let after = [
+        "hi ",
+        "hey ",
+        "hello ",
+        "dear ",
+        "thanks ",
+        "thank you ",
+        "你好，",
+        "你好",
+        "嗨，",
+        "嗨",
+    ]
+    .iter()
+    .find_map(|g| strip_prefix_ci(t, g))
+    .unwrap_or(t)
+    .trim_start();
+    let rest = strip_prefix_ci(after, own)?;
+    let mark = rest.chars().next()?;
+    if ![',', '!', '，', '！', '、'].contains(&mark) {
+        return None;
+    }
+    Some(rest[mark.len_utf8()..].trim_start())
+}
+
+/// `t` after `prefix`, compared without case.
+fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
+    let mut chars = t.chars();
+    for p in prefix.chars() {
+        if !chars.next()?.to_lowercase().eq(p.to_lowercase()) {
+            return None;
+        }
+    }
+    Some(chars.as_str())
 }
 
 /// `s` without an opening clause that quotes the speaker as if someone else
@@ -773,6 +855,16 @@ mod tests {
         let (shown, _, cuts, _) = run("As Maya said, research comes first.", 2, None, false);
         assert_eq!(shown, "Research comes first.");
         assert_eq!(cuts, [CutKind::SelfQuote]);
+        let (shown, _, cuts, _) = run("Hey Maya, great question! Research first.", 3, None, false);
+        assert_eq!(shown, "Great question! Research first.");
+        assert_eq!(cuts, [CutKind::SelfQuote]);
+        assert_eq!(
+            run("Maya, thank you. Research first.", 2, None, false).0,
+            "Thank you. Research first."
+        );
+        // Greeting someone else is fine; so is the name later on.
+        assert_eq!(run("Hey Kofi, research first.", 2, None, false).0, "Hey Kofi, research first.");
+        assert_eq!(run("Mayans, research first.", 2, None, false).0, "Mayans, research first.");
     }
 
     #[test]
@@ -789,18 +881,23 @@ mod tests {
     }
 
     #[test]
-    fn echoes_are_counted_and_loops_cut() {
-        let (shown, _, cuts, _) = run(
-            "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users.",
-            3,
-            None,
-            false,
-        );
-        assert_eq!(
-            shown,
-            "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users."
-        );
+    fn echoes_are_dropped_and_loops_cut() {
+        let echo = "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users.";
+        let (shown, _, cuts, _) = run(echo, 3, None, false);
+        assert_eq!(shown, "Yes. But talk to users.");
         assert_eq!(cuts, [CutKind::Echo]);
+        // The same with the names swapped is the same copy.
+        let v = voices().earlier("Kofi: I agree with Priya's plan to ship in June.");
+        let mut h = Hygiene::new(&v, None);
+        let shown = h.push("I agree with Kofi's plan to ship in June. And measure.").show + &h.finish(false);
+        assert_eq!(shown, "And measure.");
+        // On a second try echoes are kept, and still counted.
+        let mut v = voices();
+        v.keep_echoes = true;
+        let mut h = Hygiene::new(&v, None);
+        let shown = h.push(echo).show + &h.finish(false);
+        assert_eq!(shown, echo);
+        assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
         let (shown, _, cuts, stopped) = run(
             "Interview five users before the design review. Then decide. Interview five users before the design review. Then",
             4,
@@ -842,10 +939,7 @@ mod tests {
             shown.push_str(&h.push(&c.to_string()).show);
         }
         shown.push_str(&h.finish(false));
-        assert_eq!(
-            shown.trim_end(),
-            "我同意先做调研。我们应该先发布最小可用版本，然后在生产环境中测量效果。"
-        );
+        assert_eq!(shown.trim_end(), "我同意先做调研。");
         assert_eq!(
             h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(),
             [CutKind::Echo, CutKind::SpeaksAsOther]

@@ -69,6 +69,9 @@ enum Reply {
         question: Option<String>,
     },
     Failed(String),
+    /// Hygiene left nothing of the reply (it spoke only as others, say):
+    /// the model is asked once more before the turn fails.
+    Emptied(String),
     /// Stopped by the facilitator; `shown` is what had streamed.
     Interrupted {
         shown: String,
@@ -974,7 +977,23 @@ impl Engine {
                     lang: self.lang,
                 },
             };
-            match self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&voices)).await {
+            let mut reply = self.stream_reply(req.clone(), Some(&agent), StreamMode::Round, Some(&voices)).await;
+            if let Reply::Emptied(cause) = reply {
+                // Another sample of the same prompt (a server's prompt cache
+                // makes it cheap) usually has words of the agent's own.
+                tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
+                self.count_cut("asked_again");
+                self.emit(Event::AgentRetrying {
+                    agent: agent.id.clone(),
+                    attempt: 1,
+                    delay_ms: 0,
+                    cause,
+                });
+                let mut again = voices.clone();
+                again.keep_echoes = true;
+                reply = self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&again)).await;
+            }
+            match reply {
                 Reply::Completed {
                     raw,
                     shown,
@@ -1004,7 +1023,7 @@ impl Engine {
                         break;
                     }
                 }
-                Reply::Failed(cause) => {
+                Reply::Failed(cause) | Reply::Emptied(cause) => {
                     failed += 1;
                     last_cause = cause.clone();
                     let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.lang, Msg::AgentFailed));
@@ -1192,12 +1211,15 @@ impl Engine {
             let raw = hygiene.kept().to_string();
             if shown.trim().is_empty() && agent.is_some() {
                 let what: Vec<&str> = hygiene.cuts().iter().map(|c| c.kind.code()).collect();
-                return Reply::Failed(if what.is_empty() {
-                    crate::tr!("the reply was empty", "回复为空")
+                return if what.is_empty() {
+                    Reply::Failed(crate::tr!("the reply was empty", "回复为空"))
                 } else {
                     let what = what.join(", ");
-                    crate::tr!("nothing left after cleaning the reply ({what})", "清理回复后没有剩余内容（{what}）")
-                });
+                    Reply::Emptied(crate::tr!(
+                        "nothing left after cleaning the reply ({what})",
+                        "清理回复后没有剩余内容（{what}）"
+                    ))
+                };
             }
             let question = if filter.found(1) { question_in(&raw, &markers[1]) } else { None };
             return Reply::Completed {
@@ -1213,9 +1235,13 @@ impl Engine {
     fn count_cuts(&mut self, agent: &str, cuts: &[Cut]) {
         for c in cuts {
             tracing::info!(agent, kind = c.kind.code(), text = %crate::text::ellipsize(&c.text, 300), "reply hygiene cut");
-            if let Some(s) = self.session.as_mut() {
-                *s.fm.hygiene.entry(c.kind.code().to_string()).or_default() += 1;
-            }
+            self.count_cut(c.kind.code());
+        }
+    }
+
+    fn count_cut(&mut self, code: &str) {
+        if let Some(s) = self.session.as_mut() {
+            *s.fm.hygiene.entry(code.to_string()).or_default() += 1;
         }
     }
 
@@ -1634,7 +1660,9 @@ impl Engine {
                 let history = self.history_of(agent, fixed);
                 let messages = self.env().farewell_messages(agent, &history, &topic);
                 let runtime = [messages.last().map(|m| m.content.to_string()).unwrap_or_default()];
-                let voices = self.voices_for(agent, &runtime);
+                let mut voices = self.voices_for(agent, &runtime);
+                // A farewell sums up what was said: echoes are its matter.
+                voices.keep_echoes = true;
                 let req = ChatRequest {
                     model: agent.model.clone(),
                     messages,

@@ -209,14 +209,21 @@ impl PromptEnv<'_> {
     }
 
     pub fn turn_instruction(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str) -> String {
-        let order = if earlier.is_empty() {
-            self.workflow.render("speaks_first", self.lang, &[("user_name", self.user_name)])
-        } else {
-            self.workflow.render(
+        let order = match earlier.last() {
+            None => self.workflow.render(
+                "speaks_first",
+                self.lang,
+                &[("user_name", self.user_name), ("name", a.name.as_str())],
+            ),
+            Some(last) => self.workflow.render(
                 "spoke_before",
                 self.lang,
-                &[("names", earlier.join(", ").as_str()), ("name", a.name.as_str())],
-            )
+                &[
+                    ("names", earlier.join(", ").as_str()),
+                    ("name", a.name.as_str()),
+                    ("last", last.as_str()),
+                ],
+            ),
         };
         self.workflow.render(
             "turn",

@@ -199,7 +199,9 @@ impl Engine {
             let history = self.history_of(&m, fixed);
             let messages = self.env().moderator_messages(&m, &history);
             let runtime = [messages.last().map(|x| x.content.to_string()).unwrap_or_default()];
-            let voices = self.voices_for(&m, &runtime);
+            let mut voices = self.voices_for(&m, &runtime);
+            // The moderator sums up where the room circles.
+            voices.keep_echoes = true;
             let req = ChatRequest {
                 model: m.model.clone(),
                 messages,

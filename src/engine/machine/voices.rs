@@ -48,6 +48,9 @@ impl Engine {
             .collect();
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
         v.markers = vec![self.cfg.party.end_detection.end_marker.clone(), self.cfg.party.ask_marker.clone()];
+        // The rehearsal's replies are written, not sampled: their stock
+        // sentences recur by design, and asking again would change nothing.
+        v.keep_echoes = self.provider.info().rehearsal;
         for text in runtime {
             v = v.runtime(text);
         }
