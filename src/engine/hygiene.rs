@@ -612,7 +612,9 @@ fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
         return None;
     }
     let t = s.trim_start();
-    let after = [
+    // A greeting, or one word and a comma ("Sure, Maya."): the model took
+    // the turn note for someone's request to it.
+    let greetings = [
         "hi ",
         "hey ",
         "hello ",
@@ -623,14 +625,16 @@ fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
         "你好",
         "嗨，",
         "嗨",
-    ]
-    .iter()
-    .find_map(|g| strip_prefix_ci(t, g))
-    .unwrap_or(t)
-    .trim_start();
-    let rest = strip_prefix_ci(after, own)?;
+    ];
+    let opener = greetings.iter().find_map(|g| strip_prefix_ci(t, g)).or_else(|| {
+        let (word, rest) = t.split_once([',', '，'])?;
+        (word.chars().count() <= 12 && word.chars().all(char::is_alphabetic)).then_some(rest)
+    });
+    let rest = opener
+        .and_then(|o| strip_prefix_ci(o.trim_start(), own))
+        .or_else(|| strip_prefix_ci(t, own))?;
     let mark = rest.chars().next()?;
-    if ![',', '!', '，', '！', '、'].contains(&mark) {
+    if ![',', '!', '，', '！', '、', '.', '。'].contains(&mark) {
         return None;
     }
     Some(rest[mark.len_utf8()..].trim_start())

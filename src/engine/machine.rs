@@ -1209,7 +1209,11 @@ impl Engine {
             show(self, &mut MarkerFilter::new(vec![]), &mut shown, &rest);
             self.count_cuts(&id, hygiene.cuts());
             let raw = hygiene.kept().to_string();
-            if shown.trim().is_empty() && agent.is_some() {
+            // What cleaning left may be a stub ("Sure." of "Sure, Maya."):
+            // no turn either.
+            let words = shown.split_whitespace().count() + shown.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
+            let stub = !hygiene.cuts().is_empty() && words < 3;
+            if (shown.trim().is_empty() || stub) && agent.is_some() {
                 let what: Vec<&str> = hygiene.cuts().iter().map(|c| c.kind.code()).collect();
                 return if what.is_empty() {
                     Reply::Failed(crate::tr!("the reply was empty", "回复为空"))
