@@ -658,11 +658,9 @@ fn strip_self_attribution<'s>(s: &'s str, own: &str) -> Option<&'s str> {
         return None;
     }
     let t = s.trim_start();
-    let lower = t.to_lowercase();
-    let own_l = own.to_lowercase();
     let opens = ["as ", "like ", "正如", "如同", "就像"]
         .iter()
-        .any(|p| lower.strip_prefix(p).is_some_and(|r| r.trim_start().starts_with(&own_l)));
+        .any(|p| strip_prefix_ci(t, p).is_some_and(|r| strip_prefix_ci(r.trim_start(), own).is_some()));
     if !opens {
         return None;
     }

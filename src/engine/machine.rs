@@ -1715,12 +1715,12 @@ impl Engine {
             .is_some_and(|s| s.turns.iter().any(|t| t.kind == TurnKind::Agent));
         if reason != ExitReason::Unreachable && spoke && !self.quit {
             let all = self.session.as_ref().map(|s| s.turns.clone()).unwrap_or_default();
-            let system = self.env().highlights_messages(&[], &topic, &perspectives, rounds, &why);
-            let fixed = self.budget.cost(&system[0].content) + 300u32.saturating_sub(self.budget.reply);
+            let system = self.env().highlights_system(&topic, &perspectives, rounds, &why);
+            let fixed = self.budget.cost(&system) + 300u32.saturating_sub(self.budget.reply);
             let turns = self.transcript_within(&all, fixed);
             let req = ChatRequest {
                 model: None,
-                messages: self.env().highlights_messages(&turns, &topic, &perspectives, rounds, &why),
+                messages: self.env().highlights_messages(system, &turns),
                 temperature: 0.3,
                 max_tokens: Some(300),
                 stop: vec![],

@@ -294,8 +294,8 @@ impl PromptEnv<'_> {
         with_instruction(msgs, &self.farewell_instruction(a, topic))
     }
 
-    pub fn highlights_messages(&self, turns: &[Turn], topic: &str, perspectives: &str, rounds: u32, reason: &str) -> Vec<ChatMessage> {
-        let system = self.workflow.render(
+    pub fn highlights_system(&self, topic: &str, perspectives: &str, rounds: u32, reason: &str) -> String {
+        self.workflow.render(
             "highlights_prompt",
             self.lang,
             &[
@@ -305,7 +305,12 @@ impl PromptEnv<'_> {
                 ("reason", reason),
                 ("language", self.document_language),
             ],
-        );
+        )
+    }
+
+    /// The highlights call: `system` from [`Self::highlights_system`], the
+    /// transcript as one user message.
+    pub fn highlights_messages(&self, system: String, turns: &[Turn]) -> Vec<ChatMessage> {
         let transcript = turns
             .iter()
             .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))

@@ -242,10 +242,7 @@ impl Engine {
                 _ => {}
             }
         }
-        let system = self.render(
-            "moderator_prompt",
-            &[("user_name", &self.user_name), ("language", &self.speech_language)],
-        );
+        let system = self.env().moderator_instruction();
         let all = self.context_turns().to_vec();
         let turns = self.transcript_within(&all, self.budget.cost(&system) + 250u32.saturating_sub(self.budget.reply));
         let transcript = turns
