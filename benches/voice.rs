@@ -180,6 +180,7 @@ struct Tally {
     rounds: usize,
     messages: usize,
     failed: usize,
+    passed: usize,
     retries: usize,
     reading_retries: usize,
     wall_s: f64,
@@ -294,6 +295,15 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                     e["cause"]
                 ));
             }
+            "agent_passed" => {
+                // Not a reply, so not scored; counted, since a room that
+                // passes a lot says little.
+                t.passed += 1;
+                listing.push_str(&format!(
+                    "\n[{round}] {} PASSED\n",
+                    name_of(e["agent"].as_str().unwrap_or_default())
+                ));
+            }
             "agent_retrying" => {
                 t.retries += 1;
                 let cause = e["cause"].as_str().unwrap_or_default();
@@ -376,6 +386,10 @@ fn report(t: &Tally, label: &str) -> String {
     s.push_str(&format!("| parties / cut short | {} / {} |\n", t.parties, t.cut_short));
     s.push_str(&format!("| messages / rounds | {} / {} |\n", t.messages, t.rounds));
     s.push_str(&format!("| failed turns | {} |\n", t.failed));
+    s.push_str(&format!(
+        "| passes (asked twice, nothing of its own; not scored) | {} |\n",
+        t.passed
+    ));
     s.push_str(&format!(
         "| retries (of them from prompt reading) | {} ({}) |\n",
         t.retries, t.reading_retries

@@ -179,6 +179,15 @@ impl Printer {
                     let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", t(self.lang, Msg::AgentFailed));
                 }
             }
+            Event::AgentPassed { text, .. } => {
+                if self.mid_line && !self.spoke {
+                    // Still on this agent's header line: the pass replaces it.
+                    let _ = writeln!(out, "—");
+                    self.mid_line = false;
+                }
+                self.end_line(&mut out);
+                let _ = writeln!(out, "{text}");
+            }
             Event::RoundFinished { menu, .. } => {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "\n{menu}");

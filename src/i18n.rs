@@ -91,6 +91,7 @@ pub enum Msg {
     AnswerHint,
     LimitAnswerHint,
     AgentFailed,
+    AgentPassed,
     Retrying,
     Interrupted,
     SessionFinished,
@@ -117,6 +118,7 @@ pub fn t(lang: Lang, msg: Msg) -> &'static str {
             "直接回车（空行）立即结束，或发送 {\"type\":\"answer\",\"request_id\":\"…\",\"confirmed\":false,\"extend\":N} 继续。",
         ),
         AgentFailed => ("could not answer", "未能回答"),
+        AgentPassed => ("has nothing new to add this round", "本轮没有新的内容可补充"),
         Retrying => ("retrying", "正在重试"),
         Interrupted => ("(interrupted)", "（已中断）"),
         SessionFinished => (

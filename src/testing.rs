@@ -110,12 +110,29 @@ const TOPICS: &[&str] = &[
 /// `n` after its third word, so no reply copies a run of words from another
 /// (reply hygiene drops a sentence copied from an earlier turn).
 pub fn varied_reply(n: usize) -> String {
+    // The number after every third word: no run of four words recurs
+    // between replies, so none is taken for an echo of another.
     let mark = |s: &str| {
-        let mut words: Vec<String> = s.split(' ').map(String::from).collect();
-        words.insert(3.min(words.len()), n.to_string());
-        words.join(" ")
+        let words: Vec<&str> = s.split(' ').collect();
+        let tag = n.to_string();
+        words
+            .chunks(3)
+            .flat_map(|c| c.iter().copied().chain([tag.as_str()]))
+            .collect::<Vec<_>>()
+            .join(" ")
     };
     format!("{} {}", mark(TOPICS[n % TOPICS.len()]), mark(TOPICS[(n * 7 + 3) % TOPICS.len()]))
+}
+
+/// `text`'s words in an order of their own for reply `n`: to a similarity
+/// judgement the same reply, yet hardly a run of four words recurs, so
+/// reply hygiene takes it for the agent's own words rather than a copy.
+pub fn shuffled(text: &str, n: usize) -> String {
+    let body = text.trim_end_matches(['.', '!', '?']);
+    let mut words: Vec<&str> = body.split_whitespace().collect();
+    let state = foldhash::fast::FixedState::with_seed(n as u64);
+    words.sort_by_key(|w| std::hash::BuildHasher::hash_one(&state, w));
+    format!("{}.", words.join(" "))
 }
 
 /// Builds the JSON of one stream chunk in OpenAI's shape.

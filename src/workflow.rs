@@ -71,6 +71,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
     (STEP_02, "speaks_first", &["user_name", "name"]),
     (STEP_02, "history_omitted", &["rounds", "topic"]),
+    (STEP_02, "ask_again", &["name"]),
     (STEP_02, "spoke_before", &["names", "name", "last"]),
     (STEP_02, "room_continues", &["user_name"]),
     (STEP_02, "continue_prompt", &["user_name"]),
@@ -203,6 +204,27 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
         // must not drive the facilitator's terminal.
         let body = crate::text::sanitize(rest[..close].trim_end_matches(['\n', '\r']));
         out.push((name, body, line));
+    }
+    // A heading the pattern passed over: its block never came, or a line
+    // before it opens with `#`, a backtick or `~` (taken for the fence).
+    let mut at = 0;
+    for l in file.text.split_inclusive('\n') {
+        let start = at;
+        at += l.len();
+        let Some(name) = l.strip_prefix("## Template:").map(str::trim) else {
+            continue;
+        };
+        if !re.find_iter(&file.text).any(|m| m.start() == start) {
+            return Err(ConfigError::new(
+                &file.path,
+                Some(line_of(&file.text, start)),
+                name,
+                crate::tr!(
+                    "no fenced block follows this heading (lines between may not start with #, ` or ~)",
+                    "这个标题后面没有代码块（中间的行不能以 #、` 或 ~ 开头）"
+                ),
+            ));
+        }
     }
     Ok(out)
 }
@@ -349,6 +371,23 @@ mod tests {
             text.iter()
                 .any(|t| t.contains("step-00-check-termination.md:3: `exiting`: unknown placeholder {{nobody}}")),
             "{text:?}"
+        );
+        let bad = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(bad.path().join(STEP_00).parent().unwrap()).unwrap();
+        std::fs::write(
+            bad.path().join(STEP_00),
+            "# x\n\n## Template: exiting\n\n`note` about it\n\n```text\nBye\n```\n",
+        )
+        .unwrap();
+        let errs = Workflow::load(WorkflowSource {
+            dir: Some(bad.path().to_path_buf()),
+        })
+        .unwrap_err();
+        assert!(
+            errs.iter().any(|e| e
+                .to_string()
+                .contains("step-00-check-termination.md:3: `exiting`: no fenced block follows")),
+            "{errs:?}"
         );
         assert!(
             text.iter().any(|t| t.contains("`round_warning`: required template is missing")),

@@ -104,7 +104,7 @@ async fn rehearsal_proposes_an_end_and_an_empty_line_confirms_it() {
 
 #[tokio::test(flavor = "multi_thread")]
 async fn json_protocol_against_a_real_endpoint() {
-    let server = FakeOpenAi::always("A reply from the model.").await;
+    let server = FakeOpenAi::varied().await;
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = party(dir.path());
     cmd.env("OPENAI_BASE_URL", server.base_url())
@@ -344,7 +344,7 @@ async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
         // Each reply is unique so duplicates or losses are visible.
         let who = r.system_prompt().lines().next().unwrap_or("").to_string();
         Reply::Stream {
-            events: events_of(&format!("Reply {n} from {who} with some words")),
+            events: events_of(&format!("Reply {n} from {who}. {}", bmad_party::testing::varied_reply(n))),
             done: true,
             delay: Duration::from_millis(15),
             cut_after: None,

@@ -560,7 +560,9 @@ async fn a_stalled_stream_times_out_and_is_retried() {
 #[tokio::test]
 async fn abort_stops_streaming_and_keeps_what_was_said() {
     let slow = |_: &bmad_party::testing::Recorded, _| Reply::Stream {
-        events: events_of("a b c d e f g h i j k l m n o p"),
+        // Long enough a sentence to stream before its end (hygiene judges
+        // shorter ones whole).
+        events: events_of(&(1..=40).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ")),
         done: true,
         delay: Duration::from_millis(100),
         cut_after: None,

@@ -126,7 +126,7 @@ async fn what_small_models_do_wrong_never_reaches_the_facilitator() {
 }
 
 #[tokio::test]
-async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_failed_turn() {
+async fn a_capped_reply_ends_at_its_last_full_sentence_and_one_emptied_twice_passes() {
     let server = FakeOpenAi::start(|r, n| {
         if !is_turn(r) {
             return bmad_party::testing::stream_of("Goodbye, and thank you.");
@@ -141,7 +141,7 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_f
             return stream_events(ev);
         }
         if n == 2 || n == 3 {
-            // Nothing but another agent's line, twice: once asked again, then failed.
+            // Nothing but another agent's line, twice: once asked again, then it passes.
             let other = other_than(&speaker(r));
             return stream_events(events_of(&format!("{other}: I would do it all myself.")));
         }
@@ -159,22 +159,41 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_an_emptied_one_is_a_f
     let events = party.run(vec![Step::Say("Scope?")]).await;
     let replies = agent_messages(&events);
     assert_eq!(replies[0].1, "Keep the scope small.", "{replies:?}");
-    let failed: Vec<String> = events
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::AgentFailed { .. })),
+        "the server answered: no failure"
+    );
+    let passed: Vec<String> = events
         .iter()
         .filter_map(|e| match e {
-            Event::AgentFailed { cause, .. } => Some(cause.clone()),
+            Event::AgentPassed { text, .. } => Some(text.clone()),
             _ => None,
         })
         .collect();
-    assert_eq!(failed.len(), 1, "{failed:?}");
-    assert!(failed[0].contains("speaks_as_other"), "the cause is named: {failed:?}");
+    assert_eq!(passed.len(), 1, "{passed:?}");
+    assert!(passed[0].contains("nothing new to add"), "{passed:?}");
     assert_eq!(
         replies[1].1, "A reply of the speaker's own, plain and short.",
         "asked again: {replies:?}"
     );
+    // Asked again: the same prompt with a note on why at its end, a little warmer.
     let reqs = server.received();
-    assert_eq!(reqs[1].body, reqs[2].body, "the same prompt, asked again");
+    let (first, again) = (&reqs[1].body, &reqs[2].body);
+    let (m1, m2) = (first["messages"].as_array().unwrap(), again["messages"].as_array().unwrap());
+    assert_eq!(m1.len(), m2.len());
+    assert_eq!(m1[..m1.len() - 1], m2[..m2.len() - 1], "the prefix is the same");
+    let (last1, last2) = (
+        m1.last().unwrap()["content"].as_str().unwrap(),
+        m2.last().unwrap()["content"].as_str().unwrap(),
+    );
+    assert!(last2.starts_with(last1) && last2[last1.len()..].contains("first draft"), "{last2}");
+    assert!(again["temperature"].as_f64() > first["temperature"].as_f64());
     let s = load(&session_file(&events));
     assert_eq!(s.fm.hygiene.get("capped"), Some(&1));
     assert_eq!(s.fm.hygiene.get("asked_again"), Some(&2));
+    assert_eq!(s.fm.hygiene.get("passed"), Some(&1));
+    assert!(
+        s.turns.iter().any(|t| t.text.contains("nothing new to add")),
+        "the pass is in the transcript"
+    );
 }

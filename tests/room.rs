@@ -10,7 +10,7 @@ use std::time::Duration;
 use bmad_party::engine::{Command, Event, ExitReason, TurnConfirmationResponse};
 use bmad_party::i18n::Lang;
 use bmad_party::session::{ConfirmKind, ConfirmStatus, TurnKind};
-use bmad_party::testing::{stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
+use bmad_party::testing::{shuffled, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
 use common::*;
 
 fn ended(events: &[Event]) -> Option<ExitReason> {
@@ -36,7 +36,10 @@ fn turn_reply(r: &Recorded) -> bool {
 async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     let agree = |r: &Recorded, n: usize| {
         if turn_reply(r) {
-            stream_of("Agreed: we ship the plugin API with a sandbox and signed manifests first.")
+            stream_of(&shuffled(
+                "Agreed: we ship the plugin API with a sandbox and signed manifests first.",
+                n,
+            ))
         } else {
             stream_of(&varied_reply(n))
         }
@@ -70,7 +73,7 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     // Same agreement but no convergence words: no proposal.
     let plain = |r: &Recorded, n: usize| {
         if turn_reply(r) {
-            stream_of("We ship the plugin API with a sandbox and signed manifests first.")
+            stream_of(&shuffled("We ship the plugin API with a sandbox and signed manifests first.", n))
         } else {
             stream_of(&varied_reply(n))
         }
@@ -90,9 +93,9 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
         if !turn_reply(r) {
             stream_of(&varied_reply(n))
         } else if r.system_prompt().split(',').next().unwrap_or("").chars().count().is_multiple_of(2) {
-            stream_of("Agreed, the plugin sandbox is safe for third parties.")
+            stream_of(&shuffled("Agreed, the plugin sandbox is safe for third parties.", n))
         } else {
-            stream_of("Agreed, the plugin sandbox is not safe for third parties.")
+            stream_of(&shuffled("Agreed, the plugin sandbox is not safe for third parties.", n))
         }
     };
     let server = FakeOpenAi::start(polar).await;
@@ -187,7 +190,7 @@ async fn an_idle_facilitator_is_warned_then_the_party_ends() {
 async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
     let same = |r: &Recorded, n: usize| {
         if turn_reply(r) {
-            stream_of("We keep saying the roadmap needs more research first.")
+            stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
         } else {
             stream_of(&varied_reply(n))
         }

@@ -30,16 +30,20 @@ pub struct Voices {
     pub others: Vec<String>,
     /// Agents who have not spoken yet: no view may be attributed to them.
     pub unspoken: Vec<String>,
-    /// Words per run that count as a copy: 4 for alphabetic languages, 8 for
-    /// Chinese (one token per character).
+    /// Words per run that count as a copy: 4 for alphabetic languages, 6 for
+    /// Chinese (one token per character: about three words).
     pub gram: usize,
     /// The runtime's markers (end, ask): a line that opens with one is a
-    /// signal, kept whatever it echoes (the ask instruction's example).
+    /// signal, kept whatever it echoes (the ask instruction's own words).
     pub markers: Vec<String>,
-    /// Keep sentences copied from earlier turns (counted all the same):
-    /// for a second try, and for farewells, which sum up what was said.
+    /// Keep sentences copied from earlier turns (counted all the same): for
+    /// the moderator, who sums up where the room circles, and for written
+    /// replies (the rehearsal), which asking again would not change.
     pub keep_echoes: bool,
     grams: HashMap<u64, u8>,
+    /// Earlier sentences too short for runs of words (`Thank you, Kofi.`),
+    /// whole: a small model repeats such stock lines turn after turn.
+    short: HashSet<u64>,
     /// The room's names, as token hashes: any of them counts as the same
     /// word when copies are compared, so the runtime's note written for
     /// another speaker, or a reply copied with the names swapped, is found.
@@ -66,10 +70,11 @@ impl Voices {
             own: own.to_string(),
             others,
             unspoken,
-            gram: if chinese { 8 } else { 4 },
+            gram: if chinese { 6 } else { 4 },
             markers: Vec::new(),
             keep_echoes: false,
             grams: HashMap::new(),
+            short: HashSet::new(),
             names,
         }
     }
@@ -103,6 +108,17 @@ impl Voices {
         let toks = self.tokens(text);
         for w in toks.windows(self.gram) {
             *self.grams.entry(gram_hash(w)).or_default() |= source;
+        }
+        if source == EARLIER {
+            let mut rest = text;
+            while !rest.is_empty() {
+                let end = sentence_end(rest).unwrap_or(rest.len());
+                let toks = self.tokens(&rest[..end]);
+                if is_short(toks.len(), self.gram) {
+                    self.short.insert(gram_hash(&toks));
+                }
+                rest = &rest[end..];
+            }
         }
     }
 }
@@ -165,20 +181,30 @@ pub struct Hygiene<'v> {
     cur: String,
     /// Bytes of `cur` already shown: such a sentence can no longer be dropped.
     shown: usize,
-    /// `cur` starts a line.
-    line_start: bool,
     /// Nothing has been kept yet.
     reply_start: bool,
     kept: String,
-    /// Runs of words of the kept sentences (the loop guard).
+    /// Runs of words of the kept sentences (the loop guard), and the short
+    /// ones whole.
     own: HashSet<u64>,
+    own_short: HashSet<u64>,
     stopped: bool,
     cuts: Vec<Cut>,
+    /// A copied run reaches into the unshown part of `cur`: it stays so
+    /// while `cur` grows, so it is not looked for again (a long reply's
+    /// sentence is not scanned once per piece).
+    copy_seen: bool,
+    /// Bytes of `cur` known to hold no sentence end.
+    scanned: usize,
     /// Pieces received, near enough to tokens; with `cap`, the point from
     /// which unfinished sentences are held back, as a capped reply drops its last one.
     pieces: u32,
     cap: Option<u32>,
 }
+
+/// Words (CJK characters) of a sentence without a copied run, after which
+/// it streams before its end.
+const STREAM_AFTER: usize = 24;
 
 /// Pieces before the cap from which an unfinished sentence is held back.
 const CAP_MARGIN: u32 = 48;
@@ -189,10 +215,12 @@ impl<'v> Hygiene<'v> {
             voices,
             cur: String::new(),
             shown: 0,
-            line_start: true,
             reply_start: true,
             kept: String::new(),
             own: HashSet::new(),
+            own_short: HashSet::new(),
+            copy_seen: false,
+            scanned: 0,
             stopped: false,
             cuts: Vec::new(),
             pieces: 0,
@@ -209,8 +237,10 @@ impl<'v> Hygiene<'v> {
         }
         self.pieces += 1;
         self.cur.push_str(piece);
-        while let Some(end) = sentence_end(&self.cur) {
+        while let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) {
             let sentence: String = self.cur.drain(..end).collect();
+            self.copy_seen = false;
+            self.scanned = 0;
             let shown = std::mem::take(&mut self.shown).min(sentence.len());
             self.settle(&sentence, shown, &mut step);
             if self.stopped {
@@ -219,10 +249,21 @@ impl<'v> Hygiene<'v> {
                 return step;
             }
         }
+        // No end so far; the last character may still become one (`.`
+        // before the next piece's space).
+        self.scanned = floor_char_boundary(&self.cur, self.cur.len().saturating_sub(1));
         if !self.cur.is_empty() && !self.hold() {
-            step.show.push_str(&self.cur[self.shown..]);
-            self.kept.push_str(&self.cur[self.shown..]);
-            self.shown = self.cur.len();
+            // The last few words wait: a copy is only seen once a whole run
+            // of words is in, and none of it may be on screen by then. So
+            // do trailing spaces: an ellipsis may have to close the text.
+            let from = floor_char_boundary(&self.cur, self.cur.len().saturating_sub(TAIL_BYTES));
+            let starts = token_starts(&self.cur[from..]);
+            let lag = starts.len().saturating_sub(self.voices.gram - 1);
+            let upto = starts.get(lag).map_or(self.cur.len(), |&b| from + b);
+            let upto = self.cur[..upto].trim_end().len().max(self.shown);
+            step.show.push_str(&self.cur[self.shown..upto]);
+            self.kept.push_str(&self.cur[self.shown..upto]);
+            self.shown = upto;
         }
         step
     }
@@ -275,26 +316,22 @@ impl<'v> Hygiene<'v> {
 
     /// Judges a whole sentence, of which `shown` bytes are on screen already.
     fn settle(&mut self, sentence: &str, shown: usize, step: &mut Step) {
-        let at_line_start = self.line_start;
-        self.line_start = sentence.ends_with('\n');
         if shown > 0 {
-            // Shown in part already: it stays.
-            self.remember(sentence);
-            self.keep(&sentence[shown..], step);
+            // Begun on screen already: that part stays. The rest was held
+            // back once it began to copy (`hold`), and is judged alone.
+            self.settle_tail(sentence, shown, step);
             return;
         }
         let mut s = sentence.to_string();
-        if at_line_start {
-            if let Some(name) = label_at_start(&s, &self.voices.others) {
-                let _ = name;
-                self.cut(CutKind::SpeaksAsOther, sentence);
-                self.stopped = true;
-                return;
-            }
-            if let Some(rest) = strip_label(&s, &self.voices.own) {
-                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
-                s = rest.to_string();
-            }
+        // A label opens a line, or a sentence within one (`当然！小林：…`).
+        if label_at_start(&s, &self.voices.others).is_some() {
+            self.cut(CutKind::SpeaksAsOther, sentence);
+            self.stopped = true;
+            return;
+        }
+        if let Some(rest) = strip_label(&s, &self.voices.own) {
+            self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+            s = rest.to_string();
         }
         // A self-quote first: its clause may hold a colon too.
         if let Some(rest) = strip_self_attribution(&s, &self.voices.own) {
@@ -305,6 +342,17 @@ impl<'v> Hygiene<'v> {
             if let Some(rest) = strip_preface(&s, &self.voices.own) {
                 self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
                 s = rest.to_string();
+            }
+            // "Sure, I'll write Maya's reply without a name label.": an
+            // answer to the turn note, not a word of the meeting.
+            let head = s.find([':', '：']).map_or(s.as_str(), |c| &s[..c]);
+            if is_meta(head, &self.voices.own) {
+                let rest = s[head.len()..].trim_start_matches([':', '：', ' ', '*']).to_string();
+                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+                if rest.trim().is_empty() {
+                    return;
+                }
+                s = rest;
             }
             if let Some(rest) = strip_self_address(&s, &self.voices.own) {
                 self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
@@ -325,12 +373,9 @@ impl<'v> Hygiene<'v> {
             }
             Some(EARLIER) => {
                 // Dropped; a reply that was nothing else is asked for
-                // again, and a second one like it kept (`keep_echoes`):
-                // a room that truly repeats itself stays visible to the
-                // judgement that notices it (consensus, going in circles).
+                // again, and one that is so twice passes the round.
                 self.cut(CutKind::Echo, &s);
                 if !self.voices.keep_echoes {
-                    self.line_start |= at_line_start;
                     return;
                 }
             }
@@ -343,12 +388,10 @@ impl<'v> Hygiene<'v> {
         }
         if attributes(&s, &self.voices.unspoken) {
             self.cut(CutKind::Unspoken, &s);
-            self.line_start |= at_line_start;
             return;
         }
         if attributes(&s, std::slice::from_ref(&self.voices.own)) {
             self.cut(CutKind::SelfQuote, &s);
-            self.line_start |= at_line_start;
             return;
         }
         self.remember(&s);
@@ -356,16 +399,61 @@ impl<'v> Hygiene<'v> {
         self.keep(&text, step);
     }
 
+    /// The unshown rest of a sentence begun on screen (`Kofi, I agree that`,
+    /// then a copy of what Kofi said): a copied rest is dropped and the
+    /// shown part closed with an ellipsis, since it cannot be taken back.
+    fn settle_tail(&mut self, sentence: &str, shown: usize, step: &mut Step) {
+        let rest = &sentence[shown..];
+        let close = |h: &mut Self, step: &mut Step| {
+            let ending = if rest.ends_with('\n') { "…\n" } else { "… " };
+            step.show.push_str(ending);
+            h.kept.push_str(ending);
+        };
+        match self.copied(&self.voices.tokens(rest)) {
+            Some(RUNTIME) => {
+                self.cut(CutKind::RuntimeText, rest);
+                self.stopped = true;
+                close(self, step);
+            }
+            Some(EARLIER) => {
+                self.cut(CutKind::Echo, rest);
+                if self.voices.keep_echoes {
+                    self.remember(sentence);
+                    self.keep(rest, step);
+                } else {
+                    self.remember(&sentence[..shown]);
+                    close(self, step);
+                }
+            }
+            Some(_) => {
+                self.cut(CutKind::Loop, rest);
+                self.stopped = true;
+                close(self, step);
+            }
+            None => {
+                self.remember(sentence);
+                self.keep(rest, step);
+            }
+        }
+    }
+
     /// The loop guard's memory of what this reply said.
     fn remember(&mut self, sentence: &str) {
         let toks = self.voices.tokens(sentence);
         self.own.extend(toks.windows(self.voices.gram).map(gram_hash));
+        if is_short(toks.len(), self.voices.gram) {
+            self.own_short.insert(gram_hash(&toks));
+        }
     }
 
     fn keep(&mut self, text: &str, step: &mut Step) {
         if !text.trim().is_empty() {
             self.reply_start = false;
         }
+        // Lines whose sentences were dropped leave their breaks behind: at
+        // most one blank line in a row.
+        let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
+        let text = if breaks >= 2 { text.trim_start_matches('\n') } else { text };
         step.show.push_str(text);
         self.kept.push_str(text);
     }
@@ -374,13 +462,23 @@ impl<'v> Hygiene<'v> {
     /// (RUNTIME, EARLIER, or 0 for this reply's own earlier sentences).
     fn copied(&self, toks: &[u64]) -> Option<u8> {
         let gram = self.voices.gram;
+        if is_short(toks.len(), gram) {
+            let h = gram_hash(toks);
+            return if self.own_short.contains(&h) {
+                Some(0)
+            } else {
+                self.voices.short.contains(&h).then_some(EARLIER)
+            };
+        }
         let windows = toks.len().checked_sub(gram)? + 1;
         // Too short for a run of words to mean anything.
         if windows < 3 {
             return None;
         }
         let (mut runtime, mut earlier, mut own, mut any) = (0, 0, 0, 0);
-        for w in toks.windows(gram) {
+        // Words inside a copied run: the sentence's share said before.
+        let mut covered = vec![false; toks.len()];
+        for (i, w) in toks.windows(gram).enumerate() {
             let h = gram_hash(w);
             let src = self.voices.grams.get(&h).copied().unwrap_or(0);
             let mine = self.own.contains(&h);
@@ -395,9 +493,12 @@ impl<'v> Hygiene<'v> {
             }
             if src != 0 || mine {
                 any += 1;
+                covered[i..i + gram].iter_mut().for_each(|c| *c = true);
             }
         }
-        if any * 10 < windows * 6 {
+        // Half a sentence's words in copied runs is a restatement: what is
+        // new in it, if anything, is said better on its own.
+        if covered.iter().filter(|c| **c).count() * 2 < toks.len() {
             return None;
         }
         Some(if runtime * 2 >= any {
@@ -409,10 +510,33 @@ impl<'v> Hygiene<'v> {
         })
     }
 
+    /// Whether a run of words said before (earlier turns, the runtime's
+    /// text, this reply) reaches past byte `from` of the unfinished sentence.
+    fn copies_since(&mut self, from: usize) -> bool {
+        if self.copy_seen {
+            return true;
+        }
+        let gram = self.voices.gram;
+        // The runs that reach past `from` start within the few words before
+        // it: the text before those is never tokenised again.
+        let start = floor_char_boundary(&self.cur, from.saturating_sub(TAIL_BYTES));
+        let toks = self.voices.tokens(&self.cur[start..]);
+        let first = self.voices.tokens(&self.cur[start..from]).len().saturating_sub(gram - 1);
+        self.copy_seen = toks.get(first..).is_some_and(|t| {
+            t.windows(gram).any(|w| {
+                let h = gram_hash(w);
+                self.voices.grams.contains_key(&h) || self.own.contains(&h)
+            })
+        });
+        self.copy_seen
+    }
+
     /// Whether the unfinished sentence must wait for more text.
-    fn hold(&self) -> bool {
+    fn hold(&mut self) -> bool {
         if self.shown > 0 {
-            return false;
+            // The rest streams while no run of words reaching into it was
+            // said before; once one is, the sentence waits for its end.
+            return self.copies_since(self.shown);
         }
         if self.cap.is_some_and(|c| self.pieces + CAP_MARGIN >= c) {
             return true;
@@ -421,25 +545,18 @@ impl<'v> Hygiene<'v> {
         if t.is_empty() {
             return true;
         }
-        if self.line_start && (could_be_label(t, &self.voices.others) || could_be_label(t, std::slice::from_ref(&self.voices.own))) {
+        let t = t.to_string();
+        let t = t.as_str();
+        if could_be_label(t, &self.voices.others) || could_be_label(t, std::slice::from_ref(&self.voices.own)) {
             return true;
         }
-        if self.reply_start && could_be_preface(t) {
+        if self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own)) {
             return true;
         }
-        let toks = token_hashes(t);
-        let gram = self.voices.gram;
-        if toks.len() < gram + 2 {
-            return true;
-        }
-        let hits = toks
-            .windows(gram)
-            .filter(|w| {
-                let h = gram_hash(w);
-                self.voices.grams.contains_key(&h) || self.own.contains(&h)
-            })
-            .count();
-        if hits * 10 >= (toks.len() + 1 - gram) * 6 {
+        if token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER || self.copies_since(0) {
+            // A sentence is judged whole (`settle`): one shown in part can
+            // no longer be dropped, only closed early. Only a long one
+            // with nothing copied so far streams before its end.
             return true;
         }
         mentions_any(t, &self.voices.unspoken) || mentions_any(t, std::slice::from_ref(&self.voices.own))
@@ -449,11 +566,22 @@ impl<'v> Hygiene<'v> {
 /// The end of the first whole sentence in `s`: after a line break, a CJK
 /// sentence end, or `.!?` followed by white space.
 fn sentence_end(s: &str) -> Option<usize> {
-    let mut it = s.char_indices().peekable();
+    sentence_end_from(s, 0)
+}
+
+/// `sentence_end`, looking from byte `from` on (a char boundary): the text
+/// before it is known to hold no end.
+fn sentence_end_from(s: &str, from: usize) -> Option<usize> {
+    let mut it = s[from..].char_indices().map(|(i, c)| (from + i, c)).peekable();
     while let Some((i, c)) = it.next() {
         match c {
             '\n' | '。' | '！' | '？' => return Some(i + c.len_utf8()),
             '.' | '!' | '?' => {
+                // `1. ` opening a line numbers a list item; it ends nothing.
+                let line = &s[s[..i].rfind('\n').map_or(0, |n| n + 1)..i];
+                if c == '.' && !line.trim_start().is_empty() && line.trim_start().chars().all(|d| d.is_ascii_digit()) {
+                    continue;
+                }
                 if let Some(&(j, next)) = it.peek() {
                     if next.is_whitespace() {
                         // The space goes with this sentence, a line break too.
@@ -489,6 +617,46 @@ fn token_hashes(text: &str) -> Vec<u64> {
     }
     if !word.is_empty() {
         push(&word, &mut out);
+    }
+    out
+}
+
+/// A sentence of `len` tokens is compared whole rather than by runs of
+/// `gram` words: from four words (`Thank you, Kofi and Maya.`; shorter
+/// ones, `I agree.`, are everyone's) up to where runs begin to count.
+fn is_short(len: usize, gram: usize) -> bool {
+    (4..gram + 2).contains(&len)
+}
+
+/// Bytes before a point that surely hold the few words a run of words
+/// reaching past it may start with.
+const TAIL_BYTES: usize = 256;
+
+/// The largest char boundary of `s` at or below `i`.
+fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// Where each token of `token_hashes` starts, in bytes.
+fn token_starts(text: &str) -> Vec<usize> {
+    let mut out = Vec::new();
+    let mut in_word = false;
+    for (i, c) in text.char_indices() {
+        if is_cjk(c) {
+            out.push(i);
+            in_word = false;
+        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+            if !in_word {
+                out.push(i);
+            }
+            in_word = true;
+        } else {
+            in_word = false;
+        }
     }
     out
 }
@@ -603,6 +771,46 @@ fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
     let after = &s[colon..];
     let skip = after.chars().next().map_or(0, char::len_utf8);
     Some(after[skip..].trim_start_matches([' ', '*']))
+}
+
+/// Whether `s` talks about writing the reply rather than saying it
+/// ("Sure, here is Maya's reply:", "好的，以下是 Maya 的发言").
+fn is_meta(s: &str, own: &str) -> bool {
+    let lower = s.to_lowercase();
+    let writing = [
+        "write",
+        "writing",
+        "here is",
+        "here's",
+        "below",
+        "sure",
+        "certainly",
+        "okay",
+        "以下",
+        "好的",
+        "写",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    about_reply(s, own) && writing && s.split_whitespace().count() <= 16
+}
+
+/// Whether `s` names the reply being written (`Maya's reply`, `my response`).
+fn about_reply(s: &str, own: &str) -> bool {
+    let lower = s.to_lowercase();
+    let own = own.to_lowercase();
+    ["reply", "response"].iter().any(|w| {
+        [
+            format!("{own}'s {w}"),
+            format!("{own}’s {w}"),
+            format!("my {w}"),
+            format!("this {w}"),
+        ]
+        .iter()
+        .any(|p| lower.contains(p.as_str()))
+    }) || ["的发言", "的回复", "的回应"]
+        .iter()
+        .any(|w| lower.contains(&format!("{own}{w}")) || lower.contains(&format!("{own} {w}")))
 }
 
 /// `s` without an opening that greets the speaker by its own name
@@ -796,6 +1004,14 @@ mod tests {
     }
 
     #[test]
+    fn token_starts_match_the_tokens() {
+        for s in ["", "Kofi's plan, v2 — ship it!", "我们 should 试试 MVP。", "  a  b\n\nc "] {
+            assert_eq!(token_starts(s).len(), token_hashes(s).len(), "{s:?}");
+        }
+        assert_eq!(token_starts("ab 我们c"), [0, 3, 6, 9]);
+    }
+
+    #[test]
     fn a_plain_reply_passes_whole_and_streams() {
         let reply = "Boring tech wins here. Kofi is right that we measure first, and I would add user interviews.";
         for n in [1, 3, 7, 100] {
@@ -808,10 +1024,14 @@ mod tests {
         let v = voices();
         let mut h = Hygiene::new(&v, None);
         let mut out = String::new();
-        for w in "Boring tech wins here because nobody has to learn it again".split_inclusive(' ') {
+        let long = "Boring tech wins here because nobody on a team of five has to learn it again, \
+                    nobody has to be paged for it at night, and every library we need already speaks to it";
+        for w in long.split_inclusive(' ') {
             out.push_str(&h.push(w).show);
         }
-        assert!(out.len() > 20, "shown while streaming: {out:?}");
+        assert!(out.len() > 100, "shown while streaming: {out:?}");
+        // The last words wait: a copy may be starting there.
+        assert!(!out.contains("speaks"), "{out:?}");
     }
 
     #[test]
@@ -870,6 +1090,24 @@ mod tests {
     }
 
     #[test]
+    fn talk_about_writing_the_reply_is_removed() {
+        for reply in [
+            "Sure, I'll write Maya's reply without a name label. Research first.",
+            "Here is my reply: Research first.",
+            "Okay, here's Maya's response.\nResearch first.",
+        ] {
+            let (shown, _, cuts, _) = run(reply, 3, None, false);
+            assert_eq!(shown.trim_start(), "Research first.", "{reply}");
+            assert!(cuts.contains(&CutKind::OwnLabel), "{reply}: {cuts:?}");
+        }
+        // Later on, or about someone else's reply, it is speech.
+        let keep = "Research first. Sure, I'll write my reply to the board tonight.";
+        assert_eq!(run(keep, 3, None, false).0, keep);
+        let keep = "Sure, Kofi's reply covers cost, and I would add research.";
+        assert_eq!(run(keep, 3, None, false).0, keep);
+    }
+
+    #[test]
     fn runtime_text_cuts_the_reply() {
         let (shown, _, cuts, stopped) = run(
             "Research first. Reply now as Maya only: your own words, no name label.",
@@ -893,6 +1131,48 @@ mod tests {
         let mut h = Hygiene::new(&v, None);
         let shown = h.push("I agree with Kofi's plan to ship in June. And measure.").show + &h.finish(false);
         assert_eq!(shown, "And measure.");
+        // Sentences are judged whole: a reaction that goes on to copy is
+        // never shown in part.
+        let copy =
+            "Right. Kofi, I agree that we should ship the smallest thing that could work and measure it in production. But talk to users.";
+        for n in [1, 3, 8] {
+            assert_eq!(run(copy, n, None, false).0, "Right. But talk to users.", "pieces of {n}");
+        }
+        // A long sentence streams; should a copy start late in it, the copy
+        // is never shown, and what was shown is closed.
+        let late = "Right. Kofi, I agree, and having watched three teams struggle with exactly this trade-off over the \
+                    last two years in fintech, I think that we should ship the smallest thing that could work and \
+                    measure it in production. But talk to users.";
+        for n in [1, 3, 8] {
+            let (shown, _, cuts, _) = run(late, n, None, false);
+            assert!(
+                shown.contains("in fintech") && shown.ends_with("… But talk to users."),
+                "pieces of {n}: {shown:?}"
+            );
+            assert!(!shown.contains("smallest thing"), "pieces of {n}: {shown:?}");
+            assert_eq!(cuts, [CutKind::Echo]);
+        }
+        // Stock lines too short for runs of words are compared whole, the
+        // names being one word: said before, or twice, they go.
+        let v = voices().earlier("Thank you, Kofi and Sam. Ship it.");
+        let mut h = Hygiene::new(&v, None);
+        let shown = h
+            .push("Thank you, Priya and Kofi. Measure it first, always. Measure it first, always. And more.")
+            .show
+            + &h.finish(false);
+        assert_eq!(shown, "Measure it first, always. ");
+        assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo, CutKind::Loop]);
+        // Dropped lines leave no run of blank lines behind.
+        let (shown, _, _, _) = run(
+            "Yes.\n\nWe should ship the smallest thing that could work and measure it in production.\n\nBut talk to users.",
+            3,
+            None,
+            false,
+        );
+        assert_eq!(shown, "Yes.\n\nBut talk to users.");
+        // A list's numbers stay with their items.
+        let list = "Two things.\n1. Interview users first.\n2. We should ship the smallest thing that could work and measure it in production.\n3. Price it.";
+        assert_eq!(run(list, 2, None, false).0, "Two things.\n1. Interview users first.\n3. Price it.");
         // On a second try echoes are kept, and still counted.
         let mut v = voices();
         v.keep_echoes = true;

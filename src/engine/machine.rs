@@ -989,8 +989,17 @@ impl Engine {
                     delay_ms: 0,
                     cause,
                 });
-                let mut again = voices.clone();
-                again.keep_echoes = true;
+                // Told why, a small model mostly writes something else;
+                // the note joins the prompt's end, so the cached prefix holds.
+                let note = self.env().ask_again_note(&agent);
+                let again = voices.clone().runtime(&note);
+                let mut req = req;
+                // A little warmer: the same prompt at the same temperature
+                // mostly samples the same copy again.
+                req.temperature = (req.temperature + 0.3).min(1.5);
+                if let Some(last) = req.messages.last_mut() {
+                    last.content = [&*last.content, "\n\n", &note].concat().into();
+                }
                 reply = self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&again)).await;
             }
             match reply {
@@ -1023,7 +1032,23 @@ impl Engine {
                         break;
                     }
                 }
-                Reply::Failed(cause) | Reply::Emptied(cause) => {
+                Reply::Emptied(cause) => {
+                    // Twice nothing of its own: in a meeting, one passes.
+                    // Not a failure: the server answered.
+                    tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
+                    self.count_cut("passed");
+                    let text = format!("🤐 {} {}", agent.label(), t(self.lang, Msg::AgentPassed));
+                    self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
+                    // A round everyone passed was still played.
+                    self.count_round(round);
+                    self.save().await;
+                    self.emit(Event::AgentPassed {
+                        agent: agent.id.clone(),
+                        round,
+                        text,
+                    });
+                }
+                Reply::Failed(cause) => {
                     failed += 1;
                     last_cause = cause.clone();
                     let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.lang, Msg::AgentFailed));
@@ -1663,10 +1688,12 @@ impl Engine {
                 };
                 let history = self.history_of(agent, fixed);
                 let messages = self.env().farewell_messages(agent, &history, &topic);
-                let runtime = [messages.last().map(|m| m.content.to_string()).unwrap_or_default()];
-                let mut voices = self.voices_for(agent, &runtime);
-                // A farewell sums up what was said: echoes are its matter.
-                voices.keep_echoes = true;
+                // The instruction alone: the last message also holds the
+                // latest turns, which a farewell may well sum up.
+                let runtime = [self.env().farewell_instruction(agent, &topic)];
+                // A farewell sums up in its own words: a sentence copied from
+                // the discussion, or from the farewell before, is dropped.
+                let voices = self.voices_for(agent, &runtime);
                 let req = ChatRequest {
                     model: agent.model.clone(),
                     messages,

@@ -241,6 +241,14 @@ pub enum Event {
         round: u32,
         cause: String,
     },
+    /// Asked twice, the agent had nothing of its own to say (its replies
+    /// only repeated earlier turns or spoke for others): it passes this
+    /// round. `text` is the transcript's line for it.
+    AgentPassed {
+        agent: String,
+        round: u32,
+        text: String,
+    },
     RoundFinished {
         round: u32,
         menu: String,

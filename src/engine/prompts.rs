@@ -120,6 +120,12 @@ impl PromptEnv<'_> {
         s
     }
 
+    /// Added to a turn's note when its reply is asked for once more
+    /// because cleaning left nothing of the agent's own.
+    pub fn ask_again_note(&self, a: &Agent) -> String {
+        self.workflow.render("ask_again", self.lang, &[("name", a.name.as_str())])
+    }
+
     /// Opens a history whose earlier rounds were left out to fit the
     /// model's window: the topic stays in view.
     pub fn omitted_note(&self, rounds: usize, topic: &str) -> String {

@@ -319,6 +319,14 @@ impl App {
                 }
                 self.push(EntryKind::Failed { id: agent }, cause);
             }
+            Event::AgentPassed { agent, text, .. } => {
+                if let Some(p) = self.pane_mut(&agent) {
+                    p.status = PaneStatus::Skipped;
+                    p.text.clear();
+                    p.note.clear();
+                }
+                self.push(EntryKind::Notice(NoticeKind::Info), text);
+            }
             Event::RoundFinished { .. } => {
                 for p in &mut self.panes {
                     if p.status == PaneStatus::Queued {

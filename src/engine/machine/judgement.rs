@@ -198,7 +198,9 @@ impl Engine {
             };
             let history = self.history_of(&m, fixed);
             let messages = self.env().moderator_messages(&m, &history);
-            let runtime = [messages.last().map(|x| x.content.to_string()).unwrap_or_default()];
+            // The instruction alone: the last message also holds the turns
+            // the moderator sums up.
+            let runtime = [self.env().moderator_instruction()];
             let mut voices = self.voices_for(&m, &runtime);
             // The moderator sums up where the room circles.
             voices.keep_echoes = true;

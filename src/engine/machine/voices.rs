@@ -7,9 +7,10 @@ use crate::agents::Agent;
 use crate::engine::hygiene::Voices;
 use crate::session::TurnKind;
 
-/// Earlier agent turns whose sentences a reply may not copy: about what a
-/// prompt holds within the context budget, and little work per call.
-const ECHO_LOOKBACK: usize = 12;
+/// Earlier turns whose sentences a reply may not copy: more than a long
+/// party's prompt holds (a small model copies its own reply of five rounds
+/// before), and still little work per call.
+const ECHO_LOOKBACK: usize = 40;
 
 impl Engine {
     fn speaks_chinese(&self) -> bool {
@@ -61,7 +62,11 @@ impl Engine {
         for p in &agent.principles {
             v = v.earlier(p);
         }
-        for t in turns.iter().rev().filter(|t| t.kind == TurnKind::Agent).take(ECHO_LOOKBACK) {
+        // The facilitator's messages too: a reply that hands a message back
+        // ("Before you go further: is there anything…") answers nothing.
+        // And farewells: the next one must not say the same goodbye.
+        let said = |t: &&crate::session::Turn| matches!(t.kind, TurnKind::Agent | TurnKind::Facilitator | TurnKind::Farewell);
+        for t in turns.iter().rev().filter(said).take(ECHO_LOOKBACK) {
             v = v.earlier(&t.text);
         }
         v
