@@ -364,8 +364,17 @@ impl<'v> Hygiene<'v> {
             .voices
             .markers
             .iter()
-            .any(|m| !m.is_empty() && s.trim_start().starts_with(m.as_str()));
-        match if signal { None } else { self.copied(&toks) } {
+            .find(|m| !m.is_empty() && s.trim_start().starts_with(m.as_str()));
+        // A signal line may echo anything but the runtime's own words: a
+        // "question" that recites the ask instruction is no question.
+        let verdict = match signal {
+            Some(m) => match self.copied(&self.voices.tokens(&s.trim_start()[m.len()..])) {
+                Some(RUNTIME) => Some(RUNTIME),
+                _ => None,
+            },
+            None => self.copied(&toks),
+        };
+        match verdict {
             Some(RUNTIME) => {
                 self.cut(CutKind::RuntimeText, &s);
                 self.stopped = true;
@@ -1105,6 +1114,22 @@ mod tests {
         assert_eq!(run(keep, 3, None, false).0, keep);
         let keep = "Sure, Kofi's reply covers cost, and I would add research.";
         assert_eq!(run(keep, 3, None, false).0, keep);
+    }
+
+    #[test]
+    fn a_marker_line_reciting_the_runtime_is_cut() {
+        let mut v = voices();
+        v.markers = vec!["!?@human".into()];
+        let mut h = Hygiene::new(&v, None);
+        let shown = h.push("Research first.\n!?@human Which users matter most?\n").show + &h.finish(false);
+        assert!(shown.contains("!?@human Which users"), "{shown}");
+        let mut h = Hygiene::new(&v, None);
+        let shown = h
+            .push("Research first.\n!?@human your own words, no name label, two to five sentences.\n")
+            .show
+            + &h.finish(false);
+        assert_eq!(shown, "Research first.\n");
+        assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::RuntimeText]);
     }
 
     #[test]
