@@ -551,24 +551,19 @@ impl<'v> Hygiene<'v> {
             return true;
         }
         let t = self.cur.trim_start();
-        if t.is_empty() {
-            return true;
-        }
-        let t = t.to_string();
-        let t = t.as_str();
-        if could_be_label(t, &self.voices.others) || could_be_label(t, std::slice::from_ref(&self.voices.own)) {
-            return true;
-        }
-        if self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own)) {
-            return true;
-        }
-        if token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER || self.copies_since(0) {
+        let unsettled = t.is_empty()
+            || could_be_label(t, &self.voices.others)
+            || could_be_label(t, std::slice::from_ref(&self.voices.own))
+            || self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own))
             // A sentence is judged whole (`settle`): one shown in part can
-            // no longer be dropped, only closed early. Only a long one
-            // with nothing copied so far streams before its end.
+            // no longer be dropped, only closed early. Only a long one with
+            // nothing copied so far streams before its end.
+            || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER;
+        if unsettled {
             return true;
         }
-        mentions_any(t, &self.voices.unspoken) || mentions_any(t, std::slice::from_ref(&self.voices.own))
+        let named = mentions_any(t, &self.voices.unspoken) || mentions_any(t, std::slice::from_ref(&self.voices.own));
+        named || self.copies_since(0)
     }
 }
 

@@ -997,9 +997,7 @@ impl Engine {
                 // A little warmer: the same prompt at the same temperature
                 // mostly samples the same copy again.
                 req.temperature = (req.temperature + 0.3).min(1.5);
-                if let Some(last) = req.messages.last_mut() {
-                    last.content = [&*last.content, "\n\n", &note].concat().into();
-                }
+                req.messages = crate::engine::prompts::with_instruction(req.messages, &note);
                 reply = self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&again)).await;
             }
             match reply {

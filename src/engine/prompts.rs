@@ -9,7 +9,7 @@ use crate::workflow::Workflow;
 
 /// Adds a closing instruction to the conversation: merged into the last
 /// user message, so roles keep alternating, or as a new one.
-fn with_instruction(mut msgs: Vec<ChatMessage>, text: &str) -> Vec<ChatMessage> {
+pub(crate) fn with_instruction(mut msgs: Vec<ChatMessage>, text: &str) -> Vec<ChatMessage> {
     match msgs.last_mut() {
         Some(last) if last.role == Role::User => {
             last.content = [&*last.content, "\n\n", text].concat().into();
