@@ -11,7 +11,7 @@ use std::time::Instant;
 use bmad_party::engine::{AgentInfo, Event};
 use bmad_party::i18n::Lang;
 use bmad_party::tui::app::{App, ScrollAction};
-use bmad_party::tui::view::{self, ViewState};
+use bmad_party::tui::view;
 use divan::Bencher;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -81,7 +81,7 @@ fn app_with(entries: usize) -> App {
 }
 
 /// Draws a frame after each new token, as while agents stream.
-fn frames(bencher: Bencher, mut app: App, mut view: ViewState, mut t: Terminal<TestBackend>) {
+fn frames(bencher: Bencher, mut app: App, mut t: Terminal<TestBackend>) {
     let now = Instant::now();
     let mut n = 0;
     bencher.bench_local(|| {
@@ -90,32 +90,31 @@ fn frames(bencher: Bencher, mut app: App, mut view: ViewState, mut t: Terminal<T
             agent: "pm".into(),
             text: format!("more{n} "),
         });
-        t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+        t.draw(|f| view::draw(f, &app, now)).unwrap();
     });
 }
 
-fn screen(entries: usize) -> (App, ViewState, Terminal<TestBackend>) {
-    let mut app = app_with(entries);
-    let mut view = ViewState::default();
+fn screen(entries: usize) -> (App, Terminal<TestBackend>) {
+    let app = app_with(entries);
     let mut t = Terminal::new(TestBackend::new(200, 60)).unwrap();
-    t.draw(|f| view::draw(f, &mut app, &mut view, Instant::now())).unwrap();
-    (app, view, t)
+    t.draw(|f| view::draw(f, &app, Instant::now())).unwrap();
+    (app, t)
 }
 
 #[divan::bench(args = [100, 1_000, 10_000, 100_000], sample_count = 30)]
 fn frame_at_bottom(bencher: Bencher, entries: usize) {
-    let (app, view, t) = screen(entries);
-    frames(bencher, app, view, t);
+    let (app, t) = screen(entries);
+    frames(bencher, app, t);
 }
 
 #[divan::bench(args = [100, 1_000, 10_000, 100_000], sample_count = 30)]
 fn frame_scrolled_to_middle(bencher: Bencher, entries: usize) {
-    let (mut app, mut view, mut t) = screen(entries);
-    view.scroll(&mut app, ScrollAction::Top);
+    let (mut app, mut t) = screen(entries);
+    app.scroll(ScrollAction::Top);
     // Half the transcript down: about 7 rows per entry at this width.
-    view.scroll(&mut app, ScrollAction::Down(entries * 7 / 2));
-    t.draw(|f| view::draw(f, &mut app, &mut view, Instant::now())).unwrap();
-    frames(bencher, app, view, t);
+    app.scroll(ScrollAction::Down(entries * 7 / 2));
+    t.draw(|f| view::draw(f, &app, Instant::now())).unwrap();
+    frames(bencher, app, t);
 }
 
 const TOKENS: usize = 200_000;
@@ -125,14 +124,8 @@ const TOKENS: usize = 200_000;
 #[divan::bench(sample_count = 5, counter = divan::counter::ItemsCount::new(TOKENS))]
 fn streaming_absorption_three_panes(bencher: Bencher) {
     bencher
-        .with_inputs(|| {
-            (
-                app_with(1_000),
-                ViewState::default(),
-                Terminal::new(TestBackend::new(200, 60)).unwrap(),
-            )
-        })
-        .bench_local_values(|(mut app, mut view, mut t)| {
+        .with_inputs(|| (app_with(1_000), Terminal::new(TestBackend::new(200, 60)).unwrap()))
+        .bench_local_values(|(mut app, mut t)| {
             let mut last = Instant::now();
             for i in 0..TOKENS {
                 app.on_event(Event::AgentToken {
@@ -141,11 +134,11 @@ fn streaming_absorption_three_panes(bencher: Bencher) {
                 });
                 if last.elapsed() >= std::time::Duration::from_millis(16) {
                     let now = Instant::now();
-                    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+                    t.draw(|f| view::draw(f, &app, now)).unwrap();
                     last = now;
                 }
             }
             let now = Instant::now();
-            t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+            t.draw(|f| view::draw(f, &app, now)).unwrap();
         });
 }

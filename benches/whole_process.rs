@@ -18,6 +18,9 @@
 //! the disk and on tmpfs, medians);
 //! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI).
 
+// getrusage, the thread CPU clock and a pseudo-terminal come from libc.
+#![allow(unsafe_code)]
+
 use std::io::{BufRead, BufReader, IoSlice, Read, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};

@@ -22,6 +22,7 @@ pub mod llm;
 pub mod logging;
 pub mod session;
 pub mod setup;
+#[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
 pub mod tui;

@@ -322,7 +322,7 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
     };
     Ok(Setup {
         speech_language,
-        document_language: project.document_output_language.clone(),
+        document_language: project.document_output_language,
         notices,
         config,
         workflow,

@@ -323,13 +323,13 @@ async fn run_and_kill(server: &FakeOpenAi, out: &Path, kill_after: usize, extra_
         }
     }
     // SIGKILL: no handler runs, nothing gets flushed.
-    unsafe_kill(pid);
+    kill_9(pid);
     let _ = child.wait().await;
     drop(stdin);
     done
 }
 
-fn unsafe_kill(pid: i32) {
+fn kill_9(pid: i32) {
     let status = std::process::Command::new("kill")
         .arg("-9")
         .arg(pid.to_string())

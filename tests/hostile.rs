@@ -14,7 +14,7 @@ use bmad_party::engine::Event;
 use bmad_party::i18n::Lang;
 use bmad_party::testing::{chunk, stream_events, FakeOpenAi};
 use bmad_party::tui::app::App;
-use bmad_party::tui::view::{self, ViewState};
+use bmad_party::tui::view;
 use common::*;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;
@@ -86,8 +86,7 @@ async fn hostile_model_output_through_engine_file_and_full_screen() {
         app.on_event(e.clone());
     }
     let mut t = Terminal::new(TestBackend::new(100, 40)).unwrap();
-    t.draw(|f| view::draw(f, &mut app, &mut ViewState::default(), Instant::now()))
-        .unwrap();
+    t.draw(|f| view::draw(f, &app, Instant::now())).unwrap();
     for cell in t.backend().buffer().content() {
         assert_clean(cell.symbol(), "screen cell");
     }

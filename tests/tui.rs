@@ -14,7 +14,7 @@ use bmad_party::i18n::Lang;
 use bmad_party::llm::Rehearsal;
 use bmad_party::session::ConfirmKind;
 use bmad_party::tui::app::{App, Focus, Modal};
-use bmad_party::tui::view::{self, ViewState};
+use bmad_party::tui::view;
 use bmad_party::workflow::Workflow;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -70,11 +70,10 @@ fn app_from(events: &[Event]) -> App {
     app
 }
 
-fn render(app: &mut App, w: u16, h: u16) -> Terminal<TestBackend> {
+fn render(app: &App, w: u16, h: u16) -> Terminal<TestBackend> {
     let mut t = Terminal::new(TestBackend::new(w, h)).unwrap();
-    let mut view = ViewState::default();
     let now = app.status_at;
-    t.draw(|f| view::draw(f, app, &mut view, now)).unwrap();
+    t.draw(|f| view::draw(f, app, now)).unwrap();
     t
 }
 
@@ -99,8 +98,8 @@ fn row_text(t: &Terminal<TestBackend>, y: u16) -> String {
 async fn welcome_screen() {
     let (events, _d) = rehearsal_events(&[], Config::default()).await;
     let welcome = prefix_until(&events, |e| matches!(e, Event::Welcome { .. }));
-    let mut app = app_from(&welcome);
-    let t = render(&mut app, 80, 24);
+    let app = app_from(&welcome);
+    let t = render(&app, 80, 24);
     snapshot("welcome_80x24", &t);
     assert!(row_text(&t, 0).contains("OFFLINE REHEARSAL"));
 }
@@ -125,9 +124,9 @@ async fn round_with_three_panes_mid_stream() {
         // A pane fills a sentence at a time (reply hygiene judges whole ones).
         started == 2 && tokens_after == 2
     });
-    let mut app = app_from(&prefix);
+    let app = app_from(&prefix);
     assert_eq!(app.panes.len(), 3, "three agents this round");
-    let t = render(&mut app, 100, 30);
+    let t = render(&app, 100, 30);
     snapshot("round_three_panes_100x30", &t);
     let screen: String = (0..30).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(
@@ -172,20 +171,20 @@ async fn status_bar_normal_amber_red() {
 
     let mut app = app_from(&base);
     app.on_event(status(3, 600, Phase::Waiting));
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("status_normal", &t);
     assert_eq!(status_bg(&t, "Round 3/10"), Color::Reset);
     assert_eq!(status_bg(&t, "10:00/30:00"), Color::Reset);
     assert!(row_text(&t, 23).contains("12.3k tok"));
 
     app.on_event(status(8, 1510, Phase::Waiting));
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("status_amber", &t);
     assert_eq!(status_bg(&t, "Round 8/10 ⚠"), amber);
     assert_eq!(status_bg(&t, "25:10/30:00"), amber);
 
     app.on_event(status(10, 1800, Phase::Waiting));
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("status_red", &t);
     assert_eq!(status_bg(&t, "Round 10/10"), Color::Red);
     assert_eq!(status_bg(&t, "30:00/30:00"), Color::Red);
@@ -198,7 +197,7 @@ async fn the_clock_ticks_between_events() {
     app.on_event(status(1, 59, Phase::Waiting));
     let later = app.status_at + Duration::from_secs(2);
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
-    t.draw(|f| view::draw(f, &mut app, &mut ViewState::default(), later)).unwrap();
+    t.draw(|f| view::draw(f, &app, later)).unwrap();
     assert!(row_text(&t, 23).contains("01:01/30:00"), "{}", row_text(&t, 23));
 }
 
@@ -220,8 +219,8 @@ async fn modals_exit_end_proposal_and_limits() {
         )
     });
     let mut app = app_from(&upto);
-    assert!(matches!(app.modals.front(), Some(Modal::Proposal { .. })));
-    let t = render(&mut app, 80, 24);
+    assert!(matches!(app.modals.front(), Some(Modal::Proposal(_))));
+    let t = render(&app, 80, 24);
     snapshot("modal_end_proposal", &t);
 
     // The modal takes every key: typing goes into its field, not the input box.
@@ -237,10 +236,10 @@ async fn modals_exit_end_proposal_and_limits() {
     let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { round: 1, .. })));
     app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
     assert_eq!(app.focus, Focus::Menu);
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     assert!(row_text(&t, 23).contains("[E] Exit"), "menu hints: {}", row_text(&t, 23));
     app.on_key(KeyEvent::new(KeyCode::Char('E'), KeyModifiers::NONE), Instant::now());
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("modal_exit", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(out.commands, vec![Command::Exit]);
@@ -259,7 +258,7 @@ async fn modals_exit_end_proposal_and_limits() {
         text: "The party has used its 30 minutes. End now, or continue for 5 more minutes?".into(),
         extend: Some(5),
     });
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("modal_round_limit", &t);
     app.on_key(KeyEvent::new(KeyCode::Right, KeyModifiers::NONE), Instant::now());
     app.on_key(KeyEvent::new(KeyCode::Char('+'), KeyModifiers::NONE), Instant::now());
@@ -273,7 +272,7 @@ async fn modals_exit_end_proposal_and_limits() {
             extend: Some(4)
         }]
     );
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("modal_time_limit", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(
@@ -293,8 +292,18 @@ async fn help_overlay() {
     let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::RoundFinished { .. })));
     app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
     app.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE), Instant::now());
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("help_overlay", &t);
+    // Taller than 24 rows: it scrolls to its last section, the modals' keys.
+    let screen = |t: &Terminal<TestBackend>| (0..24).map(|y| row_text(t, y)).collect::<Vec<_>>().join("\n");
+    assert!(!screen(&t).contains("Push budget spent"));
+    for _ in 0..3 {
+        app.on_key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE), Instant::now());
+    }
+    let t = render(&app, 80, 24);
+    let text = screen(&t);
+    assert!(text.contains("Push budget spent") && text.contains("Esc n keep talking"), "{text}");
+    assert!(app.help, "scrolling keeps the help open");
     app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE), Instant::now());
     assert!(!app.help);
 }
@@ -304,7 +313,7 @@ async fn final_screen() {
     let (events, _d) = rehearsal_events(&["Topic", "*exit"], Config::default()).await;
     let mut app = app_from(&events);
     assert!(app.ended.is_some());
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("final_screen", &t);
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(
@@ -318,13 +327,13 @@ async fn final_screen() {
 #[tokio::test]
 async fn small_and_tiny_terminals() {
     let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
-    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::AgentToken { .. })));
-    let t = render(&mut app, 60, 20);
+    let app = app_from(&prefix_until(&events, |e| matches!(e, Event::AgentToken { .. })));
+    let t = render(&app, 60, 20);
     snapshot("size_60x20", &t);
-    let t = render(&mut app, 20, 5);
+    let t = render(&app, 20, 5);
     snapshot("size_20x5", &t);
     for (w, h) in [(1, 1), (2, 1), (1, 3), (39, 11), (40, 12), (41, 13), (200, 60)] {
-        render(&mut app, w, h);
+        render(&app, w, h);
     }
 }
 
@@ -336,23 +345,22 @@ async fn scrolling_holds_still_and_marks_new_messages() {
         .position(|e| matches!(e, Event::RoundStarted { round: 3, .. }))
         .unwrap();
     let mut app = app_from(&events[..split]);
-    let mut view = ViewState::default();
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let now = Instant::now();
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
-    view.scroll(&mut app, bmad_party::tui::app::ScrollAction::PageUp);
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    t.draw(|f| view::draw(f, &app, now)).unwrap();
+    app.scroll(bmad_party::tui::app::ScrollAction::PageUp);
+    t.draw(|f| view::draw(f, &app, now)).unwrap();
     let before: Vec<String> = (1..10).map(|y| row_text(&t, y)).collect();
     for e in &events[split..] {
         app.on_event(e.clone());
     }
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    t.draw(|f| view::draw(f, &app, now)).unwrap();
     let after: Vec<String> = (1..10).map(|y| row_text(&t, y)).collect();
     assert_eq!(before[..4], after[..4], "the view does not jump while the reader is scrolled up");
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(screen.contains("new messages ↓"), "{screen}");
-    view.scroll(&mut app, bmad_party::tui::app::ScrollAction::Bottom);
-    t.draw(|f| view::draw(f, &mut app, &mut view, now)).unwrap();
+    app.scroll(bmad_party::tui::app::ScrollAction::Bottom);
+    t.draw(|f| view::draw(f, &app, now)).unwrap();
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(!screen.contains("new messages ↓"));
 }
@@ -372,7 +380,7 @@ async fn hostile_model_text_never_reaches_the_terminal_as_control_sequences() {
         text: clean,
         interrupted: false,
     });
-    let t = render(&mut app, 60, 20);
+    let t = render(&app, 60, 20);
     let b = t.backend().buffer();
     for cell in b.content() {
         assert!(
@@ -396,7 +404,7 @@ async fn ctrl_c_stops_then_quits() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     let out = app.on_key(ctrl_c, t0);
     assert_eq!(out.commands, vec![Command::Abort]);
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     assert!(row_text(&t, 23).contains("Press Ctrl+C again"), "{}", row_text(&t, 23));
     let out = app.on_key(ctrl_c, t0 + Duration::from_secs(1));
     assert_eq!(out.commands, vec![Command::Quit]);
@@ -437,7 +445,7 @@ async fn turn_reset_budget_and_consensus_modals() {
     for c in "new subject".chars() {
         app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now());
     }
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("modal_turn_reset", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(
@@ -464,7 +472,7 @@ async fn turn_reset_budget_and_consensus_modals() {
 
     let mut app = app_from(&base);
     app.on_event(Event::ConfirmationRequest { request_id: "req-4".into(), kind: ConfirmKind::BudgetExhausted, text: "🤖 The room has carried on by itself 3 times while you were quiet. Keep it going on its own (Enter), or stop the automatic pushes until you write (Esc / type a message)?".into(), extend: None });
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("modal_push_budget", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
     assert_eq!(
@@ -479,7 +487,7 @@ async fn turn_reset_budget_and_consensus_modals() {
 
     let mut app = app_from(&base);
     app.on_event(Event::ConfirmationRequest { request_id: "req-5".into(), kind: ConfirmKind::Consensus, text: "🤝 The room seems to agree (agreement 0.91 over the last 3 rounds). End the party now? Press Enter to end, or type a message to keep going.".into(), extend: None });
-    let t = render(&mut app, 80, 24);
+    let t = render(&app, 80, 24);
     snapshot("modal_consensus", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(
@@ -498,8 +506,8 @@ async fn an_agent_question_shows_in_transcript_pane_and_status_bar() {
     // The rehearsal's first speaker asks the facilitator in round 3.
     let (events, _d) = rehearsal_events(&["One", "Two", "Three"], Config::default()).await;
     let upto = prefix_until(&events, |e| matches!(e, Event::Status(s) if s.awaiting_answer_from.is_some()));
-    let mut app = app_from(&upto);
-    let t = render(&mut app, 100, 30);
+    let app = app_from(&upto);
+    let t = render(&app, 100, 30);
     snapshot("agent_question_100x30", &t);
     let screen: String = (0..30).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(screen.contains("asks: What matters more to you here: speed or safety?"), "{screen}");
@@ -515,8 +523,8 @@ async fn a_one_megabyte_paste_is_kept_whole_and_drawn() {
     assert!(big.len() > 1_000_000);
     app.on_paste(&big);
     assert_eq!(app.input.lines().join("\n").len(), big.len(), "nothing lost");
-    render(&mut app, 80, 24);
-    render(&mut app, 1, 1);
+    render(&app, 80, 24);
+    render(&app, 1, 1);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert!(matches!(&out.commands[0], Command::Message { text } if text.len() == big.trim().len()));
 }

@@ -1,5 +1,6 @@
 //! The TUI's state: built from engine events, changed by keys, read by the
-//! view. No terminal and no HTTP here; keys turn into engine `Command`s.
+//! view. No terminal and no HTTP here; keys go through the key table
+//! (`keymap`) and turn into engine `Command`s.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -7,31 +8,14 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui_textarea::TextArea;
 
+use super::keymap::{self, Action, Context};
+pub use super::modals::Modal;
+use super::modals::{Budget, ConfirmExit, Limit, Outcome, Proposal, TurnReset};
+pub use super::transcript::{Entry, EntryKind, ScrollAction};
+use super::transcript::{Speakers, Transcript};
 use crate::engine::{AgentInfo, Command, Event, ExitReason, NoticeKind, Phase, Status};
 use crate::i18n::Lang;
 use crate::session::ConfirmKind;
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum EntryKind {
-    Welcome,
-    Facilitator,
-    Agent { id: String, interrupted: bool },
-    Farewell { id: String },
-    Notice(NoticeKind),
-    Failed { id: String },
-    Highlights,
-    Closing,
-    Question { id: String },
-    Push,
-}
-
-/// One finished item of the transcript. Entries never change once pushed,
-/// which is what makes the per-entry wrap cache valid.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Entry {
-    pub kind: EntryKind,
-    pub text: String,
-}
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PaneStatus {
@@ -57,61 +41,15 @@ pub struct Pane {
     pub since: Option<Instant>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
-pub enum Modal {
-    ConfirmExit,
-    /// A proposal to end: an agent's (end marker), the room's consensus, or
-    /// the runtime's when the room goes in circles.
-    Proposal {
-        request_id: String,
-        kind: ConfirmKind,
-        agent: Option<String>,
-        text: String,
-        input: String,
-    },
-    Limit {
-        request_id: String,
-        kind: ConfirmKind,
-        text: String,
-        extend: u32,
-        continue_selected: bool,
-    },
-    /// Seed 003: confirm or reject a reset, with an optional reason.
-    TurnReset {
-        request_id: String,
-        message: String,
-        description: String,
-        reason: String,
-        reject_selected: bool,
-    },
-    /// The push budget is spent: keep going on its own, or wait.
-    Budget {
-        request_id: String,
-        text: String,
-    },
-}
-
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Focus {
     Input,
     Menu,
 }
 
-/// What a key asks of the view (scrolling needs the layout).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ScrollAction {
-    Up(usize),
-    Down(usize),
-    PageUp,
-    PageDown,
-    Top,
-    Bottom,
-}
-
 #[derive(Debug, Default, PartialEq)]
 pub struct KeyOutcome {
     pub commands: Vec<Command>,
-    pub scroll: Option<ScrollAction>,
     pub quit: bool,
     pub redraw: bool,
 }
@@ -133,7 +71,7 @@ pub struct App {
     pub rehearsal: bool,
     pub topic: Option<String>,
     pub file: Option<String>,
-    pub entries: Vec<Entry>,
+    pub transcript: Transcript,
     pub panes: Vec<Pane>,
     pub round: u32,
     pub status: Option<Status>,
@@ -141,11 +79,10 @@ pub struct App {
     pub status_at: Instant,
     pub modals: VecDeque<Modal>,
     pub help: bool,
+    /// How far the help overlay is scrolled (it is taller than a small terminal).
+    pub help_scroll: u16,
     pub focus: Focus,
     pub input: TextArea<'static>,
-    /// Set while the reader is scrolled up and something new arrived.
-    pub new_below: bool,
-    pub scrolled: bool,
     pub ended: Option<(Option<String>, Option<ExitReason>)>,
     pub ctrl_c_at: Option<Instant>,
     pub flash: Option<String>,
@@ -167,17 +104,16 @@ impl App {
             rehearsal: false,
             topic: None,
             file: None,
-            entries: Vec::new(),
+            transcript: Transcript::default(),
             panes: Vec::new(),
             round: 0,
             status: None,
             status_at: Instant::now(),
             modals: VecDeque::new(),
             help: false,
+            help_scroll: 0,
             focus: Focus::Input,
             input,
-            new_below: false,
-            scrolled: false,
             ended: None,
             ctrl_c_at: None,
             flash: None,
@@ -192,9 +128,40 @@ impl App {
     }
 
     fn push(&mut self, kind: EntryKind, text: String) {
-        self.entries.push(Entry { kind, text });
-        if self.scrolled {
-            self.new_below = true;
+        self.transcript.push(kind, text);
+    }
+
+    /// Who is in the room, for the transcript's headings.
+    pub fn speakers(&self) -> Speakers<'_> {
+        Speakers {
+            agents: &self.agents,
+            lang: self.lang,
+            user_name: &self.user_name,
+        }
+    }
+
+    pub fn scroll(&mut self, action: ScrollAction) {
+        let who = Speakers {
+            agents: &self.agents,
+            lang: self.lang,
+            user_name: &self.user_name,
+        };
+        self.transcript.scroll(&who, action);
+    }
+
+    /// Which part of the key table reads the next key.
+    pub fn key_context(&self) -> Context {
+        if self.ended.is_some() {
+            Context::Ended
+        } else if self.help {
+            Context::Help
+        } else if let Some(m) = self.modals.front() {
+            m.component().context()
+        } else {
+            match self.focus {
+                Focus::Input => Context::Typing,
+                Focus::Menu => Context::Menu,
+            }
         }
     }
 
@@ -345,13 +312,13 @@ impl App {
                     if let Some(p) = self.pane_mut(&agent) {
                         p.status = PaneStatus::Waiting;
                     }
-                    self.modals.push_back(Modal::Proposal {
+                    self.modals.push_back(Modal::Proposal(Proposal {
                         request_id,
                         kind: ConfirmKind::EndProposal,
                         agent: Some(agent),
                         text: response_clean,
                         input: String::new(),
-                    });
+                    }));
                 }
             }
             Event::ConfirmationRequest {
@@ -361,37 +328,31 @@ impl App {
                 extend,
             } => match kind {
                 ConfirmKind::EndProposal | ConfirmKind::TurnReset => {}
-                ConfirmKind::Consensus | ConfirmKind::Silence => self.modals.push_back(Modal::Proposal {
+                ConfirmKind::Consensus | ConfirmKind::Silence => self.modals.push_back(Modal::Proposal(Proposal {
                     request_id,
                     kind,
                     agent: None,
                     text,
                     input: String::new(),
-                }),
-                ConfirmKind::BudgetExhausted => self.modals.push_back(Modal::Budget { request_id, text }),
-                ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => self.modals.push_back(Modal::Limit {
+                })),
+                ConfirmKind::BudgetExhausted => self.modals.push_back(Modal::Budget(Budget { request_id, text })),
+                ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => self.modals.push_back(Modal::Limit(Limit {
                     request_id,
                     kind,
                     text,
                     extend: extend.unwrap_or(3),
                     continue_selected: false,
-                }),
+                })),
             },
-            Event::TurnConfirmationRequest(r) => self.modals.push_back(Modal::TurnReset {
+            Event::TurnConfirmationRequest(r) => self.modals.push_back(Modal::TurnReset(TurnReset {
                 request_id: r.request_id,
                 message: r.message,
                 description: r.description.unwrap_or_default(),
                 reason: String::new(),
                 reject_selected: false,
-            }),
+            })),
             Event::ConfirmationResolved { request_id, .. } => {
-                self.modals.retain(|m| match m {
-                    Modal::Proposal { request_id: r, .. }
-                    | Modal::Limit { request_id: r, .. }
-                    | Modal::TurnReset { request_id: r, .. }
-                    | Modal::Budget { request_id: r, .. } => *r != request_id,
-                    Modal::ConfirmExit => true,
-                });
+                self.modals.retain(|m| m.component().request_id().is_none_or(|r| r != request_id));
             }
             Event::AgentQuestion { agent, question, .. } => {
                 if let Some(p) = self.pane_mut(&agent) {
@@ -402,7 +363,7 @@ impl App {
             Event::DiligencePush { text, .. } => self.push(EntryKind::Push, text),
             Event::ConsensusScore { score, .. } => self.consensus = score,
             Event::Termination { .. } => {
-                self.modals.retain(|m| *m != Modal::ConfirmExit);
+                self.modals.retain(|m| !matches!(m, Modal::ConfirmExit(_)));
                 self.panes.clear();
             }
             Event::Farewell { agent, text, .. } => {
@@ -443,12 +404,9 @@ impl App {
     /// Bracketed paste: into the modal's field or the input box.
     pub fn on_paste(&mut self, text: &str) {
         let clean = crate::text::sanitize(text);
-        match self.modals.front_mut() {
-            Some(Modal::Proposal { input, .. }) | Some(Modal::TurnReset { reason: input, .. }) => {
-                input.push_str(&clean.replace('\n', " "));
-                return;
-            }
-            _ => {}
+        if let Some(m) = self.modals.front_mut() {
+            m.component_mut().paste(&clean);
+            return;
         }
         if self.modals.is_empty() && !self.help && self.ended.is_none() {
             self.focus = Focus::Input;
@@ -461,230 +419,114 @@ impl App {
             redraw: true,
             ..Default::default()
         };
-        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         self.flash = None;
 
-        // Ctrl+C works everywhere: first stops the replies, second quits.
-        if ctrl && key.code == KeyCode::Char('c') {
-            let armed = self.ctrl_c_at.is_some_and(|t| now.duration_since(t) < Duration::from_secs(5));
-            if armed || self.ended.is_some() {
-                out.commands.push(Command::Quit);
-                out.quit = self.ended.is_some();
-            } else {
-                self.ctrl_c_at = Some(now);
-                out.commands.push(Command::Abort);
-                self.flash = Some(match self.lang {
-                    Lang::Zh => "已停止生成。再按一次 Ctrl+C 立即退出（状态已保存）。".into(),
-                    Lang::En => "Stopped the replies. Press Ctrl+C again to quit now (state is saved).".into(),
-                });
-            }
+        if keymap::action(Context::Anywhere, &key) == Some(Action::Stop) {
+            self.stop(now, &mut out);
             return out;
         }
         self.ctrl_c_at = None;
 
-        if self.ended.is_some() {
-            out.quit = true;
-            return out;
-        }
-        if self.help {
-            self.help = false;
-            return out;
-        }
-        if let Some(modal) = self.modals.front_mut() {
-            match modal {
-                Modal::ConfirmExit => match key.code {
-                    KeyCode::Enter | KeyCode::Char('y' | 'Y' | 'e' | 'E') => {
-                        self.modals.pop_front();
-                        out.commands.push(Command::Exit);
-                    }
-                    KeyCode::Esc | KeyCode::Char('n' | 'N' | 'q') => {
-                        self.modals.pop_front();
-                    }
-                    _ => {}
-                },
-                Modal::Budget { request_id, .. } => match key.code {
-                    KeyCode::Enter | KeyCode::Char('y' | 'Y' | 'c' | 'C') => {
-                        out.commands.push(Command::Answer {
-                            request_id: request_id.clone(),
-                            confirmed: true,
-                            reason: None,
-                            extend: None,
-                        });
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Esc | KeyCode::Char('n' | 'N' | 's' | 'S') => {
-                        out.commands.push(Command::Answer {
-                            request_id: request_id.clone(),
-                            confirmed: false,
-                            reason: None,
-                            extend: None,
-                        });
-                        self.modals.pop_front();
-                    }
-                    _ => {}
-                },
-                Modal::TurnReset {
-                    request_id,
-                    reason,
-                    reject_selected,
-                    ..
-                } => match key.code {
-                    KeyCode::Tab | KeyCode::BackTab | KeyCode::Left | KeyCode::Right => *reject_selected = !*reject_selected,
-                    KeyCode::Enter | KeyCode::Esc => {
-                        let confirmed = key.code == KeyCode::Enter && !*reject_selected;
-                        let reason = Some(reason.trim().to_string()).filter(|r| !r.is_empty());
-                        out.commands
-                            .push(Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse {
-                                request_id: request_id.clone(),
-                                confirmed,
-                                reason,
-                            }));
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Backspace => {
-                        reason.pop();
-                    }
-                    KeyCode::Char(c) if !ctrl => reason.push(c),
-                    _ => {}
-                },
-                Modal::Proposal { request_id, input, .. } => match key.code {
-                    KeyCode::Enter if input.trim().is_empty() => {
-                        out.commands.push(Command::Answer {
-                            request_id: request_id.clone(),
-                            confirmed: true,
-                            reason: None,
-                            extend: None,
-                        });
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Enter => {
-                        // A message declines the proposal and goes to the room.
-                        out.commands.push(Command::Message {
-                            text: input.trim().to_string(),
-                        });
-                        self.queued += 1;
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Esc => {
-                        out.commands.push(Command::Answer {
-                            request_id: request_id.clone(),
-                            confirmed: false,
-                            reason: Some("continue".into()),
-                            extend: None,
-                        });
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Backspace => {
-                        input.pop();
-                    }
-                    KeyCode::Char(c) if !ctrl => input.push(c),
-                    _ => {}
-                },
-                Modal::Limit {
-                    request_id,
-                    extend,
-                    continue_selected,
-                    ..
-                } => match key.code {
-                    KeyCode::Left | KeyCode::Right | KeyCode::Tab | KeyCode::BackTab => *continue_selected = !*continue_selected,
-                    KeyCode::Char('+' | '=') | KeyCode::Up => *extend = (*extend + 1).min(999),
-                    KeyCode::Char('-') | KeyCode::Down => *extend = extend.saturating_sub(1).max(1),
-                    KeyCode::Char('e' | 'E') => {
-                        out.commands.push(Command::Answer {
-                            request_id: request_id.clone(),
-                            confirmed: true,
-                            reason: None,
-                            extend: None,
-                        });
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Char('c' | 'C') => {
-                        out.commands.push(Command::Answer {
-                            request_id: request_id.clone(),
-                            confirmed: false,
-                            reason: None,
-                            extend: Some(*extend),
-                        });
-                        self.modals.pop_front();
-                    }
-                    KeyCode::Enter => {
-                        let cmd = if *continue_selected {
-                            Command::Answer {
-                                request_id: request_id.clone(),
-                                confirmed: false,
-                                reason: None,
-                                extend: Some(*extend),
-                            }
-                        } else {
-                            Command::Answer {
-                                request_id: request_id.clone(),
-                                confirmed: true,
-                                reason: None,
-                                extend: None,
-                            }
-                        };
-                        out.commands.push(cmd);
-                        self.modals.pop_front();
-                    }
-                    _ => {}
-                },
-            }
-            return out;
-        }
-
-        let scroll = match key.code {
-            KeyCode::PageUp => Some(ScrollAction::PageUp),
-            KeyCode::PageDown => Some(ScrollAction::PageDown),
-            _ => None,
-        };
-        if scroll.is_some() {
-            out.scroll = scroll;
-            return out;
-        }
-
-        match self.focus {
-            Focus::Input => match key.code {
-                KeyCode::Esc => self.focus = Focus::Menu,
-                KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete if self.topic.is_some() => {
-                    // Typing postpones an automatic push; tell the engine, sparingly.
-                    if self.typing_sent.is_none_or(|t| now.duration_since(t) >= Duration::from_secs(1)) {
-                        self.typing_sent = Some(now);
-                        out.commands.push(Command::Typing);
-                    }
-                    self.input.input(key);
-                }
-                KeyCode::Enter if key.modifiers.intersects(KeyModifiers::ALT | KeyModifiers::SHIFT) => self.input.insert_newline(),
-                KeyCode::Enter => {
-                    let text = self.take_input();
-                    let text = text.trim();
-                    if !text.is_empty() {
-                        out.commands.push(Command::Message { text: text.to_string() });
-                        if self.streaming() {
+        let context = self.key_context();
+        let action = keymap::action(context, &key);
+        match context {
+            Context::Ended => out.quit = true,
+            Context::Help => match action {
+                Some(Action::LineUp) => self.help_scroll = self.help_scroll.saturating_sub(1),
+                Some(Action::PageUp) => self.help_scroll = self.help_scroll.saturating_sub(10),
+                Some(Action::LineDown) => self.help_scroll = self.help_scroll.saturating_add(1).min(super::help::MAX_SCROLL),
+                Some(Action::PageDown) => self.help_scroll = self.help_scroll.saturating_add(10).min(super::help::MAX_SCROLL),
+                _ => self.help = false,
+            },
+            _ if !self.modals.is_empty() => {
+                let outcome = match (action, self.modals.front_mut()) {
+                    (Some(a), Some(m)) => m.component_mut().on_action(a, &key),
+                    _ => Outcome::Keep,
+                };
+                if let Outcome::Close(command) = outcome {
+                    self.modals.pop_front();
+                    if let Some(c) = command {
+                        if matches!(c, Command::Message { .. }) {
                             self.queued += 1;
                         }
-                        out.scroll = Some(ScrollAction::Bottom);
+                        out.commands.push(c);
                     }
                 }
-                _ => {
-                    self.input.input(key);
-                }
-            },
-            Focus::Menu => match key.code {
-                KeyCode::Char('e' | 'E') => self.modals.push_back(Modal::ConfirmExit),
-                KeyCode::Char('c' | 'C') => {
-                    if self.topic.is_some() && !self.streaming() {
-                        out.commands.push(Command::Continue);
-                    }
-                }
-                KeyCode::Char('?') => self.help = true,
-                KeyCode::Char('i') | KeyCode::Enter => self.focus = Focus::Input,
-                KeyCode::Up | KeyCode::Char('k') => out.scroll = Some(ScrollAction::Up(1)),
-                KeyCode::Down | KeyCode::Char('j') => out.scroll = Some(ScrollAction::Down(1)),
-                KeyCode::Home | KeyCode::Char('g') => out.scroll = Some(ScrollAction::Top),
-                KeyCode::End | KeyCode::Char('G') => out.scroll = Some(ScrollAction::Bottom),
-                _ => out.redraw = false,
+            }
+            _ => match keymap::action(Context::Screen, &key) {
+                Some(Action::PageUp) => self.scroll(ScrollAction::PageUp),
+                Some(Action::PageDown) => self.scroll(ScrollAction::PageDown),
+                _ if context == Context::Typing => self.on_typing(action, key, now, &mut out),
+                _ => out.redraw = self.on_menu(action, &mut out),
             },
         }
         out
+    }
+
+    /// Ctrl+C: the first stops the replies, a second within 5 s quits.
+    fn stop(&mut self, now: Instant, out: &mut KeyOutcome) {
+        let armed = self.ctrl_c_at.is_some_and(|t| now.duration_since(t) < Duration::from_secs(5));
+        if armed || self.ended.is_some() {
+            out.commands.push(Command::Quit);
+            out.quit = self.ended.is_some();
+        } else {
+            self.ctrl_c_at = Some(now);
+            out.commands.push(Command::Abort);
+            self.flash = Some(match self.lang {
+                Lang::Zh => "已停止生成。再按一次 Ctrl+C 立即退出（状态已保存）。".into(),
+                Lang::En => "Stopped the replies. Press Ctrl+C again to quit now (state is saved).".into(),
+            });
+        }
+    }
+
+    fn on_typing(&mut self, action: Option<Action>, key: KeyEvent, now: Instant, out: &mut KeyOutcome) {
+        match action {
+            Some(Action::OpenMenu) => self.focus = Focus::Menu,
+            Some(Action::NewLine) => self.input.insert_newline(),
+            Some(Action::Send) => {
+                let text = self.take_input();
+                let text = text.trim();
+                if !text.is_empty() {
+                    out.commands.push(Command::Message { text: text.to_string() });
+                    if self.streaming() {
+                        self.queued += 1;
+                    }
+                    self.scroll(ScrollAction::Bottom);
+                }
+            }
+            _ => {
+                let edits = matches!(key.code, KeyCode::Char(_) | KeyCode::Backspace | KeyCode::Delete)
+                    && !key.modifiers.contains(KeyModifiers::CONTROL);
+                // Typing postpones an automatic push; tell the engine, sparingly.
+                if edits && self.topic.is_some() && self.typing_sent.is_none_or(|t| now.duration_since(t) >= Duration::from_secs(1)) {
+                    self.typing_sent = Some(now);
+                    out.commands.push(Command::Typing);
+                }
+                self.input.input(key);
+            }
+        }
+    }
+
+    /// The menu's keys; false when the key does nothing (no redraw).
+    fn on_menu(&mut self, action: Option<Action>, out: &mut KeyOutcome) -> bool {
+        match action {
+            Some(Action::Exit) => self.modals.push_back(Modal::ConfirmExit(ConfirmExit)),
+            Some(Action::Continue) => {
+                if self.topic.is_some() && !self.streaming() {
+                    out.commands.push(Command::Continue);
+                }
+            }
+            Some(Action::Help) => {
+                self.help = true;
+                self.help_scroll = 0;
+            }
+            Some(Action::Type) => self.focus = Focus::Input,
+            Some(Action::LineUp) => self.scroll(ScrollAction::Up(1)),
+            Some(Action::LineDown) => self.scroll(ScrollAction::Down(1)),
+            Some(Action::Top) => self.scroll(ScrollAction::Top),
+            Some(Action::Bottom) => self.scroll(ScrollAction::Bottom),
+            _ => return false,
+        }
+        true
     }
 }

@@ -9,7 +9,12 @@
 //! stops first).
 
 pub mod app;
+mod help;
+pub mod keymap;
 pub mod markdown;
+pub mod modals;
+mod status;
+pub mod transcript;
 pub mod view;
 
 use std::io::{stdout, Write};
@@ -30,7 +35,6 @@ use ratatui::Terminal;
 
 use crate::engine::{self, Command, Event, Setup};
 use app::{App, ScrollAction};
-use view::ViewState;
 
 const FRAME: Duration = Duration::from_millis(16);
 
@@ -117,7 +121,6 @@ pub async fn run(setup: Setup) -> i32 {
 
 async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, setup: Setup) -> i32 {
     let mut app = App::new(setup.lang);
-    let mut view = ViewState::default();
     let mut engine = engine::spawn(setup);
     let mut input = EventStream::new();
     let mut signals = crate::headless::Signals::new();
@@ -132,7 +135,7 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
     loop {
         if dirty && last_draw.elapsed() >= FRAME {
             let now = Instant::now();
-            if terminal.draw(|f| view::draw(f, &mut app, &mut view, now)).is_err() {
+            if terminal.draw(|f| view::draw(f, &app, now)).is_err() {
                 let _ = engine.commands.send(Command::Quit);
                 break;
             }
@@ -169,9 +172,6 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
                         }
                         let _ = engine.commands.send(c);
                     }
-                    if let Some(s) = out.scroll {
-                        view.scroll(&mut app, s);
-                    }
                     if out.quit || (quitting && (engine_done || app.ended.is_some())) {
                         break;
                     }
@@ -183,11 +183,11 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
                 }
                 Some(Ok(TermEvent::Mouse(m))) => match m.kind {
                     MouseEventKind::ScrollUp => {
-                        view.scroll(&mut app, ScrollAction::Up(3));
+                        app.scroll(ScrollAction::Up(3));
                         dirty = true;
                     }
                     MouseEventKind::ScrollDown => {
-                        view.scroll(&mut app, ScrollAction::Down(3));
+                        app.scroll(ScrollAction::Down(3));
                         dirty = true;
                     }
                     _ => {}

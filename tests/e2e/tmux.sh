@@ -45,6 +45,11 @@ screen | grep -q 'Round 0/3' || fail "status bar before the topic"
 t send-keys -t "$S" -l 'How should we design a plugin system?'
 t send-keys -t "$S" Enter
 wait_for 'streaming' 15
+# Typing while the room talks: the way out stays on screen.
+t send-keys -t "$S" -l 'a draft'
+wait_for 'a draft' 5
+screen | grep -q 'streaming' || fail "the room still talks while the facilitator types"
+screen | grep -q '\[Esc E\] Exit' || fail "the exit hint is on screen while typing"
 # Agent panes show text while it streams.
 wait_for '│done|┃▌streaming' 15
 screen | grep -qE 'Round 1/3' || fail "status bar shows round 1 while it runs"

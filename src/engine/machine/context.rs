@@ -142,7 +142,7 @@ impl Engine {
     /// The turns a one-shot reader sees within the budget, `fixed` being
     /// the rest of its prompt: the opening message (the topic) and the
     /// latest turns that fit.
-    pub(super) fn transcript_within(&mut self, turns: &[Turn], fixed: u32) -> Vec<Turn> {
+    pub(super) fn transcript_within(&self, turns: &[Turn], fixed: u32) -> Vec<Turn> {
         let costs: Vec<u32> = turns.iter().map(|t| self.budget.scale(turn_estimate(t))).collect();
         let opening = turns.iter().position(|t| t.kind == TurnKind::Facilitator);
         let free = self.budget.prompt_limit().saturating_sub(fixed + opening.map_or(0, |i| costs[i]));

@@ -1,0 +1,79 @@
+//! The help overlay ([?] in the menu): every binding of the key table, the
+//! main screen's one per row, each modal's on a line of its own.
+
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
+use ratatui::Frame;
+use unicode_width::UnicodeWidthStr;
+
+use super::app::App;
+use super::keymap;
+use super::modals::{centered, l};
+
+/// How many sections of `keymap::help` are the main screen's.
+const MAIN_SECTIONS: usize = 4;
+
+/// More than the help's rows on the narrowest screen: the drawing stops
+/// the scroll at the last row anyway.
+pub const MAX_SCROLL: u16 = 80;
+
+pub fn lines(app: &App) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let sections = keymap::help(lang);
+    let key_w = sections
+        .iter()
+        .take(MAIN_SECTIONS)
+        .flat_map(|(_, rows)| rows.iter().map(|(k, _)| k.width()))
+        .max()
+        .unwrap_or(0)
+        + 2;
+    let key = |k: &str| Span::styled(k.to_string(), Style::new().fg(Color::Yellow).bold());
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for (i, (title, rows)) in sections.into_iter().enumerate() {
+        if i < MAIN_SECTIONS {
+            lines.push(Line::from(Span::styled(title, Style::new().fg(Color::Cyan).bold())));
+            for (k, what) in rows {
+                lines.push(Line::from(vec![key(&format!("  {k:<key_w$}")), Span::raw(what)]));
+            }
+        } else {
+            let mut spans = vec![Span::styled(format!("{title}: "), Style::new().fg(Color::Cyan).bold())];
+            for (n, (k, what)) in rows.into_iter().enumerate() {
+                if n > 0 {
+                    spans.push(Span::styled(" · ", Style::new().fg(Color::DarkGray)));
+                }
+                spans.push(key(&k));
+                spans.push(Span::raw(format!(" {what}")));
+            }
+            lines.push(Line::from(spans));
+        }
+    }
+    lines.push(Line::from(vec![
+        key(l(lang, "*exit, goodbye, /exit", "*exit、goodbye、/exit")),
+        Span::raw(l(lang, "  typed as a whole message: end the party", "  作为完整消息发送：结束派对")),
+    ]));
+    lines
+}
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
+    let lines = lines(app);
+    let width = area.width.saturating_sub(4).min(100);
+    // Wrapped lines take more rows: count them at the inner width.
+    let inner = usize::from(width.saturating_sub(2).max(1));
+    let rows: usize = lines.iter().map(|line| line.width().div_ceil(inner).max(1)).sum();
+    let r = centered(area, width, (rows as u16).saturating_add(2));
+    let shown = usize::from(r.height.saturating_sub(2));
+    let scroll = app.help_scroll.min(rows.saturating_sub(shown) as u16);
+    let more = if rows > shown {
+        l(app.lang, " ↑↓ scroll · any other key closes ", " ↑↓ 滚动 · 其他键关闭 ")
+    } else {
+        l(app.lang, " any key closes ", " 任意键关闭 ")
+    };
+    frame.render_widget(Clear, r);
+    let block = Block::bordered()
+        .title(l(app.lang, " Keys ", " 按键 "))
+        .title_bottom(Line::from(more).right_aligned())
+        .border_style(Style::new().fg(Color::Yellow));
+    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((scroll, 0)), r);
+}

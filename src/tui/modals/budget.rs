@@ -1,0 +1,54 @@
+//! The push budget is spent: let the runtime keep going, or wait.
+
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+
+use super::{answer, button, l, Component, Outcome, View};
+use crate::tui::app::App;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::markdown::{parse, wrap};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Budget {
+    pub request_id: String,
+    pub text: String,
+}
+
+impl Component for Budget {
+    fn context(&self) -> Context {
+        Context::BudgetModal
+    }
+
+    fn on_action(&mut self, action: Action, _key: &KeyEvent) -> Outcome {
+        match action {
+            Action::Confirm => answer(&self.request_id, true, None, None),
+            Action::Decline => answer(&self.request_id, false, None, None),
+            _ => Outcome::Keep,
+        }
+    }
+
+    fn view(&self, app: &App, width: u16) -> View {
+        let lang = app.lang;
+        let mut body = wrap(&parse(&self.text), width);
+        body.push(Line::default());
+        let mut keys = button(
+            Context::BudgetModal,
+            Action::Confirm,
+            lang,
+            Style::new().bg(Color::Blue).fg(Color::White).bold(),
+        );
+        keys.push(Span::raw("   "));
+        keys.extend(button(Context::BudgetModal, Action::Decline, lang, Style::new().fg(Color::Gray)));
+        body.push(Line::from(keys));
+        View {
+            title: format!(" 🤖 {} ", l(lang, "Question for you", "需要您决定")),
+            color: Color::Blue,
+            body,
+        }
+    }
+
+    fn request_id(&self) -> Option<&str> {
+        Some(&self.request_id)
+    }
+}

@@ -1,0 +1,64 @@
+//! "End the party?": the exit key's question.
+
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+
+use super::{button, l, Component, Outcome, View};
+use crate::engine::Command;
+use crate::tui::app::App;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::markdown::{parse, wrap};
+
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ConfirmExit;
+
+impl Component for ConfirmExit {
+    fn context(&self) -> Context {
+        Context::ExitModal
+    }
+
+    fn on_action(&mut self, action: Action, _key: &KeyEvent) -> Outcome {
+        match action {
+            Action::Confirm => Outcome::Close(Some(Command::Exit)),
+            Action::Decline => Outcome::Close(None),
+            _ => Outcome::Keep,
+        }
+    }
+
+    fn view(&self, app: &App, width: u16) -> View {
+        let lang = app.lang;
+        let mut body = wrap(
+            &parse(l(
+                lang,
+                "The room will say goodbye, sum up the highlights and save the session.",
+                "大家会道别并总结要点，会话将被保存。",
+            )),
+            width,
+        );
+        body.push(Line::default());
+        let mut keys = button(
+            Context::ExitModal,
+            Action::Confirm,
+            lang,
+            Style::new().bg(Color::Magenta).fg(Color::White).bold(),
+        );
+        keys.push(Span::raw("    "));
+        keys.extend(button(
+            Context::ExitModal,
+            Action::Decline,
+            lang,
+            Style::new().bg(Color::DarkGray).fg(Color::White),
+        ));
+        body.push(Line::from(keys));
+        View {
+            title: l(lang, " End the party? ", " 结束派对？ ").to_string(),
+            color: Color::Magenta,
+            body,
+        }
+    }
+
+    fn request_id(&self) -> Option<&str> {
+        None
+    }
+}

@@ -1,0 +1,73 @@
+//! A round or time limit reached, with auto-exit off: end now, or continue
+//! for a chosen number of rounds or minutes.
+
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+
+use super::{answer, l, Component, Outcome, View};
+use crate::session::ConfirmKind;
+use crate::tui::app::App;
+use crate::tui::keymap::{Action, Context};
+use crate::tui::markdown::{parse, wrap};
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Limit {
+    pub request_id: String,
+    pub kind: ConfirmKind,
+    pub text: String,
+    pub extend: u32,
+    pub continue_selected: bool,
+}
+
+impl Component for Limit {
+    fn context(&self) -> Context {
+        Context::LimitModal
+    }
+
+    fn on_action(&mut self, action: Action, _key: &KeyEvent) -> Outcome {
+        match action {
+            Action::Toggle => self.continue_selected = !self.continue_selected,
+            Action::More => self.extend = (self.extend + 1).min(999),
+            Action::Less => self.extend = self.extend.saturating_sub(1).max(1),
+            Action::EndNow => return answer(&self.request_id, true, None, None),
+            Action::ContinueMore => return answer(&self.request_id, false, None, Some(self.extend)),
+            Action::Confirm if self.continue_selected => return answer(&self.request_id, false, None, Some(self.extend)),
+            Action::Confirm => return answer(&self.request_id, true, None, None),
+            _ => {}
+        }
+        Outcome::Keep
+    }
+
+    fn view(&self, app: &App, width: u16) -> View {
+        let lang = app.lang;
+        let unit = match self.kind {
+            ConfirmKind::TimeLimit => l(lang, "minutes", "分钟"),
+            _ => l(lang, "rounds", "轮"),
+        };
+        let sel = Style::new().bg(Color::Red).fg(Color::White).bold();
+        let off = Style::new().fg(Color::Gray);
+        let mut body = wrap(&parse(&self.text), width);
+        body.push(Line::default());
+        body.push(Line::from(vec![
+            Span::styled(
+                format!(" {} ", l(lang, "End now", "现在结束")),
+                if self.continue_selected { off } else { sel },
+            ),
+            Span::raw("   "),
+            Span::styled(
+                format!(" {} {} {unit} ", l(lang, "Continue", "继续"), self.extend),
+                if self.continue_selected { sel } else { off },
+            ),
+        ]));
+        View {
+            title: format!(" ⏰ {} ", l(lang, "Limit reached", "已达上限")),
+            color: Color::Red,
+            body,
+        }
+    }
+
+    fn request_id(&self) -> Option<&str> {
+        Some(&self.request_id)
+    }
+}

@@ -1,0 +1,163 @@
+//! The modals: each one a component that owns its keys (`on_action`, fed
+//! by the key table in `keymap`), its drawing and its answer to the engine.
+//! The app keeps them in a queue and gives the front one every key.
+
+mod budget;
+mod exit;
+mod limit;
+mod proposal;
+mod reset;
+
+use ratatui::crossterm::event::KeyEvent;
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
+use ratatui::Frame;
+
+pub use budget::Budget;
+pub use exit::ConfirmExit;
+pub use limit::Limit;
+pub use proposal::Proposal;
+pub use reset::TurnReset;
+
+use super::app::App;
+use super::keymap::{Action, Context};
+use crate::engine::Command;
+use crate::i18n::Lang;
+
+/// What a key did to a modal.
+#[derive(Debug, PartialEq)]
+pub enum Outcome {
+    /// Still open (a choice moved, a character was typed, or nothing).
+    Keep,
+    /// Answered: the modal closes, and this goes to the engine.
+    Close(Option<Command>),
+}
+
+/// What a modal shows inside its frame.
+pub struct View {
+    pub title: String,
+    pub color: Color,
+    pub body: Vec<Line<'static>>,
+}
+
+pub trait Component {
+    /// Which part of the key table it reads.
+    fn context(&self) -> Context;
+    fn on_action(&mut self, action: Action, key: &KeyEvent) -> Outcome;
+    fn view(&self, app: &App, width: u16) -> View;
+    /// The engine's request this modal answers (none for the exit question).
+    fn request_id(&self) -> Option<&str>;
+    /// Bracketed paste into the modal's text field, if it has one.
+    fn paste(&mut self, _text: &str) {}
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Modal {
+    ConfirmExit(ConfirmExit),
+    /// A proposal to end: an agent's (end marker), the room's consensus, or
+    /// the runtime's when the room goes in circles.
+    Proposal(Proposal),
+    Limit(Limit),
+    TurnReset(TurnReset),
+    Budget(Budget),
+}
+
+impl Modal {
+    pub fn component(&self) -> &dyn Component {
+        match self {
+            Modal::ConfirmExit(m) => m,
+            Modal::Proposal(m) => m,
+            Modal::Limit(m) => m,
+            Modal::TurnReset(m) => m,
+            Modal::Budget(m) => m,
+        }
+    }
+
+    pub fn component_mut(&mut self) -> &mut dyn Component {
+        match self {
+            Modal::ConfirmExit(m) => m,
+            Modal::Proposal(m) => m,
+            Modal::Limit(m) => m,
+            Modal::TurnReset(m) => m,
+            Modal::Budget(m) => m,
+        }
+    }
+}
+
+pub(super) fn l(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
+}
+
+pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let w = width.min(area.width);
+    let h = height.min(area.height);
+    Rect {
+        x: area.x + (area.width - w) / 2,
+        y: area.y + (area.height - h) / 2,
+        width: w,
+        height: h,
+    }
+}
+
+/// The front modal, framed and centred, with how many more wait behind it.
+pub fn draw(frame: &mut Frame<'_>, app: &App, modal: &Modal, area: Rect) {
+    let width = area.width.saturating_sub(4).min(72);
+    let inner_w = width.saturating_sub(4).max(1);
+    let View { title, color, mut body } = modal.component().view(app, inner_w);
+    if app.modals.len() > 1 {
+        body.push(Line::from(Span::styled(
+            format!("(+{} {})", app.modals.len() - 1, l(app.lang, "more waiting", "个待处理")),
+            Style::new().fg(Color::DarkGray),
+        )));
+    }
+    let height = (body.len() as u16).saturating_add(4);
+    let r = centered(area, width, height);
+    frame.render_widget(Clear, r);
+    let block = Block::bordered()
+        .border_type(BorderType::Double)
+        .border_style(Style::new().fg(color))
+        .title(Span::styled(title, Style::new().fg(color).bold()));
+    let inner = block.inner(r);
+    frame.render_widget(block, r);
+    let inner = Rect {
+        x: inner.x + 1,
+        y: inner.y + 1,
+        width: inner.width.saturating_sub(2),
+        height: inner.height.saturating_sub(1),
+    };
+    frame.render_widget(Paragraph::new(body), inner);
+}
+
+/// An answer to a confirmation request.
+fn answer(request_id: &str, confirmed: bool, reason: Option<&str>, extend: Option<u32>) -> Outcome {
+    Outcome::Close(Some(Command::Answer {
+        request_id: request_id.to_string(),
+        confirmed,
+        reason: reason.map(str::to_string),
+        extend,
+    }))
+}
+
+/// The character a `TypeChar` key carries.
+fn typed(key: &KeyEvent) -> Option<char> {
+    match key.code {
+        ratatui::crossterm::event::KeyCode::Char(c) => Some(c),
+        _ => None,
+    }
+}
+
+/// A key and what it does, as a modal prints it: from the key table.
+fn button(context: Context, action: Action, lang: Lang, style: Style) -> Vec<Span<'static>> {
+    let b = super::keymap::binding(context, action);
+    let (keys, text) = match b.hint {
+        Some(h) => (h.keys.unwrap_or(b.shown), l(lang, h.en, h.zh)),
+        None => (b.shown, b.text(lang)),
+    };
+    let first = keys.split(' ').next().unwrap_or(keys);
+    vec![Span::styled(format!(" {first} "), style), Span::raw(format!(" {text}"))]
+}

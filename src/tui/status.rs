@@ -1,0 +1,163 @@
+//! The status bar: round, active time, tokens, push budget, consensus, who
+//! is waiting for an answer, and the keys of whatever has them.
+
+use std::time::Instant;
+
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+use ratatui::Frame;
+use unicode_width::UnicodeWidthStr;
+
+use super::app::App;
+use super::keymap;
+use super::view::{l, level_style, AMBER};
+use crate::engine::Phase;
+
+fn mmss(secs: u64) -> String {
+    format!("{:02}:{:02}", secs / 60, secs % 60)
+}
+
+fn tokens(n: u64) -> String {
+    if n >= 1000 {
+        format!("{:.1}k", n as f64 / 1000.0)
+    } else {
+        n.to_string()
+    }
+}
+
+pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
+    let sep = || Span::styled(" │ ", Style::new().fg(Color::DarkGray));
+    let width = usize::from(area.width);
+    let mut fixed: Vec<Span> = Vec::new();
+    // Optional counters with a priority (lower shows first when space is short).
+    let mut optional: Vec<(u8, Span)> = Vec::new();
+    if let Some(s) = &app.status {
+        // The colour follows completed rounds (what the limits count); the
+        // number shows the round being played.
+        let round_style = level_style(u64::from(s.round), u64::from(s.warn_at_rounds), u64::from(s.max_rounds));
+        let warn = (s.warn_at_rounds > 0 && s.round >= s.warn_at_rounds) || s.round >= s.max_rounds;
+        let shown = if s.phase == Phase::Round { app.round.max(s.round) } else { s.round };
+        fixed.push(Span::styled(
+            format!(
+                " {} {}/{}{} ",
+                l(app.lang, "Round", "轮次"),
+                shown,
+                s.max_rounds,
+                if warn { " ⚠" } else { "" }
+            ),
+            round_style,
+        ));
+        fixed.push(sep());
+        let secs = app.active_seconds(now);
+        fixed.push(Span::styled(
+            format!(" {}/{} ", mmss(secs), mmss(s.max_seconds)),
+            level_style(secs, s.warn_at_seconds, s.max_seconds),
+        ));
+        optional.push((2, Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray))));
+        if let Some(c) = s.consensus.or(app.consensus) {
+            let label = if width >= 100 {
+                format!("{} {c:.2}", l(app.lang, "consensus", "共识"))
+            } else {
+                format!("🤝 {c:.2}")
+            };
+            optional.push((
+                2,
+                Span::styled(label, Style::new().fg(if c >= 0.85 { Color::Green } else { Color::Gray })),
+            ));
+        }
+        if s.push_budget > 0 {
+            let style = if s.push_used >= s.push_budget {
+                Style::new().fg(AMBER)
+            } else {
+                Style::new().fg(Color::Gray)
+            };
+            optional.push((
+                3,
+                Span::styled(format!("{} {}/{}", l(app.lang, "push", "推进"), s.push_used, s.push_budget), style),
+            ));
+        }
+        if let Some(id) = &s.awaiting_answer_from {
+            let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
+            optional.push((
+                0,
+                Span::styled(
+                    format!("❓ {name} {}", l(app.lang, "asks you", "在等您回答")),
+                    Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+                ),
+            ));
+        }
+        if s.phase == Phase::Confirming || !app.modals.is_empty() {
+            optional.push((
+                1,
+                Span::styled(
+                    l(app.lang, "⏳ your answer", "⏳ 等待您的回答"),
+                    Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+                ),
+            ));
+        }
+    }
+    let hint_spans: Vec<Vec<Span>> = match &app.flash {
+        Some(f) => vec![vec![Span::styled(f.clone(), Style::new().fg(AMBER).add_modifier(Modifier::BOLD))]],
+        None => key_hints(app)
+            .into_iter()
+            .map(|(k, d)| {
+                vec![
+                    Span::styled(k, Style::new().fg(Color::Black).bg(Color::Gray)),
+                    Span::raw(format!(" {d}  ")),
+                ]
+            })
+            .collect(),
+    };
+    let w = |spans: &[Span]| spans.iter().map(|s| s.content.width()).sum::<usize>();
+    // Reserve room for the first hint (a flash message counts whole), and
+    // while typing for the second too: the way out stays on screen.
+    let reserved = if app.key_context() == keymap::Context::Typing { 2 } else { 1 };
+    let reserve: usize = hint_spans.iter().take(reserved).map(|h| w(h)).sum::<usize>() + 3;
+    let mut room = width.saturating_sub(w(&fixed) + reserve);
+    let mut keep: Vec<u8> = Vec::new();
+    let mut by_priority: Vec<&(u8, Span)> = optional.iter().collect();
+    by_priority.sort_by_key(|(p, _)| *p);
+    for (p, span) in by_priority {
+        let need = span.content.width() + 3;
+        if need <= room {
+            room -= need;
+            keep.push(*p);
+        }
+    }
+    let mut spans = fixed;
+    // Shown in their natural order; `keep` says which fitted.
+    let mut taken = vec![false; optional.len()];
+    let mut budget = keep.clone();
+    for (i, (p, _)) in optional.iter().enumerate() {
+        if let Some(pos) = budget.iter().position(|q| q == p) {
+            budget.remove(pos);
+            taken[i] = true;
+        }
+    }
+    for (i, (_, span)) in optional.iter().enumerate() {
+        if taken[i] {
+            spans.push(sep());
+            spans.push(span.clone());
+        }
+    }
+    if !spans.is_empty() {
+        spans.push(sep());
+    }
+    let mut left = width.saturating_sub(w(&spans));
+    for (i, h) in hint_spans.into_iter().enumerate() {
+        let hw = w(&h);
+        if hw > left && i > 0 {
+            break;
+        }
+        left = left.saturating_sub(hw);
+        spans.extend(h);
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The keys of whatever has the keys, for the status bar.
+pub fn key_hints(app: &App) -> Vec<(String, &'static str)> {
+    keymap::hints(app.key_context(), app.lang)
+}

@@ -1,0 +1,367 @@
+//! The transcript: its entries, where the reader is, and the entries
+//! wrapped for the current width. Scrolling and drawing both live here, so
+//! the scroll position has one home and drawing only reads the app.
+//!
+//! Cost does not grow with the transcript: each entry is wrapped once per
+//! width and cached (entries never change after they are pushed), the
+//! scroll position is an anchor (entry, row) rather than an absolute row, and
+//! only the entries that intersect the viewport are touched.
+
+use std::cell::{Cell, RefCell};
+
+use ratatui::layout::Rect;
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+use ratatui::Frame;
+use unicode_width::UnicodeWidthStr;
+
+use super::markdown::{parse, wrap, Logical};
+use super::view::{agent_color, l, AMBER};
+use crate::engine::{AgentInfo, NoticeKind};
+use crate::i18n::Lang;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum EntryKind {
+    Welcome,
+    Facilitator,
+    Agent { id: String, interrupted: bool },
+    Farewell { id: String },
+    Notice(NoticeKind),
+    Failed { id: String },
+    Highlights,
+    Closing,
+    Question { id: String },
+    Push,
+}
+
+/// One finished item of the transcript. Entries never change once pushed,
+/// which is what makes the per-entry wrap cache valid.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entry {
+    pub kind: EntryKind,
+    pub text: String,
+}
+
+/// What an entry's heading needs to know about the people in the room.
+pub struct Speakers<'a> {
+    pub agents: &'a [AgentInfo],
+    pub lang: Lang,
+    pub user_name: &'a str,
+}
+
+impl Speakers<'_> {
+    fn agent(&self, id: &str) -> Option<&AgentInfo> {
+        self.agents.iter().find(|a| a.id == id)
+    }
+}
+
+/// What a key or the wheel asks of the transcript.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScrollAction {
+    Up(usize),
+    Down(usize),
+    PageUp,
+    PageDown,
+    Top,
+    Bottom,
+}
+
+#[derive(Debug, Default)]
+struct WrapCache {
+    width: u16,
+    lines: Vec<Option<Vec<Line<'static>>>>,
+}
+
+#[derive(Debug, Default)]
+pub struct Transcript {
+    entries: Vec<Entry>,
+    /// Top of the viewport when the reader has scrolled up; None follows the end.
+    anchor: Option<(usize, usize)>,
+    /// Something arrived while the reader was scrolled up.
+    new_below: bool,
+    /// Where the transcript was last drawn: what a page is.
+    area: Cell<Rect>,
+    cache: RefCell<WrapCache>,
+}
+
+impl Transcript {
+    pub fn entries(&self) -> &[Entry] {
+        &self.entries
+    }
+
+    pub fn push(&mut self, kind: EntryKind, text: String) {
+        self.entries.push(Entry { kind, text });
+        if self.anchor.is_some() {
+            self.new_below = true;
+        }
+    }
+
+    /// The reader has scrolled up (the view does not follow new text).
+    pub fn scrolled(&self) -> bool {
+        self.anchor.is_some()
+    }
+
+    /// Runs `f` on entry `i` wrapped to `width`, wrapping it on first use.
+    fn with_lines<R>(&self, who: &Speakers<'_>, width: u16, i: usize, f: impl FnOnce(&[Line<'static>]) -> R) -> R {
+        let mut cache = self.cache.borrow_mut();
+        if cache.width != width {
+            cache.width = width;
+            cache.lines.clear();
+        }
+        if cache.lines.len() < self.entries.len() {
+            cache.lines.resize(self.entries.len(), None);
+        }
+        let lines = cache.lines[i].get_or_insert_with(|| {
+            let mut lines = entry_lines(who, &self.entries[i], width);
+            lines.push(Line::default());
+            lines
+        });
+        f(lines)
+    }
+
+    fn height(&self, who: &Speakers<'_>, width: u16, i: usize) -> usize {
+        self.with_lines(who, width, i, <[Line<'static>]>::len)
+    }
+
+    /// The anchor of the last screenful (what "follow" shows).
+    fn bottom_anchor(&self, who: &Speakers<'_>, width: u16, rows: usize) -> (usize, usize) {
+        let mut need = rows;
+        let mut i = self.entries.len();
+        while i > 0 {
+            i -= 1;
+            let h = self.height(who, width, i);
+            if h >= need {
+                return (i, h - need);
+            }
+            need -= h;
+        }
+        (0, 0)
+    }
+
+    pub fn scroll(&mut self, who: &Speakers<'_>, action: ScrollAction) {
+        let area = self.area.get();
+        let (rows, width) = (usize::from(area.height.max(1)), area.width.max(1));
+        if self.entries.is_empty() {
+            return;
+        }
+        let page = rows.saturating_sub(2).max(1);
+        match action {
+            ScrollAction::Top => self.anchor = Some((0, 0)),
+            ScrollAction::Bottom => self.anchor = None,
+            ScrollAction::Up(n) => self.move_up(who, width, rows, n),
+            ScrollAction::PageUp => self.move_up(who, width, rows, page),
+            ScrollAction::Down(n) => self.move_down(who, width, rows, n),
+            ScrollAction::PageDown => self.move_down(who, width, rows, page),
+        }
+        if self.anchor.is_none() {
+            self.new_below = false;
+        }
+    }
+
+    fn move_up(&mut self, who: &Speakers<'_>, width: u16, rows: usize, mut n: usize) {
+        let (mut e, mut r) = self.anchor.unwrap_or_else(|| self.bottom_anchor(who, width, rows));
+        while n > 0 {
+            if r >= n {
+                r -= n;
+                n = 0;
+            } else {
+                n -= r + 1;
+                if e == 0 {
+                    r = 0;
+                    break;
+                }
+                e -= 1;
+                r = self.height(who, width, e) - 1;
+            }
+        }
+        self.anchor = Some((e, r));
+    }
+
+    fn move_down(&mut self, who: &Speakers<'_>, width: u16, rows: usize, mut n: usize) {
+        let Some((mut e, mut r)) = self.anchor else { return };
+        while n > 0 && e < self.entries.len() {
+            let h = self.height(who, width, e);
+            if r + n < h {
+                r += n;
+                n = 0;
+            } else {
+                n -= h - r;
+                e += 1;
+                r = 0;
+            }
+        }
+        // Reaching the last screenful means following again.
+        let bottom = self.bottom_anchor(who, width, rows);
+        self.anchor = if e >= self.entries.len() || (e, r) >= bottom {
+            None
+        } else {
+            Some((e, r))
+        };
+    }
+
+    /// The rows to show in a viewport of `rows`, and whether they are the
+    /// reader's scrolled-up place (false: the end is shown).
+    fn visible(&self, who: &Speakers<'_>, width: u16, rows: usize) -> (Vec<Line<'static>>, bool) {
+        if let Some((e, r)) = self.anchor {
+            let mut out = Vec::with_capacity(rows);
+            let mut i = e.min(self.entries.len());
+            let mut skip = r;
+            while out.len() < rows && i < self.entries.len() {
+                self.with_lines(who, width, i, |lines| {
+                    out.extend(lines.iter().skip(skip).take(rows - out.len()).cloned());
+                });
+                skip = 0;
+                i += 1;
+            }
+            // A place that no longer fills the view (the terminal grew)
+            // shows the end; the next scroll starts from there.
+            if out.len() == rows {
+                return (out, true);
+            }
+        }
+        let (e, r) = self.bottom_anchor(who, width, rows);
+        let mut out = Vec::with_capacity(rows);
+        let mut skip = r;
+        for i in e..self.entries.len() {
+            self.with_lines(who, width, i, |lines| out.extend(lines.iter().skip(skip).cloned()));
+            skip = 0;
+        }
+        out.truncate(rows);
+        (out, false)
+    }
+
+    pub fn draw(&self, frame: &mut Frame<'_>, who: &Speakers<'_>, area: Rect) {
+        let block = Block::new().borders(Borders::TOP).border_style(Style::new().fg(Color::DarkGray));
+        let inner = block.inner(area);
+        frame.render_widget(block, area);
+        self.area.set(inner);
+        let (lines, scrolled) = self.visible(who, inner.width.max(1), usize::from(inner.height));
+        frame.render_widget(Paragraph::new(lines), inner);
+        if self.new_below && scrolled {
+            let label = format!(" {} ↓ ", l(who.lang, "new messages", "新消息"));
+            let w = (label.width() as u16).min(inner.width);
+            let r = Rect {
+                x: inner.right().saturating_sub(w),
+                y: inner.bottom().saturating_sub(1),
+                width: w,
+                height: 1.min(inner.height),
+            };
+            frame.render_widget(Paragraph::new(label).style(Style::new().bg(Color::Blue).fg(Color::White)), r);
+        }
+    }
+}
+
+fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> {
+    let body = |text: &str| wrap(&parse(text), width);
+    let name_of = |id: &str| match who.agent(id) {
+        Some(a) => (format!("{} {}", a.icon, a.name), a.title.clone(), agent_color(a.color.as_deref())),
+        None => (id.to_string(), String::new(), Color::Cyan),
+    };
+    match &e.kind {
+        EntryKind::Welcome | EntryKind::Highlights => body(&e.text),
+        EntryKind::Closing => body(&e.text)
+            .into_iter()
+            .map(|l| l.style(Style::new().add_modifier(Modifier::BOLD)))
+            .collect(),
+        EntryKind::Facilitator => {
+            let mut v = vec![Line::from(Span::styled(
+                format!("▶ {}", who.user_name),
+                Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+            ))];
+            v.extend(wrap(
+                &[Logical {
+                    spans: vec![Span::raw(e.text.clone())],
+                    ..Default::default()
+                }],
+                width,
+            ));
+            v
+        }
+        EntryKind::Agent { id, interrupted } => speaker_lines(who, id, *interrupted, false, &e.text, width),
+        EntryKind::Farewell { id } => speaker_lines(who, id, false, true, &e.text, width),
+        EntryKind::Question { id } => {
+            let (name, _, color) = name_of(id);
+            let head = format!("❓ {name} {}", l(who.lang, "asks:", "提问："));
+            let mut v = wrap(
+                &[Logical {
+                    spans: vec![Span::styled(
+                        format!("{head} {}", e.text),
+                        Style::new().fg(color).add_modifier(Modifier::BOLD),
+                    )],
+                    ..Default::default()
+                }],
+                width,
+            );
+            v.push(Line::from(Span::styled(
+                l(who.lang, "[awaiting your answer…]", "[等待您的回复…]"),
+                Style::new().fg(Color::Magenta).add_modifier(Modifier::ITALIC),
+            )));
+            v
+        }
+        EntryKind::Push => {
+            let text = format!("🤖 {}: {}", l(who.lang, "Automatic push", "自动推进"), e.text);
+            wrap(
+                &[Logical {
+                    spans: vec![Span::styled(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC))],
+                    ..Default::default()
+                }],
+                width,
+            )
+        }
+        EntryKind::Failed { id } => {
+            let (name, _, _) = name_of(id);
+            let text = format!("⚠ {name} {}: {}", l(who.lang, "could not answer", "未能回答"), e.text);
+            wrap(
+                &[Logical {
+                    spans: vec![Span::styled(text, Style::new().fg(Color::Red))],
+                    ..Default::default()
+                }],
+                width,
+            )
+        }
+        EntryKind::Notice(kind) => {
+            let style = match kind {
+                NoticeKind::Warning => Style::new().fg(AMBER),
+                NoticeKind::Limit | NoticeKind::Error => Style::new().fg(Color::Red),
+                NoticeKind::Exit => Style::new().fg(Color::Magenta),
+                NoticeKind::Info => Style::new().fg(Color::Gray),
+            };
+            e.text
+                .lines()
+                .flat_map(|line| {
+                    wrap(
+                        &[Logical {
+                            spans: vec![Span::styled(line.to_string(), style)],
+                            ..Default::default()
+                        }],
+                        width,
+                    )
+                })
+                .collect()
+        }
+    }
+}
+
+fn speaker_lines(who: &Speakers<'_>, id: &str, interrupted: bool, farewell: bool, text: &str, width: u16) -> Vec<Line<'static>> {
+    let (name, title, color) = match who.agent(id) {
+        Some(a) => (format!("{} {}", a.icon, a.name), a.title.clone(), agent_color(a.color.as_deref())),
+        None => (id.to_string(), String::new(), Color::Cyan),
+    };
+    let mut head = vec![Span::styled(name, Style::new().fg(color).add_modifier(Modifier::BOLD))];
+    if !title.is_empty() {
+        head.push(Span::styled(format!(" · {title}"), Style::new().fg(Color::DarkGray)));
+    }
+    if interrupted {
+        head.push(Span::styled(
+            format!(" {}", l(who.lang, "(interrupted)", "（已中断）")),
+            Style::new().fg(Color::DarkGray),
+        ));
+    }
+    if farewell {
+        head.push(Span::raw(" 👋"));
+    }
+    let mut v = vec![Line::from(head)];
+    v.extend(wrap(&parse(text), width));
+    v
+}
