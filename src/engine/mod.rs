@@ -4,7 +4,6 @@
 //! terminals, and the same serde types are the headless JSON protocol.
 
 pub mod budget;
-pub mod diligence;
 pub mod hygiene;
 mod machine;
 pub mod markers;

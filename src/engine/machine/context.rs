@@ -4,7 +4,8 @@
 
 use tokio::time::Duration;
 
-use super::Engine;
+use super::party::Party;
+use super::Room;
 use crate::agents::Agent;
 use crate::engine::budget::{estimate_tokens, horizon};
 use crate::engine::prompts::HistoryView;
@@ -43,7 +44,7 @@ pub(super) fn tail_start(costs: &[u32], free: u32) -> usize {
     0
 }
 
-impl Engine {
+impl Room {
     /// Asks the server for its window in the background, unless the config
     /// sets it: the party starts meanwhile.
     pub(super) fn probe_window(&mut self) {
@@ -51,42 +52,42 @@ impl Engine {
             self.window_probe = Some(tokio::spawn(self.provider.context_window()));
         }
     }
+}
 
+impl Party {
     /// The window the prompts are fitted to: the config's, else the
     /// server's (asked once), else a default by kind of endpoint.
     pub(super) async fn settle_window(&mut self) {
-        if let Some(probe) = self.window_probe.take() {
+        if let Some(probe) = self.room.window_probe.take() {
             let told = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten();
             let source = match told {
                 Some(n) => {
-                    self.budget.window = n;
+                    self.room.budget.window = n;
                     "the server"
                 }
                 None => "the default for this endpoint",
             };
-            tracing::info!(window = self.budget.window, source, "context window");
+            tracing::info!(window = self.room.budget.window, source, "context window");
         }
         self.record_window();
     }
 
     /// The session file says which window its prompts were fitted to.
     pub(super) fn record_window(&mut self) {
-        let window = self.budget.window;
-        if let Some(s) = self.session.as_mut() {
-            s.fm.provider.context_tokens = Some(window);
-        }
+        let window = self.room.budget.window;
+        self.session.fm.provider.context_tokens = Some(window);
     }
 
     /// Each turn's estimated cost, kept as the transcript grows (turns are
     /// only appended), scaled by what the server's counts taught.
     fn turn_costs(&mut self) -> Vec<u32> {
-        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let turns = self.session.turns.as_slice();
         if self.turn_estimates.len() > turns.len() {
             self.turn_estimates.clear();
         }
         let known = self.turn_estimates.len();
         self.turn_estimates.extend(turns[known..].iter().map(turn_estimate));
-        self.turn_estimates.iter().map(|&e| self.budget.scale(e)).collect()
+        self.turn_estimates.iter().map(|&e| self.room.budget.scale(e)).collect()
     }
 
     /// The agent's history as messages, within the budget: `fixed` is what
@@ -98,7 +99,7 @@ impl Engine {
     pub(super) fn history_of(&mut self, agent: &Agent, fixed: u32) -> Vec<ChatMessage> {
         let costs = self.turn_costs();
         let base = self.context_start();
-        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let turns = self.session.turns.as_slice();
         let starts: Vec<bool> = turns[base..].iter().map(opens_round).collect();
         let latest = starts.iter().rposition(|&s| s).unwrap_or(0);
         let previous = self
@@ -107,21 +108,21 @@ impl Engine {
             .map(|(start, _)| *start)
             .filter(|&s| s >= base && s - base <= latest)
             .unwrap_or(base);
-        let topic = self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default();
+        let topic = self.session.fm.topic.clone();
         // The note's own cost is counted whether or not it is needed: it is
         // small, and the cut then never depends on itself.
-        let note_cost = self.budget.cost(&self.env().omitted_note(99, &topic));
+        let note_cost = self.room.budget.cost(&self.env().omitted_note(99, &topic));
         let cut = horizon(
             &costs[base..],
             &starts,
             previous - base,
             latest,
             fixed + note_cost,
-            self.budget.prompt_limit(),
+            self.room.budget.prompt_limit(),
         );
         let from = base + cut;
-        if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > self.budget.prompt_limit() {
-            tracing::warn!(agent = %agent.id, window = self.budget.window, "even the latest round does not fit the context window");
+        if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > self.room.budget.prompt_limit() {
+            tracing::warn!(agent = %agent.id, window = self.room.budget.window, "even the latest round does not fit the context window");
         }
         let mut view = match self.histories.remove(&agent.id) {
             Some((start, view)) if start == from => view,
@@ -132,7 +133,7 @@ impl Engine {
             }
             _ => HistoryView::default(),
         };
-        let turns = self.session.as_ref().map(|s| &s.turns[from..]).unwrap_or_default();
+        let turns = &self.session.turns[from..];
         self.env().extend_history(agent, turns, &mut view);
         let messages = view.messages().to_vec();
         self.histories.insert(agent.id.clone(), (from, view));
@@ -143,9 +144,13 @@ impl Engine {
     /// the rest of its prompt: the opening message (the topic) and the
     /// latest turns that fit.
     pub(super) fn transcript_within(&self, turns: &[Turn], fixed: u32) -> Vec<Turn> {
-        let costs: Vec<u32> = turns.iter().map(|t| self.budget.scale(turn_estimate(t))).collect();
+        let costs: Vec<u32> = turns.iter().map(|t| self.room.budget.scale(turn_estimate(t))).collect();
         let opening = turns.iter().position(|t| t.kind == TurnKind::Facilitator);
-        let free = self.budget.prompt_limit().saturating_sub(fixed + opening.map_or(0, |i| costs[i]));
+        let free = self
+            .room
+            .budget
+            .prompt_limit()
+            .saturating_sub(fixed + opening.map_or(0, |i| costs[i]));
         let start = tail_start(&costs, free);
         match opening {
             Some(i) if i < start => std::iter::once(&turns[i]).chain(&turns[start..]).cloned().collect(),

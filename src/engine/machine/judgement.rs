@@ -6,18 +6,21 @@
 
 use regex::RegexBuilder;
 
-use super::{Engine, ExitReason, Reply, StreamMode};
+use super::party::Party;
+use super::stream::{Reply, StreamMode};
+use super::Next;
 use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, vector, ConsensusRule, RoundView, Verdict};
+use crate::engine::ExitReason;
 use crate::engine::{Event, NoticeKind};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::session::{ConfirmKind, TurnKind};
 
-impl Engine {
+impl Party {
     /// The agents' completed replies of the last `keep` rounds since the
     /// last reset, oldest first: (round, [(transcript index, text)]). It walks
     /// back from the end, so its cost does not grow with the session.
     fn replies_by_round(&self, keep: usize) -> Vec<(u32, Vec<(usize, String)>)> {
-        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let turns = self.session.turns.as_slice();
         let mut out: Vec<(u32, Vec<(usize, String)>)> = Vec::new();
         for (i, t) in turns.iter().enumerate().rev() {
             if t.kind == TurnKind::Reset {
@@ -44,11 +47,16 @@ impl Engine {
 
     /// Mean pairwise agreement of one round's replies, with the method used.
     async fn round_score(&mut self, replies: &[(usize, String)]) -> (Option<f64>, &'static str) {
-        if let Some(model) = self.cfg.llm.embedding_model.clone().filter(|_| !self.embeddings_failed) {
+        if let Some(model) = self.room.cfg.llm.embedding_model.clone().filter(|_| !self.embeddings_failed) {
             let missing: Vec<(usize, String)> = replies.iter().filter(|(i, _)| !self.embeddings.contains_key(i)).cloned().collect();
             let mut ok = true;
             if !missing.is_empty() {
-                match self.provider.embed(&model, missing.iter().map(|(_, t)| t.clone()).collect()).await {
+                match self
+                    .room
+                    .provider
+                    .embed(&model, missing.iter().map(|(_, t)| t.clone()).collect())
+                    .await
+                {
                     Ok(vectors) => {
                         for ((i, _), v) in missing.into_iter().zip(vectors) {
                             self.embeddings.insert(i, v);
@@ -76,13 +84,15 @@ impl Engine {
         (score, "lexical")
     }
 
-    pub(super) async fn judge_round(&mut self, round: u32) {
-        let lookback = self.cfg.party.consensus.lookback.max(1) as usize;
+    /// After a round with replies: the agreement score, then (when no
+    /// question is open) consensus and repetition, which may end the party.
+    pub(super) async fn judge_round(&mut self, round: u32) -> Next {
+        let lookback = self.room.cfg.party.consensus.lookback.max(1) as usize;
         // Consensus looks back `lookback` rounds, repetition compares the last two.
         let rounds = self.replies_by_round(lookback.max(2));
-        let Some((last_round, _)) = rounds.last() else { return };
+        let Some((last_round, _)) = rounds.last() else { return Next::Wait };
         if *last_round != round {
-            return;
+            return Next::Wait;
         }
         let window_start = rounds.len().saturating_sub(lookback);
         let mut views = Vec::new();
@@ -97,7 +107,7 @@ impl Engine {
         }
         let score = views.last().and_then(|v| v.score);
         let rounded = score.map(|x| (x * 100.0).round() / 100.0);
-        if self.state().is_some_and(|s| s.consensus_score != rounded) {
+        if self.state().consensus_score != rounded {
             self.state_mut().consensus_score = rounded;
             self.save().await;
         }
@@ -108,13 +118,10 @@ impl Engine {
         });
         self.emit(crate::engine::Event::Status(self.status()));
         // Limits and open questions come first (step 00's order).
-        if !self.pending.is_empty() || self.exit.is_some() || self.quit {
-            return;
+        if !self.pending.is_empty() || self.state().awaiting_answer_from.is_some() {
+            return Next::Wait;
         }
-        if self.state().is_some_and(|s| s.awaiting_answer_from.is_some()) {
-            return;
-        }
-        let c = self.cfg.party.consensus.clone();
+        let c = self.room.cfg.party.consensus.clone();
         if c.enabled && round >= self.consensus_quiet_until {
             let re = RegexBuilder::new(&c.convergence_indicator)
                 .case_insensitive(true)
@@ -127,29 +134,27 @@ impl Engine {
                 disagreement_words: &c.disagreement_words,
             };
             match rule.judge(&views) {
-                Verdict::Reached => {
-                    self.consensus_reached(score.unwrap_or(0.0), lookback).await;
-                    return;
-                }
+                Verdict::Reached => return self.consensus_reached(score.unwrap_or(0.0), lookback).await,
                 Verdict::NotYet(why) => tracing::debug!(round, %why, "no consensus"),
             }
         }
-        if self.cfg.party.silence.enabled && rounds.len() >= 2 {
+        if self.room.cfg.party.silence.enabled && rounds.len() >= 2 {
             let joined = |r: &(u32, Vec<(usize, String)>)| r.1.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
             let sim = lexical(&joined(&rounds[rounds.len() - 2]), &joined(&rounds[rounds.len() - 1]));
-            self.repeat_streak = if sim >= self.cfg.party.silence.content_similarity {
+            self.repeat_streak = if sim >= self.room.cfg.party.silence.content_similarity {
                 self.repeat_streak + 1
             } else {
                 0
             };
-            if self.repeat_streak + 1 >= self.cfg.party.silence.consecutive_similar_rounds {
+            if self.repeat_streak + 1 >= self.room.cfg.party.silence.consecutive_similar_rounds {
                 self.repeat_streak = 0;
-                self.going_in_circles(round).await;
+                return self.going_in_circles(round).await;
             }
         }
+        Next::Wait
     }
 
-    async fn consensus_reached(&mut self, score: f64, rounds: usize) {
+    async fn consensus_reached(&mut self, score: f64, rounds: usize) -> Next {
         {
             let s = self.state_mut();
             s.consensus_reached = true;
@@ -159,15 +164,16 @@ impl Engine {
             "consensus_proposal",
             &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())],
         );
-        if self.cfg.party.auto_exit_enabled {
+        if self.room.cfg.party.auto_exit_enabled {
             self.notice(NoticeKind::Exit, text).await;
-            self.exit = Some(ExitReason::Consensus);
+            Next::Exit(ExitReason::Consensus)
         } else {
             self.raise(ConfirmKind::Consensus, None, text, None).await;
+            Next::Wait
         }
     }
 
-    async fn going_in_circles(&mut self, round: u32) {
+    async fn going_in_circles(&mut self, round: u32) -> Next {
         let count = {
             let s = self.state_mut();
             s.silence_count += 1;
@@ -175,26 +181,26 @@ impl Engine {
         };
         self.save().await;
         if count == 1 {
-            self.redirect(round).await;
-            return;
+            return self.redirect(round).await;
         }
         self.state_mut().exit_flags.silence = true;
-        let n = self.cfg.party.silence.consecutive_similar_rounds;
+        let n = self.room.cfg.party.silence.consecutive_similar_rounds;
         let text = self.render("silence_proposal", &[("rounds", &n.to_string())]);
-        if self.cfg.party.auto_exit_enabled {
+        if self.room.cfg.party.auto_exit_enabled {
             self.notice(NoticeKind::Exit, text).await;
-            self.exit = Some(ExitReason::Silence);
+            Next::Exit(ExitReason::Silence)
         } else {
             self.raise(ConfirmKind::Silence, None, text, None).await;
+            Next::Wait
         }
     }
 
     /// The moderator (or, without one, the runtime) summarises and redirects.
-    async fn redirect(&mut self, round: u32) {
-        if let Some(m) = self.agents.iter().find(|a| a.moderator).cloned() {
+    async fn redirect(&mut self, round: u32) -> Next {
+        if let Some(m) = self.room.agents.iter().find(|a| a.moderator).cloned() {
             let fixed = {
                 let env = self.env();
-                self.budget.cost(&env.system(&m, None, None)) + self.budget.cost(&env.moderator_instruction())
+                self.room.budget.cost(&env.system(&m, None, None)) + self.room.budget.cost(&env.moderator_instruction())
             };
             let history = self.history_of(&m, fixed);
             let messages = self.env().moderator_messages(&m, &history);
@@ -207,18 +213,18 @@ impl Engine {
             let req = ChatRequest {
                 model: m.model.clone(),
                 messages,
-                temperature: self.cfg.llm.temperature,
-                max_tokens: Some(self.cfg.llm.reply_max_tokens),
+                temperature: self.room.cfg.llm.temperature,
+                max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
                 stop: self.stop_labels(&m),
                 cue: Cue::Turn {
                     agent: m.clone(),
                     round,
                     message: None,
-                    topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(),
+                    topic: self.session.fm.topic.clone(),
                     earlier: vec![],
                     end_marker: None,
                     ask_marker: None,
-                    lang: self.lang,
+                    lang: self.room.lang,
                 },
             };
             self.emit(Event::AgentStarted {
@@ -226,6 +232,7 @@ impl Engine {
                 round,
             });
             match self.stream_reply(req, Some(&m), StreamMode::Round, Some(&voices)).await {
+                Reply::Quit { .. } => return Next::Quit,
                 Reply::Completed { shown, .. } | Reply::Interrupted { shown } if !shown.trim().is_empty() => {
                     let text = shown.trim().to_string();
                     self.record_round_turn(round, TurnKind::Agent, &m, text.clone(), false);
@@ -238,7 +245,7 @@ impl Engine {
                         text,
                         interrupted: false,
                     });
-                    return;
+                    return Next::Wait;
                 }
                 Reply::Failed(cause) => tracing::warn!(%cause, "the moderator could not answer"),
                 _ => {}
@@ -246,7 +253,7 @@ impl Engine {
         }
         let system = self.env().moderator_instruction();
         let all = self.context_turns().to_vec();
-        let turns = self.transcript_within(&all, self.budget.cost(&system) + 250u32.saturating_sub(self.budget.reply));
+        let turns = self.transcript_within(&all, self.room.budget.cost(&system) + 250u32.saturating_sub(self.room.budget.reply));
         let transcript = turns
             .iter()
             .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))
@@ -260,16 +267,18 @@ impl Engine {
             max_tokens: Some(250),
             stop: vec![],
             cue: Cue::Highlights {
-                topic: self.session.as_ref().map(|s| s.fm.topic.clone()).unwrap_or_default(),
+                topic: self.session.fm.topic.clone(),
                 rounds: round,
-                lang: self.lang,
+                lang: self.room.lang,
             },
         };
         let summary = match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Completed { shown, .. } => shown.trim().to_string(),
+            Reply::Quit { .. } => return Next::Quit,
             _ => String::new(),
         };
         let text = self.render("circling", &[("summary", &summary)]);
         self.notice(NoticeKind::Warning, text.trim().to_string()).await;
+        Next::Wait
     }
 }

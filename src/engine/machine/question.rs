@@ -3,20 +3,20 @@
 //! facilitator's next message goes to that agent first. A pending question
 //! is a legitimate pause: no automatic push happens meanwhile.
 
-use super::Engine;
+use super::party::Party;
 use crate::agents::Agent;
 use crate::engine::Event;
 use crate::session::TurnKind;
 
-impl Engine {
+impl Party {
     pub(super) async fn agent_question(&mut self, round: u32, agent: &Agent, question: String) {
         let question = if question.is_empty() { "…".to_string() } else { question };
         let text = self.render(
             "question",
-            &[("name", &agent.name), ("question", &question), ("user_name", &self.user_name)],
+            &[("name", &agent.name), ("question", &question), ("user_name", &self.room.user_name)],
         );
         self.push_turn_in(round, TurnKind::Question, Some(agent), text, false);
-        let s = self.session.as_mut().expect("session");
+        let s = &mut self.session;
         s.fm.conversation_state.awaiting_answer_from = Some(agent.id.clone());
         // A question for the human resets the push budget (seed 002).
         s.fm.diligence.used = 0;

@@ -5,31 +5,34 @@
 
 use tokio::time::Instant;
 
-use super::{Engine, Pending, Phase};
+use super::confirm::Pending;
+use super::party::Party;
+use super::Next;
+use crate::engine::Phase;
 use crate::engine::{Event, NoticeKind, TurnConfirmationRequest};
 use crate::session::{ConfirmKind, ConfirmStatus, ConfirmationRecord, Turn, TurnKind};
 
-impl Engine {
+impl Party {
     pub(super) fn is_reset_trigger(&self, text: &str) -> bool {
         let t = text.trim().to_lowercase();
-        self.cfg.party.reset_triggers.iter().any(|x| x.to_lowercase() == t)
+        self.room.cfg.party.reset_triggers.iter().any(|x| x.to_lowercase() == t)
     }
 
     /// The transcript the agents remember: everything after the last reset.
     pub(super) fn context_turns(&self) -> &[Turn] {
-        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let turns = self.session.turns.as_slice();
         &turns[self.context_start()..]
     }
 
     /// Where the remembered transcript starts.
     pub(super) fn context_start(&self) -> usize {
-        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let turns = self.session.turns.as_slice();
         turns.iter().rposition(|t| t.kind == TurnKind::Reset).map_or(0, |i| i + 1)
     }
 
     /// After a confirmed reset and before the next facilitator message.
     pub(super) fn reset_topic_pending(&self) -> bool {
-        let turns = self.session.as_ref().map(|s| s.turns.as_slice()).unwrap_or_default();
+        let turns = self.session.turns.as_slice();
         match turns.iter().rposition(|t| t.kind == TurnKind::Reset) {
             Some(i) => !turns[i..].iter().any(|t| t.kind == TurnKind::Facilitator),
             None => false,
@@ -37,22 +40,19 @@ impl Engine {
     }
 
     pub(super) async fn request_reset(&mut self, message: String) {
-        let n = self.session.as_ref().map_or(0, |s| s.fm.confirmations.len()) + 1;
-        let id = format!("req-{n}");
+        let id = self.next_request_id();
         let description = self.render("reset_description", &[("message", &message)]);
         let pending = self.render("reset_requested", &[("message", &message)]);
-        if let Some(s) = self.session.as_mut() {
-            s.fm.confirmations.push(ConfirmationRecord {
-                request_id: id.clone(),
-                kind: ConfirmKind::TurnReset,
-                status: ConfirmStatus::Pending,
-                reason: None,
-                agent: None,
-                asked_at: chrono::Utc::now(),
-                answered_at: None,
-            });
-        }
-        let timeout = std::time::Duration::from_secs(self.cfg.party.confirmation_timeout_seconds);
+        self.session.fm.confirmations.push(ConfirmationRecord {
+            request_id: id.clone(),
+            kind: ConfirmKind::TurnReset,
+            status: ConfirmStatus::Pending,
+            reason: None,
+            agent: None,
+            asked_at: chrono::Utc::now(),
+            answered_at: None,
+        });
+        let timeout = std::time::Duration::from_secs(self.room.cfg.party.confirmation_timeout_seconds);
         self.pending.push_back(Pending {
             id: id.clone(),
             kind: ConfirmKind::TurnReset,
@@ -65,7 +65,6 @@ impl Engine {
             message,
             description: Some(description),
         }));
-        self.awaiting_sent = false;
         self.set_phase(Phase::Confirming);
     }
 
@@ -77,10 +76,10 @@ impl Engine {
             .min_by_key(|(t, _)| *t)
     }
 
-    pub(super) async fn expire_reset(&mut self, id: &str) {
-        let secs = self.cfg.party.confirmation_timeout_seconds;
+    pub(super) async fn expire_reset(&mut self, id: &str) -> Next {
+        let secs = self.room.cfg.party.confirmation_timeout_seconds;
         self.answer(id, false, Some(format!("expired: no answer within {secs} s")), None)
-            .await;
+            .await
     }
 
     /// Applies the answer (the record was already updated by `answer`).

@@ -2,7 +2,7 @@
 //! labels the server is asked to stop at: built from the room and the
 //! transcript the call's prompt was made from.
 
-use super::Engine;
+use super::party::Party;
 use crate::agents::Agent;
 use crate::engine::hygiene::Voices;
 use crate::session::TurnKind;
@@ -12,17 +12,17 @@ use crate::session::TurnKind;
 /// before), and still little work per call.
 const ECHO_LOOKBACK: usize = 40;
 
-impl Engine {
+impl Party {
     fn speaks_chinese(&self) -> bool {
         // The language agents speak, whatever the program's own is.
-        let l = self.speech_language.to_lowercase();
+        let l = self.room.speech_language.to_lowercase();
         l.contains("chinese") || l.contains("中文") || l.contains("汉语") || l.starts_with("zh")
     }
 
     /// The facilitator and the other agents, by the names the history uses.
     fn others(&self, agent: &Agent) -> Vec<String> {
-        let mut names = vec![self.user_name.clone()];
-        names.extend(self.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.clone()));
+        let mut names = vec![self.room.user_name.clone()];
+        names.extend(self.room.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.clone()));
         names
     }
 
@@ -42,16 +42,20 @@ impl Engine {
                 .any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(a.id.as_str()))
         };
         let unspoken = self
+            .room
             .agents
             .iter()
             .filter(|a| a.id != agent.id && !spoke(a))
             .map(|a| a.name.clone())
             .collect();
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
-        v.markers = vec![self.cfg.party.end_detection.end_marker.clone(), self.cfg.party.ask_marker.clone()];
+        v.markers = vec![
+            self.room.cfg.party.end_detection.end_marker.clone(),
+            self.room.cfg.party.ask_marker.clone(),
+        ];
         // The rehearsal's replies are written, not sampled: their stock
         // sentences recur by design, and asking again would change nothing.
-        v.keep_echoes = self.provider.info().rehearsal;
+        v.keep_echoes = self.room.provider.info().rehearsal;
         for text in runtime {
             v = v.runtime(text);
         }

@@ -1,0 +1,245 @@
+//! Step 03, the graceful exit: whatever ended the party, the room says
+//! goodbye in character, the highlights sum it up, and the session file is
+//! marked completed. `quit_now` is the other way out: saved, resumable.
+
+use chrono::Utc;
+
+use super::minutes_text;
+use super::party::Party;
+use super::stream::{Reply, StreamMode};
+use crate::agents::Agent;
+use crate::engine::{Event, ExitReason, NoticeKind, Phase};
+use crate::llm::{ChatRequest, Cue};
+use crate::session::{ConfirmKind, ConfirmStatus, Session, StepId, Turn, TurnKind};
+
+impl Party {
+    /// Step 03: open questions closed, thanks, farewells of the most
+    /// engaged agents, the highlights, the closing, and the file marked
+    /// completed.
+    pub(super) async fn graceful_exit(mut self, reason: ExitReason) {
+        self.set_phase(Phase::Exiting);
+        // Questions still open are moot now.
+        let open: Vec<String> = self.pending.drain(..).map(|p| p.id).collect();
+        for c in self.session.fm.confirmations.iter_mut().filter(|c| open.contains(&c.request_id)) {
+            c.status = ConfirmStatus::Rejected;
+            c.reason = Some("the party ended".into());
+            c.answered_at = Some(Utc::now());
+        }
+        {
+            let f = &mut self.state_mut().exit_flags;
+            match reason {
+                ExitReason::UserRequested | ExitReason::FacilitatorLeft => f.user_requested = true,
+                ExitReason::RoundLimit => f.round_limit = true,
+                ExitReason::TimeLimit => f.time_limit = true,
+                ExitReason::AgentProposed => f.agent_proposed = true,
+                ExitReason::Consensus => f.consensus = true,
+                ExitReason::Silence => f.silence = true,
+                ExitReason::Unreachable => {}
+            }
+        }
+        self.state_mut().exit_reason = Some(reason.code().to_string());
+        let exiting = self.render("exiting", &[]);
+        self.notice(NoticeKind::Exit, exiting.clone()).await;
+        self.emit(Event::Termination { reason, text: exiting });
+        let thanks = self.render("thanks", &[("user_name", &self.room.user_name)]);
+        self.notice(NoticeKind::Info, thanks).await;
+
+        let topic = self.session.fm.topic.clone();
+        let mut quit = false;
+        let engaged = self.most_engaged();
+        if reason != ExitReason::Unreachable {
+            for agent in &engaged {
+                let fixed = {
+                    let env = self.env();
+                    self.room.budget.cost(&env.system(agent, None, None)) + self.room.budget.cost(&env.farewell_instruction(agent, &topic))
+                };
+                let history = self.history_of(agent, fixed);
+                let messages = self.env().farewell_messages(agent, &history, &topic);
+                // The instruction alone: the last message also holds the
+                // latest turns, which a farewell may well sum up.
+                let runtime = [self.env().farewell_instruction(agent, &topic)];
+                // A farewell sums up in its own words: a sentence copied from
+                // the discussion, or from the farewell before, is dropped.
+                let voices = self.voices_for(agent, &runtime);
+                let req = ChatRequest {
+                    model: agent.model.clone(),
+                    messages,
+                    temperature: self.room.cfg.llm.temperature,
+                    // A sentence or two.
+                    max_tokens: Some(self.room.cfg.llm.reply_max_tokens.min(120)),
+                    stop: self.stop_labels(agent),
+                    cue: Cue::Farewell {
+                        agent: agent.clone(),
+                        topic: topic.clone(),
+                        user_name: self.room.user_name.clone(),
+                        lang: self.room.lang,
+                    },
+                };
+                self.emit(Event::AgentStarted {
+                    agent: agent.id.clone(),
+                    round: self.state().current_round,
+                });
+                match self.stream_reply(req, Some(agent), StreamMode::Exit, Some(&voices)).await {
+                    Reply::Completed { shown, .. } if !shown.trim().is_empty() => {
+                        let text = shown.trim().to_string();
+                        self.push_turn(TurnKind::Farewell, Some(agent), text.clone(), false);
+                        self.save().await;
+                        self.emit(Event::Farewell {
+                            agent: agent.id.clone(),
+                            name: agent.name.clone(),
+                            icon: agent.icon.clone(),
+                            text,
+                        });
+                    }
+                    Reply::Failed(cause) => tracing::warn!(agent = %agent.id, %cause, "farewell failed"),
+                    Reply::Quit { .. } => {
+                        quit = true;
+                        break;
+                    }
+                    _ => {}
+                }
+            }
+        }
+
+        let rounds = self.state().current_round;
+        let perspectives = engaged_names(&self.room.agents, &self.session);
+        let count = perspectives.len();
+        let perspectives = perspectives.join(", ");
+        let why = self.reason_text(reason);
+        let mut outcomes = String::new();
+        let spoke = self.session.turns.iter().any(|t| t.kind == TurnKind::Agent);
+        if reason != ExitReason::Unreachable && spoke && !quit {
+            let all = self.session.turns.clone();
+            let system = self.env().highlights_system(&topic, &perspectives, rounds, &why);
+            let fixed = self.room.budget.cost(&system) + 300u32.saturating_sub(self.room.budget.reply);
+            let turns = self.transcript_within(&all, fixed);
+            let req = ChatRequest {
+                model: None,
+                messages: self.env().highlights_messages(system, &turns),
+                temperature: 0.3,
+                max_tokens: Some(300),
+                stop: vec![],
+                cue: Cue::Highlights {
+                    topic: topic.clone(),
+                    rounds,
+                    lang: self.room.lang,
+                },
+            };
+            if let Reply::Completed { shown, .. } = self.stream_reply(req, None, StreamMode::Silent, None).await {
+                outcomes = shown.trim().to_string().replace('\n', " ");
+            }
+        }
+        let highlights = self.render(
+            "highlights",
+            &[
+                ("topic", &topic),
+                ("count", &count.to_string()),
+                ("perspectives", &perspectives),
+                ("rounds", &rounds.to_string()),
+                ("outcomes", &outcomes),
+                ("reason", &why),
+            ],
+        );
+        let highlights = highlights.replace("  ", " ");
+        self.push_turn(TurnKind::Highlights, None, highlights.clone(), false);
+        self.emit(Event::Highlights { text: highlights });
+        let closing = self.render("closing", &[]);
+        self.push_turn(TurnKind::Closing, None, closing.clone(), false);
+        self.emit(Event::Closing { text: closing });
+
+        let fm = &mut self.session.fm;
+        fm.party_active = false;
+        fm.workflow_completed = true;
+        fm.steps_completed = vec![StepId::Number(1), StepId::Number(2), StepId::Number(3)];
+        self.save().await;
+        self.set_phase(Phase::Ended);
+        let file = Some(self.store.path.display().to_string());
+        self.emit(Event::SessionEnded {
+            file,
+            reason: Some(reason),
+            completed: true,
+        });
+    }
+
+    /// Stop now, state saved, session left resumable.
+    pub(super) async fn quit_now(mut self) {
+        self.save().await;
+        self.set_phase(Phase::Ended);
+        let file = Some(self.store.path.display().to_string());
+        self.emit(Event::SessionEnded {
+            file,
+            reason: None,
+            completed: false,
+        });
+    }
+
+    fn reason_text(&self, reason: ExitReason) -> String {
+        let s = self.state();
+        let user_name = &self.room.user_name;
+        match reason {
+            ExitReason::RoundLimit => self.render("reason_round_limit", &[("max_rounds", &s.max_rounds.to_string())]),
+            ExitReason::TimeLimit => self.render("reason_time_limit", &[("max_minutes", &minutes_text(s.max_duration_minutes))]),
+            ExitReason::UserRequested => self.render("reason_user_requested", &[("user_name", user_name)]),
+            ExitReason::AgentProposed => {
+                let s = &self.session;
+                let name =
+                    s.fm.confirmations
+                        .iter()
+                        .rev()
+                        .find(|c| c.kind == ConfirmKind::EndProposal)
+                        .and_then(|c| c.agent.clone())
+                        .or_else(|| {
+                            s.turns
+                                .iter()
+                                .rev()
+                                .find(|t| t.kind == TurnKind::Agent)
+                                .and_then(|t| t.agent.clone())
+                        })
+                        .and_then(|id| self.room.agents.iter().find(|a| a.id == id).map(|a| a.name.clone()))
+                        .unwrap_or_default();
+                self.render("reason_agent_proposed", &[("name", &name)])
+            }
+            ExitReason::FacilitatorLeft => self.render("reason_facilitator_left", &[("user_name", user_name)]),
+            ExitReason::Unreachable => self.render("reason_unreachable", &[]),
+            ExitReason::Consensus => self.render("reason_consensus", &[]),
+            ExitReason::Silence => self.render("reason_silence", &[]),
+        }
+    }
+
+    /// The 2–3 agents who spoke most.
+    fn most_engaged(&self) -> Vec<Agent> {
+        most_engaged(&self.room.agents, &self.session.turns)
+    }
+}
+
+/// The 2–3 agents who spoke most (the latest speaker wins a tie): a third
+/// joins when they spoke at least half as often as the first.
+fn most_engaged(agents: &[Agent], turns: &[Turn]) -> Vec<Agent> {
+    let mut stats: Vec<(usize, usize, &Agent)> = agents
+        .iter()
+        .filter_map(|a| {
+            let mine: Vec<usize> = turns
+                .iter()
+                .enumerate()
+                .filter(|(_, t)| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id))
+                .map(|(i, _)| i)
+                .collect();
+            (!mine.is_empty()).then(|| (mine.len(), *mine.last().expect("not empty"), a))
+        })
+        .collect();
+    stats.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));
+    let n = if stats.len() >= 3 && stats[2].0 * 2 >= stats[0].0 { 3 } else { 2 };
+    stats.into_iter().take(n).map(|(_, _, a)| a.clone()).collect()
+}
+
+fn engaged_names(agents: &[Agent], s: &Session) -> Vec<String> {
+    agents
+        .iter()
+        .filter(|a| {
+            s.turns
+                .iter()
+                .any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id))
+        })
+        .map(|a| a.name.clone())
+        .collect()
+}

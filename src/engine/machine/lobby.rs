@@ -1,0 +1,135 @@
+//! Before the topic (step 01, agent loading): the room is announced and
+//! welcomes the facilitator, and the first message becomes the topic. There
+//! is no session yet, so nothing here is saved and no timer runs.
+
+use super::{Room, Session};
+use crate::engine::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Status};
+use crate::text::sanitize;
+
+/// How the lobby ends.
+pub(super) enum Opening {
+    /// The first message: the party opens on it.
+    Topic(String),
+    /// Left before there was a topic (`None`: quit).
+    Ended(Option<ExitReason>),
+}
+
+impl Room {
+    /// Tells the front ends who is in the room and which model they use.
+    pub(super) fn announce(&mut self, resume: Option<&(std::path::PathBuf, Session)>) {
+        let info = self.provider.info();
+        self.emit(Event::SessionStarted {
+            provider: info.kind.clone(),
+            model: info.model.clone(),
+            rehearsal: info.rehearsal,
+            base_url: info.base_url,
+            agents: self.agents.iter().map(AgentInfo::from).collect(),
+            lang: self.lang,
+            user_name: self.user_name.clone(),
+            resumed: resume.is_some(),
+            file: resume.map(|(p, _)| p.display().to_string()),
+            topic: resume.map(|(_, s)| s.fm.topic.clone()),
+        });
+        for text in std::mem::take(&mut self.startup_notices) {
+            self.emit(Event::Notice {
+                kind: NoticeKind::Warning,
+                text,
+            });
+        }
+    }
+
+    /// The welcome, then commands until one opens the party or ends it.
+    pub(super) async fn wait_for_topic(&mut self) -> Opening {
+        let sample = self.welcome_sample();
+        let text = self.render(
+            "welcome",
+            &[
+                ("user_name", &self.user_name),
+                ("agent_count", &self.agents.len().to_string()),
+                ("sample", &sample),
+            ],
+        );
+        self.emit(Event::Welcome { text });
+        self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
+        loop {
+            self.emit(Event::AwaitingInput { kind: InputKind::Message });
+            let cmd = self.rx.recv().await.unwrap_or(Command::Quit);
+            match cmd {
+                Command::Message { text } => {
+                    let text = sanitize(&text).trim().to_string();
+                    if self.is_exit_trigger(&text) {
+                        return Opening::Ended(Some(ExitReason::UserRequested));
+                    }
+                    if !text.is_empty() {
+                        return Opening::Topic(text);
+                    }
+                }
+                Command::Exit => return Opening::Ended(Some(ExitReason::UserRequested)),
+                Command::Left => return Opening::Ended(Some(ExitReason::FacilitatorLeft)),
+                Command::Quit => return Opening::Ended(None),
+                Command::Continue => self.emit(Event::Rejected {
+                    message: crate::tr!(
+                        "nothing to continue yet: send a message first",
+                        "还没有可以继续的讨论：请先发送一条消息"
+                    ),
+                }),
+                Command::Answer { request_id, .. }
+                | Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id, .. }) => {
+                    self.emit(Event::Rejected {
+                        message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`"),
+                    })
+                }
+                Command::Typing | Command::Abort => {}
+            }
+        }
+    }
+
+    /// Three or four agents of different kinds, as step 01 asks.
+    fn welcome_sample(&self) -> String {
+        let n = self.agents.len();
+        let want = n.min(4);
+        let step = (n / want.max(1)).max(1);
+        (0..want)
+            .map(|k| &self.agents[(k * step) % n])
+            .map(|a| {
+                self.render(
+                    "welcome_agent",
+                    &[("icon", &a.icon), ("name", &a.name), ("title", &a.title), ("role", &a.role)],
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    /// The status bar before there is a session: the configured limits.
+    fn status_before_topic(&self, phase: Phase) -> Status {
+        let p = &self.cfg.party;
+        Status {
+            phase,
+            round: 0,
+            max_rounds: p.max_rounds,
+            warn_at_rounds: p.warn_at_rounds,
+            active_seconds: 0,
+            max_seconds: (p.max_duration_minutes * 60.0).round() as u64,
+            warn_at_seconds: (p.warn_at_minutes * 60.0).round() as u64,
+            clock_running: false,
+            tokens: 0,
+            pending_requests: 0,
+            consensus: None,
+            push_used: 0,
+            push_budget: p.diligence.push_max,
+            awaiting_answer_from: None,
+        }
+    }
+
+    /// Nothing was said, so nothing was saved: the front ends are told the
+    /// party is over.
+    pub(super) fn end_before_topic(self, reason: Option<ExitReason>) {
+        self.emit(Event::Status(self.status_before_topic(Phase::Ended)));
+        self.emit(Event::SessionEnded {
+            file: None,
+            reason,
+            completed: false,
+        });
+    }
+}

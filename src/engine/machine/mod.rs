@@ -1,0 +1,204 @@
+//! The step machine. One task owns the session: it waits for the
+//! facilitator, runs rounds (streaming each agent's reply while still
+//! listening for commands and timers), checks termination after every round
+//! and whenever the active-time timer fires, and ends with the graceful
+//! exit. Every state change is saved before it is announced, so an event a
+//! front end has seen is always on disk.
+//!
+//! Before the topic there is no session: the `lobby` waits for it. From the
+//! topic on, a `Party` owns the session, and each of its steps returns what
+//! comes next (`Next`), so `Party::run` reads as the workflow:
+//!
+//! - `termination`: step 00, check-termination (limits, warnings);
+//! - `round`, `pick`, `stream`: step 02, orchestration (a round, who speaks,
+//!   one streamed reply);
+//! - `graceful_exit`: step 03;
+//! - beside them: `confirm` (questions for the facilitator), `diligence`
+//!   (the push text and budget, the idle timeout), `judgement` (consensus,
+//!   a room going in circles), `question` (an agent asks the facilitator),
+//!   `reset` (the turn reset), `clock` (active time), `save`, and the prompt
+//!   side: `context` (the context budget) and `voices` (who a reply must
+//!   not speak as).
+
+mod clock;
+mod confirm;
+mod context;
+mod diligence;
+mod graceful_exit;
+mod judgement;
+mod lobby;
+mod party;
+mod pick;
+mod question;
+mod reset;
+mod round;
+mod save;
+mod stream;
+mod termination;
+mod voices;
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+
+use super::budget::Budget;
+use super::prompts::PromptEnv;
+use super::selection;
+use super::{Command, Event, ExitReason, Saves, Setup};
+use crate::agents::Agent;
+use crate::config::Config;
+use crate::i18n::Lang;
+use crate::llm::Provider;
+use crate::session::Session;
+use crate::workflow::Workflow;
+use lobby::Opening;
+use party::Party;
+
+/// What the party does next: each step returns it.
+#[derive(Debug)]
+enum Next {
+    /// Tell the front ends which input is awaited, then wait for it.
+    Wait,
+    /// Wait again without telling them anything new (a timer changed nothing
+    /// they were told).
+    Listen,
+    /// A command to carry out.
+    Command(Command),
+    /// Play a round.
+    Round(RoundInput),
+    /// The graceful exit (step 03).
+    Exit(ExitReason),
+    /// Stop at once, state saved, session resumable.
+    Quit,
+}
+
+/// What starts a round.
+#[derive(Debug, Clone)]
+enum RoundInput {
+    Message(String),
+    /// The facilitator lets the room go on ([C]).
+    Continue,
+    /// The runtime's diligence push.
+    Push(String),
+}
+
+/// What a party is made of and does not change with the session: the
+/// configuration, the agents, the model, the channels to the front ends.
+struct Room {
+    cfg: Config,
+    workflow: Workflow,
+    agents: Vec<Agent>,
+    provider: Arc<dyn Provider>,
+    lang: Lang,
+    speech_language: String,
+    user_name: String,
+    document_language: Option<String>,
+    sessions_dir: PathBuf,
+    saves: Saves,
+    rx: UnboundedReceiver<Command>,
+    tx: UnboundedSender<Event>,
+    /// Commands that arrived while a round was running.
+    queue: VecDeque<Command>,
+    startup_notices: Vec<String>,
+    profiles: selection::Profiles,
+    push_text: diligence::PushText,
+    /// The context budget every prompt is fitted to.
+    budget: Budget,
+    /// The server's answer about its window, while it is awaited.
+    window_probe: Option<tokio::task::JoinHandle<Option<u32>>>,
+}
+
+impl Room {
+    fn emit(&self, ev: Event) {
+        // A front end that has gone away cannot be told anything more; the
+        // session file still gets every change.
+        let _ = self.tx.send(ev);
+    }
+
+    fn render(&self, name: &str, vars: &[(&str, &str)]) -> String {
+        self.workflow.render(name, self.lang, vars)
+    }
+
+    fn env(&self) -> PromptEnv<'_> {
+        PromptEnv {
+            workflow: &self.workflow,
+            agents: &self.agents,
+            user_name: &self.user_name,
+            speech_language: &self.speech_language,
+            lang: self.lang,
+            document_language: self.document_language.as_deref().unwrap_or(&self.speech_language),
+        }
+    }
+
+    fn is_exit_trigger(&self, text: &str) -> bool {
+        let t = text.trim();
+        t.eq_ignore_ascii_case("/exit") || self.cfg.party.exit_triggers.iter().any(|x| x.to_lowercase() == t.to_lowercase())
+    }
+}
+
+pub struct Engine {
+    room: Room,
+    resume: Option<(PathBuf, Session)>,
+}
+
+impl Engine {
+    pub fn new(setup: Setup, rx: UnboundedReceiver<Command>, tx: UnboundedSender<Event>) -> Engine {
+        let push_text = diligence::resolve(&setup.workflow, setup.lang).unwrap_or_else(|e| {
+            tracing::error!("diligence push text: {e}");
+            diligence::PushText::Disabled { source: e.file }
+        });
+        let window = setup
+            .config
+            .llm
+            .context_tokens
+            .unwrap_or_else(|| super::budget::default_window(setup.provider.info().base_url.as_deref()));
+        let room = Room {
+            budget: Budget::new(window, setup.config.llm.reply_max_tokens),
+            profiles: selection::Profiles::new(&setup.agents),
+            push_text,
+            window_probe: None,
+            sessions_dir: setup.output.join("party-mode"),
+            cfg: setup.config,
+            workflow: setup.workflow,
+            agents: setup.agents,
+            provider: setup.provider,
+            lang: setup.lang,
+            speech_language: setup.speech_language,
+            user_name: setup.user_name,
+            document_language: setup.document_language,
+            saves: setup.saves,
+            rx,
+            tx,
+            queue: VecDeque::new(),
+            startup_notices: setup.notices,
+        };
+        Engine {
+            room,
+            resume: setup.resume,
+        }
+    }
+
+    /// The whole party: the lobby until the topic (or a resumed session),
+    /// then the party's steps until it ends.
+    pub async fn run(self) {
+        let Engine { mut room, resume } = self;
+        room.probe_window();
+        room.announce(resume.as_ref());
+        let (party, next) = match resume {
+            Some((path, session)) => Party::resume(room, path, session).await,
+            None => match room.wait_for_topic().await {
+                Opening::Topic(topic) => Party::open(room, topic).await,
+                Opening::Ended(reason) => return room.end_before_topic(reason),
+            },
+        };
+        party.run(next).await;
+    }
+}
+
+fn minutes_text(m: f64) -> String {
+    // Whole minutes print as such; short test limits keep two decimals.
+    let s = format!("{m:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}

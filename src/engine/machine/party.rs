@@ -1,0 +1,339 @@
+//! The party from the topic on: the session it owns, and `run`, the loop
+//! over the steps. Each step returns what comes next (`Next`).
+
+use std::collections::VecDeque;
+use std::path::PathBuf;
+
+use chrono::Utc;
+use foldhash::{HashMap, HashMapExt};
+use tokio::time::Instant;
+
+use super::clock::{at, Clock};
+use super::confirm::Pending;
+use super::{Next, Room, RoundInput};
+use crate::agents::Agent;
+use crate::engine::prompts::{HistoryView, PromptEnv};
+use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Status};
+use crate::session::{
+    ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
+};
+use crate::text::sanitize;
+
+pub(super) struct Party {
+    pub(super) room: Room,
+    pub(super) session: Session,
+    pub(super) store: SessionStore,
+    pub(super) phase: Phase,
+    pub(super) clock: Clock,
+    /// Questions for the facilitator still open, oldest first.
+    pub(super) pending: VecDeque<Pending>,
+    pub(super) save_failing: bool,
+    pub(super) saved_once: bool,
+    /// When the facilitator last did anything (typed, sent, answered).
+    pub(super) facilitator_active_at: Instant,
+    /// When the room last finished a round.
+    pub(super) room_active_at: Instant,
+    pub(super) idle_warned: bool,
+    /// The facilitator chose to stop the automatic pushes until they write.
+    pub(super) pushes_paused: bool,
+    /// Embedding vectors per transcript index, when embeddings are used.
+    pub(super) embeddings: HashMap<usize, Vec<f32>>,
+    pub(super) embeddings_failed: bool,
+    /// Lexical agreement of a round, by the transcript indices of its
+    /// replies: judging looks back several rounds, each scored once.
+    pub(super) lexical_scores: HashMap<Vec<usize>, Option<f64>>,
+    /// Each agent's history, by the transcript index its context starts at.
+    pub(super) histories: HashMap<String, (usize, HistoryView)>,
+    /// Consecutive rounds that repeated the one before.
+    pub(super) repeat_streak: u32,
+    /// No consensus proposal before this round after a declined one.
+    pub(super) consensus_quiet_until: u32,
+    /// Each turn's estimated tokens, by transcript index.
+    pub(super) turn_estimates: Vec<u32>,
+}
+
+impl Party {
+    fn new(room: Room, session: Session, store: SessionStore, clock: Clock) -> Party {
+        Party {
+            room,
+            session,
+            store,
+            phase: Phase::Welcome,
+            clock,
+            pending: VecDeque::new(),
+            save_failing: false,
+            saved_once: false,
+            facilitator_active_at: Instant::now(),
+            room_active_at: Instant::now(),
+            idle_warned: false,
+            pushes_paused: false,
+            embeddings: HashMap::new(),
+            embeddings_failed: false,
+            lexical_scores: HashMap::new(),
+            histories: HashMap::new(),
+            repeat_streak: 0,
+            consensus_quiet_until: 0,
+            turn_estimates: Vec::new(),
+        }
+    }
+
+    /// A new session on the facilitator's first message; its first round
+    /// comes next.
+    pub(super) async fn open(room: Room, topic: String) -> (Party, Next) {
+        let now = Utc::now();
+        let p = &room.cfg.party;
+        let info = room.provider.info();
+        let fm = Frontmatter {
+            workflow_type: "party-mode".into(),
+            topic: topic.clone(),
+            user_name: room.user_name.clone(),
+            date: now.format("%Y-%m-%d").to_string(),
+            agents: room.agents.iter().map(|a| a.id.clone()).collect(),
+            steps_completed: vec![StepId::Number(1)],
+            agents_loaded: true,
+            party_active: true,
+            workflow_completed: false,
+            conversation_state: ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes),
+            diligence: DiligenceState {
+                budget: p.diligence.push_max,
+                used: 0,
+            },
+            confirmations: vec![],
+            lang: room.lang,
+            hygiene: Default::default(),
+            provider: ProviderRecord {
+                kind: info.kind,
+                model: info.model,
+                base_url: info.base_url,
+                context_tokens: Some(room.budget.window),
+            },
+        };
+        let store = SessionStore::create(&room.sessions_dir, &topic, now);
+        let path = store.path.display().to_string();
+        let party = Party::new(room, Session { fm, turns: Vec::new() }, store, Clock::start(0, false));
+        party.emit(Event::SessionFile { path });
+        (party, Next::Round(RoundInput::Message(topic)))
+    }
+
+    /// A session from its file: where it was left, limits checked afresh.
+    pub(super) async fn resume(room: Room, path: PathBuf, mut session: Session) -> (Party, Next) {
+        let cs = &session.fm.conversation_state;
+        let clock = Clock::start(cs.active_seconds, cs.exit_flags.time_limit);
+        // A question left open by a crash is void: the facilitator sees the
+        // state afresh and limits are re-checked below.
+        for c in session.fm.confirmations.iter_mut().filter(|c| c.status == ConfirmStatus::Pending) {
+            c.status = ConfirmStatus::Expired;
+            c.reason = Some("session resumed".into());
+        }
+        session.fm.conversation_state.exit_flags = ExitFlags::default();
+        let missing: Vec<String> = session
+            .fm
+            .agents
+            .iter()
+            .filter(|id| !room.agents.iter().any(|a| &a.id == *id))
+            .cloned()
+            .collect();
+        let (topic, round) = (session.fm.topic.clone(), session.fm.conversation_state.current_round);
+        let mut party = Party::new(room, session, SessionStore::reopen(&path), clock);
+        party.emit(Event::SessionFile {
+            path: path.display().to_string(),
+        });
+        let text = party.render("resumed", &[("topic", &topic), ("round", &round.to_string())]);
+        party.notice(NoticeKind::Info, text).await;
+        if !missing.is_empty() {
+            let gone = missing.join(", ");
+            let text = crate::tr!("⚠️ not in the room any more: {gone}", "⚠️ 已不在房间中：{gone}");
+            party.notice(NoticeKind::Warning, text).await;
+        }
+        party.set_phase(Phase::Waiting);
+        let next = party.check_termination().await;
+        (party, next)
+    }
+
+    /// The step machine: each step says what comes next, until the party
+    /// ends one way or the other.
+    pub(super) async fn run(mut self, mut next: Next) {
+        loop {
+            next = match next {
+                Next::Wait => self.wait(true).await,
+                Next::Listen => self.wait(false).await,
+                Next::Command(cmd) => self.handle(cmd).await,
+                Next::Round(input) => self.round(input).await,
+                Next::Exit(reason) => return self.graceful_exit(reason).await,
+                Next::Quit => return self.quit_now().await,
+            };
+        }
+    }
+
+    /// The next command: one queued during a round first, else one from a
+    /// front end, while the clock and the room's timers run.
+    async fn wait(&mut self, announce: bool) -> Next {
+        if let Some(cmd) = self.room.queue.pop_front() {
+            return Next::Command(cmd);
+        }
+        if announce {
+            let kind = if self.pending.is_empty() {
+                InputKind::Message
+            } else {
+                InputKind::Answer
+            };
+            self.emit(Event::AwaitingInput { kind });
+        }
+        let (limit, warn) = (self.time_deadline(), self.warn_deadline());
+        let push = self.push_deadline();
+        let (idle_warn, idle_exit) = self.idle_deadlines();
+        let expiry = self.reset_expiry();
+        let expiry_at = expiry.as_ref().map(|(t, _)| *t);
+        // Biased: a command already waiting (a queued headless line) is
+        // taken before any timer that came due meanwhile.
+        tokio::select! {
+            biased;
+            cmd = self.room.rx.recv() => Next::Command(cmd.unwrap_or(Command::Quit)),
+            _ = at(limit) => self.on_time_limit().await,
+            _ = at(warn) => { self.on_time_warning().await; Next::Listen }
+            _ = at(push) => self.on_push_due().await,
+            _ = at(idle_warn) => { self.on_idle_warning().await; Next::Listen }
+            _ = at(idle_exit) => self.on_idle_exit().await,
+            _ = at(expiry_at) => match expiry {
+                // An expired reset changes nothing the front ends wait for.
+                Some((_, id)) => match self.expire_reset(&id).await {
+                    Next::Wait => Next::Listen,
+                    other => other,
+                },
+                None => Next::Listen,
+            },
+        }
+    }
+
+    async fn handle(&mut self, cmd: Command) -> Next {
+        if !matches!(cmd, Command::Quit | Command::Left | Command::Abort) {
+            self.facilitator_active_at = Instant::now();
+            self.idle_warned = false;
+        }
+        match cmd {
+            Command::Typing | Command::Abort => Next::Wait,
+            Command::TurnConfirmationResponse(r) => self.answer(&r.request_id, r.confirmed, r.reason.map(|x| sanitize(&x)), None).await,
+            Command::Message { text } => {
+                let text = sanitize(&text).trim().to_string();
+                if !self.pending.is_empty() {
+                    self.answer_with_message(text).await
+                } else if !text.is_empty() {
+                    self.facilitator_message(text).await
+                } else {
+                    Next::Wait
+                }
+            }
+            Command::Answer {
+                request_id,
+                confirmed,
+                reason,
+                extend,
+            } => self.answer(&request_id, confirmed, reason.map(|r| sanitize(&r)), extend).await,
+            Command::Exit => self.request_exit(ExitReason::UserRequested).await,
+            Command::Left => self.request_exit(ExitReason::FacilitatorLeft).await,
+            Command::Continue if !self.pending.is_empty() => {
+                self.emit(Event::Rejected {
+                    message: crate::tr!(
+                        "nothing to continue yet: send a message first",
+                        "还没有可以继续的讨论：请先发送一条消息"
+                    ),
+                });
+                Next::Wait
+            }
+            Command::Continue => Next::Round(RoundInput::Continue),
+            Command::Quit => Next::Quit,
+        }
+    }
+
+    async fn facilitator_message(&mut self, text: String) -> Next {
+        self.pushes_paused = false;
+        if self.is_reset_trigger(&text) {
+            self.request_reset(text).await;
+            return Next::Wait;
+        }
+        if self.room.is_exit_trigger(&text) {
+            self.push_turn(TurnKind::Facilitator, None, text.clone(), false);
+            let round = self.state().current_round;
+            self.emit(Event::FacilitatorMessage { round, text });
+            return self.request_exit(ExitReason::UserRequested).await;
+        }
+        Next::Round(RoundInput::Message(text))
+    }
+
+    pub(super) fn emit(&self, ev: Event) {
+        self.room.emit(ev);
+    }
+
+    pub(super) fn render(&self, name: &str, vars: &[(&str, &str)]) -> String {
+        self.room.render(name, vars)
+    }
+
+    pub(super) fn env(&self) -> PromptEnv<'_> {
+        self.room.env()
+    }
+
+    pub(super) fn state(&self) -> &ConversationState {
+        &self.session.fm.conversation_state
+    }
+
+    pub(super) fn state_mut(&mut self) -> &mut ConversationState {
+        &mut self.session.fm.conversation_state
+    }
+
+    pub(super) fn status(&self) -> Status {
+        let s = self.state();
+        Status {
+            phase: self.phase,
+            round: s.current_round,
+            max_rounds: s.max_rounds,
+            warn_at_rounds: s.warn_at_rounds,
+            active_seconds: self.active(),
+            max_seconds: self.max_seconds(),
+            warn_at_seconds: (s.warn_at_minutes * 60.0).round() as u64,
+            clock_running: !matches!(self.phase, Phase::Ended),
+            tokens: s.tokens.prompt + s.tokens.completion,
+            pending_requests: self.pending.len(),
+            consensus: s.consensus_score,
+            push_used: self.session.fm.diligence.used,
+            push_budget: self.session.fm.diligence.budget,
+            awaiting_answer_from: s.awaiting_answer_from.clone(),
+        }
+    }
+
+    pub(super) fn set_phase(&mut self, p: Phase) {
+        self.phase = p;
+        self.emit(Event::Status(self.status()));
+    }
+
+    pub(super) fn push_turn(&mut self, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
+        let round = self.state().current_round;
+        self.push_turn_in(round, kind, agent, text, interrupted);
+    }
+
+    /// A turn of a given round (the round being played is not yet counted).
+    /// Turns are only ever appended, never changed: the agents' kept
+    /// histories (`histories`) and the store's rendered body rely on it.
+    pub(super) fn push_turn_in(&mut self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
+        let label = match (kind, agent) {
+            (_, Some(a)) => a.label(),
+            (TurnKind::Facilitator, None) => self.room.user_name.clone(),
+            _ => String::new(),
+        };
+        self.session.turns.push(Turn {
+            kind,
+            agent: agent.map(|a| a.id.clone()),
+            round,
+            at: Utc::now(),
+            label,
+            text,
+            interrupted,
+        });
+    }
+
+    /// A notice for the transcript and the front ends.
+    pub(super) async fn notice(&mut self, kind: NoticeKind, text: String) {
+        self.push_turn(TurnKind::Notice, None, text.clone(), false);
+        self.save().await;
+        self.emit(Event::Notice { kind, text });
+    }
+}

@@ -1,0 +1,324 @@
+//! Step 02, orchestration: one round. The facilitator's message (or the
+//! runtime's push, or [C]) opens it, the picked agents reply in turn, each
+//! seeing the replies before it; a question for the facilitator or a
+//! proposal to end stops it early.
+
+use chrono::Utc;
+use tokio::time::Instant;
+
+use super::party::Party;
+use super::stream::{Reply, StreamMode};
+use super::{Next, RoundInput};
+use crate::agents::Agent;
+use crate::engine::{Event, ExitReason, NoticeKind, Phase};
+use crate::i18n::{t, Msg};
+use crate::llm::{ChatRequest, Cue};
+use crate::session::{StepId, TurnKind};
+
+impl Party {
+    /// A round: the facilitator's message (or a push, or [C]) is recorded,
+    /// the speakers are picked and each streams a reply in turn; then
+    /// check-termination and the room's judgement.
+    pub(super) async fn round(&mut self, input: RoundInput) -> Next {
+        // Debug builds only: lets the real-terminal test prove that a panic
+        // in this background task still restores the terminal.
+        #[cfg(debug_assertions)]
+        if std::env::var("BMAD_PARTY_FAULT").is_ok_and(|v| v == "panic-in-round") {
+            panic!("injected fault: panic in the engine task");
+        }
+        let round = self.state().current_round + 1;
+        if let RoundInput::Message(text) = &input {
+            if self.reset_topic_pending() {
+                // The first message after a reset is the new topic.
+                self.session.fm.topic = text.clone();
+            }
+        }
+        let topic = self.session.fm.topic.clone();
+        let answering = self.state().awaiting_answer_from.clone();
+        self.state_mut().last_activity_at = Utc::now();
+        let pushed = matches!(input, RoundInput::Push(_));
+        let message: Option<String> = match &input {
+            RoundInput::Message(text) => {
+                self.push_turn_in(round, TurnKind::Facilitator, None, text.clone(), false);
+                if answering.is_some() {
+                    // Answering an agent's question answers a question for the human: fresh push budget.
+                    self.session.fm.diligence.used = 0;
+                }
+                self.save().await;
+                self.emit(Event::FacilitatorMessage { round, text: text.clone() });
+                Some(text.clone())
+            }
+            RoundInput::Continue => {
+                let text = self.render("room_continues", &[("user_name", &self.room.user_name)]);
+                self.push_turn_in(round, TurnKind::Continue, None, text.clone(), false);
+                self.save().await;
+                self.emit(Event::Notice {
+                    kind: NoticeKind::Info,
+                    text,
+                });
+                None
+            }
+            RoundInput::Push(text) => {
+                let shown = self.render("push_notice", &[("text", text)]);
+                self.push_turn_in(round, TurnKind::Push, None, shown, false);
+                let d = &mut self.session.fm.diligence;
+                d.used += 1;
+                let (used, budget) = (d.used, d.budget);
+                self.save().await;
+                self.emit(Event::DiligencePush {
+                    text: text.clone(),
+                    used,
+                    budget,
+                });
+                Some(text.clone())
+            }
+        };
+        self.settle_window().await;
+        let Some(picked) = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await else {
+            return Next::Quit;
+        };
+        self.state_mut().awaiting_answer_from = None;
+        let ids: Vec<String> = picked.iter().map(|&i| self.room.agents[i].id.clone()).collect();
+        self.emit(Event::RoundStarted {
+            round,
+            max_rounds: self.state().max_rounds,
+            agents: ids,
+            continued: !matches!(input, RoundInput::Message(_)),
+        });
+        self.set_phase(Phase::Round);
+
+        let end_marker = self.room.cfg.party.end_detection.end_marker.clone();
+        let detect = self.room.cfg.party.end_detection.enable_detection;
+        let mut earlier: Vec<(String, String)> = Vec::new();
+        let (mut ok, mut failed, mut interrupted, mut quit) = (0usize, 0usize, false, false);
+        let mut last_cause = String::new();
+        let mut proposal: Option<(Agent, String, String)> = None;
+        let ask_marker = self.room.cfg.party.ask_marker.clone();
+        for idx in picked {
+            let agent = self.room.agents[idx].clone();
+            self.emit(Event::AgentStarted {
+                agent: agent.id.clone(),
+                round,
+            });
+            let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
+            let remaining = self.remaining_text(round);
+            let fixed = {
+                let env = self.env();
+                let system = env.system(&agent, detect.then_some(end_marker.as_str()), Some(&ask_marker));
+                let note = env.turn_instruction(&agent, round, &names, remaining.as_deref().unwrap_or(""));
+                self.room.budget.cost(&system) + self.room.budget.cost(&note)
+            };
+            let history = self.history_of(&agent, fixed);
+            let messages = self.env().turn_messages(
+                &agent,
+                &history,
+                round,
+                &names,
+                detect.then_some(end_marker.as_str()),
+                Some(&ask_marker),
+                remaining.as_deref(),
+            );
+            let runtime = self.env().runtime_texts(
+                &agent,
+                round,
+                &names,
+                detect.then_some(end_marker.as_str()),
+                Some(&ask_marker),
+                remaining.as_deref(),
+            );
+            let voices = self.voices_for(&agent, &runtime);
+            let req = ChatRequest {
+                model: agent.model.clone(),
+                messages,
+                temperature: self.room.cfg.llm.temperature,
+                max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
+                stop: self.stop_labels(&agent),
+                cue: Cue::Turn {
+                    agent: agent.clone(),
+                    round,
+                    message: message.clone(),
+                    topic: topic.clone(),
+                    earlier: earlier.clone(),
+                    end_marker: detect.then(|| end_marker.clone()),
+                    ask_marker: Some(ask_marker.clone()),
+                    lang: self.room.lang,
+                },
+            };
+            let mut reply = self.stream_reply(req.clone(), Some(&agent), StreamMode::Round, Some(&voices)).await;
+            if let Reply::Emptied(cause) = reply {
+                // Another sample of the same prompt (a server's prompt cache
+                // makes it cheap) usually has words of the agent's own.
+                tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
+                self.count_cut("asked_again");
+                self.emit(Event::AgentRetrying {
+                    agent: agent.id.clone(),
+                    attempt: 1,
+                    delay_ms: 0,
+                    cause,
+                });
+                // Told why, a small model mostly writes something else;
+                // the note joins the prompt's end, so the cached prefix holds.
+                let note = self.env().ask_again_note(&agent);
+                let again = voices.clone().runtime(&note);
+                let mut req = req;
+                // A little warmer: the same prompt at the same temperature
+                // mostly samples the same copy again.
+                req.temperature = (req.temperature + 0.3).min(1.5);
+                req.messages = crate::engine::prompts::with_instruction(req.messages, &note);
+                reply = self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&again)).await;
+            }
+            quit = matches!(reply, Reply::Quit { .. });
+            match reply {
+                Reply::Completed {
+                    raw,
+                    shown,
+                    end_marker: found,
+                    question,
+                } => {
+                    ok += 1;
+                    let text = shown.trim().to_string();
+                    self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
+                    self.count_round(round);
+                    self.save().await;
+                    self.emit(Event::AgentMessage {
+                        agent: agent.id.clone(),
+                        name: agent.name.clone(),
+                        icon: agent.icon.clone(),
+                        round,
+                        text: text.clone(),
+                        interrupted: false,
+                    });
+                    earlier.push((agent.name.clone(), text.clone()));
+                    if let Some(q) = question {
+                        self.agent_question(round, &agent, q).await;
+                        break;
+                    }
+                    if found && detect {
+                        proposal = Some((agent, raw, text));
+                        break;
+                    }
+                }
+                Reply::Emptied(cause) => {
+                    // Twice nothing of its own: in a meeting, one passes.
+                    // Not a failure: the server answered.
+                    tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
+                    self.count_cut("passed");
+                    let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
+                    self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
+                    // A round everyone passed was still played.
+                    self.count_round(round);
+                    self.save().await;
+                    self.emit(Event::AgentPassed {
+                        agent: agent.id.clone(),
+                        round,
+                        text,
+                    });
+                }
+                Reply::Failed(cause) => {
+                    failed += 1;
+                    last_cause = cause.clone();
+                    let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
+                    self.record_round_turn(round, TurnKind::Failed, &agent, text, false);
+                    self.save().await;
+                    self.emit(Event::AgentFailed {
+                        agent: agent.id.clone(),
+                        round,
+                        cause,
+                    });
+                }
+                Reply::Interrupted { shown } | Reply::Quit { shown } => {
+                    interrupted = true;
+                    let text = shown.trim().to_string();
+                    if !text.is_empty() {
+                        self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), true);
+                        self.count_round(round);
+                        self.save().await;
+                        self.emit(Event::AgentMessage {
+                            agent: agent.id.clone(),
+                            name: agent.name.clone(),
+                            icon: agent.icon.clone(),
+                            round,
+                            text,
+                            interrupted: true,
+                        });
+                        ok += 1;
+                    }
+                    break;
+                }
+            }
+            if self.clock.time_up {
+                break;
+            }
+        }
+
+        if interrupted && self.state().current_round < round {
+            // Stopped before anyone spoke: the round still counts.
+            self.count_round(round);
+            self.save().await;
+        }
+        self.room_active_at = Instant::now();
+        self.emit(Event::RoundFinished {
+            round,
+            menu: self.render("round_menu", &[]),
+        });
+        self.set_phase(Phase::Waiting);
+        if quit {
+            return Next::Quit;
+        }
+        if ok == 0 && failed > 0 && !interrupted {
+            let text = self.render("unreachable", &[("cause", &last_cause)]);
+            self.notice(NoticeKind::Error, text).await;
+            return Next::Exit(ExitReason::Unreachable);
+        }
+        if let Some((agent, raw, clean_text)) = proposal {
+            if let Next::Exit(reason) = self.end_proposal(&agent, raw, clean_text).await {
+                return Next::Exit(reason);
+            }
+        }
+        self.room_active_at = Instant::now();
+        let next = self.check_termination().await;
+        if !matches!(next, Next::Wait) || ok == 0 {
+            return next;
+        }
+        let next = self.judge_round(round).await;
+        // Judging may have called the model (embeddings, the moderator).
+        self.room_active_at = Instant::now();
+        if matches!(next, Next::Wait) && self.clock.time_up {
+            // The limit fired while the host spoke.
+            return self.check_termination().await;
+        }
+        next
+    }
+
+    pub(super) fn record_round_turn(&mut self, round: u32, kind: TurnKind, agent: &Agent, text: String, interrupted: bool) {
+        self.push_turn_in(round, kind, Some(agent), text, interrupted);
+    }
+
+    /// A round counts from its first reply on, and is saved with it: a crash
+    /// later in the round resumes after it (no second round of the same
+    /// number), and the round's end needs no save of its own.
+    pub(super) fn count_round(&mut self, round: u32) {
+        let fm = &mut self.session.fm;
+        fm.conversation_state.current_round = round;
+        if !fm.steps_completed.contains(&StepId::Number(2)) {
+            fm.steps_completed.push(StepId::Number(2));
+        }
+    }
+
+    fn remaining_text(&self, round: u32) -> Option<String> {
+        let s = self.state();
+        if !(s.warned_rounds || s.warned_time) {
+            return None;
+        }
+        let rounds_left = s.max_rounds.saturating_sub(round) + 1;
+        let secs_left = self.max_seconds().saturating_sub(self.active());
+        let minutes_left = secs_left.div_ceil(60);
+        Some(self.render(
+            "remaining",
+            &[
+                ("rounds_left", &rounds_left.to_string()),
+                ("minutes_left", &minutes_left.to_string()),
+            ],
+        ))
+    }
+}
