@@ -1,6 +1,5 @@
 //! Real BMAD projects: find the project, load its roster (whichever
 //! generation installed it), its user, languages and output folder.
-//! See DESIGN §6 and `shared/reference/bmad.md` §0, §2, §5.
 //!
 //! Real installs are messy, so loading never fails over one odd row or
 //! file: each problem is reported (file, row, field) and the usable agents

@@ -1,4 +1,4 @@
-//! Markers inside replies (the end marker of seed 000) are signals to the
+//! Markers inside replies (the end marker, the ask marker) are signals to the
 //! runtime, never text for the facilitator. Replies stream in pieces, so a
 //! marker may be split across tokens: the filter holds back any tail that
 //! could still become a marker until the next piece decides.

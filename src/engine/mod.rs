@@ -54,11 +54,12 @@ pub enum Command {
     Left,
     /// The facilitator is typing: postpones an automatic push and the idle timeout.
     Typing,
-    /// The answer to a turn-reset request (seed 003's type, verbatim).
+    /// The answer to a turn-reset request (`TurnConfirmationResponse`, the
+    /// protocol's own name for it).
     TurnConfirmationResponse(TurnConfirmationResponse),
 }
 
-/// Seed 003: the runtime asks before it resets the conversation.
+/// The runtime asks before it resets the conversation.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnConfirmationRequest {
     pub request_id: String,
@@ -66,7 +67,7 @@ pub struct TurnConfirmationRequest {
     pub description: Option<String>,
 }
 
-/// Seed 003: the facilitator's answer to a [`TurnConfirmationRequest`].
+/// The facilitator's answer to a [`TurnConfirmationRequest`].
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TurnConfirmationResponse {
     pub request_id: String,

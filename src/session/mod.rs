@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::i18n::Lang;
 
-/// The frontmatter, in DESIGN §5's shape plus what a faithful resume needs
+/// The frontmatter: BMAD's party-mode session fields plus what a faithful resume needs
 /// (effective limits, warnings already given, provider, language, tokens).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Frontmatter {

@@ -1,4 +1,4 @@
-//! Diligence (seed 002 mapped to party mode): when the facilitator is quiet
+//! Diligence: when the facilitator is quiet
 //! after a round, the runtime nudges the room (a visible, labelled message)
 //! and runs another round, within a budget; a spent budget becomes a
 //! question for the facilitator. The push text, its budget and the

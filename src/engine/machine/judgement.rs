@@ -1,5 +1,5 @@
-//! After each round: how much the agents agree (consensus, seed 001 §2.3)
-//! and whether the room repeats itself (silence, §2.4). Consensus never ends
+//! After each round: how much the agents agree (consensus) and whether the
+//! room repeats itself (silence). Consensus never ends
 //! the party silently: it becomes a proposal the facilitator confirms, or
 //! an exit only with `auto_exit_enabled`. A room going in circles first gets
 //! a moderator's summary and redirect; if it keeps circling, a proposal.

@@ -18,7 +18,8 @@ impl Party {
         self.push_turn_in(round, TurnKind::Question, Some(agent), text, false);
         let s = &mut self.session;
         s.fm.conversation_state.awaiting_answer_from = Some(agent.id.clone());
-        // A question for the human resets the push budget (seed 002).
+        // A question for the human resets the push budget: the facilitator
+        // answering it is them taking part.
         s.fm.diligence.used = 0;
         self.save().await;
         self.emit(Event::AgentQuestion {

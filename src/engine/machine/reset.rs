@@ -1,4 +1,4 @@
-//! Seed 003, the turn-reset protocol: a facilitator message that is a reset
+//! The turn-reset protocol: a facilitator message that is a reset
 //! trigger is not sent to the agents; the runtime asks first. Confirmed, the
 //! round counter and the agents' context restart after a divider; rejected
 //! or unanswered within the timeout, the conversation goes on.

@@ -13,7 +13,7 @@
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::Duration;
 
@@ -22,14 +22,23 @@ use async_openai::error::OpenAIError;
 use async_openai::middleware::HttpRequestFactory;
 use async_openai::Client;
 use backon::BackoffBuilder;
-use foldhash::HashMap;
 use futures::stream::BoxStream;
 use futures::StreamExt;
-use serde::Deserialize;
 use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
-use super::{ChatMessage, ChatRequest, Cue, LlmEvent, Provider, ProviderInfo, Role};
+use super::{ChatRequest, Cue, LlmEvent, Provider, ProviderInfo};
+
+mod errors;
+#[cfg(test)]
+mod tests;
+mod window;
+mod wire;
+
+use errors::{classify, error_message, parse_retry_after, redact, AttemptError, HttpStatus, Refused};
+use window::{window_in_models, window_in_props, PROBE_TIMEOUT};
+pub use wire::read_chunk;
+use wire::{cached_tokens, Body, Chunk, StreamOptions, WireCache};
 
 #[derive(Debug, Clone)]
 pub struct OpenAiSettings {
@@ -53,64 +62,6 @@ pub struct OpenAiProvider {
     http: reqwest::Client,
 }
 
-/// Each agent's last request, message by message, with the JSON it was
-/// sent as. An agent's next call repeats all of it but the newest round,
-/// and escaping the whole history again for every call (165 KB by round
-/// 100) cost more than anything else done per request. A message is
-/// reused only when its role and text are equal to the cached one (the
-/// same shared text, as the engine hands it on, or an equal one).
-#[derive(Default)]
-struct WireCache {
-    by_agent: Mutex<HashMap<String, Vec<WireEntry>>>,
-}
-
-struct WireEntry {
-    role: Role,
-    content: Arc<str>,
-    json: Arc<RawValue>,
-}
-
-impl WireCache {
-    fn messages(&self, agent: Option<&str>, messages: &[ChatMessage]) -> Vec<Arc<RawValue>> {
-        let Some(agent) = agent else {
-            return messages.iter().map(wire_json).collect();
-        };
-        let mut by_agent = self.by_agent.lock().unwrap_or_else(|e| e.into_inner());
-        let cached = by_agent.entry(agent.to_string()).or_default();
-        cached.truncate(messages.len());
-        messages
-            .iter()
-            .enumerate()
-            .map(|(i, m)| match cached.get_mut(i) {
-                Some(c) if c.role == m.role && (Arc::ptr_eq(&c.content, &m.content) || c.content == m.content) => c.json.clone(),
-                slot => {
-                    let entry = WireEntry {
-                        role: m.role,
-                        content: m.content.clone(),
-                        json: wire_json(m),
-                    };
-                    let json = entry.json.clone();
-                    match slot {
-                        Some(c) => *c = entry,
-                        None => cached.push(entry),
-                    }
-                    json
-                }
-            })
-            .collect()
-    }
-}
-
-fn wire_json(m: &ChatMessage) -> Arc<RawValue> {
-    let role = match m.role {
-        Role::System => "system",
-        Role::User => "user",
-        Role::Assistant => "assistant",
-    };
-    let json = serde_json::value::to_raw_value(&WireMessage { role, content: &m.content }).expect("a struct of two strings serialises");
-    Arc::from(json)
-}
-
 /// Request fields that not every server takes.
 struct Options {
     /// `stream_options: {include_usage}`.
@@ -129,31 +80,6 @@ impl Default for Options {
             stop: AtomicBool::new(true),
             cap_field: std::sync::atomic::AtomicU8::new(0),
         }
-    }
-}
-
-/// What to change when a server refuses a request for one of its fields.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Refused {
-    Usage,
-    Stop,
-    MaxTokens,
-    MaxCompletionTokens,
-}
-
-/// Reads a 400's body for a field the server does not take.
-fn refused_field(body: &str) -> Option<Refused> {
-    let b = body.to_ascii_lowercase();
-    if b.contains("stream_options") {
-        Some(Refused::Usage)
-    } else if b.contains("max_completion_tokens") && !b.contains("context") {
-        Some(Refused::MaxTokens)
-    } else if b.contains("max_tokens") && (b.contains("unsupported") || b.contains("not supported") || b.contains("unrecognized")) {
-        Some(Refused::MaxCompletionTokens)
-    } else if b.contains("'stop'") || b.contains("\"stop\"") || b.contains("`stop`") || b.contains("param\":\"stop") {
-        Some(Refused::Stop)
-    } else {
-        None
     }
 }
 
@@ -176,55 +102,6 @@ fn stop_limit(base_url: &str) -> usize {
     } else {
         16
     }
-}
-
-/// A non-2xx HTTP reply, with what the retry policy and the facilitator need.
-#[derive(Debug)]
-pub struct HttpStatus {
-    pub status: u16,
-    pub retry_after: Option<Duration>,
-    pub body: String,
-}
-
-impl std::fmt::Display for HttpStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "HTTP {}", self.status)?;
-        let msg = error_message(&self.body);
-        if !msg.is_empty() {
-            write!(f, ": {msg}")?;
-        }
-        Ok(())
-    }
-}
-
-impl std::error::Error for HttpStatus {}
-
-/// The human part of an error body: OpenAI's `{"error":{"message"}}`, the
-/// flat `{"message"}` of vLLM and others, `{"error":"text"}`, or the text.
-fn error_message(body: &str) -> String {
-    let body = body.trim();
-    if let Ok(v) = serde_json::from_str::<serde_json::Value>(body) {
-        let found = v
-            .pointer("/error/message")
-            .or_else(|| v.get("message"))
-            .or_else(|| v.get("error").filter(|e| e.is_string()))
-            .or_else(|| v.get("detail"))
-            .and_then(|m| m.as_str());
-        if let Some(m) = found {
-            return crate::text::ellipsize(&crate::text::sanitize(m), 300);
-        }
-    }
-    crate::text::ellipsize(&crate::text::sanitize(body).replace('\n', " "), 300)
-}
-
-fn parse_retry_after(value: &str) -> Option<Duration> {
-    let v = value.trim();
-    if let Ok(secs) = v.parse::<f64>() {
-        return (secs >= 0.0 && secs.is_finite()).then(|| Duration::from_secs_f64(secs));
-    }
-    let when = chrono::DateTime::parse_from_rfc2822(v).ok()?;
-    let wait = when.with_timezone(&chrono::Utc) - chrono::Utc::now();
-    Some(wait.to_std().unwrap_or(Duration::ZERO))
 }
 
 #[derive(Clone)]
@@ -268,196 +145,6 @@ impl tower_service::Service<HttpRequestFactory> for Transport {
             Err(OpenAIError::Boxed(Box::new(HttpStatus { status, retry_after, body })))
         })
     }
-}
-
-/// The request as sent: the messages are JSON already (see [`WireCache`]).
-#[derive(serde::Serialize)]
-struct Body<'a> {
-    model: &'a str,
-    #[serde(serialize_with = "raw_messages")]
-    messages: &'a [Arc<RawValue>],
-    temperature: f32,
-    stream: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stream_options: Option<StreamOptions>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_tokens: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    max_completion_tokens: Option<u32>,
-    #[serde(skip_serializing_if = "<[String]>::is_empty")]
-    stop: &'a [String],
-}
-
-#[derive(serde::Serialize)]
-struct WireMessage<'a> {
-    role: &'static str,
-    content: &'a str,
-}
-
-fn raw_messages<S: serde::Serializer>(messages: &&[Arc<RawValue>], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(messages.iter().map(|m| &**m))
-}
-
-#[derive(serde::Serialize)]
-struct StreamOptions {
-    include_usage: bool,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Chunk {
-    choices: Vec<Choice>,
-    usage: Option<serde_json::Value>,
-    /// llama.cpp's server: `cache_n` is the prompt tokens it reused.
-    timings: Option<serde_json::Value>,
-    error: Option<serde_json::Value>,
-}
-
-/// Prompt tokens the server reused: OpenAI's and vLLM's
-/// `usage.prompt_tokens_details.cached_tokens`, llama.cpp's `timings.cache_n`.
-fn cached_tokens(usage: Option<&serde_json::Value>, timings: Option<&serde_json::Value>) -> Option<u64> {
-    usage
-        .and_then(|u| u.pointer("/prompt_tokens_details/cached_tokens"))
-        .or_else(|| timings.and_then(|t| t.get("cache_n")))
-        .and_then(|v| v.as_u64())
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Choice {
-    delta: Delta,
-    finish_reason: Option<String>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Delta {
-    content: Option<String>,
-}
-
-/// What one stream chunk carries, as the engine reads it.
-#[derive(Debug, PartialEq)]
-pub struct ChunkSummary {
-    pub texts: Vec<String>,
-    pub finished: bool,
-    pub usage: Option<(u64, u64)>,
-    pub error: bool,
-}
-
-/// Reads one stream chunk with the lenient parser (for tests and fuzzing).
-pub fn read_chunk(data: &str) -> Result<ChunkSummary, String> {
-    let c: Chunk = serde_json::from_str(data).map_err(|e| e.to_string())?;
-    Ok(ChunkSummary {
-        texts: c.choices.iter().filter_map(|ch| ch.delta.content.clone()).collect(),
-        finished: c
-            .choices
-            .iter()
-            .any(|ch| ch.finish_reason.as_deref().is_some_and(|r| !r.is_empty())),
-        usage: c
-            .usage
-            .as_ref()
-            .and_then(|u| Some((u.get("prompt_tokens")?.as_u64()?, u.get("completion_tokens")?.as_u64()?))),
-        error: c.error.is_some(),
-    })
-}
-
-/// Why an attempt failed, and whether another attempt may help.
-#[derive(Debug)]
-struct AttemptError {
-    cause: String,
-    retryable: bool,
-    retry_after: Option<Duration>,
-    /// The server refused a request field; retry at once without it.
-    refused: Option<Refused>,
-}
-
-impl AttemptError {
-    fn retry(cause: impl Into<String>) -> Self {
-        AttemptError {
-            cause: cause.into(),
-            retryable: true,
-            retry_after: None,
-            refused: None,
-        }
-    }
-    fn fatal(cause: impl Into<String>) -> Self {
-        AttemptError {
-            cause: cause.into(),
-            retryable: false,
-            retry_after: None,
-            refused: None,
-        }
-    }
-}
-
-fn classify(e: OpenAIError) -> AttemptError {
-    match e {
-        OpenAIError::Boxed(b) => match b.downcast::<HttpStatus>() {
-            Ok(h) => {
-                let cause = h.to_string();
-                if h.status == 400 {
-                    if let Some(r) = refused_field(&h.body) {
-                        return AttemptError {
-                            refused: Some(r),
-                            ..AttemptError::fatal(cause)
-                        };
-                    }
-                }
-                let quota = h.body.contains("insufficient_quota");
-                let retryable = !quota && (h.status == 429 || h.status == 408 || h.status >= 500);
-                AttemptError {
-                    cause,
-                    retryable,
-                    retry_after: h.retry_after,
-                    refused: None,
-                }
-            }
-            Err(other) => AttemptError::retry(crate::text::sanitize(&other.to_string())),
-        },
-        OpenAIError::Reqwest(r) => {
-            let cause = describe_reqwest(&r);
-            if r.is_builder() {
-                AttemptError::fatal(cause)
-            } else {
-                AttemptError::retry(cause)
-            }
-        }
-        OpenAIError::ApiError(a) => {
-            let status = a.status_code.as_u16();
-            let cause = format!("HTTP {status}: {}", crate::text::sanitize(&a.api_error.message));
-            if status == 429 || status >= 500 {
-                AttemptError::retry(cause)
-            } else {
-                AttemptError::fatal(cause)
-            }
-        }
-        OpenAIError::StreamError(s) => AttemptError::retry({
-            let why = crate::text::sanitize(&s.to_string());
-            crate::tr!("stream broken: {why}", "流中断：{why}")
-        }),
-        OpenAIError::InvalidArgument(m) => AttemptError::fatal(crate::tr!("invalid request: {m}", "无效请求：{m}")),
-        other => AttemptError::retry(crate::text::ellipsize(&crate::text::sanitize(&other.to_string()), 300)),
-    }
-}
-
-fn describe_reqwest(e: &reqwest::Error) -> String {
-    use std::error::Error as _;
-    let mut msg = if e.is_connect() {
-        crate::tr!("cannot connect", "无法连接")
-    } else if e.is_timeout() {
-        crate::tr!("timed out", "超时")
-    } else if e.is_body() || e.is_decode() {
-        crate::tr!("reply cut off", "回复被截断")
-    } else {
-        crate::tr!("request failed", "请求失败")
-    };
-    let mut source = e.source();
-    while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
-        source = s.source();
-    }
-    crate::text::ellipsize(&crate::text::sanitize(&msg), 300)
 }
 
 impl OpenAiProvider {
@@ -600,34 +287,6 @@ impl Provider for OpenAiProvider {
     }
 }
 
-/// How long each question about the window may take: it is asked once,
-/// before the first round, and the default serves when it goes unanswered.
-const PROBE_TIMEOUT: Duration = Duration::from_secs(3);
-
-/// vLLM's `GET /v1/models`: `data[].max_model_len`, the configured model's
-/// entry first.
-fn window_in_models(v: &serde_json::Value, model: &str) -> Option<u32> {
-    let data = v["data"].as_array()?;
-    let n = |m: &serde_json::Value| m["max_model_len"].as_u64();
-    data.iter()
-        .find(|m| m["id"].as_str() == Some(model))
-        .and_then(n)
-        .or_else(|| data.iter().find_map(n))
-        .and_then(|n| u32::try_from(n).ok())
-        .filter(|&n| n >= 512)
-}
-
-/// llama.cpp's `GET /props`: `default_generation_settings.n_ctx` (older and
-/// newer builds also give it at the top level). The per-slot window is
-/// what a request may use.
-fn window_in_props(v: &serde_json::Value) -> Option<u32> {
-    v["default_generation_settings"]["n_ctx"]
-        .as_u64()
-        .or_else(|| v["n_ctx"].as_u64())
-        .and_then(|n| u32::try_from(n).ok())
-        .filter(|&n| n >= 512)
-}
-
 async fn run(
     client: Client<OpenAIConfig>,
     settings: OpenAiSettings,
@@ -700,16 +359,6 @@ async fn run(
             })
             .await;
         tokio::time::sleep(delay).await;
-    }
-}
-
-/// Servers and proxies sometimes echo the key in an error body; it must not
-/// travel on into the transcript, the screen or the log.
-fn redact(text: &str, key: &str) -> String {
-    if key.len() >= 6 && text.contains(key) {
-        text.replace(key, "[redacted key]")
-    } else {
-        text.to_string()
     }
 }
 
@@ -826,95 +475,4 @@ async fn one_attempt(
         }));
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn error_bodies_of_every_shape() {
-        assert_eq!(error_message(r#"{"error":{"message":"bad model","type":"x"}}"#), "bad model");
-        assert_eq!(error_message(r#"{"object":"error","message":"flat"}"#), "flat");
-        assert_eq!(error_message(r#"{"error":"plain"}"#), "plain");
-        assert_eq!(error_message("Too Many Requests"), "Too Many Requests");
-    }
-
-    #[test]
-    fn servers_tell_their_window_in_their_own_shapes() {
-        let vllm = serde_json::json!({"object": "list", "data": [
-            {"id": "other", "max_model_len": 8192},
-            {"id": "qwen", "object": "model", "max_model_len": 32768}]});
-        assert_eq!(window_in_models(&vllm, "qwen"), Some(32768));
-        assert_eq!(
-            window_in_models(&vllm, "unknown"),
-            Some(8192),
-            "the first one when the model is not listed"
-        );
-        // OpenAI's and llama-cpp-python's lists say nothing about windows.
-        let openai = serde_json::json!({"object": "list", "data": [{"id": "gpt-4o", "object": "model", "owned_by": "system"}]});
-        assert_eq!(window_in_models(&openai, "gpt-4o"), None);
-        let llama = serde_json::json!({"default_generation_settings": {"n_ctx": 4096, "temperature": 0.8}, "total_slots": 1});
-        assert_eq!(window_in_props(&llama), Some(4096));
-        assert_eq!(window_in_props(&serde_json::json!({"n_ctx": 2048})), Some(2048));
-        assert_eq!(window_in_props(&serde_json::json!({"detail": "Not Found"})), None);
-        assert_eq!(window_in_props(&serde_json::json!({"n_ctx": 0})), None, "nonsense is ignored");
-    }
-
-    #[test]
-    fn echoed_keys_are_redacted() {
-        assert_eq!(redact("bad key sk-abcdef123 here", "sk-abcdef123"), "bad key [redacted key] here");
-        assert_eq!(redact("short keys are not hunted", "k"), "short keys are not hunted");
-    }
-
-    #[test]
-    fn wire_cache_reuses_equal_messages_and_remakes_changed_ones() {
-        let cache = WireCache::default();
-        let m = ChatMessage::new;
-        let first = cache.messages(Some("a"), &[m(Role::System, "sys"), m(Role::User, "hi \"room\"\n")]);
-        let second = cache.messages(
-            Some("a"),
-            &[m(Role::System, "sys"), m(Role::Assistant, "hi \"room\"\n"), m(Role::User, "next")],
-        );
-        assert!(Arc::ptr_eq(&first[0], &second[0]), "an equal message is sent as it was");
-        assert_eq!(second[1].get(), r#"{"role":"assistant","content":"hi \"room\"\n"}"#);
-        assert_eq!(second[2].get(), r#"{"role":"user","content":"next"}"#);
-        let shorter = cache.messages(Some("a"), &[m(Role::System, "sys 2")]);
-        assert_eq!(shorter.len(), 1);
-        assert_eq!(shorter[0].get(), r#"{"role":"system","content":"sys 2"}"#);
-        let other = cache.messages(Some("b"), &[m(Role::System, "sys")]);
-        assert!(!Arc::ptr_eq(&other[0], &first[0]), "each agent has its own");
-        let body = Body {
-            model: "m",
-            messages: &second,
-            temperature: 0.5,
-            stream: true,
-            stream_options: None,
-            max_tokens: Some(99),
-            max_completion_tokens: None,
-            stop: &["\nKofi:".to_string()],
-        };
-        assert_eq!(
-            serde_json::to_value(&body).unwrap(),
-            serde_json::json!({
-                "model": "m",
-                "messages": [
-                    {"role": "system", "content": "sys"},
-                    {"role": "assistant", "content": "hi \"room\"\n"},
-                    {"role": "user", "content": "next"},
-                ],
-                "temperature": 0.5,
-                "stream": true,
-                "max_tokens": 99,
-                "stop": ["\nKofi:"],
-            })
-        );
-    }
-
-    #[test]
-    fn retry_after_seconds_and_dates() {
-        assert_eq!(parse_retry_after("2"), Some(Duration::from_secs(2)));
-        assert_eq!(parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT"), Some(Duration::ZERO));
-        assert_eq!(parse_retry_after("soon"), None);
-    }
 }

@@ -1,0 +1,100 @@
+//! Configuration errors: where (file, line, column, key), what, and the
+//! source line with a caret, for every file the program reads.
+
+use std::fmt;
+
+/// A configuration problem, located as precisely as the source allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigError {
+    pub file: String,
+    pub line: Option<u64>,
+    pub column: Option<u64>,
+    pub key: String,
+    pub message: String,
+    /// The offending source lines with a caret, when known.
+    pub snippet: Option<String>,
+}
+
+impl ConfigError {
+    /// A problem in `file` (at `line` when known) with `key`; no snippet.
+    pub fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
+        ConfigError {
+            file: file.into(),
+            line,
+            column: None,
+            key: key.to_string(),
+            message: message.into(),
+            snippet: None,
+        }
+    }
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.file)?;
+        if let Some(l) = self.line {
+            write!(f, ":{l}")?;
+            if let Some(c) = self.column {
+                write!(f, ":{c}")?;
+            }
+        }
+        if self.key.is_empty() {
+            write!(f, ": {}", self.message)?;
+        } else {
+            write!(f, ": `{}`: {}", self.key, self.message)?;
+        }
+        if let Some(s) = &self.snippet {
+            write!(f, "\n{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// Turns a YAML parse error into a located error; `line_offset` shifts
+/// lines when the YAML is embedded in a larger file (frontmatter).
+pub fn yaml_error(e: &serde_saphyr::Error, file: &str, line_offset: u64) -> ConfigError {
+    let loc = e.location();
+    let full = e.to_string();
+    // The crate's message starts with "error: line L column C: msg" followed
+    // by a snippet; keep the message, rebuild position and snippet ourselves.
+    let first = full.lines().next().unwrap_or("").trim_start_matches("error: ");
+    let message = match first.split_once(": ") {
+        Some((pos, rest)) if pos.starts_with("line ") => rest.to_string(),
+        _ => first.to_string(),
+    };
+    let key = message
+        .split('`')
+        .nth(1)
+        .filter(|_| message.starts_with("unknown field") || message.starts_with("missing field") || message.starts_with("duplicate field"))
+        .unwrap_or("")
+        .to_string();
+    ConfigError {
+        file: file.to_string(),
+        line: loc.map(|l| l.line() + line_offset),
+        column: loc.map(|l| l.column()),
+        key,
+        message,
+        snippet: None,
+    }
+}
+
+/// A few lines of source around `line` (1-based) with a caret under `column`.
+pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<String> {
+    let lines: Vec<&str> = text.lines().collect();
+    let idx = usize::try_from(line).ok()?.checked_sub(1)?;
+    if idx >= lines.len() {
+        return None;
+    }
+    let start = idx.saturating_sub(2);
+    let width = (idx + 1).to_string().len();
+    let mut out = String::new();
+    for (i, l) in lines.iter().enumerate().take(idx + 1).skip(start) {
+        out.push_str(&format!("{:>width$} | {}\n", i + 1, crate::text::sanitize(l)));
+    }
+    if let Some(c) = column {
+        out.push_str(&format!("{:>width$} | {}^", "", " ".repeat(c.saturating_sub(1) as usize)));
+    }
+    Some(out.trim_end().to_string())
+}

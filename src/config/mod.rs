@@ -1,0 +1,183 @@
+//! `config.yaml`: every limit and switch of a party. Parsing keeps source
+//! positions so that a bad value is reported as file:line:column and key,
+//! not as a generic "invalid config".
+
+mod error;
+mod load;
+#[cfg(test)]
+mod tests;
+
+pub use error::{snippet, yaml_error, ConfigError};
+
+use serde::Deserialize;
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub party: PartyConfig,
+    pub llm: LlmConfig,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartyConfig {
+    pub auto_exit_enabled: bool,
+    pub max_rounds: u32,
+    /// 0 disables the warning.
+    pub warn_at_rounds: u32,
+    pub max_duration_minutes: f64,
+    pub warn_at_minutes: f64,
+    pub agents_per_round: (usize, usize),
+    pub selection: Selection,
+    pub exit_triggers: Vec<String>,
+    pub reset_triggers: Vec<String>,
+    pub end_detection: EndDetection,
+    pub ask_marker: String,
+    pub consensus: Consensus,
+    pub silence: Silence,
+    pub diligence: Diligence,
+    pub confirmation_timeout_seconds: u64,
+    /// The program's language when neither `--lang` nor a BMAD project says.
+    pub lang: Option<crate::i18n::Lang>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Selection {
+    Heuristic,
+    Llm,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndDetection {
+    pub enable_detection: bool,
+    pub end_marker: String,
+    pub require_confirmation: bool,
+    pub auto_end: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Consensus {
+    pub enabled: bool,
+    pub threshold: f64,
+    pub lookback: u32,
+    pub convergence_indicator: String,
+    pub disagreement_words: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Silence {
+    pub enabled: bool,
+    pub user_timeout_minutes: f64,
+    pub content_similarity: f64,
+    pub consecutive_similar_rounds: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Diligence {
+    pub push_max: u32,
+    pub idle_seconds: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct LlmConfig {
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    pub embedding_model: Option<String>,
+    pub temperature: f32,
+    /// Longest wait for a reply's first token. A model on a CPU reads a long
+    /// prompt for a minute or more before it writes anything.
+    pub request_timeout_seconds: u64,
+    /// Longest gap between two tokens of a reply that has started.
+    pub stall_timeout_seconds: u64,
+    pub max_retries: u32,
+    /// The cap of one agent reply, sent as `max_tokens`.
+    pub reply_max_tokens: u32,
+    /// The model's context window in tokens; None: asked of the server, else
+    /// a default by kind of endpoint (`engine::budget::default_window`).
+    pub context_tokens: Option<u32>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            party: PartyConfig {
+                auto_exit_enabled: false,
+                max_rounds: 10,
+                warn_at_rounds: 8,
+                max_duration_minutes: 30.0,
+                warn_at_minutes: 25.0,
+                agents_per_round: (2, 3),
+                selection: Selection::Heuristic,
+                exit_triggers: ["*exit", "goodbye", "end party", "quit"].map(String::from).to_vec(),
+                reset_triggers: ["clear", "重置对话", "开始新对话", "/reset"].map(String::from).to_vec(),
+                end_detection: EndDetection {
+                    enable_detection: true,
+                    end_marker: "<!-- END -->".into(),
+                    require_confirmation: true,
+                    auto_end: false,
+                },
+                ask_marker: "!?@human".into(),
+                consensus: Consensus {
+                    enabled: true,
+                    threshold: 0.85,
+                    lookback: 3,
+                    convergence_indicator: "agreed|consensus|exactly".into(),
+                    disagreement_words: default_disagreement_words(),
+                },
+                silence: Silence {
+                    enabled: true,
+                    user_timeout_minutes: 5.0,
+                    content_similarity: 0.9,
+                    consecutive_similar_rounds: 3,
+                },
+                diligence: Diligence {
+                    push_max: 3,
+                    idle_seconds: 30,
+                },
+                confirmation_timeout_seconds: 300,
+                lang: None,
+            },
+            llm: LlmConfig {
+                base_url: None,
+                model: None,
+                embedding_model: None,
+                temperature: 0.7,
+                request_timeout_seconds: 300,
+                stall_timeout_seconds: 60,
+                max_retries: 3,
+                reply_max_tokens: 350,
+                context_tokens: None,
+            },
+        }
+    }
+}
+
+pub fn default_disagreement_words() -> Vec<String> {
+    [
+        "disagree",
+        "however",
+        "but i",
+        "not convinced",
+        "on the contrary",
+        "i doubt",
+        "risky",
+        "concern",
+        "不同意",
+        "但是",
+        "然而",
+        "反对",
+        "不认同",
+        "有风险",
+        "担心",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Command-line values that take precedence over the file.
+#[derive(Debug, Clone, Default)]
+pub struct Overrides {
+    pub max_rounds: Option<u32>,
+    pub max_minutes: Option<f64>,
+    pub model: Option<String>,
+    pub base_url: Option<String>,
+}

@@ -1,0 +1,59 @@
+use super::*;
+
+fn parse(s: &str) -> Result<Config, ConfigError> {
+    Config::parse(s, "config.yaml", &Overrides::default())
+}
+
+#[test]
+fn empty_file_gives_defaults() {
+    assert_eq!(parse("").unwrap(), Config::default());
+    assert_eq!(parse("# nothing\n").unwrap(), Config::default());
+}
+
+#[test]
+fn unknown_key_is_located() {
+    let e = parse("bmad:\n  party_mode:\n    max_roundz: 3\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(3), Some(5)));
+    assert_eq!(e.key, "max_roundz");
+    assert!(e.to_string().starts_with("config.yaml:3:5: `max_roundz`: unknown field"), "{e}");
+}
+
+#[test]
+fn wrong_type_is_located() {
+    let e = parse("bmad:\n  party_mode:\n    max_rounds: ten\n").unwrap_err();
+    assert_eq!((e.line, e.column), (Some(3), Some(17)));
+}
+
+#[test]
+fn warn_not_below_max_names_the_key() {
+    let e = parse("bmad:\n  party_mode:\n    max_rounds: 5\n    warn_at_rounds: 5\n").unwrap_err();
+    assert_eq!(e.key, "bmad.party_mode.warn_at_rounds");
+    assert_eq!(e.line, Some(4));
+    assert!(e.to_string().contains("must be below max_rounds (5)"));
+    assert!(e.snippet.unwrap().contains("4 |     warn_at_rounds: 5"));
+}
+
+#[test]
+fn warn_at_alias_and_cli_override() {
+    let c = parse("bmad:\n  party_mode:\n    warn_at: 6\n").unwrap();
+    assert_eq!(c.party.warn_at_rounds, 6);
+    let o = Overrides {
+        max_rounds: Some(3),
+        ..Default::default()
+    };
+    let c = Config::parse("", "x", &o).unwrap();
+    assert_eq!((c.party.max_rounds, c.party.warn_at_rounds), (3, 2));
+    let c = Config::parse("bmad:\n  party_mode:\n    warn_at_rounds: 8\n", "x", &o).unwrap();
+    assert_eq!(c.party.warn_at_rounds, 2);
+    let c = Config::parse("bmad:\n  party_mode:\n    warn_at_rounds: 1\n", "x", &o).unwrap();
+    assert_eq!(c.party.warn_at_rounds, 1);
+}
+
+#[test]
+fn bad_regex_and_url() {
+    let e = parse("bmad:\n  party_mode:\n    consensus: { convergence_indicator: \"(\" }\n").unwrap_err();
+    assert_eq!(e.key, "bmad.party_mode.consensus.convergence_indicator");
+    let e = parse("bmad:\n  llm:\n    base_url: localhost:11434\n").unwrap_err();
+    assert_eq!(e.key, "bmad.llm.base_url");
+    assert_eq!(e.line, Some(3));
+}

@@ -1,0 +1,305 @@
+//! Who a sentence speaks as: speaker labels, prefaces ("Sure, here is
+//! Maya's reply"), talk about the reply, addressing or quoting oneself.
+
+use crate::text::is_cjk;
+
+/// Markdown and list decoration, and an icon, before a label.
+fn undecorated(s: &str) -> &str {
+    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '['));
+    // An icon: symbols and their variation selectors, then spaces.
+    let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
+    if rest.len() != s.len() {
+        rest.trim_start()
+    } else {
+        s
+    }
+}
+
+/// ASCII-case-insensitive: the caller slices `s` at `prefix.len()` after.
+fn starts_with_ci(s: &str, prefix: &str) -> bool {
+    s.len() >= prefix.len() && s.is_char_boundary(prefix.len()) && s[..prefix.len()].eq_ignore_ascii_case(prefix)
+}
+
+/// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon.
+/// Returns the length through the colon, or None; `partial` accepts a label
+/// not finished yet.
+fn label_tail(rest: &str, partial: bool) -> Option<usize> {
+    let mut i = 0;
+    let b: Vec<char> = rest.chars().collect();
+    let mut bytes = 0;
+    let step = |i: &mut usize, bytes: &mut usize| {
+        *bytes += b[*i].len_utf8();
+        *i += 1;
+    };
+    while i < b.len() && matches!(b[i], '*' | '_' | ']' | ' ') {
+        step(&mut i, &mut bytes);
+    }
+    if i < b.len() && matches!(b[i], '(' | '（') {
+        let open = i;
+        while i < b.len() && !matches!(b[i], ')' | '）') && i - open < 48 && b[i] != '\n' {
+            step(&mut i, &mut bytes);
+        }
+        if i >= b.len() {
+            return partial.then_some(bytes);
+        }
+        if !matches!(b[i], ')' | '）') {
+            return None;
+        }
+        step(&mut i, &mut bytes);
+    }
+    while i < b.len() && matches!(b[i], '*' | '_' | ']' | ' ') {
+        step(&mut i, &mut bytes);
+    }
+    if i >= b.len() {
+        return partial.then_some(bytes);
+    }
+    matches!(b[i], ':' | '：').then(|| bytes + b[i].len_utf8())
+}
+
+/// The name whose label (`Kofi:`, `**Kofi** (Developer):`, `🛠️ Kofi：`) starts `s`.
+pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
+    let t = undecorated(s);
+    names.iter().find_map(|n| {
+        (starts_with_ci(t, n) && !t[n.len()..].starts_with(|c: char| c.is_alphanumeric()) && label_tail(&t[n.len()..], false).is_some())
+            .then_some(n.as_str())
+    })
+}
+
+/// `s` without its leading label of `name`, if it has one.
+pub(super) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
+    let t = undecorated(s);
+    if name.is_empty() || !starts_with_ci(t, name) || t[name.len()..].starts_with(|c: char| c.is_alphanumeric()) {
+        return None;
+    }
+    let n = label_tail(&t[name.len()..], false)?;
+    Some(t[name.len() + n..].trim_start_matches([' ', '*']))
+}
+
+/// Whether an unfinished line may still become a label of one of `names`.
+pub(super) fn could_be_label(t: &str, names: &[String]) -> bool {
+    let t = undecorated(t);
+    if t.is_empty() {
+        return true;
+    }
+    names.iter().any(|n| {
+        if t.len() < n.len() {
+            n.to_lowercase().starts_with(&t.to_lowercase())
+        } else {
+            starts_with_ci(t, n) && !t[n.len()..].starts_with(|c: char| c.is_alphanumeric()) && label_tail(&t[n.len()..], true).is_some()
+        }
+    })
+}
+
+/// Words before a colon at the very start that may be a preface naming the
+/// speaker (`It is my turn, Maya:`): held until the colon or the tenth word.
+pub(super) fn could_be_preface(t: &str) -> bool {
+    !t.contains([':', '：']) && t.split_whitespace().count() < 10 && t.chars().count() < 60
+}
+
+/// `s` without an opening such as `It is my turn, Maya:` or `Maya here:`:
+/// up to ten words that name the speaker, ending in a colon.
+pub(super) fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
+    let colon = s.find([':', '：'])?;
+    let head = &s[..colon];
+    if head.split_whitespace().count() > 10 || head.contains('\n') || !mentions_any(head, std::slice::from_ref(&own.to_string())) {
+        return None;
+    }
+    let after = &s[colon..];
+    let skip = after.chars().next().map_or(0, char::len_utf8);
+    Some(after[skip..].trim_start_matches([' ', '*']))
+}
+
+/// Whether `s` talks about writing the reply rather than saying it
+/// ("Sure, here is Maya's reply:", "好的，以下是 Maya 的发言").
+pub(super) fn is_meta(s: &str, own: &str) -> bool {
+    let lower = s.to_lowercase();
+    let writing = [
+        "write",
+        "writing",
+        "here is",
+        "here's",
+        "below",
+        "sure",
+        "certainly",
+        "okay",
+        "以下",
+        "好的",
+        "写",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    about_reply(s, own) && writing && s.split_whitespace().count() <= 16
+}
+
+/// Whether `s` names the reply being written (`Maya's reply`, `my response`).
+pub(super) fn about_reply(s: &str, own: &str) -> bool {
+    let lower = s.to_lowercase();
+    let own = own.to_lowercase();
+    ["reply", "response"].iter().any(|w| {
+        [
+            format!("{own}'s {w}"),
+            format!("{own}’s {w}"),
+            format!("my {w}"),
+            format!("this {w}"),
+        ]
+        .iter()
+        .any(|p| lower.contains(p.as_str()))
+    }) || ["的发言", "的回复", "的回应"]
+        .iter()
+        .any(|w| lower.contains(&format!("{own}{w}")) || lower.contains(&format!("{own} {w}")))
+}
+
+/// `s` without an opening that greets the speaker by its own name
+/// (`Hey Maya,` by Maya: the model took the turn for someone else's).
+pub(super) fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
+    if own.is_empty() {
+        return None;
+    }
+    let t = s.trim_start();
+    // A greeting, or one word and a comma ("Sure, Maya."): the model took
+    // the turn note for someone's request to it.
+    let greetings = [
+        "hi ",
+        "hey ",
+        "hello ",
+        "dear ",
+        "thanks ",
+        "thank you ",
+        "你好，",
+        "你好",
+        "嗨，",
+        "嗨",
+    ];
+    let opener = greetings.iter().find_map(|g| strip_prefix_ci(t, g)).or_else(|| {
+        let (word, rest) = t.split_once([',', '，'])?;
+        (word.chars().count() <= 12 && word.chars().all(char::is_alphabetic)).then_some(rest)
+    });
+    let rest = opener
+        .and_then(|o| strip_prefix_ci(o.trim_start(), own))
+        .or_else(|| strip_prefix_ci(t, own))?;
+    let mark = rest.chars().next()?;
+    if ![',', '!', '，', '！', '、', '.', '。'].contains(&mark) {
+        return None;
+    }
+    Some(rest[mark.len_utf8()..].trim_start())
+}
+
+/// `t` after `prefix`, compared without case.
+pub(super) fn strip_prefix_ci<'t>(t: &'t str, prefix: &str) -> Option<&'t str> {
+    let mut chars = t.chars();
+    for p in prefix.chars() {
+        if !chars.next()?.to_lowercase().eq(p.to_lowercase()) {
+            return None;
+        }
+    }
+    Some(chars.as_str())
+}
+
+/// `s` without an opening clause that quotes the speaker as if someone else
+/// (`As Maya said, …`, `正如Maya所说，…`).
+pub(super) fn strip_self_attribution<'s>(s: &'s str, own: &str) -> Option<&'s str> {
+    if own.is_empty() {
+        return None;
+    }
+    let t = s.trim_start();
+    let opens = ["as ", "like ", "正如", "如同", "就像"]
+        .iter()
+        .any(|p| strip_prefix_ci(t, p).is_some_and(|r| strip_prefix_ci(r.trim_start(), own).is_some()));
+    if !opens {
+        return None;
+    }
+    let comma = t.find([',', '，', ':', '：'])?;
+    if t[..comma].split_whitespace().count() > 8 {
+        return None;
+    }
+    let skip = t[comma..].chars().next().map_or(0, char::len_utf8);
+    Some(t[comma + skip..].trim_start())
+}
+
+pub(super) fn capitalise_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// Whether `s` names one of `names` as a whole word.
+pub(super) fn mentions_any(s: &str, names: &[String]) -> bool {
+    let lower = s.to_lowercase();
+    names.iter().filter(|n| !n.is_empty()).any(|n| {
+        let n = n.to_lowercase();
+        lower.match_indices(&n).any(|(i, _)| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + n.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c)) && !after.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c))
+        })
+    })
+}
+
+/// How a sentence attributes a view to `{n}`.
+const ATTRIBUTION: &[&str] = &[
+    "as {n} ",
+    "as {n},",
+    "like {n} ",
+    "like {n},",
+    "with {n} that",
+    "agree with {n}",
+    "agreed with {n}",
+    "{n}'s point",
+    "{n}’s point",
+    "{n}'s idea",
+    "{n}’s idea",
+    "{n}'s suggestion",
+    "{n}’s suggestion",
+    "{n}'s concern",
+    "{n}’s concern",
+    "{n}'s view",
+    "{n}’s view",
+    "{n} said",
+    "{n} says",
+    "{n} mentioned",
+    "{n} noted",
+    "{n} pointed out",
+    "{n} suggested",
+    "{n} argued",
+    "{n} raised",
+    "{n} brought up",
+    "{n} emphasi",
+    "{n} highlighted",
+    "{n} is right",
+    "{n} made a",
+    "build on {n}",
+    "building on {n}",
+    "echo {n}",
+    "echoing {n}",
+    "正如{n}",
+    "如同{n}",
+    "同意{n}",
+    "赞同{n}",
+    "认同{n}",
+    "{n}说",
+    "{n}所说",
+    "{n}提到",
+    "{n}指出",
+    "{n}认为",
+    "{n}建议",
+    "{n}的观点",
+    "{n}的建议",
+    "{n}强调",
+    "{n}的看法",
+    "{n}提出",
+];
+
+/// Whether `s` attributes a view to one of `names` (`I agree with Priya`,
+/// `as Priya said`). Addressing them (`Priya, what do you think?`) is not.
+pub(super) fn attributes(s: &str, names: &[String]) -> bool {
+    if !mentions_any(s, names) {
+        return false;
+    }
+    let lower = format!("{} ", s.to_lowercase());
+    names.iter().filter(|n| !n.is_empty()).any(|n| {
+        let n = n.to_lowercase();
+        ATTRIBUTION.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
+    })
+}

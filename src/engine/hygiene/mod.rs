@@ -1,0 +1,579 @@
+//! Reply hygiene: every reply of every model is cleaned as it streams, so
+//! that an agent speaks only as itself. Small models speak for the others
+//! (`Kofi: …`), open with their own label, quote themselves, continue the
+//! runtime's instructions, copy earlier turns and loop; a hosted model does
+//! so less often, and the same rules cost it nothing.
+//!
+//! The unit of judgement is the sentence. A sentence is held back while it
+//! could still turn out to be one of those (a line that may be becoming a
+//! label, a run of words that may be a copy, a name of an agent who has not
+//! spoken), and released as soon as it cannot; so a pane never shows text
+//! that is cut later, and ordinary text streams with a delay of a few words.
+//! What is cut is reported as [`Cut`]s, for the log and the session file's
+//! counters, never for the screen.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::Hash;
+
+use crate::text::is_cjk;
+
+mod labels;
+mod sentences;
+#[cfg(test)]
+mod tests;
+
+use labels::{
+    about_reply, attributes, capitalise_first, could_be_label, could_be_preface, is_meta, label_at_start, mentions_any, strip_label,
+    strip_preface, strip_self_address, strip_self_attribution,
+};
+use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end, sentence_end_from, token_hashes, token_starts, TAIL_BYTES};
+
+/// Where a run of words came from.
+const RUNTIME: u8 = 1;
+const EARLIER: u8 = 2;
+
+/// What one reply must not do, built for each call from what its prompt held.
+#[derive(Debug, Clone, Default)]
+pub struct Voices {
+    /// The speaker's display name.
+    pub own: String,
+    /// Everyone else who could be spoken for: the other agents and the facilitator.
+    pub others: Vec<String>,
+    /// Agents who have not spoken yet: no view may be attributed to them.
+    pub unspoken: Vec<String>,
+    /// Words per run that count as a copy: 4 for alphabetic languages, 6 for
+    /// Chinese (one token per character: about three words).
+    pub gram: usize,
+    /// The runtime's markers (end, ask): a line that opens with one is a
+    /// signal, kept whatever it echoes (the ask instruction's own words).
+    pub markers: Vec<String>,
+    /// Keep sentences copied from earlier turns (counted all the same): for
+    /// the moderator, who sums up where the room circles, and for written
+    /// replies (the rehearsal), which asking again would not change.
+    pub keep_echoes: bool,
+    grams: HashMap<u64, u8>,
+    /// Earlier sentences too short for runs of words (`Thank you, Kofi.`),
+    /// whole: a small model repeats such stock lines turn after turn.
+    short: HashSet<u64>,
+    /// The room's names, as token hashes: any of them counts as the same
+    /// word when copies are compared, so the runtime's note written for
+    /// another speaker, or a reply copied with the names swapped, is found.
+    names: HashSet<u64>,
+}
+
+/// The token every name stands for in copy comparisons.
+const NAME: u64 = 0x6e61_6d65;
+
+impl Voices {
+    pub fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
+        let others: Vec<String> = others.into_iter().filter(|n| !n.trim().is_empty()).collect();
+        let mut names = HashSet::new();
+        for n in others.iter().map(String::as_str).chain([own]) {
+            // Single CJK characters are words of their own: never names here.
+            for word in n.split_whitespace().filter(|w| !w.chars().any(is_cjk)) {
+                let w = word.to_lowercase();
+                for form in [w.clone(), format!("{w}'s"), format!("{w}’s")] {
+                    names.extend(token_hashes(&form));
+                }
+            }
+        }
+        Voices {
+            own: own.to_string(),
+            others,
+            unspoken,
+            gram: if chinese { 6 } else { 4 },
+            markers: Vec::new(),
+            keep_echoes: false,
+            grams: HashMap::new(),
+            short: HashSet::new(),
+            names,
+        }
+    }
+
+    /// `text`'s tokens, every name the same token.
+    fn tokens(&self, text: &str) -> Vec<u64> {
+        let mut toks = token_hashes(text);
+        for t in &mut toks {
+            if self.names.contains(t) {
+                *t = NAME;
+            }
+        }
+        toks
+    }
+
+    /// The runtime's own text (rules, instructions): a reply that continues
+    /// it is cut there.
+    pub fn runtime(mut self, text: &str) -> Voices {
+        self.index(text, RUNTIME);
+        self
+    }
+
+    /// Text said before (other turns, the persona): a sentence copied from it
+    /// is dropped (unless `keep_echoes`).
+    pub fn earlier(mut self, text: &str) -> Voices {
+        self.index(text, EARLIER);
+        self
+    }
+
+    fn index(&mut self, text: &str, source: u8) {
+        let toks = self.tokens(text);
+        for w in toks.windows(self.gram) {
+            *self.grams.entry(gram_hash(w)).or_default() |= source;
+        }
+        if source == EARLIER {
+            let mut rest = text;
+            while !rest.is_empty() {
+                let end = sentence_end(rest).unwrap_or(rest.len());
+                let toks = self.tokens(&rest[..end]);
+                if is_short(toks.len(), self.gram) {
+                    self.short.insert(gram_hash(&toks));
+                }
+                rest = &rest[end..];
+            }
+        }
+    }
+}
+
+/// Why part of a reply was removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CutKind {
+    /// A line spoken as another agent or the facilitator: the reply ends there.
+    SpeaksAsOther,
+    /// The speaker's own label (`Maya:`) or an opening such as `It is my turn, Maya:`.
+    OwnLabel,
+    /// The speaker treating itself as someone else: attributing a view to
+    /// itself (`As Maya said, …` by Maya) or greeting itself (`Hey Maya,`).
+    SelfQuote,
+    /// The runtime's instructions coming back: the reply ends there.
+    RuntimeText,
+    /// A sentence the reply already said: the reply ends there.
+    Loop,
+    /// A sentence copied from an earlier turn: dropped (kept on a second try).
+    Echo,
+    /// A view attributed to an agent who has not spoken: dropped.
+    Unspoken,
+    /// The reply reached its token cap: the unfinished sentence is dropped.
+    Capped,
+}
+
+impl CutKind {
+    pub fn code(self) -> &'static str {
+        match self {
+            CutKind::SpeaksAsOther => "speaks_as_other",
+            CutKind::OwnLabel => "own_label",
+            CutKind::SelfQuote => "self_quote",
+            CutKind::RuntimeText => "runtime_text",
+            CutKind::Loop => "loop",
+            CutKind::Echo => "echo",
+            CutKind::Unspoken => "unspoken",
+            CutKind::Capped => "capped",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cut {
+    pub kind: CutKind,
+    pub text: String,
+}
+
+/// What one piece of a reply gives.
+#[derive(Debug, Default, PartialEq)]
+pub struct Step {
+    /// Text that is final and may be shown.
+    pub show: String,
+    /// The reply was cut: nothing after this matters, the stream may stop.
+    pub stop: bool,
+}
+
+pub struct Hygiene<'v> {
+    voices: &'v Voices,
+    /// The sentence being written, not yet judged.
+    cur: String,
+    /// Bytes of `cur` already shown: such a sentence can no longer be dropped.
+    shown: usize,
+    /// Nothing has been kept yet.
+    reply_start: bool,
+    kept: String,
+    /// Runs of words of the kept sentences (the loop guard), and the short
+    /// ones whole.
+    own: HashSet<u64>,
+    own_short: HashSet<u64>,
+    stopped: bool,
+    cuts: Vec<Cut>,
+    /// A copied run reaches into the unshown part of `cur`: it stays so
+    /// while `cur` grows, so it is not looked for again (a long reply's
+    /// sentence is not scanned once per piece).
+    copy_seen: bool,
+    /// Bytes of `cur` known to hold no sentence end.
+    scanned: usize,
+    /// Pieces received, near enough to tokens; with `cap`, the point from
+    /// which unfinished sentences are held back, as a capped reply drops its last one.
+    pieces: u32,
+    cap: Option<u32>,
+}
+
+/// Words (CJK characters) of a sentence without a copied run, after which
+/// it streams before its end.
+const STREAM_AFTER: usize = 24;
+
+/// Pieces before the cap from which an unfinished sentence is held back.
+const CAP_MARGIN: u32 = 48;
+
+impl<'v> Hygiene<'v> {
+    pub fn new(voices: &'v Voices, cap: Option<u32>) -> Hygiene<'v> {
+        Hygiene {
+            voices,
+            cur: String::new(),
+            shown: 0,
+            reply_start: true,
+            kept: String::new(),
+            own: HashSet::new(),
+            own_short: HashSet::new(),
+            copy_seen: false,
+            scanned: 0,
+            stopped: false,
+            cuts: Vec::new(),
+            pieces: 0,
+            cap,
+        }
+    }
+
+    /// Feeds one streamed piece.
+    pub fn push(&mut self, piece: &str) -> Step {
+        let mut step = Step::default();
+        if self.stopped {
+            step.stop = true;
+            return step;
+        }
+        self.pieces += 1;
+        self.cur.push_str(piece);
+        while let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) {
+            let sentence: String = self.cur.drain(..end).collect();
+            self.copy_seen = false;
+            self.scanned = 0;
+            let shown = std::mem::take(&mut self.shown).min(sentence.len());
+            self.settle(&sentence, shown, &mut step);
+            if self.stopped {
+                self.cur.clear();
+                step.stop = true;
+                return step;
+            }
+        }
+        // No end so far; the last character may still become one (`.`
+        // before the next piece's space).
+        self.scanned = floor_char_boundary(&self.cur, self.cur.len().saturating_sub(1));
+        if !self.cur.is_empty() && !self.hold() {
+            // The last few words wait: a copy is only seen once a whole run
+            // of words is in, and none of it may be on screen by then. So
+            // do trailing spaces: an ellipsis may have to close the text.
+            let from = floor_char_boundary(&self.cur, self.cur.len().saturating_sub(TAIL_BYTES));
+            let starts = token_starts(&self.cur[from..]);
+            let lag = starts.len().saturating_sub(self.voices.gram - 1);
+            let upto = starts.get(lag).map_or(self.cur.len(), |&b| from + b);
+            let upto = self.cur[..upto].trim_end().len().max(self.shown);
+            step.show.push_str(&self.cur[self.shown..upto]);
+            self.kept.push_str(&self.cur[self.shown..upto]);
+            self.shown = upto;
+        }
+        step
+    }
+
+    /// The stream ended; `capped`: at its token cap. Returns the last text
+    /// to show.
+    pub fn finish(&mut self, capped: bool) -> String {
+        let mut step = Step::default();
+        if self.stopped || self.cur.is_empty() {
+            return step.show;
+        }
+        let sentence = std::mem::take(&mut self.cur);
+        let shown = std::mem::take(&mut self.shown);
+        if capped && !sentence.trim().is_empty() {
+            self.cuts.push(Cut {
+                kind: CutKind::Capped,
+                text: sentence[shown..].to_string(),
+            });
+            if shown > 0 {
+                // Begun on screen before the cap was near: close it visibly.
+                step.show.push('…');
+                self.kept.push('…');
+            }
+            return step.show;
+        }
+        self.settle(&sentence, shown, &mut step);
+        step.show
+    }
+
+    /// The reply as kept (markers included; the marker filter comes after).
+    pub fn kept(&self) -> &str {
+        &self.kept
+    }
+
+    pub fn cuts(&self) -> &[Cut] {
+        &self.cuts
+    }
+
+    /// The reply was cut: what followed was void.
+    pub fn stopped(&self) -> bool {
+        self.stopped
+    }
+
+    fn cut(&mut self, kind: CutKind, text: &str) {
+        self.cuts.push(Cut {
+            kind,
+            text: text.to_string(),
+        });
+    }
+
+    /// Judges a whole sentence, of which `shown` bytes are on screen already.
+    fn settle(&mut self, sentence: &str, shown: usize, step: &mut Step) {
+        if shown > 0 {
+            // Begun on screen already: that part stays. The rest was held
+            // back once it began to copy (`hold`), and is judged alone.
+            self.settle_tail(sentence, shown, step);
+            return;
+        }
+        let mut s = sentence.to_string();
+        // A label opens a line, or a sentence within one (`当然！小林：…`).
+        if label_at_start(&s, &self.voices.others).is_some() {
+            self.cut(CutKind::SpeaksAsOther, sentence);
+            self.stopped = true;
+            return;
+        }
+        if let Some(rest) = strip_label(&s, &self.voices.own) {
+            self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+            s = rest.to_string();
+        }
+        // A self-quote first: its clause may hold a colon too.
+        if let Some(rest) = strip_self_attribution(&s, &self.voices.own) {
+            self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
+            s = capitalise_first(rest);
+        }
+        if self.reply_start {
+            if let Some(rest) = strip_preface(&s, &self.voices.own) {
+                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+                s = rest.to_string();
+            }
+            // "Sure, I'll write Maya's reply without a name label.": an
+            // answer to the turn note, not a word of the meeting.
+            let head = s.find([':', '：']).map_or(s.as_str(), |c| &s[..c]);
+            if is_meta(head, &self.voices.own) {
+                let rest = s[head.len()..].trim_start_matches([':', '：', ' ', '*']).to_string();
+                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
+                if rest.trim().is_empty() {
+                    return;
+                }
+                s = rest;
+            }
+            if let Some(rest) = strip_self_address(&s, &self.voices.own) {
+                self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
+                s = capitalise_first(rest);
+            }
+        }
+        let toks = self.voices.tokens(&s);
+        let signal = self
+            .voices
+            .markers
+            .iter()
+            .find(|m| !m.is_empty() && s.trim_start().starts_with(m.as_str()));
+        // A signal line may echo anything but the runtime's own words: a
+        // "question" that recites the ask instruction is no question.
+        let verdict = match signal {
+            Some(m) => match self.copied(&self.voices.tokens(&s.trim_start()[m.len()..])) {
+                Some(RUNTIME) => Some(RUNTIME),
+                _ => None,
+            },
+            None => self.copied(&toks),
+        };
+        match verdict {
+            Some(RUNTIME) => {
+                self.cut(CutKind::RuntimeText, &s);
+                self.stopped = true;
+                return;
+            }
+            Some(EARLIER) => {
+                // Dropped; a reply that was nothing else is asked for
+                // again, and one that is so twice passes the round.
+                self.cut(CutKind::Echo, &s);
+                if !self.voices.keep_echoes {
+                    return;
+                }
+            }
+            Some(_) => {
+                self.cut(CutKind::Loop, &s);
+                self.stopped = true;
+                return;
+            }
+            None => {}
+        }
+        if attributes(&s, &self.voices.unspoken) {
+            self.cut(CutKind::Unspoken, &s);
+            return;
+        }
+        if attributes(&s, std::slice::from_ref(&self.voices.own)) {
+            self.cut(CutKind::SelfQuote, &s);
+            return;
+        }
+        self.remember(&s);
+        let text = if self.reply_start { s.trim_start().to_string() } else { s };
+        self.keep(&text, step);
+    }
+
+    /// The unshown rest of a sentence begun on screen (`Kofi, I agree that`,
+    /// then a copy of what Kofi said): a copied rest is dropped and the
+    /// shown part closed with an ellipsis, since it cannot be taken back.
+    fn settle_tail(&mut self, sentence: &str, shown: usize, step: &mut Step) {
+        let rest = &sentence[shown..];
+        let close = |h: &mut Self, step: &mut Step| {
+            let ending = if rest.ends_with('\n') { "…\n" } else { "… " };
+            step.show.push_str(ending);
+            h.kept.push_str(ending);
+        };
+        match self.copied(&self.voices.tokens(rest)) {
+            Some(RUNTIME) => {
+                self.cut(CutKind::RuntimeText, rest);
+                self.stopped = true;
+                close(self, step);
+            }
+            Some(EARLIER) => {
+                self.cut(CutKind::Echo, rest);
+                if self.voices.keep_echoes {
+                    self.remember(sentence);
+                    self.keep(rest, step);
+                } else {
+                    self.remember(&sentence[..shown]);
+                    close(self, step);
+                }
+            }
+            Some(_) => {
+                self.cut(CutKind::Loop, rest);
+                self.stopped = true;
+                close(self, step);
+            }
+            None => {
+                self.remember(sentence);
+                self.keep(rest, step);
+            }
+        }
+    }
+
+    /// The loop guard's memory of what this reply said.
+    fn remember(&mut self, sentence: &str) {
+        let toks = self.voices.tokens(sentence);
+        self.own.extend(toks.windows(self.voices.gram).map(gram_hash));
+        if is_short(toks.len(), self.voices.gram) {
+            self.own_short.insert(gram_hash(&toks));
+        }
+    }
+
+    fn keep(&mut self, text: &str, step: &mut Step) {
+        if !text.trim().is_empty() {
+            self.reply_start = false;
+        }
+        // Lines whose sentences were dropped leave their breaks behind: at
+        // most one blank line in a row.
+        let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
+        let text = if breaks >= 2 { text.trim_start_matches('\n') } else { text };
+        step.show.push_str(text);
+        self.kept.push_str(text);
+    }
+
+    /// Whether `toks` (a whole sentence) copies earlier text: the source
+    /// (RUNTIME, EARLIER, or 0 for this reply's own earlier sentences).
+    fn copied(&self, toks: &[u64]) -> Option<u8> {
+        let gram = self.voices.gram;
+        if is_short(toks.len(), gram) {
+            let h = gram_hash(toks);
+            return if self.own_short.contains(&h) {
+                Some(0)
+            } else {
+                self.voices.short.contains(&h).then_some(EARLIER)
+            };
+        }
+        let windows = toks.len().checked_sub(gram)? + 1;
+        // Too short for a run of words to mean anything.
+        if windows < 3 {
+            return None;
+        }
+        let (mut runtime, mut earlier, mut own, mut any) = (0, 0, 0, 0);
+        // Words inside a copied run: the sentence's share said before.
+        let mut covered = vec![false; toks.len()];
+        for (i, w) in toks.windows(gram).enumerate() {
+            let h = gram_hash(w);
+            let src = self.voices.grams.get(&h).copied().unwrap_or(0);
+            let mine = self.own.contains(&h);
+            if src & RUNTIME != 0 {
+                runtime += 1;
+            }
+            if src & EARLIER != 0 {
+                earlier += 1;
+            }
+            if mine {
+                own += 1;
+            }
+            if src != 0 || mine {
+                any += 1;
+                covered[i..i + gram].iter_mut().for_each(|c| *c = true);
+            }
+        }
+        // Half a sentence's words in copied runs is a restatement: what is
+        // new in it, if anything, is said better on its own.
+        if covered.iter().filter(|c| **c).count() * 2 < toks.len() {
+            return None;
+        }
+        Some(if runtime * 2 >= any {
+            RUNTIME
+        } else if own >= earlier {
+            0
+        } else {
+            EARLIER
+        })
+    }
+
+    /// Whether a run of words said before (earlier turns, the runtime's
+    /// text, this reply) reaches past byte `from` of the unfinished sentence.
+    fn copies_since(&mut self, from: usize) -> bool {
+        if self.copy_seen {
+            return true;
+        }
+        let gram = self.voices.gram;
+        // The runs that reach past `from` start within the few words before
+        // it: the text before those is never tokenised again.
+        let start = floor_char_boundary(&self.cur, from.saturating_sub(TAIL_BYTES));
+        let toks = self.voices.tokens(&self.cur[start..]);
+        let first = self.voices.tokens(&self.cur[start..from]).len().saturating_sub(gram - 1);
+        self.copy_seen = toks.get(first..).is_some_and(|t| {
+            t.windows(gram).any(|w| {
+                let h = gram_hash(w);
+                self.voices.grams.contains_key(&h) || self.own.contains(&h)
+            })
+        });
+        self.copy_seen
+    }
+
+    /// Whether the unfinished sentence must wait for more text.
+    fn hold(&mut self) -> bool {
+        if self.shown > 0 {
+            // The rest streams while no run of words reaching into it was
+            // said before; once one is, the sentence waits for its end.
+            return self.copies_since(self.shown);
+        }
+        if self.cap.is_some_and(|c| self.pieces + CAP_MARGIN >= c) {
+            return true;
+        }
+        let t = self.cur.trim_start();
+        let unsettled = t.is_empty()
+            || could_be_label(t, &self.voices.others)
+            || could_be_label(t, std::slice::from_ref(&self.voices.own))
+            || self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own))
+            // A sentence is judged whole (`settle`): one shown in part can
+            // no longer be dropped, only closed early. Only a long one with
+            // nothing copied so far streams before its end.
+            || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER;
+        if unsettled {
+            return true;
+        }
+        let named = mentions_any(t, &self.voices.unspoken) || mentions_any(t, std::slice::from_ref(&self.voices.own));
+        named || self.copies_since(0)
+    }
+}

@@ -1,0 +1,273 @@
+use super::*;
+
+fn voices() -> Voices {
+    Voices::new(
+        "Maya",
+        vec!["Kofi".into(), "Priya".into(), "Sam".into(), "Facilitator".into()],
+        vec!["Priya".into()],
+        false,
+    )
+    .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
+    .earlier("We should ship the smallest thing that could work and measure it in production.")
+}
+
+/// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
+fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String, Vec<CutKind>, bool) {
+    let v = voices();
+    let mut h = Hygiene::new(&v, cap);
+    let chars: Vec<char> = reply.chars().collect();
+    let mut shown = String::new();
+    let mut stopped = false;
+    for piece in chars.chunks(n) {
+        let step = h.push(&piece.iter().collect::<String>());
+        shown.push_str(&step.show);
+        if step.stop {
+            stopped = true;
+            break;
+        }
+    }
+    shown.push_str(&h.finish(capped));
+    let kinds = h.cuts().iter().map(|c| c.kind).collect();
+    (shown, h.kept().to_string(), kinds, stopped || h.stopped())
+}
+
+#[test]
+fn token_starts_match_the_tokens() {
+    for s in ["", "Kofi's plan, v2 — ship it!", "我们 should 试试 MVP。", "  a  b\n\nc "] {
+        assert_eq!(token_starts(s).len(), token_hashes(s).len(), "{s:?}");
+    }
+    assert_eq!(token_starts("ab 我们c"), [0, 3, 6, 9]);
+}
+
+#[test]
+fn a_plain_reply_passes_whole_and_streams() {
+    let reply = "Boring tech wins here. Kofi is right that we measure first, and I would add user interviews.";
+    for n in [1, 3, 7, 100] {
+        let (shown, kept, cuts, stopped) = run(reply, n, None, false);
+        assert_eq!(shown, reply, "pieces of {n}");
+        assert_eq!(kept, reply);
+        assert!(cuts.is_empty() && !stopped, "{cuts:?}");
+    }
+    // Streams: most of the first sentence is out before the reply ends.
+    let v = voices();
+    let mut h = Hygiene::new(&v, None);
+    let mut out = String::new();
+    let long = "Boring tech wins here because nobody on a team of five has to learn it again, \
+                nobody has to be paged for it at night, and every library we need already speaks to it";
+    for w in long.split_inclusive(' ') {
+        out.push_str(&h.push(w).show);
+    }
+    assert!(out.len() > 100, "shown while streaming: {out:?}");
+    // The last words wait: a copy may be starting there.
+    assert!(!out.contains("speaks"), "{out:?}");
+}
+
+#[test]
+fn speaking_as_another_cuts_the_reply_and_is_never_shown() {
+    for reply in [
+        "I like it.\nKofi: And I agree with myself.",
+        "I like it.\n**Kofi** (Senior Developer): Me too.",
+        "I like it.\n🛠️ Kofi: Me too.",
+        "I like it.\nSam: thanks all!",
+        "I like it.\nFacilitator: next?",
+    ] {
+        for n in [1, 2, 5, 50] {
+            let (shown, kept, cuts, stopped) = run(reply, n, None, false);
+            assert_eq!(shown, "I like it.\n", "{reply:?} in pieces of {n}");
+            assert_eq!(kept, shown);
+            assert_eq!(cuts, [CutKind::SpeaksAsOther]);
+            assert!(stopped);
+        }
+    }
+}
+
+#[test]
+fn naming_someone_mid_line_or_addressing_them_is_speech() {
+    for reply in [
+        "Kofi, I hear you: measure first.",
+        "We differ here, Kofi: I would not wait.",
+        "Kofiko: a product name.",
+    ] {
+        let (shown, _, cuts, _) = run(reply, 3, None, false);
+        assert_eq!(shown, reply);
+        assert!(cuts.is_empty(), "{reply}: {cuts:?}");
+    }
+}
+
+#[test]
+fn own_labels_and_prefaces_are_removed() {
+    assert_eq!(run("Maya: Research first.", 2, None, false).0, "Research first.");
+    assert_eq!(
+        run("**Maya** (Business Analyst): Research first.", 4, None, false).0,
+        "Research first."
+    );
+    assert_eq!(run("It is my turn, Maya: research first.", 3, None, false).0, "research first.");
+    let (shown, _, cuts, _) = run("As Maya said, research comes first.", 2, None, false);
+    assert_eq!(shown, "Research comes first.");
+    assert_eq!(cuts, [CutKind::SelfQuote]);
+    let (shown, _, cuts, _) = run("Hey Maya, great question! Research first.", 3, None, false);
+    assert_eq!(shown, "Great question! Research first.");
+    assert_eq!(cuts, [CutKind::SelfQuote]);
+    assert_eq!(
+        run("Maya, thank you. Research first.", 2, None, false).0,
+        "Thank you. Research first."
+    );
+    // Greeting someone else is fine; so is the name later on.
+    assert_eq!(run("Hey Kofi, research first.", 2, None, false).0, "Hey Kofi, research first.");
+    assert_eq!(run("Mayans, research first.", 2, None, false).0, "Mayans, research first.");
+}
+
+#[test]
+fn talk_about_writing_the_reply_is_removed() {
+    for reply in [
+        "Sure, I'll write Maya's reply without a name label. Research first.",
+        "Here is my reply: Research first.",
+        "Okay, here's Maya's response.\nResearch first.",
+    ] {
+        let (shown, _, cuts, _) = run(reply, 3, None, false);
+        assert_eq!(shown.trim_start(), "Research first.", "{reply}");
+        assert!(cuts.contains(&CutKind::OwnLabel), "{reply}: {cuts:?}");
+    }
+    // Later on, or about someone else's reply, it is speech.
+    let keep = "Research first. Sure, I'll write my reply to the board tonight.";
+    assert_eq!(run(keep, 3, None, false).0, keep);
+    let keep = "Sure, Kofi's reply covers cost, and I would add research.";
+    assert_eq!(run(keep, 3, None, false).0, keep);
+}
+
+#[test]
+fn a_marker_line_reciting_the_runtime_is_cut() {
+    let mut v = voices();
+    v.markers = vec!["!?@human".into()];
+    let mut h = Hygiene::new(&v, None);
+    let shown = h.push("Research first.\n!?@human Which users matter most?\n").show + &h.finish(false);
+    assert!(shown.contains("!?@human Which users"), "{shown}");
+    let mut h = Hygiene::new(&v, None);
+    let shown = h
+        .push("Research first.\n!?@human your own words, no name label, two to five sentences.\n")
+        .show
+        + &h.finish(false);
+    assert_eq!(shown, "Research first.\n");
+    assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::RuntimeText]);
+}
+
+#[test]
+fn runtime_text_cuts_the_reply() {
+    let (shown, _, cuts, stopped) = run(
+        "Research first. Reply now as Maya only: your own words, no name label.",
+        2,
+        None,
+        false,
+    );
+    assert_eq!(shown, "Research first. ");
+    assert_eq!(cuts, [CutKind::RuntimeText]);
+    assert!(stopped);
+}
+
+#[test]
+fn echoes_are_dropped_and_loops_cut() {
+    let echo = "Yes. We should ship the smallest thing that could work and measure it in production. But talk to users.";
+    let (shown, _, cuts, _) = run(echo, 3, None, false);
+    assert_eq!(shown, "Yes. But talk to users.");
+    assert_eq!(cuts, [CutKind::Echo]);
+    // The same with the names swapped is the same copy.
+    let v = voices().earlier("Kofi: I agree with Priya's plan to ship in June.");
+    let mut h = Hygiene::new(&v, None);
+    let shown = h.push("I agree with Kofi's plan to ship in June. And measure.").show + &h.finish(false);
+    assert_eq!(shown, "And measure.");
+    // Sentences are judged whole: a reaction that goes on to copy is
+    // never shown in part.
+    let copy =
+        "Right. Kofi, I agree that we should ship the smallest thing that could work and measure it in production. But talk to users.";
+    for n in [1, 3, 8] {
+        assert_eq!(run(copy, n, None, false).0, "Right. But talk to users.", "pieces of {n}");
+    }
+    // A long sentence streams; should a copy start late in it, the copy
+    // is never shown, and what was shown is closed.
+    let late = "Right. Kofi, I agree, and having watched three teams struggle with exactly this trade-off over the \
+                last two years in fintech, I think that we should ship the smallest thing that could work and \
+                measure it in production. But talk to users.";
+    for n in [1, 3, 8] {
+        let (shown, _, cuts, _) = run(late, n, None, false);
+        assert!(
+            shown.contains("in fintech") && shown.ends_with("… But talk to users."),
+            "pieces of {n}: {shown:?}"
+        );
+        assert!(!shown.contains("smallest thing"), "pieces of {n}: {shown:?}");
+        assert_eq!(cuts, [CutKind::Echo]);
+    }
+    // Stock lines too short for runs of words are compared whole, the
+    // names being one word: said before, or twice, they go.
+    let v = voices().earlier("Thank you, Kofi and Sam. Ship it.");
+    let mut h = Hygiene::new(&v, None);
+    let shown = h
+        .push("Thank you, Priya and Kofi. Measure it first, always. Measure it first, always. And more.")
+        .show
+        + &h.finish(false);
+    assert_eq!(shown, "Measure it first, always. ");
+    assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo, CutKind::Loop]);
+    // Dropped lines leave no run of blank lines behind.
+    let (shown, _, _, _) = run(
+        "Yes.\n\nWe should ship the smallest thing that could work and measure it in production.\n\nBut talk to users.",
+        3,
+        None,
+        false,
+    );
+    assert_eq!(shown, "Yes.\n\nBut talk to users.");
+    // A list's numbers stay with their items.
+    let list = "Two things.\n1. Interview users first.\n2. We should ship the smallest thing that could work and measure it in production.\n3. Price it.";
+    assert_eq!(run(list, 2, None, false).0, "Two things.\n1. Interview users first.\n3. Price it.");
+    // On a second try echoes are kept, and still counted.
+    let mut v = voices();
+    v.keep_echoes = true;
+    let mut h = Hygiene::new(&v, None);
+    let shown = h.push(echo).show + &h.finish(false);
+    assert_eq!(shown, echo);
+    assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
+    let (shown, _, cuts, stopped) = run(
+        "Interview five users before the design review. Then decide. Interview five users before the design review. Then",
+        4,
+        None,
+        false,
+    );
+    assert_eq!(shown, "Interview five users before the design review. Then decide. ");
+    assert_eq!(cuts, [CutKind::Loop]);
+    assert!(stopped);
+}
+
+#[test]
+fn views_of_agents_who_have_not_spoken_are_dropped() {
+    let (shown, _, cuts, _) = run("I agree with Priya that research comes first. Let us start Monday.", 3, None, false);
+    assert_eq!(shown, "Let us start Monday.");
+    assert_eq!(cuts, [CutKind::Unspoken]);
+    let (shown, _, cuts, _) = run("Priya, what do you think about research?", 3, None, false);
+    assert_eq!(shown, "Priya, what do you think about research?");
+    assert!(cuts.is_empty());
+}
+
+#[test]
+fn a_capped_reply_ends_at_its_last_full_sentence_and_never_shows_the_rest() {
+    let reply = "One. Two is a longer sentence that goes on and on and on and on";
+    let (shown, kept, cuts, _) = run(reply, 1, Some(10), true);
+    assert_eq!(shown, "One. ");
+    assert_eq!(kept, "One. ");
+    assert_eq!(cuts, [CutKind::Capped]);
+}
+
+#[test]
+fn chinese_replies() {
+    let v = Voices::new("Maya", vec!["Kofi".into(), "小林".into()], vec!["Priya".into()], true)
+        .earlier("我们应该先发布最小可用版本，然后在生产环境中测量效果。");
+    let mut h = Hygiene::new(&v, None);
+    let mut shown = String::new();
+    for c in "我同意先做调研。我们应该先发布最小可用版本，然后在生产环境中测量效果。\n小林：谢谢大家".chars()
+    {
+        shown.push_str(&h.push(&c.to_string()).show);
+    }
+    shown.push_str(&h.finish(false));
+    assert_eq!(shown.trim_end(), "我同意先做调研。");
+    assert_eq!(
+        h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(),
+        [CutKind::Echo, CutKind::SpeaksAsOther]
+    );
+}
