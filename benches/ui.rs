@@ -9,9 +9,9 @@
 use std::time::Instant;
 
 use bmad_party::engine::{AgentInfo, Event};
+use bmad_party::frontend::tui::app::{App, ScrollAction};
+use bmad_party::frontend::tui::view;
 use bmad_party::i18n::Lang;
-use bmad_party::tui::app::{App, ScrollAction};
-use bmad_party::tui::view;
 use divan::Bencher;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;

@@ -1,29 +1,30 @@
 //! bmad-party: BMAD-style party mode in the terminal.
 //!
 //! - `engine`: the step machine (no terminal code); `Command` in, `Event` out.
+//! - `frontend`: the full-screen terminal and the headless driver.
 //! - `llm`: model providers (OpenAI-compatible HTTP, offline rehearsal).
 //! - `session`: the Markdown + YAML session file.
-//! - `config`, `agents`, `workflow`, `assets`: what a party is made of.
-//! - `headless`: the stdin/stdout front end; `setup`, `cli`: start-up.
+//! - `roster`: who is in the room (own agent files, BMAD installs).
+//! - `config`, `workflow`, `assets`: the rest of what a party is made of.
+//! - `setup`, `cli`, `error`: start-up.
 
 // Configuration errors carry a location and a source snippet; they occur once,
 // at start-up, so their size does not matter and boxing them would only add noise.
 #![allow(clippy::result_large_err)]
 
-pub mod agents;
 pub mod assets;
-pub mod bmad;
 pub mod cli;
 pub mod config;
 pub mod engine;
-pub mod headless;
+pub mod error;
+pub mod frontend;
 pub mod i18n;
 pub mod llm;
 pub mod logging;
+pub mod roster;
 pub mod session;
 pub mod setup;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
-pub mod tui;
 pub mod workflow;

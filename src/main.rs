@@ -2,8 +2,9 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use bmad_party::cli::Cli;
+use bmad_party::frontend::{headless, tui};
 use bmad_party::i18n::{self, Lang};
-use bmad_party::{headless, logging, setup, tui};
+use bmad_party::{logging, roster, setup};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_localized();
@@ -13,27 +14,27 @@ fn main() -> ExitCode {
         .bmad
         .clone()
         .or_else(|| std::env::current_dir().ok())
-        .and_then(|d| bmad_party::bmad::detect(&d))
-        .and_then(|p| bmad_party::bmad::project_config(&p).communication_language)
+        .and_then(|d| bmad_party::roster::bmad::detect(&d))
+        .and_then(|p| bmad_party::roster::bmad::project_config(&p).communication_language)
         .map(|l| Lang::from_setting(&l).unwrap_or(Lang::En));
     i18n::set_ui_lang(cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default());
     if cli.list_agents {
-        return match setup::load_room(&cli) {
+        return match roster::load(&cli) {
             Ok(room) => {
-                print!("{}", setup::list_agents(&room));
+                print!("{}", roster::list_agents(&room));
                 ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })
             }
             Err(e) => {
-                eprintln!("bmad-party: {}", e.message);
-                ExitCode::from(e.code as u8)
+                eprintln!("bmad-party: {e}");
+                ExitCode::from(e.exit_code())
             }
         };
     }
     let party = match setup::build(&cli) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("bmad-party: {}", e.message);
-            return ExitCode::from(e.code as u8);
+            eprintln!("bmad-party: {e}");
+            return ExitCode::from(e.exit_code());
         }
     };
     i18n::set_ui_lang(party.lang);

@@ -5,31 +5,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::agents::{load_roster, Agent};
-use crate::assets::{agents_from_dir, embedded_agents, Lookup, WorkflowSource};
+use crate::assets::{Lookup, WorkflowSource};
 use crate::cli::Cli;
-use crate::config::{Config, ConfigError, Overrides};
+use crate::config::{Config, Overrides};
 use crate::engine::Setup;
+use crate::error::StartError;
 use crate::i18n::{t, Lang, Msg};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
 use crate::workflow::Workflow;
-
-/// A problem that stops the program before the party, with its exit code
-/// (2: bad configuration or input files; 1: anything else).
-#[derive(Debug)]
-pub struct SetupError {
-    pub message: String,
-    pub code: i32,
-}
-
-impl SetupError {
-    fn config(problems: Vec<ConfigError>) -> SetupError {
-        SetupError {
-            message: problems.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"),
-            code: 2,
-        }
-    }
-}
 
 pub const DEFAULT_OUTPUT: &str = "_bmad-output";
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
@@ -47,7 +30,7 @@ pub fn workflow_source(cli: &Cli) -> WorkflowSource {
     WorkflowSource { dir }
 }
 
-pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, SetupError> {
+pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartError> {
     let overrides = Overrides {
         max_rounds: cli.max_rounds,
         max_minutes: cli.max_minutes,
@@ -56,154 +39,23 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, SetupEr
     };
     if let Some(m) = cli.max_minutes {
         if !(m > 0.0 && m.is_finite()) {
-            return Err(SetupError {
-                message: crate::tr!(
-                    "--max-minutes: `{m}` must be a positive number of minutes",
-                    "--max-minutes：`{m}` 必须是正数（分钟）"
-                ),
-                code: 2,
-            });
+            return Err(StartError::Invalid(crate::tr!(
+                "--max-minutes: `{m}` must be a positive number of minutes",
+                "--max-minutes：`{m}` 必须是正数（分钟）"
+            )));
         }
     }
     let result = match &cli.config {
         Some(p) => Config::load(p, &overrides),
-        None => match source.read("config.yaml").map_err(|e| SetupError::config(vec![e]))? {
+        None => match source.read("config.yaml")? {
             Lookup::Found(f) => Config::parse(&f.text, &f.path, &overrides),
             Lookup::Missing => Config::parse("", "config.yaml", &overrides),
         },
     };
-    result.map_err(|e| SetupError::config(vec![e]))
+    Ok(result?)
 }
 
-/// The room and where it came from, plus what a BMAD project says about
-/// the facilitator and the languages.
-pub struct Room {
-    pub agents: Vec<Agent>,
-    pub source: String,
-    pub problems: Vec<ConfigError>,
-    pub project: Option<crate::bmad::ProjectConfig>,
-    /// A notice for the facilitator (e.g. a BMAD project with no roster).
-    pub notice: Option<String>,
-}
-
-fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), SetupError> {
-    let dir = cli.agents.clone().or_else(|| {
-        let local = PathBuf::from("agents");
-        let has_md = std::fs::read_dir(&local)
-            .map(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "md"))))
-            .unwrap_or(false);
-        has_md.then_some(local)
-    });
-    let (files, source) = match dir {
-        Some(d) => (agents_from_dir(&d).map_err(SetupError::config)?, d.display().to_string()),
-        None => (embedded_agents(), "(built-in) agents/".to_string()),
-    };
-    let agents = load_roster(&files).map_err(|e| SetupError::config(e.problems))?;
-    Ok((agents, source))
-}
-
-/// Chooses the room: `--agents DIR` when given; else a BMAD project's roster
-/// (`--bmad DIR`, or a `_bmad/` found here or above); else `./agents` or the
-/// built-in room. A project named with `--bmad` that has no roster is an
-/// error; one merely found nearby falls back to the built-in room, saying so.
-pub fn load_room(cli: &Cli) -> Result<Room, SetupError> {
-    let project = match &cli.bmad {
-        Some(d) => Some(crate::bmad::detect(d).ok_or_else(|| SetupError {
-            message: {
-                let d = d.display();
-                crate::tr!(
-                    "--bmad {d}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)",
-                    "--bmad {d}：这里没有 BMAD 安装（查找了 _bmad/、.bmad/ 或带配置的 bmad/）"
-                )
-            },
-            code: 2,
-        })?),
-        None => std::env::current_dir().ok().and_then(|cwd| crate::bmad::detect(&cwd)),
-    };
-    let loaded = project.as_ref().map(crate::bmad::load);
-    if cli.agents.is_some() || loaded.is_none() {
-        let (agents, source) = own_room(cli)?;
-        return Ok(Room {
-            agents,
-            source,
-            problems: vec![],
-            project: loaded.map(|l| l.config),
-            notice: None,
-        });
-    }
-    let loaded = loaded.expect("checked above");
-    let project = project.expect("loaded implies a project");
-    if loaded.agents.is_empty() {
-        let dir = project.dir.display();
-        let what = crate::tr!(
-            "{dir}: no agents found (looked for config.toml [agents.*], _config/agent-manifest.csv, _cfg/agent-manifest.csv)",
-            "{dir}：没有找到智能体（查找了 config.toml [agents.*]、_config/agent-manifest.csv、_cfg/agent-manifest.csv）"
-        );
-        if cli.bmad.is_some() {
-            let mut message = what;
-            for p in &loaded.problems {
-                message.push_str(&format!("\n{p}"));
-            }
-            return Err(SetupError { message, code: 2 });
-        }
-        let (agents, source) = own_room(cli)?;
-        return Ok(Room {
-            agents,
-            source,
-            problems: loaded.problems,
-            project: Some(loaded.config),
-            notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")),
-        });
-    }
-    let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
-    Ok(Room {
-        agents: loaded.agents,
-        source,
-        problems: loaded.problems,
-        project: Some(loaded.config),
-        notice: None,
-    })
-}
-
-/// `--list-agents`: the roster, where each agent came from, and problems.
-pub fn list_agents(room: &Room) -> String {
-    use unicode_width::UnicodeWidthStr;
-    let (n, source) = (room.agents.len(), &room.source);
-    let mut out = format!("{}\n", crate::tr!("{n} agent(s) from {source}", "{n} 位智能体，来自 {source}"));
-    let name_w = room.agents.iter().map(|a| a.name.width()).max().unwrap_or(4).min(24);
-    let title_w = room.agents.iter().map(|a| a.title.width()).max().unwrap_or(5).min(32);
-    for a in &room.agents {
-        let icon = if a.icon.is_empty() { "  ".to_string() } else { a.icon.clone() };
-        let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
-        let aliases = if a.aliases.is_empty() {
-            String::new()
-        } else {
-            format!(" (also {})", a.aliases.join(", "))
-        };
-        out.push_str(&format!(
-            "  {} {}  {}  @{}{}  — {}\n",
-            pad(&icon, 2),
-            pad(&a.name, name_w),
-            pad(&a.title, title_w),
-            a.id,
-            aliases,
-            a.source
-        ));
-    }
-    if let Some(n) = &room.notice {
-        out.push_str(&format!("\n{n}\n"));
-    }
-    if !room.problems.is_empty() {
-        let n = room.problems.len();
-        out.push_str(&format!("\n{}\n", crate::tr!("{n} problem(s):", "{n} 个问题：")));
-        for p in &room.problems {
-            out.push_str(&format!("  {p}\n"));
-        }
-    }
-    out
-}
-
-pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupError> {
+pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartError> {
     let base = config.llm.base_url.clone().or_else(|| env_nonempty("OPENAI_BASE_URL"));
     let key = env_nonempty("OPENAI_API_KEY");
     if cli.rehearsal || (base.is_none() && key.is_none()) {
@@ -215,13 +67,10 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupEr
     }
     let base_url = base.unwrap_or_else(|| OPENAI_BASE.to_string());
     if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(SetupError {
-            message: crate::tr!(
-                "OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL",
-                "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"
-            ),
-            code: 2,
-        });
+        return Err(StartError::Invalid(crate::tr!(
+            "OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL",
+            "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"
+        )));
     }
     let model = config
         .llm
@@ -244,7 +93,7 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, SetupEr
     };
     OpenAiProvider::new(settings)
         .map(|p| Arc::new(p) as Arc<dyn Provider>)
-        .map_err(|m| SetupError { message: m, code: 2 })
+        .map_err(StartError::Invalid)
 }
 
 pub fn output_dir(cli: &Cli) -> PathBuf {
@@ -259,11 +108,11 @@ fn login_name() -> String {
 }
 
 /// Everything for a party, or the reason there can be none.
-pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
+pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     let source = workflow_source(cli);
     let config = load_config(cli, &source)?;
-    let workflow = Workflow::load(source).map_err(SetupError::config)?;
-    let room = load_room(cli)?;
+    let workflow = Workflow::load(source)?;
+    let room = crate::roster::load(cli)?;
     let provider = provider(cli, &config)?;
     let project = room.project.clone().unwrap_or_default();
     let resume = match &cli.resume {
@@ -336,14 +185,15 @@ pub fn build(cli: &Cli) -> Result<Setup, SetupError> {
     })
 }
 
-fn resume_session(path: &Path, lang: Option<Lang>) -> Result<crate::session::Session, SetupError> {
-    let s = crate::session::load(path).map_err(|m| SetupError { message: m, code: 2 })?;
+fn resume_session(path: &Path, lang: Option<Lang>) -> Result<crate::session::Session, StartError> {
+    let s = crate::session::load(path)?;
     if s.fm.workflow_completed || !s.fm.party_active {
         let lang = lang.unwrap_or(s.fm.lang);
-        return Err(SetupError {
-            message: format!("{}: {}", path.display(), t(lang, Msg::SessionFinished)),
-            code: 1,
-        });
+        return Err(StartError::Refused(format!(
+            "{}: {}",
+            path.display(),
+            t(lang, Msg::SessionFinished)
+        )));
     }
     Ok(s)
 }

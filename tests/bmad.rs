@@ -6,8 +6,8 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
-use bmad_party::bmad::{detect, load};
 use bmad_party::engine::selection;
+use bmad_party::roster::bmad::{detect, load};
 use bmad_party::testing::FakeOpenAi;
 use tokio::io::AsyncWriteExt;
 

@@ -87,9 +87,9 @@ proptest! {
     #[test]
     fn agent_files_never_panic(body in prop_oneof![yamlish(), any::<String>()]) {
         let f = SourceFile { path: "agents/x.md".into(), text: format!("---\n{body}\n---\nbody") };
-        timed("agent", || { let _ = bmad_party::agents::parse_agent(&f); });
+        timed("agent", || { let _ = bmad_party::roster::agents::parse_agent(&f); });
         let raw = SourceFile { path: "agents/y.md".into(), text: body };
-        timed("agent", || { let _ = bmad_party::agents::parse_agent(&raw); });
+        timed("agent", || { let _ = bmad_party::roster::agents::parse_agent(&raw); });
     }
 
     #[test]
@@ -104,7 +104,7 @@ proptest! {
             text.push_str(&r.join(","));
             text.push('\n');
         }
-        timed("manifest", || { let _ = bmad_party::bmad::manifest::parse(&text, "m.csv", Path::new("/nonexistent")); });
+        timed("manifest", || { let _ = bmad_party::roster::bmad::manifest::parse(&text, "m.csv", Path::new("/nonexistent")); });
     }
 
     #[test]
@@ -154,7 +154,7 @@ proptest! {
 
     #[test]
     fn markdown_wraps_within_any_width(text in "(\\PC|\n|\\*|`|#|-|>|\\[|\\]){0,200}", width in 1u16..120) {
-        let lines = timed("markdown", || bmad_party::tui::markdown::wrap(&bmad_party::tui::markdown::parse(&text), width));
+        let lines = timed("markdown", || bmad_party::frontend::tui::markdown::wrap(&bmad_party::frontend::tui::markdown::parse(&text), width));
         // A grapheme cannot be split: one wider than the area stands alone
         // (the screen clips it); everything else fits the width.
         // Measured on the output: rendering can join characters into one

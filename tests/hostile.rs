@@ -11,10 +11,10 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use bmad_party::engine::Event;
+use bmad_party::frontend::tui::app::App;
+use bmad_party::frontend::tui::view;
 use bmad_party::i18n::Lang;
 use bmad_party::testing::{chunk, stream_events, FakeOpenAi};
-use bmad_party::tui::app::App;
-use bmad_party::tui::view;
 use common::*;
 use ratatui::backend::TestBackend;
 use ratatui::Terminal;

@@ -6,15 +6,15 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use bmad_party::agents::load_roster;
 use bmad_party::assets::{embedded_agents, WorkflowSource};
 use bmad_party::config::Config;
 use bmad_party::engine::{self, Command, Event, Phase, Setup, Status};
+use bmad_party::frontend::tui::app::{App, Focus, Modal};
+use bmad_party::frontend::tui::view;
 use bmad_party::i18n::Lang;
 use bmad_party::llm::Rehearsal;
+use bmad_party::roster::agents::load_roster;
 use bmad_party::session::ConfirmKind;
-use bmad_party::tui::app::{App, Focus, Modal};
-use bmad_party::tui::view;
 use bmad_party::workflow::Workflow;
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
@@ -348,7 +348,7 @@ async fn scrolling_holds_still_and_marks_new_messages() {
     let mut t = Terminal::new(TestBackend::new(80, 24)).unwrap();
     let now = Instant::now();
     t.draw(|f| view::draw(f, &app, now)).unwrap();
-    app.scroll(bmad_party::tui::app::ScrollAction::PageUp);
+    app.scroll(bmad_party::frontend::tui::app::ScrollAction::PageUp);
     t.draw(|f| view::draw(f, &app, now)).unwrap();
     let before: Vec<String> = (1..10).map(|y| row_text(&t, y)).collect();
     for e in &events[split..] {
@@ -359,7 +359,7 @@ async fn scrolling_holds_still_and_marks_new_messages() {
     assert_eq!(before[..4], after[..4], "the view does not jump while the reader is scrolled up");
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(screen.contains("new messages ↓"), "{screen}");
-    app.scroll(bmad_party::tui::app::ScrollAction::Bottom);
+    app.scroll(bmad_party::frontend::tui::app::ScrollAction::Bottom);
     t.draw(|f| view::draw(f, &app, now)).unwrap();
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(!screen.contains("new messages ↓"));

@@ -17,10 +17,10 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
-use crate::agents::Agent;
 use crate::config::Config;
 use crate::i18n::Lang;
 use crate::llm::Provider;
+use crate::roster::agents::Agent;
 use crate::session::{ConfirmKind, ConfirmStatus, Session};
 use crate::workflow::Workflow;
 

@@ -1,9 +1,9 @@
 //! Builds each model call from the workflow's templates, the persona and
 //! the conversation so far.
 
-use crate::agents::Agent;
 use crate::i18n::Lang;
 use crate::llm::{ChatMessage, Role};
+use crate::roster::agents::Agent;
 use crate::session::{Turn, TurnKind};
 use crate::workflow::Workflow;
 
@@ -374,7 +374,7 @@ mod tests {
     #[test]
     fn a_history_extended_turn_by_turn_equals_one_made_at_once() {
         let workflow = Workflow::load(WorkflowSource { dir: None }).unwrap();
-        let agents = crate::agents::load_roster(&embedded_agents()).unwrap();
+        let agents = crate::roster::agents::load_roster(&embedded_agents()).unwrap();
         let env = PromptEnv {
             workflow: &workflow,
             agents: &agents,

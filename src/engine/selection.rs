@@ -4,7 +4,7 @@
 
 use foldhash::{HashMap, HashMapExt, HashSet};
 
-use crate::agents::Agent;
+use crate::roster::agents::Agent;
 use crate::text::terms;
 
 /// Agents the facilitator addresses: `@id`, the id, or the display name as
@@ -178,7 +178,7 @@ mod tests {
     use crate::assets::embedded_agents;
 
     fn room() -> Vec<Agent> {
-        crate::agents::load_roster(&embedded_agents()).unwrap()
+        crate::roster::agents::load_roster(&embedded_agents()).unwrap()
     }
 
     #[test]

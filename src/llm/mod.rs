@@ -41,7 +41,7 @@ impl ChatMessage {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Cue {
     Turn {
-        agent: crate::agents::Agent,
+        agent: crate::roster::agents::Agent,
         round: u32,
         /// The facilitator's message, None when the room continues on its own.
         message: Option<String>,
@@ -53,7 +53,7 @@ pub enum Cue {
         lang: Lang,
     },
     Farewell {
-        agent: crate::agents::Agent,
+        agent: crate::roster::agents::Agent,
         topic: String,
         user_name: String,
         lang: Lang,

@@ -10,8 +10,8 @@ use futures::stream::BoxStream;
 use futures::StreamExt;
 
 use super::{ChatRequest, Cue, LlmEvent, Provider, ProviderInfo};
-use crate::agents::Agent;
 use crate::i18n::Lang;
+use crate::roster::agents::Agent;
 
 pub struct Rehearsal {
     /// Pause between streamed words, so replies visibly stream.

@@ -3,7 +3,7 @@
 
 mod store;
 
-pub use store::{load, parse, write_atomic as store_write, Folder, Rendered, SessionStore};
+pub use store::{load, parse, write_atomic as store_write, Folder, Rendered, SessionFileError, SessionStore};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};

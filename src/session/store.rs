@@ -15,8 +15,8 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 
 use super::{Frontmatter, Session, Turn, TurnKind};
-use crate::agents::split_frontmatter;
 use crate::config::{snippet, yaml_error};
+use crate::roster::agents::split_frontmatter;
 
 const MARK: &str = "<!-- party:";
 
@@ -243,41 +243,74 @@ fn write_all_vectored(f: &mut std::fs::File, parts: &[&[u8]]) -> std::io::Result
     Ok(())
 }
 
-/// Reads a session file for `--resume`. Errors name the file, and the line
-/// and field where the YAML is wrong.
-pub fn load(path: &Path) -> Result<Session, String> {
+/// Why a session file cannot be resumed; each names the file, and where
+/// the file says it the line and field.
+#[derive(Debug, thiserror::Error)]
+pub enum SessionFileError {
+    #[error("{}", unreadable(.file, .source))]
+    Unreadable { file: String, source: std::io::Error },
+    #[error("{}", not_a_session(.file))]
+    NotASession { file: String },
+    /// The YAML frontmatter is wrong (line, column, field).
+    #[error(transparent)]
+    Frontmatter(crate::config::ConfigError),
+    #[error("{}", wrong_workflow(.file, .found))]
+    WrongWorkflow { file: String, found: String },
+    /// A turn marker of the transcript is wrong.
+    #[error("{file}:{line}: {message}")]
+    Body { file: String, line: usize, message: String },
+}
+
+fn unreadable(file: &str, e: &std::io::Error) -> String {
+    crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}")
+}
+
+fn not_a_session(file: &str) -> String {
+    crate::tr!(
+        "{file}: not a party session file: it does not start with a `---` YAML frontmatter block",
+        "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"
+    )
+}
+
+fn wrong_workflow(file: &str, wt: &str) -> String {
+    crate::tr!(
+        "{file}: `workflowType` is `{wt}`, not `party-mode`",
+        "{file}：`workflowType` 是 `{wt}`，不是 `party-mode`"
+    )
+}
+
+/// Reads a session file for `--resume`.
+pub fn load(path: &Path) -> Result<Session, SessionFileError> {
     let file = path.display().to_string();
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}"))?;
+    let text = std::fs::read_to_string(path).map_err(|source| SessionFileError::Unreadable {
+        file: file.clone(),
+        source,
+    })?;
     parse(&text, &file)
 }
 
 /// Parses a session file's text; `file` names it in errors.
-pub fn parse(text: &str, file: &str) -> Result<Session, String> {
-    let text = text.to_string();
-    let file = file.to_string();
-    let Some((yaml, body, first_line)) = split_frontmatter(&text) else {
-        return Err(crate::tr!(
-            "{file}: not a party session file: it does not start with a `---` YAML frontmatter block",
-            "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"
-        ));
+pub fn parse(text: &str, file: &str) -> Result<Session, SessionFileError> {
+    let Some((yaml, body, first_line)) = split_frontmatter(text) else {
+        return Err(SessionFileError::NotASession { file: file.to_string() });
     };
     let fm: Frontmatter = serde_saphyr::from_str(yaml).map_err(|e| {
-        let mut err = yaml_error(&e, &file, first_line - 1);
-        err.snippet = err.line.and_then(|l| snippet(&text, l, err.column));
-        err.to_string()
+        let mut err = yaml_error(&e, file, first_line - 1);
+        err.snippet = err.line.and_then(|l| snippet(text, l, err.column));
+        SessionFileError::Frontmatter(err)
     })?;
     if fm.workflow_type != "party-mode" {
-        return Err({
-            let wt = &fm.workflow_type;
-            crate::tr!(
-                "{file}: `workflowType` is `{wt}`, not `party-mode`",
-                "{file}：`workflowType` 是 `{wt}`，不是 `party-mode`"
-            )
+        return Err(SessionFileError::WrongWorkflow {
+            file: file.to_string(),
+            found: fm.workflow_type,
         });
     }
     let body_line = text[..text.len() - body.len()].matches('\n').count() + 1;
-    let turns = parse_body(body).map_err(|(line, msg)| format!("{file}:{}: {msg}", body_line + line))?;
+    let turns = parse_body(body).map_err(|(line, message)| SessionFileError::Body {
+        file: file.to_string(),
+        line: body_line + line,
+        message,
+    })?;
     Ok(Session { fm, turns })
 }
 
@@ -454,6 +487,21 @@ mod tests {
         let p = dir.path().join("s.md");
         std::fs::write(&p, "---\nworkflowType: party-mode\ntopic: x\nuser_name: [\n---\n").unwrap();
         let e = load(&p).unwrap_err();
-        assert!(e.contains("s.md:4:"), "{e}");
+        assert!(matches!(e, SessionFileError::Frontmatter(_)), "{e:?}");
+        assert!(e.to_string().contains("s.md:4:"), "{e}");
+        std::fs::write(&p, "no frontmatter").unwrap();
+        assert!(matches!(load(&p), Err(SessionFileError::NotASession { .. })));
+        // A good file with one turn marker broken: the error names its line.
+        let good = SessionStore::reopen(Path::new("x.md")).render(&sample()).unwrap().to_text();
+        let (at, _) = good.lines().enumerate().find(|(_, l)| l.starts_with("<!-- party:turn")).unwrap();
+        let broken: Vec<String> = good
+            .lines()
+            .enumerate()
+            .map(|(i, l)| if i == at { l.replacen("round=", "round=x", 1) } else { l.to_string() })
+            .collect();
+        match parse(&broken.join("\n"), "s.md") {
+            Err(SessionFileError::Body { line, .. }) => assert_eq!(line, at + 1),
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -6,12 +6,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
-use bmad_party::agents::load_roster;
 use bmad_party::assets::{embedded_agents, WorkflowSource};
 use bmad_party::config::Config;
 use bmad_party::engine::{self, Command, Event, Setup};
 use bmad_party::i18n::Lang;
 use bmad_party::llm::{OpenAiProvider, OpenAiSettings, Provider};
+use bmad_party::roster::agents::load_roster;
 use bmad_party::session::{self, Session};
 use bmad_party::testing::FakeOpenAi;
 use bmad_party::workflow::Workflow;
@@ -39,7 +39,7 @@ pub struct Party {
     pub resume: Option<PathBuf>,
     /// A workflow folder whose files override the built-in ones.
     pub workflow_dir: Option<PathBuf>,
-    pub agents: Vec<bmad_party::agents::Agent>,
+    pub agents: Vec<bmad_party::roster::agents::Agent>,
 }
 
 /// One step of a facilitator script, fed when the engine asks for input.

@@ -8,8 +8,8 @@ use tokio::time::Instant;
 use super::party::Party;
 use super::termination::{DEFAULT_EXTEND_MINUTES, DEFAULT_EXTEND_ROUNDS};
 use super::{minutes_text, Next};
-use crate::agents::Agent;
 use crate::engine::{Command, Event, ExitReason, NoticeKind, Phase};
+use crate::roster::agents::Agent;
 use crate::session::{ConfirmKind, ConfirmStatus, ConfirmationRecord};
 
 /// A question waiting for the facilitator.

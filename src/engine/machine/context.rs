@@ -6,10 +6,10 @@ use tokio::time::Duration;
 
 use super::party::Party;
 use super::Room;
-use crate::agents::Agent;
 use crate::engine::budget::{estimate_tokens, horizon};
 use crate::engine::prompts::HistoryView;
 use crate::llm::ChatMessage;
+use crate::roster::agents::Agent;
 use crate::session::{Turn, TurnKind};
 
 /// The longest the first round waits for the server to say its window.

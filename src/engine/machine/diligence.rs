@@ -15,10 +15,10 @@ use tokio::time::Instant;
 
 use super::party::Party;
 use super::{minutes_text, Next, RoundInput};
-use crate::agents::split_frontmatter;
 use crate::config::ConfigError;
 use crate::engine::{ExitReason, NoticeKind, Phase};
 use crate::i18n::Lang;
+use crate::roster::agents::split_frontmatter;
 use crate::session::ConfirmKind;
 use crate::workflow::Workflow;
 

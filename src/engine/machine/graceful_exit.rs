@@ -7,9 +7,9 @@ use chrono::Utc;
 use super::minutes_text;
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
-use crate::agents::Agent;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::llm::{ChatRequest, Cue};
+use crate::roster::agents::Agent;
 use crate::session::{ConfirmKind, ConfirmStatus, Session, StepId, Turn, TurnKind};
 
 impl Party {

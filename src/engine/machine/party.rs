@@ -11,9 +11,9 @@ use tokio::time::Instant;
 use super::clock::{at, Clock};
 use super::confirm::Pending;
 use super::{Next, Room, RoundInput};
-use crate::agents::Agent;
 use crate::engine::prompts::{HistoryView, PromptEnv};
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Status};
+use crate::roster::agents::Agent;
 use crate::session::{
     ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
 };

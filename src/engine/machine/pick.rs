@@ -4,9 +4,9 @@
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
-use crate::agents::Agent;
 use crate::engine::selection;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
+use crate::roster::agents::Agent;
 use crate::session::{Turn, TurnKind};
 
 /// The model's choice of speakers.

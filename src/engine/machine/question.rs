@@ -4,8 +4,8 @@
 //! is a legitimate pause: no automatic push happens meanwhile.
 
 use super::party::Party;
-use crate::agents::Agent;
 use crate::engine::Event;
+use crate::roster::agents::Agent;
 use crate::session::TurnKind;
 
 impl Party {

@@ -9,10 +9,10 @@ use tokio::time::Instant;
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::{Next, RoundInput};
-use crate::agents::Agent;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::i18n::{t, Msg};
 use crate::llm::{ChatRequest, Cue};
+use crate::roster::agents::Agent;
 use crate::session::{StepId, TurnKind};
 
 impl Party {

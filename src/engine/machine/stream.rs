@@ -6,12 +6,12 @@ use futures::StreamExt;
 
 use super::clock::Alarm;
 use super::party::Party;
-use crate::agents::Agent;
 use crate::engine::budget::estimate_tokens;
 use crate::engine::hygiene::{Cut, Hygiene, Voices};
 use crate::engine::markers::MarkerFilter;
 use crate::engine::{Command, Event};
 use crate::llm::{ChatRequest, LlmEvent};
+use crate::roster::agents::Agent;
 use crate::text::Sanitizer;
 
 pub(super) enum Reply {

@@ -3,8 +3,8 @@
 //! transcript the call's prompt was made from.
 
 use super::party::Party;
-use crate::agents::Agent;
 use crate::engine::hygiene::Voices;
+use crate::roster::agents::Agent;
 use crate::session::TurnKind;
 
 /// Earlier turns whose sentences a reply may not copy: more than a long

@@ -123,7 +123,7 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
     let mut app = App::new(setup.lang);
     let mut engine = engine::spawn(setup);
     let mut input = EventStream::new();
-    let mut signals = crate::headless::Signals::new();
+    let mut signals = crate::frontend::signals::Signals::new();
     let mut dirty = true;
     let mut last_draw = Instant::now() - FRAME;
     let mut tick = tokio::time::interval(Duration::from_secs(1));

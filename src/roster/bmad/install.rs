@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::{aliases_of, code_to_id, palette, rel, Project};
-use crate::agents::Agent;
 use crate::config::ConfigError;
+use crate::roster::agents::Agent;
 use crate::text::sanitize;
 
 pub fn merge(base: &mut Table, over: Table) {
@@ -114,7 +114,7 @@ fn list_of(t: &Table, key: &str) -> Vec<String> {
             .map(|s| sanitize(s).trim().to_string())
             .filter(|s| !s.is_empty())
             .collect(),
-        Some(Value::String(s)) => crate::agents::Principles::One(sanitize(s)).into_list(),
+        Some(Value::String(s)) => crate::roster::agents::Principles::One(sanitize(s)).into_list(),
         _ => vec![],
     }
 }

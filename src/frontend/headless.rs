@@ -3,6 +3,7 @@
 //! are fed one at a time, each when the engine asks for input, so piping N
 //! messages runs N rounds; end of input means the facilitator has left.
 
+use super::signals::Signals;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
 
@@ -362,49 +363,6 @@ pub async fn run(mut setup: Setup, format: EventFormat) -> i32 {
                 crate::tr!("the engine stopped unexpectedly: {e}", "引擎意外停止：{e}")
             );
             1
-        }
-    }
-}
-
-/// SIGINT, SIGTERM and SIGHUP all mean: stop now, with the state saved.
-pub struct Signals {
-    #[cfg(unix)]
-    set: Vec<tokio::signal::unix::Signal>,
-}
-
-impl Default for Signals {
-    fn default() -> Self {
-        Signals::new()
-    }
-}
-
-impl Signals {
-    pub fn new() -> Signals {
-        #[cfg(unix)]
-        {
-            use tokio::signal::unix::{signal, SignalKind};
-            let set = [SignalKind::interrupt(), SignalKind::terminate(), SignalKind::hangup()]
-                .into_iter()
-                .filter_map(|k| signal(k).ok())
-                .collect();
-            Signals { set }
-        }
-        #[cfg(not(unix))]
-        Signals {}
-    }
-
-    pub async fn next(&mut self) {
-        #[cfg(unix)]
-        {
-            if self.set.is_empty() {
-                return std::future::pending().await;
-            }
-            let futs = self.set.iter_mut().map(|s| Box::pin(s.recv()));
-            futures::future::select_all(futs).await;
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = tokio::signal::ctrl_c().await;
         }
     }
 }

@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 
 use super::{l, typed, Component, Outcome, View};
 use crate::engine::{Command, TurnConfirmationResponse};
-use crate::tui::app::App;
-use crate::tui::keymap::{Action, Context};
-use crate::tui::markdown::{parse, wrap};
+use crate::frontend::tui::app::App;
+use crate::frontend::tui::keymap::{Action, Context};
+use crate::frontend::tui::markdown::{parse, wrap};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TurnReset {

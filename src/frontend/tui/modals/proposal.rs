@@ -8,11 +8,11 @@ use ratatui::text::{Line, Span};
 
 use super::{answer, l, typed, Component, Outcome, View};
 use crate::engine::Command;
+use crate::frontend::tui::app::App;
+use crate::frontend::tui::keymap::{Action, Context};
+use crate::frontend::tui::markdown::{parse, wrap};
+use crate::frontend::tui::view::agent_color;
 use crate::session::ConfirmKind;
-use crate::tui::app::App;
-use crate::tui::keymap::{Action, Context};
-use crate::tui::markdown::{parse, wrap};
-use crate::tui::view::agent_color;
 
 /// How much of the proposing reply the modal repeats (its end, where the
 /// proposal is).

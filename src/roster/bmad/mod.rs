@@ -20,8 +20,8 @@ pub fn project_config(project: &Project) -> ProjectConfig {
     project::load(project)
 }
 
-use crate::agents::Agent;
 use crate::config::ConfigError;
+use crate::roster::agents::Agent;
 
 /// A loaded BMAD roster and everything said about it.
 #[derive(Debug)]

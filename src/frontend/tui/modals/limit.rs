@@ -6,10 +6,10 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use super::{answer, l, Component, Outcome, View};
+use crate::frontend::tui::app::App;
+use crate::frontend::tui::keymap::{Action, Context};
+use crate::frontend::tui::markdown::{parse, wrap};
 use crate::session::ConfirmKind;
-use crate::tui::app::App;
-use crate::tui::keymap::{Action, Context};
-use crate::tui::markdown::{parse, wrap};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Limit {

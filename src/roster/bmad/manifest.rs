@@ -10,8 +10,8 @@ use std::path::Path;
 use regex::Regex;
 
 use super::{aliases_of, code_to_id, palette, rel};
-use crate::agents::{Agent, Principles};
 use crate::config::ConfigError;
+use crate::roster::agents::{Agent, Principles};
 use crate::text::sanitize;
 
 /// `&apos; &quot; &amp; &lt; &gt;` and numeric references; a raw `&`

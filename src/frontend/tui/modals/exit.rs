@@ -6,9 +6,9 @@ use ratatui::text::{Line, Span};
 
 use super::{button, l, Component, Outcome, View};
 use crate::engine::Command;
-use crate::tui::app::App;
-use crate::tui::keymap::{Action, Context};
-use crate::tui::markdown::{parse, wrap};
+use crate::frontend::tui::app::App;
+use crate::frontend::tui::keymap::{Action, Context};
+use crate::frontend::tui::markdown::{parse, wrap};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConfirmExit;

@@ -5,9 +5,9 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use super::{answer, button, l, Component, Outcome, View};
-use crate::tui::app::App;
-use crate::tui::keymap::{Action, Context};
-use crate::tui::markdown::{parse, wrap};
+use crate::frontend::tui::app::App;
+use crate::frontend::tui::keymap::{Action, Context};
+use crate::frontend::tui::markdown::{parse, wrap};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
