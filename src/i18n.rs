@@ -2,6 +2,11 @@
 //! shape the party live in the workflow's step files instead, so a
 //! facilitator can edit them; this module holds what the program says about
 //! itself (labels, errors, hints).
+//!
+//! One way to say something: both languages side by side where it is said.
+//! `pick(lang, en, zh)` for fixed words, `tr!(lang; en, zh)` when they hold
+//! values (`tr!(en, zh)` in the start-up language, before a party has one),
+//! and `Msg` names the few pairs that more than one place says.
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
@@ -23,15 +28,28 @@ pub fn ui_lang() -> Lang {
     }
 }
 
-/// `tr!("English {x}", "中文 {x}")`: the message in the UI language.
+/// `tr!(lang; "English {x}", "中文 {x}")`: the message in `lang`, its
+/// placeholders filled from the variables in scope; `tr!("…", "…")`: in
+/// the start-up language (`ui_lang`).
 #[macro_export]
 macro_rules! tr {
-    ($en:literal, $zh:literal $(,)?) => {
-        match $crate::i18n::ui_lang() {
+    ($lang:expr; $en:literal, $zh:literal $(,)?) => {
+        match $lang {
             $crate::i18n::Lang::Zh => format!($zh),
             $crate::i18n::Lang::En => format!($en),
         }
     };
+    ($en:literal, $zh:literal $(,)?) => {
+        $crate::tr!($crate::i18n::ui_lang(); $en, $zh)
+    };
+}
+
+/// Fixed words in `lang`.
+pub const fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+    match lang {
+        Lang::En => en,
+        Lang::Zh => zh,
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
@@ -130,8 +148,5 @@ pub fn t(lang: Lang, msg: Msg) -> &'static str {
         PushLabel => ("automatic push", "自动推进"),
         Round => ("Round", "轮次"),
     };
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
+    pick(lang, en, zh)
 }

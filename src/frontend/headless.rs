@@ -12,7 +12,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::cli::EventFormat;
 use crate::engine::{self, AgentInfo, Command, Event, InputKind, Setup};
-use crate::i18n::{t, Lang, Msg};
+use crate::i18n::{pick, t, Lang, Msg};
 use crate::session::ConfirmKind;
 
 /// What one stdin line means.
@@ -238,10 +238,11 @@ impl Printer {
             }
             Event::TurnConfirmationRequest(r) => {
                 self.end_line(&mut out);
-                let hint = match self.lang {
-                    Lang::Zh => "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
-                    Lang::En => "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
-                };
+                let hint = pick(
+                    self.lang,
+                    "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
+                    "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
+                );
                 let _ = writeln!(
                     out,
                     "\n❓ [{}] {}\n   {}\n   {hint}",

@@ -63,10 +63,7 @@ impl SessionStore {
     /// The file's text for `session`, appending turns rendered since the last call.
     pub fn render(&mut self, session: &Session) -> Result<Rendered<'_>, String> {
         let topic = session.fm.topic.replace('\n', " ");
-        let title = match session.fm.lang {
-            crate::i18n::Lang::Zh => format!("# 🎉 派对模式：{topic}\n"),
-            crate::i18n::Lang::En => format!("# 🎉 Party Mode: {topic}\n"),
-        };
+        let title = crate::tr!(session.fm.lang; "# 🎉 Party Mode: {topic}\n", "# 🎉 派对模式：{topic}\n");
         if title != self.title || session.turns.len() < self.rendered {
             self.body.clear();
             self.rendered = 0;
@@ -497,7 +494,13 @@ mod tests {
         let broken: Vec<String> = good
             .lines()
             .enumerate()
-            .map(|(i, l)| if i == at { l.replacen("round=", "round=x", 1) } else { l.to_string() })
+            .map(|(i, l)| {
+                if i == at {
+                    l.replacen("round=", "round=x", 1)
+                } else {
+                    l.to_string()
+                }
+            })
             .collect();
         match parse(&broken.join("\n"), "s.md") {
             Err(SessionFileError::Body { line, .. }) => assert_eq!(line, at + 1),

@@ -17,7 +17,7 @@ use super::party::Party;
 use super::{minutes_text, Next, RoundInput};
 use crate::config::ConfigError;
 use crate::engine::{ExitReason, NoticeKind, Phase};
-use crate::i18n::Lang;
+use crate::i18n::{pick, Lang};
 use crate::roster::agents::split_frontmatter;
 use crate::session::ConfirmKind;
 use crate::workflow::Workflow;
@@ -29,10 +29,11 @@ pub(super) enum PushText {
 }
 
 fn builtin(lang: Lang) -> &'static str {
-    match lang {
-        Lang::En => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)",
-        Lang::Zh => "（系统自动推进，并非主持人的新请求：主持人暂时没有发言。请自行推动讨论——挑出最重要的未决问题深入探讨。不要回复这条提示本身。）",
-    }
+    pick(
+        lang,
+        "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)",
+        "（系统自动推进，并非主持人的新请求：主持人暂时没有发言。请自行推动讨论——挑出最重要的未决问题深入探讨。不要回复这条提示本身。）",
+    )
 }
 
 fn body(text: &str) -> &str {

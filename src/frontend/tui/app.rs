@@ -14,7 +14,7 @@ use super::modals::{Budget, ConfirmExit, Limit, Outcome, Proposal, TurnReset};
 pub use super::transcript::{Entry, EntryKind, ScrollAction};
 use super::transcript::{Speakers, Transcript};
 use crate::engine::{AgentInfo, Command, Event, ExitReason, NoticeKind, Phase, Status};
-use crate::i18n::Lang;
+use crate::i18n::{pick, Lang};
 use crate::session::ConfirmKind;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -472,10 +472,14 @@ impl App {
         } else {
             self.ctrl_c_at = Some(now);
             out.commands.push(Command::Abort);
-            self.flash = Some(match self.lang {
-                Lang::Zh => "已停止生成。再按一次 Ctrl+C 立即退出（状态已保存）。".into(),
-                Lang::En => "Stopped the replies. Press Ctrl+C again to quit now (state is saved).".into(),
-            });
+            self.flash = Some(
+                pick(
+                    self.lang,
+                    "Stopped the replies. Press Ctrl+C again to quit now (state is saved).",
+                    "已停止生成。再按一次 Ctrl+C 立即退出（状态已保存）。",
+                )
+                .to_string(),
+            );
         }
     }
 

@@ -10,7 +10,8 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
 use super::keymap;
-use super::modals::{centered, l};
+use super::modals::centered;
+use crate::i18n::pick;
 
 /// How many sections of `keymap::help` are the main screen's.
 const MAIN_SECTIONS: usize = 4;
@@ -50,8 +51,12 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
         }
     }
     lines.push(Line::from(vec![
-        key(l(lang, "*exit, goodbye, /exit", "*exit、goodbye、/exit")),
-        Span::raw(l(lang, "  typed as a whole message: end the party", "  作为完整消息发送：结束派对")),
+        key(pick(lang, "*exit, goodbye, /exit", "*exit、goodbye、/exit")),
+        Span::raw(pick(
+            lang,
+            "  typed as a whole message: end the party",
+            "  作为完整消息发送：结束派对",
+        )),
     ]));
     lines
 }
@@ -66,13 +71,13 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let shown = usize::from(r.height.saturating_sub(2));
     let scroll = app.help_scroll.min(rows.saturating_sub(shown) as u16);
     let more = if rows > shown {
-        l(app.lang, " ↑↓ scroll · any other key closes ", " ↑↓ 滚动 · 其他键关闭 ")
+        pick(app.lang, " ↑↓ scroll · any other key closes ", " ↑↓ 滚动 · 其他键关闭 ")
     } else {
-        l(app.lang, " any key closes ", " 任意键关闭 ")
+        pick(app.lang, " any key closes ", " 任意键关闭 ")
     };
     frame.render_widget(Clear, r);
     let block = Block::bordered()
-        .title(l(app.lang, " Keys ", " 按键 "))
+        .title(pick(app.lang, " Keys ", " 按键 "))
         .title_bottom(Line::from(more).right_aligned())
         .border_style(Style::new().fg(Color::Yellow));
     frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((scroll, 0)), r);

@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::i18n::Lang;
+use crate::i18n::{pick, Lang};
 
 /// Where the keys are read: the focus of the main screen, an open modal,
 /// the help overlay, the final screen.
@@ -132,10 +132,7 @@ pub struct Hint {
 
 impl Binding {
     pub fn text(&self, lang: Lang) -> &'static str {
-        match lang {
-            Lang::En => self.en,
-            Lang::Zh => self.zh,
-        }
+        pick(lang, self.en, self.zh)
     }
 }
 
@@ -268,13 +265,6 @@ fn keys_text(lang: Lang, shown: &'static str) -> &'static str {
         (Lang::Zh, "any key") => "任意键",
         (Lang::Zh, "any other key") => "其他键",
         _ => shown,
-    }
-}
-
-fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
     }
 }
 

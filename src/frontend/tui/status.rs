@@ -12,8 +12,9 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
 use super::keymap;
-use super::view::{l, level_style, AMBER};
+use super::view::{level_style, AMBER};
 use crate::engine::Phase;
+use crate::i18n::pick;
 
 fn mmss(secs: u64) -> String {
     format!("{:02}:{:02}", secs / 60, secs % 60)
@@ -42,7 +43,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
         fixed.push(Span::styled(
             format!(
                 " {} {}/{}{} ",
-                l(app.lang, "Round", "轮次"),
+                pick(app.lang, "Round", "轮次"),
                 shown,
                 s.max_rounds,
                 if warn { " ⚠" } else { "" }
@@ -58,7 +59,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
         optional.push((2, Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray))));
         if let Some(c) = s.consensus.or(app.consensus) {
             let label = if width >= 100 {
-                format!("{} {c:.2}", l(app.lang, "consensus", "共识"))
+                format!("{} {c:.2}", pick(app.lang, "consensus", "共识"))
             } else {
                 format!("🤝 {c:.2}")
             };
@@ -75,7 +76,10 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             };
             optional.push((
                 3,
-                Span::styled(format!("{} {}/{}", l(app.lang, "push", "推进"), s.push_used, s.push_budget), style),
+                Span::styled(
+                    format!("{} {}/{}", pick(app.lang, "push", "推进"), s.push_used, s.push_budget),
+                    style,
+                ),
             ));
         }
         if let Some(id) = &s.awaiting_answer_from {
@@ -83,7 +87,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             optional.push((
                 0,
                 Span::styled(
-                    format!("❓ {name} {}", l(app.lang, "asks you", "在等您回答")),
+                    format!("❓ {name} {}", pick(app.lang, "asks you", "在等您回答")),
                     Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
                 ),
             ));
@@ -92,7 +96,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             optional.push((
                 1,
                 Span::styled(
-                    l(app.lang, "⏳ your answer", "⏳ 等待您的回答"),
+                    pick(app.lang, "⏳ your answer", "⏳ 等待您的回答"),
                     Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
                 ),
             ));

@@ -17,8 +17,9 @@ use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;
 
 use super::markdown::{parse, wrap, Logical};
-use super::view::{agent_color, l, AMBER};
+use super::view::{agent_color, AMBER};
 use crate::engine::{AgentInfo, NoticeKind};
+use crate::i18n::pick;
 use crate::i18n::Lang;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -239,7 +240,7 @@ impl Transcript {
         let (lines, scrolled) = self.visible(who, inner.width.max(1), usize::from(inner.height));
         frame.render_widget(Paragraph::new(lines), inner);
         if self.new_below && scrolled {
-            let label = format!(" {} ↓ ", l(who.lang, "new messages", "新消息"));
+            let label = format!(" {} ↓ ", pick(who.lang, "new messages", "新消息"));
             let w = (label.width() as u16).min(inner.width);
             let r = Rect {
                 x: inner.right().saturating_sub(w),
@@ -282,7 +283,7 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         EntryKind::Farewell { id } => speaker_lines(who, id, false, true, &e.text, width),
         EntryKind::Question { id } => {
             let (name, _, color) = name_of(id);
-            let head = format!("❓ {name} {}", l(who.lang, "asks:", "提问："));
+            let head = format!("❓ {name} {}", pick(who.lang, "asks:", "提问："));
             let mut v = wrap(
                 &[Logical {
                     spans: vec![Span::styled(
@@ -294,13 +295,13 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
                 width,
             );
             v.push(Line::from(Span::styled(
-                l(who.lang, "[awaiting your answer…]", "[等待您的回复…]"),
+                pick(who.lang, "[awaiting your answer…]", "[等待您的回复…]"),
                 Style::new().fg(Color::Magenta).add_modifier(Modifier::ITALIC),
             )));
             v
         }
         EntryKind::Push => {
-            let text = format!("🤖 {}: {}", l(who.lang, "Automatic push", "自动推进"), e.text);
+            let text = format!("🤖 {}: {}", pick(who.lang, "Automatic push", "自动推进"), e.text);
             wrap(
                 &[Logical {
                     spans: vec![Span::styled(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC))],
@@ -311,7 +312,7 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         }
         EntryKind::Failed { id } => {
             let (name, _, _) = name_of(id);
-            let text = format!("⚠ {name} {}: {}", l(who.lang, "could not answer", "未能回答"), e.text);
+            let text = format!("⚠ {name} {}: {}", pick(who.lang, "could not answer", "未能回答"), e.text);
             wrap(
                 &[Logical {
                     spans: vec![Span::styled(text, Style::new().fg(Color::Red))],
@@ -354,7 +355,7 @@ fn speaker_lines(who: &Speakers<'_>, id: &str, interrupted: bool, farewell: bool
     }
     if interrupted {
         head.push(Span::styled(
-            format!(" {}", l(who.lang, "(interrupted)", "（已中断）")),
+            format!(" {}", pick(who.lang, "(interrupted)", "（已中断）")),
             Style::new().fg(Color::DarkGray),
         ));
     }

@@ -14,18 +14,11 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Focus, Pane, PaneStatus};
 use super::markdown::{parse, wrap};
-use crate::i18n::Lang;
+use crate::i18n::pick;
 
 pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
 pub(super) const AMBER: Color = Color::Rgb(255, 176, 0);
-
-pub(super) fn l(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
 
 pub fn agent_color(name: Option<&str>) -> Color {
     match name.unwrap_or("") {
@@ -67,7 +60,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let msg = format!(
             "{} {}×{} (≥ {MIN_WIDTH}×{MIN_HEIGHT})",
-            l(app.lang, "Terminal too small:", "终端太小："),
+            pick(app.lang, "Terminal too small:", "终端太小："),
             area.width,
             area.height
         );
@@ -108,7 +101,7 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
     let mut right: Vec<Span> = Vec::new();
     if app.rehearsal {
         right.push(Span::styled(
-            format!(" 🎭 {} ", l(app.lang, "OFFLINE REHEARSAL", "离线排练")),
+            format!(" 🎭 {} ", pick(app.lang, "OFFLINE REHEARSAL", "离线排练")),
             Style::new().bg(Color::Yellow).fg(Color::Black).add_modifier(Modifier::BOLD),
         ));
     } else if !app.model.is_empty() {
@@ -120,7 +113,7 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
     let topic = app
         .topic
         .clone()
-        .unwrap_or_else(|| l(app.lang, "new party", "新的派对").to_string());
+        .unwrap_or_else(|| pick(app.lang, "new party", "新的派对").to_string());
     let topic_w = topic.width().min(40) + 18;
     if let Some(f) = &app.file {
         let name = std::path::Path::new(f)
@@ -164,29 +157,29 @@ fn truncate_to_width(s: &str, max: usize) -> String {
 fn pane_status(app: &App, p: &Pane) -> Span<'static> {
     let lang = app.lang;
     match p.status {
-        PaneStatus::Queued => Span::styled(l(lang, "queued", "排队中"), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Queued => Span::styled(pick(lang, "queued", "排队中"), Style::new().fg(Color::DarkGray)),
         PaneStatus::Thinking => {
             // A model on a CPU reads a long prompt for a minute or more
             // before its first token: say so, with the seconds, once it is
             // more than a moment.
             let secs = p.since.map_or(0, |t| t.elapsed().as_secs());
             let text = if secs >= 3 {
-                format!("{} {secs} s", l(lang, "reading the prompt…", "正在阅读提示…"))
+                format!("{} {secs} s", pick(lang, "reading the prompt…", "正在阅读提示…"))
             } else {
-                l(lang, "reading the prompt…", "正在阅读提示…").to_string()
+                pick(lang, "reading the prompt…", "正在阅读提示…").to_string()
             };
             Span::styled(text, Style::new().fg(Color::Yellow))
         }
-        PaneStatus::Streaming => Span::styled(format!("▌{}", l(lang, "streaming…", "输出中…")), Style::new().fg(Color::Green)),
-        PaneStatus::Retrying => Span::styled(format!("{} {}", l(lang, "retrying", "重试"), p.note), Style::new().fg(AMBER)),
+        PaneStatus::Streaming => Span::styled(format!("▌{}", pick(lang, "streaming…", "输出中…")), Style::new().fg(Color::Green)),
+        PaneStatus::Retrying => Span::styled(format!("{} {}", pick(lang, "retrying", "重试"), p.note), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(
-            l(lang, "waiting for facilitator", "等待主持人"),
+            pick(lang, "waiting for facilitator", "等待主持人"),
             Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
         ),
-        PaneStatus::Done => Span::styled(l(lang, "done", "完成"), Style::new().fg(Color::Blue)),
-        PaneStatus::Failed => Span::styled(format!("{}: {}", l(lang, "failed", "失败"), p.note), Style::new().fg(Color::Red)),
-        PaneStatus::Interrupted => Span::styled(l(lang, "interrupted", "已中断"), Style::new().fg(Color::DarkGray)),
-        PaneStatus::Skipped => Span::styled(l(lang, "skipped this round", "本轮未发言"), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Done => Span::styled(pick(lang, "done", "完成"), Style::new().fg(Color::Blue)),
+        PaneStatus::Failed => Span::styled(format!("{}: {}", pick(lang, "failed", "失败"), p.note), Style::new().fg(Color::Red)),
+        PaneStatus::Interrupted => Span::styled(pick(lang, "interrupted", "已中断"), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Skipped => Span::styled(pick(lang, "skipped this round", "本轮未发言"), Style::new().fg(Color::DarkGray)),
     }
 }
 
@@ -269,15 +262,15 @@ fn final_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let mut text = match app.ended.as_ref().and_then(|(f, _)| f.clone()) {
         Some(f) => vec![
             Line::from(Span::styled(
-                format!("📄 {}", l(app.lang, "Session saved to", "会话已保存到")),
+                format!("📄 {}", pick(app.lang, "Session saved to", "会话已保存到")),
                 Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
             )),
             Line::from(f),
         ],
-        None => vec![Line::from(l(app.lang, "Party over.", "派对结束。"))],
+        None => vec![Line::from(pick(app.lang, "Party over.", "派对结束。"))],
     };
     text.push(Line::from(Span::styled(
-        l(app.lang, "Press any key to quit.", "按任意键退出。"),
+        pick(app.lang, "Press any key to quit.", "按任意键退出。"),
         Style::new().fg(Color::Gray),
     )));
     text.into_iter()
@@ -303,11 +296,11 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
     }
     let focused = app.focus == Focus::Input && app.modals.is_empty() && !app.help;
     let title = if app.topic.is_none() {
-        l(app.lang, " Your topic ", " 讨论主题 ")
+        pick(app.lang, " Your topic ", " 讨论主题 ")
     } else if app.queued > 0 {
-        l(app.lang, " Message (queued until the round ends) ", " 消息（本轮结束后发送）")
+        pick(app.lang, " Message (queued until the round ends) ", " 消息（本轮结束后发送）")
     } else {
-        l(app.lang, " Message ", " 消息 ")
+        pick(app.lang, " Message ", " 消息 ")
     };
     let block = Block::bordered()
         .border_type(if focused { BorderType::Thick } else { BorderType::Plain })

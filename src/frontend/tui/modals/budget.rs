@@ -4,10 +4,11 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{answer, button, l, Component, Outcome, View};
+use super::{answer, button, Component, Outcome, View};
 use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::i18n::pick;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
@@ -42,7 +43,7 @@ impl Component for Budget {
         keys.extend(button(Context::BudgetModal, Action::Decline, lang, Style::new().fg(Color::Gray)));
         body.push(Line::from(keys));
         View {
-            title: format!(" 🤖 {} ", l(lang, "Question for you", "需要您决定")),
+            title: format!(" 🤖 {} ", pick(lang, "Question for you", "需要您决定")),
             color: Color::Blue,
             body,
         }

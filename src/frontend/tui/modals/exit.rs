@@ -4,11 +4,12 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{button, l, Component, Outcome, View};
+use super::{button, Component, Outcome, View};
 use crate::engine::Command;
 use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::i18n::pick;
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConfirmExit;
@@ -29,7 +30,7 @@ impl Component for ConfirmExit {
     fn view(&self, app: &App, width: u16) -> View {
         let lang = app.lang;
         let mut body = wrap(
-            &parse(l(
+            &parse(pick(
                 lang,
                 "The room will say goodbye, sum up the highlights and save the session.",
                 "大家会道别并总结要点，会话将被保存。",
@@ -52,7 +53,7 @@ impl Component for ConfirmExit {
         ));
         body.push(Line::from(keys));
         View {
-            title: l(lang, " End the party? ", " 结束派对？ ").to_string(),
+            title: pick(lang, " End the party? ", " 结束派对？ ").to_string(),
             color: Color::Magenta,
             body,
         }

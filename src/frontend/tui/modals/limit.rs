@@ -5,10 +5,11 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{answer, l, Component, Outcome, View};
+use super::{answer, Component, Outcome, View};
 use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::i18n::pick;
 use crate::session::ConfirmKind;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -42,8 +43,8 @@ impl Component for Limit {
     fn view(&self, app: &App, width: u16) -> View {
         let lang = app.lang;
         let unit = match self.kind {
-            ConfirmKind::TimeLimit => l(lang, "minutes", "分钟"),
-            _ => l(lang, "rounds", "轮"),
+            ConfirmKind::TimeLimit => pick(lang, "minutes", "分钟"),
+            _ => pick(lang, "rounds", "轮"),
         };
         let sel = Style::new().bg(Color::Red).fg(Color::White).bold();
         let off = Style::new().fg(Color::Gray);
@@ -51,17 +52,17 @@ impl Component for Limit {
         body.push(Line::default());
         body.push(Line::from(vec![
             Span::styled(
-                format!(" {} ", l(lang, "End now", "现在结束")),
+                format!(" {} ", pick(lang, "End now", "现在结束")),
                 if self.continue_selected { off } else { sel },
             ),
             Span::raw("   "),
             Span::styled(
-                format!(" {} {} {unit} ", l(lang, "Continue", "继续"), self.extend),
+                format!(" {} {} {unit} ", pick(lang, "Continue", "继续"), self.extend),
                 if self.continue_selected { sel } else { off },
             ),
         ]));
         View {
-            title: format!(" ⏰ {} ", l(lang, "Limit reached", "已达上限")),
+            title: format!(" ⏰ {} ", pick(lang, "Limit reached", "已达上限")),
             color: Color::Red,
             body,
         }

@@ -24,6 +24,7 @@ pub use reset::TurnReset;
 use super::app::App;
 use super::keymap::{Action, Context};
 use crate::engine::Command;
+use crate::i18n::pick;
 use crate::i18n::Lang;
 
 /// What a key did to a modal.
@@ -86,13 +87,6 @@ impl Modal {
     }
 }
 
-pub(super) fn l(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
-    match lang {
-        Lang::En => en,
-        Lang::Zh => zh,
-    }
-}
-
 pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
     let h = height.min(area.height);
@@ -111,7 +105,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, modal: &Modal, area: Rect) {
     let View { title, color, mut body } = modal.component().view(app, inner_w);
     if app.modals.len() > 1 {
         body.push(Line::from(Span::styled(
-            format!("(+{} {})", app.modals.len() - 1, l(app.lang, "more waiting", "个待处理")),
+            format!("(+{} {})", app.modals.len() - 1, pick(app.lang, "more waiting", "个待处理")),
             Style::new().fg(Color::DarkGray),
         )));
     }
@@ -155,7 +149,7 @@ fn typed(key: &KeyEvent) -> Option<char> {
 fn button(context: Context, action: Action, lang: Lang, style: Style) -> Vec<Span<'static>> {
     let b = super::keymap::binding(context, action);
     let (keys, text) = match b.hint {
-        Some(h) => (h.keys.unwrap_or(b.shown), l(lang, h.en, h.zh)),
+        Some(h) => (h.keys.unwrap_or(b.shown), pick(lang, h.en, h.zh)),
         None => (b.shown, b.text(lang)),
     };
     let first = keys.split(' ').next().unwrap_or(keys);

@@ -6,12 +6,13 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{answer, l, typed, Component, Outcome, View};
+use super::{answer, typed, Component, Outcome, View};
 use crate::engine::Command;
 use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
 use crate::frontend::tui::view::agent_color;
+use crate::i18n::pick;
 use crate::session::ConfirmKind;
 
 /// How much of the proposing reply the modal repeats (its end, where the
@@ -65,7 +66,7 @@ impl Component for Proposal {
         }
         body.push(Line::default());
         body.extend(wrap(
-            &parse(l(
+            &parse(pick(
                 lang,
                 "Press Enter to end the party, or type a message to keep going:",
                 "按 Enter 结束派对，或输入消息继续讨论：",
@@ -78,9 +79,9 @@ impl Component for Proposal {
             Span::styled("▌", Style::new().fg(color)),
         ]));
         let title = match self.kind {
-            ConfirmKind::Consensus => format!(" 🤝 {} ", l(lang, "The room agrees", "大家达成了共识")),
-            ConfirmKind::Silence => format!(" 🔁 {} ", l(lang, "The room is going in circles", "讨论在原地打转")),
-            _ => format!(" 💡 {label} {} ", l(lang, "suggests ending the party", "建议结束派对")),
+            ConfirmKind::Consensus => format!(" 🤝 {} ", pick(lang, "The room agrees", "大家达成了共识")),
+            ConfirmKind::Silence => format!(" 🔁 {} ", pick(lang, "The room is going in circles", "讨论在原地打转")),
+            _ => format!(" 💡 {label} {} ", pick(lang, "suggests ending the party", "建议结束派对")),
         };
         View { title, color, body }
     }

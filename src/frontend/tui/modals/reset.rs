@@ -5,11 +5,12 @@ use ratatui::crossterm::event::KeyEvent;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
-use super::{l, typed, Component, Outcome, View};
+use super::{typed, Component, Outcome, View};
 use crate::engine::{Command, TurnConfirmationResponse};
 use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::i18n::pick;
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TurnReset {
@@ -58,24 +59,24 @@ impl Component for TurnReset {
         body.extend(wrap(&parse(&self.description), width));
         body.push(Line::default());
         body.push(Line::from(vec![
-            Span::raw(l(lang, "Reason (optional): ", "原因（可选）：")),
+            Span::raw(pick(lang, "Reason (optional): ", "原因（可选）：")),
             Span::raw(self.reason.clone()),
             Span::styled("▌", Style::new().fg(Color::Yellow)),
         ]));
         body.push(Line::default());
         body.push(Line::from(vec![
             Span::styled(
-                format!(" {} ", l(lang, "Confirm reset", "确认重置")),
+                format!(" {} ", pick(lang, "Confirm reset", "确认重置")),
                 if self.reject_selected { off } else { sel },
             ),
             Span::raw("   "),
             Span::styled(
-                format!(" {} ", l(lang, "Reject", "拒绝")),
+                format!(" {} ", pick(lang, "Reject", "拒绝")),
                 if self.reject_selected { sel } else { off },
             ),
         ]));
         View {
-            title: format!(" 🔄 {} ", l(lang, "Start a new conversation?", "开始新的对话？")),
+            title: format!(" 🔄 {} ", pick(lang, "Start a new conversation?", "开始新的对话？")),
             color: Color::Yellow,
             body,
         }
