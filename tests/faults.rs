@@ -257,3 +257,176 @@ async fn a_request_that_never_gets_an_answer_times_out() {
     assert!(failures(&events).is_empty());
     file_is_sound(&events);
 }
+
+#[tokio::test]
+async fn server_quirks_are_accepted() {
+    let quirky = vec![
+        // Missing id/created/object, empty finish_reason, usage: {}.
+        r#"{"choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":""}]}"#.to_string(),
+        r#"{"choices":[{"delta":{"reasoning_content":"hmm","content":"from "}}],"usage":{}}"#.to_string(),
+        "{not json at all".to_string(),
+        r#"{"id":"x","choices":[{"index":0,"delta":{"content":"quirks."},"finish_reason":"eos"}],"usage":{"prompt_tokens":10,"completion_tokens":3}}"#.to_string(),
+    ];
+    let server = FakeOpenAi::start(move |_, _| stream_events(quirky.clone())).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let msgs = agent_messages(&events);
+    assert!(msgs.len() >= 2);
+    assert!(msgs.iter().all(|(_, t)| t == "Hello from quirks."), "{msgs:?}");
+    let s = load(&session_file(&events));
+    assert!(s.fm.conversation_state.tokens.prompt >= 20);
+    let req = &server.received()[0];
+    assert_eq!(req.path, "/v1/chat/completions");
+    assert_eq!(req.header("authorization"), Some("Bearer test-key"));
+    assert_eq!(req.body["stream"], true);
+    assert_eq!(req.body["model"], "test-model");
+}
+
+#[tokio::test]
+async fn retries_429_with_retry_after_then_succeeds() {
+    let server = FakeOpenAi::always("After the wait.").await;
+    server.push([Reply::Status {
+        code: 429,
+        headers: vec![("retry-after".into(), "1".into())],
+        body: r#"{"error":{"message":"slow down","type":"rate_limit_error"}}"#.into(),
+    }]);
+    let party = Party::new(&server);
+    let started = std::time::Instant::now();
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let retry = events
+        .iter()
+        .find_map(|e| match e {
+            Event::AgentRetrying {
+                delay_ms, cause, attempt, ..
+            } => Some((*delay_ms, cause.clone(), *attempt)),
+            _ => None,
+        })
+        .expect("a retry");
+    assert_eq!(retry.0, 1000, "Retry-After is honoured");
+    assert!(retry.1.contains("429") && retry.1.contains("slow down"), "{}", retry.1);
+    assert_eq!(retry.2, 1);
+    assert!(started.elapsed() >= Duration::from_secs(1));
+    assert!(agent_messages(&events)[0].1 == "After the wait.");
+    assert!(!events.iter().any(|e| matches!(e, Event::AgentFailed { .. })));
+}
+
+#[tokio::test]
+async fn retries_500_and_non_json_429_then_succeeds() {
+    let server = FakeOpenAi::always("Recovered.").await;
+    server.push([
+        Reply::Status {
+            code: 500,
+            headers: vec![],
+            body: "upstream exploded".into(),
+        },
+        Reply::Status {
+            code: 429,
+            headers: vec![("content-type".into(), "text/plain".into())],
+            body: "Too Many Requests".into(),
+        },
+    ]);
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let retries: Vec<_> = events.iter().filter(|e| matches!(e, Event::AgentRetrying { .. })).collect();
+    assert_eq!(retries.len(), 2);
+    assert_eq!(agent_messages(&events)[0].1, "Recovered.");
+}
+
+#[tokio::test]
+async fn stream_cut_mid_reply_is_retried_from_scratch() {
+    let server = FakeOpenAi::always("The whole reply.").await;
+    server.push([Reply::Stream {
+        events: events_of("A partial reply that will be cut"),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: Some(3),
+        stall_after: None,
+    }]);
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    assert!(events.iter().any(|e| matches!(e, Event::AgentRetrying { .. })));
+    let first = &agent_messages(&events)[0];
+    assert_eq!(first.1, "The whole reply.", "partial text of the cut attempt is discarded");
+}
+
+#[tokio::test]
+async fn failed_agent_is_shown_and_the_party_goes_on() {
+    let server = FakeOpenAi::always("Still here.").await;
+    // The first agent's call keeps failing (4 attempts), the others succeed.
+    server.push((0..4).map(|_| Reply::Status {
+        code: 503,
+        headers: vec![],
+        body: r#"{"object":"error","message":"model overloaded"}"#.into(),
+    }));
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Again")]).await;
+    let failed = events
+        .iter()
+        .find_map(|e| {
+            if let Event::AgentFailed { cause, .. } = e {
+                Some(cause.clone())
+            } else {
+                None
+            }
+        })
+        .expect("a failed turn");
+    assert!(
+        failed.contains("503") && failed.contains("model overloaded") && failed.contains("4 attempts"),
+        "{failed}"
+    );
+    assert_eq!(rounds(&events).len(), 2, "the party went on");
+    let s = load(&session_file(&events));
+    assert!(s
+        .turns
+        .iter()
+        .any(|t| t.kind == TurnKind::Failed && t.text.contains("model overloaded")));
+}
+
+#[tokio::test]
+async fn a_round_nobody_can_answer_ends_gracefully() {
+    let server = FakeOpenAi::start(|_, _| Reply::Status {
+        code: 401,
+        headers: vec![],
+        body: r#"{"error":{"message":"invalid api key"}}"#.into(),
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("never")]).await;
+    assert_eq!(ended(&events), Some(ExitReason::Unreachable));
+    assert!(
+        events.iter().any(|e| matches!(e, Event::SessionEnded { completed: true, .. })),
+        "the graceful exit completes the file"
+    );
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("unreachable"));
+    assert!(s.fm.workflow_completed);
+    assert!(notices(&events).iter().any(|n| n.contains("invalid api key")));
+    // A 401 is not retried.
+    assert!(server.received().len() <= 3);
+}
+
+#[tokio::test]
+async fn a_stalled_stream_times_out_and_is_retried() {
+    let server = FakeOpenAi::always("Unstuck.").await;
+    server.push([Reply::Stream {
+        events: events_of("stuck here forever"),
+        done: true,
+        delay: Duration::ZERO,
+        cut_after: None,
+        stall_after: Some(1),
+    }]);
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let cause = events
+        .iter()
+        .find_map(|e| {
+            if let Event::AgentRetrying { cause, .. } = e {
+                Some(cause.clone())
+            } else {
+                None
+            }
+        })
+        .unwrap();
+    assert!(cause.contains("stalled"), "{cause}");
+    assert_eq!(agent_messages(&events)[0].1, "Unstuck.");
+}

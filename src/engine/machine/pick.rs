@@ -167,6 +167,20 @@ mod tests {
     }
 
     #[test]
+    fn the_models_choice_is_read_leniently_and_named_agents_come_first() {
+        let room = crate::roster::agents::load_roster(&crate::assets::embedded_agents()).expect("built-in room");
+        let id = |i: usize| room[i].id.clone();
+        let reply = format!("Sure! [\"{}\", \"{}\", \"nobody\"] would fit.", id(2), id(3));
+        // The message names agent 0: it speaks first, then the model's picks.
+        let message = format!("What does {} think?", room[0].name);
+        assert_eq!(parse_choice(&room, &message, &reply, 2, 3), Some(vec![0, 2, 3]));
+        assert_eq!(parse_choice(&room, "hello", &reply, 2, 3), Some(vec![2, 3]));
+        // Too few known ids, or no array at all: the heuristic stands.
+        assert_eq!(parse_choice(&room, "hello", "[\"nobody\"]", 2, 3), None);
+        assert_eq!(parse_choice(&room, "hello", "Maya and Kofi", 2, 3), None);
+    }
+
+    #[test]
     fn round_history_keeps_the_last_rounds_in_speaking_order() {
         let turns = vec![
             turn(TurnKind::Agent, "a", 1),
