@@ -15,6 +15,29 @@ use crate::llm::{ChatRequest, Cue};
 use crate::roster::agents::Agent;
 use crate::session::{StepId, TurnKind};
 
+/// The round as the next speaker finds it.
+struct Floor {
+    round: u32,
+    /// What the room answers (none for [C]).
+    message: Option<String>,
+    topic: String,
+    /// The replies so far this round: (name, text).
+    earlier: Vec<(String, String)>,
+}
+
+/// What the round's replies came to.
+#[derive(Default)]
+struct Tally {
+    ok: usize,
+    failed: usize,
+    interrupted: bool,
+    /// The facilitator quit while a reply streamed.
+    quit: bool,
+    last_cause: String,
+    /// An agent proposed to end: (agent, raw reply, shown reply).
+    proposal: Option<(Agent, String, String)>,
+}
+
 impl Party {
     /// A round: the facilitator's message (or a push, or [C]) is recorded,
     /// the speakers are picked and each streams a reply in turn; then
@@ -27,20 +50,54 @@ impl Party {
             panic!("injected fault: panic in the engine task");
         }
         let round = self.state().current_round + 1;
-        if let RoundInput::Message(text) = &input {
+        let message = self.open_round(round, &input).await;
+        self.settle_window().await;
+        let topic = self.session.fm.topic.clone();
+        let pushed = matches!(input, RoundInput::Push(_));
+        let Some(picked) = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await else {
+            return Next::Quit;
+        };
+        self.state_mut().awaiting_answer_from = None;
+        self.emit(Event::RoundStarted {
+            round,
+            max_rounds: self.state().max_rounds,
+            agents: picked.iter().map(|&i| self.room.agents[i].id.clone()).collect(),
+            continued: !matches!(input, RoundInput::Message(_)),
+        });
+        self.set_phase(Phase::Round);
+        let mut floor = Floor {
+            round,
+            message,
+            topic,
+            earlier: Vec::new(),
+        };
+        let mut tally = Tally::default();
+        for idx in picked {
+            let agent = self.room.agents[idx].clone();
+            let reply = self.speak(&agent, &floor).await;
+            let go_on = self.record_reply(&agent, reply, &mut floor, &mut tally).await;
+            if !go_on || self.clock.time_up {
+                break;
+            }
+        }
+        self.close_round(round, tally).await
+    }
+
+    /// What opens the round goes into the transcript; the message the room
+    /// answers, if there is one (a push's text counts).
+    async fn open_round(&mut self, round: u32, input: &RoundInput) -> Option<String> {
+        if let RoundInput::Message(text) = input {
             if self.reset_topic_pending() {
                 // The first message after a reset is the new topic.
                 self.session.fm.topic = text.clone();
             }
         }
-        let topic = self.session.fm.topic.clone();
-        let answering = self.state().awaiting_answer_from.clone();
+        let answering = self.state().awaiting_answer_from.is_some();
         self.state_mut().last_activity_at = Utc::now();
-        let pushed = matches!(input, RoundInput::Push(_));
-        let message: Option<String> = match &input {
+        match input {
             RoundInput::Message(text) => {
                 self.push_turn_in(round, TurnKind::Facilitator, None, text.clone(), false);
-                if answering.is_some() {
+                if answering {
                     // Answering an agent's question answers a question for the human: fresh push budget.
                     self.session.fm.diligence.used = 0;
                 }
@@ -72,186 +129,167 @@ impl Party {
                 });
                 Some(text.clone())
             }
-        };
-        self.settle_window().await;
-        let Some(picked) = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await else {
-            return Next::Quit;
-        };
-        self.state_mut().awaiting_answer_from = None;
-        let ids: Vec<String> = picked.iter().map(|&i| self.room.agents[i].id.clone()).collect();
-        self.emit(Event::RoundStarted {
-            round,
-            max_rounds: self.state().max_rounds,
-            agents: ids,
-            continued: !matches!(input, RoundInput::Message(_)),
-        });
-        self.set_phase(Phase::Round);
+        }
+    }
 
-        let end_marker = self.room.cfg.party.end_detection.end_marker.clone();
-        let detect = self.room.cfg.party.end_detection.enable_detection;
-        let mut earlier: Vec<(String, String)> = Vec::new();
-        let (mut ok, mut failed, mut interrupted, mut quit) = (0usize, 0usize, false, false);
-        let mut last_cause = String::new();
-        let mut proposal: Option<(Agent, String, String)> = None;
-        let ask_marker = self.room.cfg.party.ask_marker.clone();
-        for idx in picked {
-            let agent = self.room.agents[idx].clone();
-            self.emit(Event::AgentStarted {
-                agent: agent.id.clone(),
+    /// One agent's turn: its prompt, its streamed reply, and once more with
+    /// a note when nothing of the reply was its own.
+    async fn speak(&mut self, agent: &Agent, floor: &Floor) -> Reply {
+        let round = floor.round;
+        self.emit(Event::AgentStarted {
+            agent: agent.id.clone(),
+            round,
+        });
+        let party = &self.room.cfg.party;
+        let end_marker = party.end_detection.enable_detection.then(|| party.end_detection.end_marker.clone());
+        let ask_marker = party.ask_marker.clone();
+        let names: Vec<String> = floor.earlier.iter().map(|(n, _)| n.clone()).collect();
+        let remaining = self.remaining_text(round);
+        let fixed = {
+            let env = self.env();
+            let system = env.system(agent, end_marker.as_deref(), Some(&ask_marker));
+            let note = env.turn_instruction(agent, round, &names, remaining.as_deref().unwrap_or(""));
+            self.room.budget.cost(&system) + self.room.budget.cost(&note)
+        };
+        let history = self.history_of(agent, fixed);
+        let env = self.env();
+        let messages = env.turn_messages(
+            agent,
+            &history,
+            round,
+            &names,
+            end_marker.as_deref(),
+            Some(&ask_marker),
+            remaining.as_deref(),
+        );
+        let runtime = env.runtime_texts(agent, round, &names, end_marker.as_deref(), Some(&ask_marker), remaining.as_deref());
+        let voices = self.voices_for(agent, &runtime);
+        let req = ChatRequest {
+            model: agent.model.clone(),
+            messages,
+            temperature: self.room.cfg.llm.temperature,
+            max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
+            stop: self.stop_labels(agent),
+            cue: Cue::Turn {
+                agent: agent.clone(),
                 round,
-            });
-            let names: Vec<String> = earlier.iter().map(|(n, _)| n.clone()).collect();
-            let remaining = self.remaining_text(round);
-            let fixed = {
-                let env = self.env();
-                let system = env.system(&agent, detect.then_some(end_marker.as_str()), Some(&ask_marker));
-                let note = env.turn_instruction(&agent, round, &names, remaining.as_deref().unwrap_or(""));
-                self.room.budget.cost(&system) + self.room.budget.cost(&note)
-            };
-            let history = self.history_of(&agent, fixed);
-            let messages = self.env().turn_messages(
-                &agent,
-                &history,
-                round,
-                &names,
-                detect.then_some(end_marker.as_str()),
-                Some(&ask_marker),
-                remaining.as_deref(),
-            );
-            let runtime = self.env().runtime_texts(
-                &agent,
-                round,
-                &names,
-                detect.then_some(end_marker.as_str()),
-                Some(&ask_marker),
-                remaining.as_deref(),
-            );
-            let voices = self.voices_for(&agent, &runtime);
-            let req = ChatRequest {
-                model: agent.model.clone(),
-                messages,
-                temperature: self.room.cfg.llm.temperature,
-                max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
-                stop: self.stop_labels(&agent),
-                cue: Cue::Turn {
-                    agent: agent.clone(),
-                    round,
-                    message: message.clone(),
-                    topic: topic.clone(),
-                    earlier: earlier.clone(),
-                    end_marker: detect.then(|| end_marker.clone()),
-                    ask_marker: Some(ask_marker.clone()),
-                    lang: self.room.lang,
-                },
-            };
-            let mut reply = self.stream_reply(req.clone(), Some(&agent), StreamMode::Round, Some(&voices)).await;
-            if let Reply::Emptied(cause) = reply {
-                // Another sample of the same prompt (a server's prompt cache
-                // makes it cheap) usually has words of the agent's own.
-                tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
-                self.count_cut("asked_again");
-                self.emit(Event::AgentRetrying {
+                message: floor.message.clone(),
+                topic: floor.topic.clone(),
+                earlier: floor.earlier.clone(),
+                end_marker,
+                ask_marker: Some(ask_marker),
+                lang: self.room.lang,
+            },
+        };
+        let reply = self.stream_reply(req.clone(), Some(agent), StreamMode::Round, Some(&voices)).await;
+        let Reply::Emptied(cause) = reply else { return reply };
+        // Another sample of the same prompt (a server's prompt cache makes
+        // it cheap) usually has words of the agent's own.
+        tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
+        self.count_cut("asked_again");
+        self.emit(Event::AgentRetrying {
+            agent: agent.id.clone(),
+            attempt: 1,
+            delay_ms: 0,
+            cause,
+        });
+        // Told why, a small model mostly writes something else; the note
+        // joins the prompt's end, so the cached prefix holds.
+        let note = self.env().ask_again_note(agent);
+        let again = voices.runtime(&note);
+        let mut req = req;
+        // A little warmer: the same prompt at the same temperature mostly
+        // samples the same copy again.
+        req.temperature = (req.temperature + 0.3).min(1.5);
+        req.messages = crate::engine::prompts::with_instruction(req.messages, &note);
+        self.stream_reply(req, Some(agent), StreamMode::Round, Some(&again)).await
+    }
+
+    /// Records a reply (or a pass, a failure, an interruption); false when
+    /// the round stops after it.
+    async fn record_reply(&mut self, agent: &Agent, reply: Reply, floor: &mut Floor, tally: &mut Tally) -> bool {
+        let round = floor.round;
+        tally.quit = matches!(reply, Reply::Quit { .. });
+        match reply {
+            Reply::Completed {
+                raw,
+                shown,
+                end_marker,
+                question,
+            } => {
+                tally.ok += 1;
+                let text = shown.trim().to_string();
+                self.record_agent_message(round, agent, text.clone(), false).await;
+                floor.earlier.push((agent.name.clone(), text.clone()));
+                if let Some(q) = question {
+                    self.agent_question(round, agent, q).await;
+                    return false;
+                }
+                if end_marker && self.room.cfg.party.end_detection.enable_detection {
+                    tally.proposal = Some((agent.clone(), raw, text));
+                    return false;
+                }
+            }
+            Reply::Emptied(cause) => {
+                // Twice nothing of its own: in a meeting, one passes. Not a
+                // failure: the server answered.
+                tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
+                self.count_cut("passed");
+                let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
+                self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
+                // A round everyone passed was still played.
+                self.count_round(round);
+                self.save().await;
+                self.emit(Event::AgentPassed {
                     agent: agent.id.clone(),
-                    attempt: 1,
-                    delay_ms: 0,
+                    round,
+                    text,
+                });
+            }
+            Reply::Failed(cause) => {
+                tally.failed += 1;
+                tally.last_cause = cause.clone();
+                let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
+                self.record_round_turn(round, TurnKind::Failed, agent, text, false);
+                self.save().await;
+                self.emit(Event::AgentFailed {
+                    agent: agent.id.clone(),
+                    round,
                     cause,
                 });
-                // Told why, a small model mostly writes something else;
-                // the note joins the prompt's end, so the cached prefix holds.
-                let note = self.env().ask_again_note(&agent);
-                let again = voices.clone().runtime(&note);
-                let mut req = req;
-                // A little warmer: the same prompt at the same temperature
-                // mostly samples the same copy again.
-                req.temperature = (req.temperature + 0.3).min(1.5);
-                req.messages = crate::engine::prompts::with_instruction(req.messages, &note);
-                reply = self.stream_reply(req, Some(&agent), StreamMode::Round, Some(&again)).await;
             }
-            quit = matches!(reply, Reply::Quit { .. });
-            match reply {
-                Reply::Completed {
-                    raw,
-                    shown,
-                    end_marker: found,
-                    question,
-                } => {
-                    ok += 1;
-                    let text = shown.trim().to_string();
-                    self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), false);
-                    self.count_round(round);
-                    self.save().await;
-                    self.emit(Event::AgentMessage {
-                        agent: agent.id.clone(),
-                        name: agent.name.clone(),
-                        icon: agent.icon.clone(),
-                        round,
-                        text: text.clone(),
-                        interrupted: false,
-                    });
-                    earlier.push((agent.name.clone(), text.clone()));
-                    if let Some(q) = question {
-                        self.agent_question(round, &agent, q).await;
-                        break;
-                    }
-                    if found && detect {
-                        proposal = Some((agent, raw, text));
-                        break;
-                    }
+            Reply::Interrupted { shown } | Reply::Quit { shown } => {
+                tally.interrupted = true;
+                let text = shown.trim().to_string();
+                if !text.is_empty() {
+                    self.record_agent_message(round, agent, text, true).await;
+                    tally.ok += 1;
                 }
-                Reply::Emptied(cause) => {
-                    // Twice nothing of its own: in a meeting, one passes.
-                    // Not a failure: the server answered.
-                    tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
-                    self.count_cut("passed");
-                    let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
-                    self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
-                    // A round everyone passed was still played.
-                    self.count_round(round);
-                    self.save().await;
-                    self.emit(Event::AgentPassed {
-                        agent: agent.id.clone(),
-                        round,
-                        text,
-                    });
-                }
-                Reply::Failed(cause) => {
-                    failed += 1;
-                    last_cause = cause.clone();
-                    let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
-                    self.record_round_turn(round, TurnKind::Failed, &agent, text, false);
-                    self.save().await;
-                    self.emit(Event::AgentFailed {
-                        agent: agent.id.clone(),
-                        round,
-                        cause,
-                    });
-                }
-                Reply::Interrupted { shown } | Reply::Quit { shown } => {
-                    interrupted = true;
-                    let text = shown.trim().to_string();
-                    if !text.is_empty() {
-                        self.record_round_turn(round, TurnKind::Agent, &agent, text.clone(), true);
-                        self.count_round(round);
-                        self.save().await;
-                        self.emit(Event::AgentMessage {
-                            agent: agent.id.clone(),
-                            name: agent.name.clone(),
-                            icon: agent.icon.clone(),
-                            round,
-                            text,
-                            interrupted: true,
-                        });
-                        ok += 1;
-                    }
-                    break;
-                }
-            }
-            if self.clock.time_up {
-                break;
+                return false;
             }
         }
+        true
+    }
 
-        if interrupted && self.state().current_round < round {
+    /// A reply that counts: in the transcript and the file, then shown.
+    async fn record_agent_message(&mut self, round: u32, agent: &Agent, text: String, interrupted: bool) {
+        self.record_round_turn(round, TurnKind::Agent, agent, text.clone(), interrupted);
+        self.count_round(round);
+        self.save().await;
+        self.emit(Event::AgentMessage {
+            agent: agent.id.clone(),
+            name: agent.name.clone(),
+            icon: agent.icon.clone(),
+            round,
+            text,
+            interrupted,
+        });
+    }
+
+    /// After the speakers: what the round came to decides what comes next —
+    /// nobody reachable, a proposal to end, check-termination, judgement.
+    async fn close_round(&mut self, round: u32, tally: Tally) -> Next {
+        if tally.interrupted && self.state().current_round < round {
             // Stopped before anyone spoke: the round still counts.
             self.count_round(round);
             self.save().await;
@@ -262,22 +300,22 @@ impl Party {
             menu: self.render("round_menu", &[]),
         });
         self.set_phase(Phase::Waiting);
-        if quit {
+        if tally.quit {
             return Next::Quit;
         }
-        if ok == 0 && failed > 0 && !interrupted {
-            let text = self.render("unreachable", &[("cause", &last_cause)]);
+        if tally.ok == 0 && tally.failed > 0 && !tally.interrupted {
+            let text = self.render("unreachable", &[("cause", &tally.last_cause)]);
             self.notice(NoticeKind::Error, text).await;
             return Next::Exit(ExitReason::Unreachable);
         }
-        if let Some((agent, raw, clean_text)) = proposal {
+        if let Some((agent, raw, clean_text)) = tally.proposal {
             if let Next::Exit(reason) = self.end_proposal(&agent, raw, clean_text).await {
                 return Next::Exit(reason);
             }
         }
         self.room_active_at = Instant::now();
         let next = self.check_termination().await;
-        if !matches!(next, Next::Wait) || ok == 0 {
+        if !matches!(next, Next::Wait) || tally.ok == 0 {
             return next;
         }
         let next = self.judge_round(round).await;
