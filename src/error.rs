@@ -2,7 +2,7 @@
 //! it: the exit code tells a script whether to fix a file (2) or not (1).
 
 use crate::config::ConfigError;
-use crate::session::SessionFileError;
+use crate::session::{LockError, SessionFileError};
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -12,6 +12,9 @@ pub enum StartError {
     /// A session file that cannot be resumed as written.
     #[error(transparent)]
     Session(#[from] SessionFileError),
+    /// The session is open in another bmad-party.
+    #[error(transparent)]
+    Lock(#[from] LockError),
     /// A setting or argument that cannot work (a `--bmad` folder with no
     /// install, a base URL that is not one).
     #[error("{0}")]
@@ -25,7 +28,7 @@ impl StartError {
     pub fn exit_code(&self) -> u8 {
         match self {
             StartError::Refused(_) => 1,
-            StartError::Files(_) | StartError::Session(_) | StartError::Invalid(_) => 2,
+            StartError::Files(_) | StartError::Session(_) | StartError::Lock(_) | StartError::Invalid(_) => 2,
         }
     }
 }

@@ -8,10 +8,11 @@ use std::time::Duration;
 use crate::assets::{Lookup, WorkflowSource};
 use crate::cli::Cli;
 use crate::config::{Config, Overrides};
-use crate::engine::Setup;
+use crate::engine::{Resume, Setup};
 use crate::error::StartError;
 use crate::i18n::{t, Lang, Msg};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
+use crate::session::SessionLock;
 use crate::workflow::Workflow;
 
 pub const DEFAULT_OUTPUT: &str = "_bmad-output";
@@ -116,7 +117,7 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     let provider = provider(cli, &config)?;
     let project = room.project.clone().unwrap_or_default();
     let resume = match &cli.resume {
-        Some(p) => Some((p.clone(), resume_session(p, cli.lang)?)),
+        Some(p) => Some(resume_session(p, cli.lang)?),
         None => None,
     };
     // Program text: --lang, the session being resumed, the project's
@@ -124,7 +125,7 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     // config, the locale.
     let lang = cli
         .lang
-        .or_else(|| resume.as_ref().map(|(_, s)| s.fm.lang))
+        .or_else(|| resume.as_ref().map(|r| r.session.fm.lang))
         .or_else(|| {
             project
                 .communication_language
@@ -138,7 +139,7 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     let user_name = crate::text::sanitize(
         &cli.user_name
             .clone()
-            .or_else(|| resume.as_ref().map(|(_, s)| s.fm.user_name.clone()).filter(|n| !n.is_empty()))
+            .or_else(|| resume.as_ref().map(|r| r.session.fm.user_name.clone()).filter(|n| !n.is_empty()))
             .or_else(|| project.user_name.clone())
             .unwrap_or_else(login_name),
     );
@@ -161,7 +162,8 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     }
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
-        Some((p, _)) if cli.output.is_none() => p
+        Some(r) if cli.output.is_none() => r
+            .path
             .parent()
             .and_then(Path::parent)
             .map(Path::to_path_buf)
@@ -185,7 +187,9 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     })
 }
 
-fn resume_session(path: &Path, lang: Option<Lang>) -> Result<crate::session::Session, StartError> {
+/// The session to continue, claimed for this process before anything is
+/// written: a session another bmad-party has open is refused.
+fn resume_session(path: &Path, lang: Option<Lang>) -> Result<Resume, StartError> {
     let s = crate::session::load(path)?;
     if s.fm.workflow_completed || !s.fm.party_active {
         let lang = lang.unwrap_or(s.fm.lang);
@@ -195,5 +199,10 @@ fn resume_session(path: &Path, lang: Option<Lang>) -> Result<crate::session::Ses
             t(lang, Msg::SessionFinished)
         )));
     }
-    Ok(s)
+    let lock = SessionLock::acquire(path)?;
+    Ok(Resume {
+        path: path.to_path_buf(),
+        session: s,
+        lock: Some(lock),
+    })
 }

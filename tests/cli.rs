@@ -372,6 +372,10 @@ async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
             );
         }
         assert!(s.fm.party_active && !s.fm.workflow_completed);
+        assert!(
+            bmad_party::session::lock_path(&file).exists(),
+            "the killed party's lock file is still there; the OS released its lock"
+        );
 
         let mut cmd = party(dir.path());
         cmd.env("OPENAI_BASE_URL", server.base_url())
@@ -395,6 +399,49 @@ async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
         assert!(after.fm.workflow_completed);
         assert!(session_files(dir.path()).len() == 1, "resume writes to the same file");
     }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_session_in_use_is_refused_and_left_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.env("BMAD_PARTY_REHEARSAL_DELAY_MS", "50")
+        .args(["--headless", "--events", "json", "--output"])
+        .arg(dir.path());
+    let mut first = cmd.spawn().unwrap();
+    let mut stdin = first.stdin.take().unwrap();
+    stdin.write_all(b"How should we price the API?\n").await.unwrap();
+    let mut lines = BufReader::new(first.stdout.take().unwrap()).lines();
+    let mut file = None;
+    while let Ok(Some(line)) = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .expect("events keep coming")
+    {
+        let ev: serde_json::Value = serde_json::from_str(&line).unwrap();
+        if ev["type"] == "session_file" {
+            file = Some(PathBuf::from(ev["path"].as_str().unwrap()));
+        }
+        if ev["type"] == "agent_message" {
+            break;
+        }
+    }
+    let file = file.expect("the first party names its file");
+
+    let mut cmd = party(dir.path());
+    cmd.args(["--headless", "--events", "json", "--resume"]).arg(&file);
+    let (code, stdout, stderr) = run_with_input(cmd, "An intruding message\n").await;
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let pid = first.id().unwrap();
+    assert!(
+        stderr.contains("open in another bmad-party") && stderr.contains(&format!("process {pid}")),
+        "{stderr}"
+    );
+    assert!(stdout.is_empty(), "nothing started: {stdout}");
+    let text = std::fs::read_to_string(&file).unwrap();
+    assert!(!text.contains("intruding"), "the second process wrote nothing");
+    assert_eq!(session_files(dir.path()).len(), 1);
+    drop(stdin);
+    let _ = first.wait().await;
 }
 
 #[tokio::test(flavor = "multi_thread")]

@@ -21,7 +21,7 @@ use crate::config::Config;
 use crate::i18n::Lang;
 use crate::llm::Provider;
 use crate::roster::agents::Agent;
-use crate::session::{ConfirmKind, ConfirmStatus, Session};
+use crate::session::{ConfirmKind, ConfirmStatus, Session, SessionLock};
 use crate::workflow::Workflow;
 
 /// What a front end asks of the engine.
@@ -341,12 +341,21 @@ pub struct Setup {
     pub user_name: String,
     /// Sessions are written to `<output>/party-mode/`.
     pub output: PathBuf,
-    pub resume: Option<(PathBuf, Session)>,
+    pub resume: Option<Resume>,
     /// The language documents are written in (highlights); None: as spoken.
     pub document_language: Option<String>,
     /// Shown once at the start (e.g. problems found in a BMAD roster).
     pub notices: Vec<String>,
     pub saves: Saves,
+}
+
+/// A session to continue: its file, what the file holds, and this
+/// process's lock on it (taken at start-up, so a session in use is refused
+/// before anything is written).
+pub struct Resume {
+    pub path: PathBuf,
+    pub session: Session,
+    pub lock: Option<SessionLock>,
 }
 
 /// Which thread writes the session file. The engine waits for each save

@@ -1,8 +1,10 @@
 //! The session: state (the YAML frontmatter) and transcript (the Markdown
 //! body) of one party, and the file that holds both.
 
+mod lock;
 mod store;
 
+pub use lock::{lock_path, LockError, SessionLock};
 pub use store::{load, parse, write_atomic as store_write, Folder, Rendered, SessionFileError, SessionStore};
 
 use chrono::{DateTime, Utc};

@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 use regex::Regex;
 
-use super::{Frontmatter, Session, Turn, TurnKind};
+use super::{Frontmatter, LockError, Session, SessionLock, Turn, TurnKind};
 use crate::config::{snippet, yaml_error};
 use crate::roster::agents::split_frontmatter;
 
@@ -28,25 +28,40 @@ pub struct SessionStore {
     body: String,
     rendered: usize,
     title: String,
+    /// This process's claim on the file (see `lock`); none when the folder
+    /// could not be written, where saving reports the problem anyway.
+    lock: Option<SessionLock>,
 }
 
 impl SessionStore {
-    /// Picks `<dir>/<YYYY-MM-DD-HHMMSS>-<slug>.md`, never reusing a name.
-    /// The folder is made at the first save, so an unwritable output folder
-    /// is reported (and retried) there instead of stopping the party.
+    /// Picks `<dir>/<YYYY-MM-DD-HHMMSS>-<slug>.md`, never reusing a name
+    /// nor one another party has just claimed (two parties on the same topic
+    /// in the same second). A folder that cannot be made is reported (and
+    /// retried) at the first save instead of stopping the party.
     pub fn create(dir: &Path, topic: &str, now: DateTime<Utc>) -> SessionStore {
         let stem = format!("{}-{}", now.format("%Y-%m-%d-%H%M%S"), crate::text::slug(topic, 40));
-        let mut path = dir.join(format!("{stem}.md"));
-        let mut n = 2;
-        while path.exists() {
-            path = dir.join(format!("{stem}-{n}.md"));
+        let folder_ready = std::fs::create_dir_all(dir).is_ok();
+        let mut n = 1;
+        loop {
+            let path = if n == 1 {
+                dir.join(format!("{stem}.md"))
+            } else {
+                dir.join(format!("{stem}-{n}.md"))
+            };
             n += 1;
-        }
-        SessionStore {
-            path,
-            body: String::new(),
-            rendered: 0,
-            title: String::new(),
+            if path.exists() {
+                continue;
+            }
+            let lock = match folder_ready.then(|| SessionLock::acquire(&path)) {
+                Some(Ok(lock)) => Some(lock),
+                Some(Err(LockError::Held { .. })) => continue,
+                Some(Err(e)) => {
+                    tracing::warn!("{e}");
+                    None
+                }
+                None => None,
+            };
+            return SessionStore::reopen(&path).locked(lock);
         }
     }
 
@@ -57,7 +72,14 @@ impl SessionStore {
             body: String::new(),
             rendered: 0,
             title: String::new(),
+            lock: None,
         }
+    }
+
+    /// The store keeps `lock` for as long as it lives.
+    pub fn locked(mut self, lock: Option<SessionLock>) -> SessionStore {
+        self.lock = lock;
+        self
     }
 
     /// The file's text for `session`, appending turns rendered since the last call.
@@ -476,6 +498,26 @@ mod tests {
         let inc = a.render(&s).unwrap().to_text();
         let full = SessionStore::reopen(Path::new("x.md")).render(&s).unwrap().to_text();
         assert_eq!(inc, full);
+    }
+
+    #[test]
+    fn two_parties_in_the_same_second_on_the_same_topic_get_two_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = Utc::now();
+        let first = SessionStore::create(dir.path(), "Pricing", now);
+        // Nothing saved yet: only the first party's lock says the name is taken.
+        assert!(!first.path.exists());
+        let second = SessionStore::create(dir.path(), "Pricing", now);
+        assert_ne!(first.path, second.path);
+        assert!(
+            second.path.to_string_lossy().ends_with("-pricing-2.md"),
+            "{}",
+            second.path.display()
+        );
+        drop((first, second));
+        // Released, the name is free again (the file was never written).
+        let third = SessionStore::create(dir.path(), "Pricing", now);
+        assert!(third.path.to_string_lossy().ends_with("-pricing.md"));
     }
 
     #[test]

@@ -8,11 +8,11 @@ use std::time::Duration;
 
 use bmad_party::assets::{embedded_agents, WorkflowSource};
 use bmad_party::config::Config;
-use bmad_party::engine::{self, Command, Event, Setup};
+use bmad_party::engine::{self, Command, Event, Resume, Setup};
 use bmad_party::i18n::Lang;
 use bmad_party::llm::{OpenAiProvider, OpenAiSettings, Provider};
 use bmad_party::roster::agents::load_roster;
-use bmad_party::session::{self, Session};
+use bmad_party::session::{self, Session, SessionLock};
 use bmad_party::testing::FakeOpenAi;
 use bmad_party::workflow::Workflow;
 
@@ -81,7 +81,11 @@ impl Party {
     }
 
     pub fn setup(&self) -> Setup {
-        let resume = self.resume.as_ref().map(|p| (p.clone(), session::load(p).expect("resumable")));
+        let resume = self.resume.as_ref().map(|p| Resume {
+            path: p.clone(),
+            session: session::load(p).expect("resumable"),
+            lock: Some(SessionLock::acquire(p).expect("the session is free")),
+        });
         Setup {
             config: self.config.clone(),
             workflow: Workflow::load(WorkflowSource {

@@ -2,8 +2,8 @@
 //! welcomes the facilitator, and the first message becomes the topic. There
 //! is no session yet, so nothing here is saved and no timer runs.
 
-use super::{Room, Session};
-use crate::engine::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Status};
+use super::Room;
+use crate::engine::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::text::sanitize;
 
 /// How the lobby ends.
@@ -16,7 +16,7 @@ pub(super) enum Opening {
 
 impl Room {
     /// Tells the front ends who is in the room and which model they use.
-    pub(super) fn announce(&mut self, resume: Option<&(std::path::PathBuf, Session)>) {
+    pub(super) fn announce(&mut self, resume: Option<&Resume>) {
         let info = self.provider.info();
         self.emit(Event::SessionStarted {
             provider: info.kind.clone(),
@@ -27,8 +27,8 @@ impl Room {
             lang: self.lang,
             user_name: self.user_name.clone(),
             resumed: resume.is_some(),
-            file: resume.map(|(p, _)| p.display().to_string()),
-            topic: resume.map(|(_, s)| s.fm.topic.clone()),
+            file: resume.map(|r| r.path.display().to_string()),
+            topic: resume.map(|r| r.session.fm.topic.clone()),
         });
         for text in std::mem::take(&mut self.startup_notices) {
             self.emit(Event::Notice {

@@ -46,12 +46,11 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use super::budget::Budget;
 use super::prompts::PromptEnv;
 use super::selection;
-use super::{Command, Event, ExitReason, Saves, Setup};
+use super::{Command, Event, ExitReason, Resume, Saves, Setup};
 use crate::config::Config;
 use crate::i18n::Lang;
 use crate::llm::Provider;
 use crate::roster::agents::Agent;
-use crate::session::Session;
 use crate::workflow::Workflow;
 use lobby::Opening;
 use party::Party;
@@ -140,7 +139,7 @@ impl Room {
 
 pub struct Engine {
     room: Room,
-    resume: Option<(PathBuf, Session)>,
+    resume: Option<Resume>,
 }
 
 impl Engine {
@@ -187,7 +186,7 @@ impl Engine {
         room.probe_window();
         room.announce(resume.as_ref());
         let (party, next) = match resume {
-            Some((path, session)) => Party::resume(room, path, session).await,
+            Some(resume) => Party::resume(room, resume).await,
             None => match room.wait_for_topic().await {
                 Opening::Topic(topic) => Party::open(room, topic).await,
                 Opening::Ended(reason) => return room.end_before_topic(reason),

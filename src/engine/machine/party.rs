@@ -2,7 +2,6 @@
 //! over the steps. Each step returns what comes next (`Next`).
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 
 use chrono::Utc;
 use foldhash::{HashMap, HashMapExt};
@@ -12,7 +11,7 @@ use super::clock::{at, Clock};
 use super::confirm::Pending;
 use super::{Next, Room, RoundInput};
 use crate::engine::prompts::{HistoryView, PromptEnv};
-use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Status};
+use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::roster::agents::Agent;
 use crate::session::{
     ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
@@ -116,7 +115,8 @@ impl Party {
     }
 
     /// A session from its file: where it was left, limits checked afresh.
-    pub(super) async fn resume(room: Room, path: PathBuf, mut session: Session) -> (Party, Next) {
+    pub(super) async fn resume(room: Room, resume: Resume) -> (Party, Next) {
+        let Resume { path, mut session, lock } = resume;
         let cs = &session.fm.conversation_state;
         let clock = Clock::start(cs.active_seconds, cs.exit_flags.time_limit);
         // A question left open by a crash is void: the facilitator sees the
@@ -134,7 +134,7 @@ impl Party {
             .cloned()
             .collect();
         let (topic, round) = (session.fm.topic.clone(), session.fm.conversation_state.current_round);
-        let mut party = Party::new(room, session, SessionStore::reopen(&path), clock);
+        let mut party = Party::new(room, session, SessionStore::reopen(&path).locked(lock), clock);
         party.emit(Event::SessionFile {
             path: path.display().to_string(),
         });
