@@ -104,9 +104,7 @@ impl Party {
     /// carried out.
     pub(super) async fn answer(&mut self, request_id: &str, confirmed: bool, reason: Option<String>, extend: Option<u32>) -> Next {
         let Some(pos) = self.pending.iter().position(|p| p.id == request_id) else {
-            self.emit(Event::Rejected {
-                message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`"),
-            });
+            self.room.reject_answer(request_id);
             return Next::Wait;
         };
         let p = self.pending.remove(pos).expect("position is valid");

@@ -67,17 +67,10 @@ impl Room {
                 Command::Exit => return Opening::Ended(Some(ExitReason::UserRequested)),
                 Command::Left => return Opening::Ended(Some(ExitReason::FacilitatorLeft)),
                 Command::Quit => return Opening::Ended(None),
-                Command::Continue => self.emit(Event::Rejected {
-                    message: crate::tr!(
-                        "nothing to continue yet: send a message first",
-                        "还没有可以继续的讨论：请先发送一条消息"
-                    ),
-                }),
+                Command::Continue => self.reject_continue(),
                 Command::Answer { request_id, .. }
                 | Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id, .. }) => {
-                    self.emit(Event::Rejected {
-                        message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`"),
-                    })
+                    self.reject_answer(&request_id)
                 }
                 Command::Typing | Command::Abort => {}
             }

@@ -131,6 +131,24 @@ impl Room {
         }
     }
 
+    /// [C] with nothing to continue: before the topic, or while a question
+    /// waits for its answer.
+    fn reject_continue(&self) {
+        self.emit(Event::Rejected {
+            message: crate::tr!(
+                "nothing to continue yet: send a message first",
+                "还没有可以继续的讨论：请先发送一条消息"
+            ),
+        });
+    }
+
+    /// An answer to a request that is not (or no longer) open.
+    fn reject_answer(&self, request_id: &str) {
+        self.emit(Event::Rejected {
+            message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`"),
+        });
+    }
+
     fn is_exit_trigger(&self, text: &str) -> bool {
         let t = text.trim();
         t.eq_ignore_ascii_case("/exit") || self.cfg.party.exit_triggers.iter().any(|x| x.to_lowercase() == t.to_lowercase())
@@ -188,7 +206,7 @@ impl Engine {
         let (party, next) = match resume {
             Some(resume) => Party::resume(room, resume).await,
             None => match room.wait_for_topic().await {
-                Opening::Topic(topic) => Party::open(room, topic).await,
+                Opening::Topic(topic) => Party::open(room, topic),
                 Opening::Ended(reason) => return room.end_before_topic(reason),
             },
         };

@@ -78,7 +78,7 @@ impl Party {
 
     /// A new session on the facilitator's first message; its first round
     /// comes next.
-    pub(super) async fn open(room: Room, topic: String) -> (Party, Next) {
+    pub(super) fn open(room: Room, topic: String) -> (Party, Next) {
         let now = Utc::now();
         let p = &room.cfg.party;
         let info = room.provider.info();
@@ -232,12 +232,7 @@ impl Party {
             Command::Exit => self.request_exit(ExitReason::UserRequested).await,
             Command::Left => self.request_exit(ExitReason::FacilitatorLeft).await,
             Command::Continue if !self.pending.is_empty() => {
-                self.emit(Event::Rejected {
-                    message: crate::tr!(
-                        "nothing to continue yet: send a message first",
-                        "还没有可以继续的讨论：请先发送一条消息"
-                    ),
-                });
+                self.room.reject_continue();
                 Next::Wait
             }
             Command::Continue => Next::Round(RoundInput::Continue),

@@ -174,7 +174,7 @@ const fn b(
 /// status bar is narrow).
 #[rustfmt::skip]
 pub const KEYS: &[Binding] = &[
-    b(C::Anywhere, &[Ctrl('c')], A::Stop, "Ctrl+C", "stop the replies; twice within 5 s: quit now (saved, resumable)", "停止生成；5 秒内再按一次：立即退出（已保存，可恢复）", None),
+    b(C::Anywhere, &[Ctrl('c')], A::Stop, "Ctrl+C", "stop the replies; twice within 5 s: quit now (saved, resumable)", "停止生成；5 秒内再按一次：立即退出（已保存，可恢复）", h("Stop", "停止")),
     b(C::Screen, &[Plain(K::PageUp)], A::PageUp, "PgUp", "scroll the transcript a page up (the wheel scrolls too)", "向上翻页（也可用滚轮）", None),
     b(C::Screen, &[Plain(K::PageDown)], A::PageDown, "PgDn", "scroll a page down", "向下翻页", None),
     b(C::Typing, &[Plain(K::Enter)], A::Send, "Enter", "send (the first message is the topic)", "发送（第一条为讨论主题）", h("Send", "发送")),
@@ -240,20 +240,19 @@ fn exit_from_typing() -> (String, &'static str, &'static str) {
 
 /// The status bar's hints for `context`: `(keys, what)`, most useful first.
 pub fn hints(context: Context, lang: Lang) -> Vec<(String, &'static str)> {
-    let mut out: Vec<(String, &'static str)> = KEYS
-        .iter()
-        .filter(|b| b.context == context)
-        .filter_map(|b| {
+    let of = |c: Context| {
+        KEYS.iter().filter(move |b| b.context == c).filter_map(move |b| {
             b.hint
                 .map(|h| (format!("[{}]", keys_text(lang, h.keys.unwrap_or(b.shown))), pick(lang, h.en, h.zh)))
         })
-        .collect();
+    };
+    let mut out: Vec<(String, &'static str)> = of(context).collect();
     if context == Context::Typing {
         // The way out is always on screen: second, so a narrow bar keeps it.
         let (keys, en, zh) = exit_from_typing();
         out.insert(1.min(out.len()), (format!("[{keys}]"), pick(lang, en, zh)));
-        let stop = binding(Context::Anywhere, Action::Stop);
-        out.push((format!("[{}]", stop.shown), pick(lang, "Stop", "停止")));
+        // The keys that work anywhere, last.
+        out.extend(of(Context::Anywhere));
     }
     out
 }
