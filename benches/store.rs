@@ -21,6 +21,7 @@ fn session(messages: usize) -> Session {
         user_name: "Ada".into(),
         date: "2026-11-22".into(),
         agents: vec!["a".into(), "b".into(), "c".into()],
+        cast: vec![],
         steps_completed: vec![StepId::Number(1), StepId::Number(2)],
         agents_loaded: true,
         party_active: true,

@@ -10,6 +10,9 @@ use crate::config::ConfigError;
 static AGENTS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/agents");
 static WORKFLOW: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/workflows/party-mode");
 
+/// How the built-in copies are named in messages (`(built-in) agents/pm.md`).
+pub const BUILT_IN: &str = "(built-in) ";
+
 /// A text file and the name to use for it in messages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceFile {
@@ -22,7 +25,7 @@ pub fn embedded_agents() -> Vec<SourceFile> {
         .files()
         .filter(|f| f.path().extension().is_some_and(|e| e == "md"))
         .map(|f| SourceFile {
-            path: format!("(built-in) agents/{}", f.path().display()),
+            path: format!("{BUILT_IN}agents/{}", f.path().display()),
             text: f.contents_utf8().unwrap_or_default().to_string(),
         })
         .collect();
@@ -123,7 +126,7 @@ impl WorkflowSource {
         }
         Ok(match WORKFLOW.get_file(rel) {
             Some(f) => Lookup::Found(SourceFile {
-                path: format!("(built-in) workflows/party-mode/{rel}"),
+                path: format!("{BUILT_IN}workflows/party-mode/{rel}"),
                 text: f.contents_utf8().unwrap_or_default().to_string(),
             }),
             None => Lookup::Missing,

@@ -20,7 +20,7 @@ pub enum EventFormat {
 /// runs (no network). Set OPENAI_API_KEY and/or OPENAI_BASE_URL (or --base-url)
 /// to use any OpenAI-compatible endpoint.
 #[derive(Debug, Parser)]
-#[command(name = "bmad-party", version, disable_help_subcommand = true)]
+#[command(name = "bmad-party", version, disable_help_subcommand = true, after_long_help = AFTER_HELP)]
 pub struct Cli {
     /// Configuration file (default: the workflow's config.yaml).
     #[arg(long, value_name = "FILE")]
@@ -80,11 +80,66 @@ pub struct Cli {
     pub command: Option<Sub>,
 }
 
+const AFTER_HELP: &str = "\
+Environment:
+  OPENAI_API_KEY   the key of a hosted endpoint (never written to a file or the log)
+  OPENAI_BASE_URL  an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1
+  OPENAI_MODEL     the model, unless the config or --model names one
+  NO_COLOR         any value: no colours on screen or in --headless text
+  BMAD_PARTY_LOG   the log's level, e.g. debug
+
+Files:
+  ~/.config/bmad-party/config.yaml      your defaults (`bmad-party init` writes one)
+  workflows/party-mode/config.yaml      a project's config: overrides yours key by key
+  <output>/party-mode/*.md              the sessions (`bmad-party sessions` lists them)";
+
+const AFTER_HELP_ZH: &str = "\
+环境变量：
+  OPENAI_API_KEY   托管服务的密钥（从不写入文件或日志）
+  OPENAI_BASE_URL  OpenAI 兼容的服务地址，例如 http://localhost:11434/v1
+  OPENAI_MODEL     模型（配置或 --model 未指定时）
+  NO_COLOR         任意值：屏幕和 --headless 文本都不用颜色
+  BMAD_PARTY_LOG   日志级别，例如 debug
+
+文件：
+  ~/.config/bmad-party/config.yaml      您的默认设置（`bmad-party init` 可生成）
+  workflows/party-mode/config.yaml      项目的配置：逐项覆盖您的设置
+  <output>/party-mode/*.md              会话文件（`bmad-party sessions` 可列出）";
+
 /// What else the program does besides a party.
 #[derive(Debug, Clone, clap::Subcommand)]
 pub enum Sub {
     /// List the sessions in the output folder, newest first: date, rounds, status, topic, file.
     Sessions,
+    /// Write a session as one self-contained HTML page (the default) or a clean Markdown transcript.
+    Export {
+        /// The session file (a .md under <output>/party-mode/).
+        #[arg(value_name = "SESSION")]
+        session: PathBuf,
+        /// A page laid out by persona, readable in light and dark, printable.
+        #[arg(long)]
+        html: bool,
+        /// The conversation as Markdown: no frontmatter, no turn markers.
+        #[arg(long, conflicts_with = "html")]
+        markdown: bool,
+        /// Where to write (default: beside the session, .html or .transcript.md).
+        #[arg(short = 'o', long = "out", value_name = "FILE")]
+        out: Option<PathBuf>,
+    },
+    /// Write a commented starter config to your config folder (never a key), then say where.
+    Init {
+        /// Replace a config that is already there.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print a completion script for a shell.
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        #[arg(value_enum, hide_possible_values = true)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff), e.g. `bmad-party man > bmad-party.1`.
+    Man,
 }
 
 /// The same command line with Chinese help texts.
@@ -126,7 +181,24 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
         .help_template(
             "{about-with-newline}\n用法：{usage}\n\n命令：\n{subcommands}\n\n参数：\n{positionals}\n\n选项：\n{options}{after-help}",
         )
+        .after_long_help(AFTER_HELP_ZH)
         .mut_subcommand("sessions", |s| s.about("列出输出文件夹中的会话，最新的在前：日期、轮次、状态、话题、文件"))
+        .mut_subcommand("export", |s| {
+            s.about("把会话导出为一个独立的 HTML 页面（默认）或干净的 Markdown 记录")
+                .mut_arg("session", |a| a.help("会话文件（<output>/party-mode/ 下的 .md）"))
+                .mut_arg("html", |a| a.help("按角色排版的页面，明暗主题皆可读，可打印"))
+                .mut_arg("markdown", |a| a.help("Markdown 格式的对话：没有 frontmatter 和轮次标记"))
+                .mut_arg("out", |a| a.help("写到哪里（默认：会话旁边，.html 或 .transcript.md）"))
+        })
+        .mut_subcommand("init", |s| {
+            s.about("在您的配置文件夹写入带注释的初始配置（从不写密钥），并告诉您位置")
+                .mut_arg("force", |a| a.help("替换已有的配置"))
+        })
+        .mut_subcommand("completions", |s| {
+            s.about("输出某个 shell 的补全脚本")
+                .mut_arg("shell", |a| a.help("bash、zsh、fish、elvish 或 powershell"))
+        })
+        .mut_subcommand("man", |s| s.about("输出 man 手册页（roff），例如 `bmad-party man > bmad-party.1`"))
         .disable_help_flag(true)
         .disable_version_flag(true)
         .arg(clap::Arg::new("help").short('h').long("help").action(clap::ArgAction::Help).help("显示帮助"))
@@ -134,7 +206,27 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
     for (id, help) in HELP {
         cmd = cmd.mut_arg(*id, |a| a.help(*help));
     }
+    let subs: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();
+    for name in subs {
+        cmd = cmd.mut_subcommand(name, chinese_frame);
+    }
     cmd
+}
+
+/// A subcommand's help headings and help flag in Chinese.
+fn chinese_frame(s: clap::Command) -> clap::Command {
+    let template = if s.get_positionals().next().is_some() {
+        "{about-with-newline}\n用法：{usage}\n\n参数：\n{positionals}\n\n选项：\n{options}{after-help}"
+    } else {
+        "{about-with-newline}\n用法：{usage}\n\n选项：\n{options}{after-help}"
+    };
+    s.help_template(template).disable_help_flag(true).arg(
+        clap::Arg::new("help")
+            .short('h')
+            .long("help")
+            .action(clap::ArgAction::Help)
+            .help("显示帮助"),
+    )
 }
 
 impl Cli {

@@ -14,9 +14,11 @@
 
 pub mod assets;
 pub mod cli;
+pub mod commands;
 pub mod config;
 pub mod engine;
 pub mod error;
+pub mod export;
 pub mod frontend;
 pub mod i18n;
 pub mod llm;

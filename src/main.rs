@@ -1,7 +1,7 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use bmad_party::cli::{Cli, Sub};
+use bmad_party::cli::Cli;
 use bmad_party::frontend::{headless, tui};
 use bmad_party::i18n::{self, Lang};
 use bmad_party::{logging, roster, setup};
@@ -18,8 +18,8 @@ fn main() -> ExitCode {
         .and_then(|p| bmad_party::roster::bmad::project_config(&p).communication_language)
         .map(|l| Lang::from_setting(&l).unwrap_or(Lang::En));
     i18n::set_ui_lang(cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default());
-    if let Some(Sub::Sessions) = cli.command {
-        return sessions(&cli);
+    if let Some(sub) = &cli.command {
+        return bmad_party::commands::run(&cli, sub);
     }
     if cli.list_agents {
         return match roster::load(&cli) {
@@ -89,21 +89,4 @@ fn main() -> ExitCode {
         runtime.shutdown_background();
     }
     ExitCode::from(code as u8)
-}
-
-/// `bmad-party sessions`: the output folder's sessions, newest first;
-/// files there that are not sessions are named on stderr.
-fn sessions(cli: &Cli) -> ExitCode {
-    let dir = setup::output_folder(cli).join("party-mode");
-    let (found, broken) = bmad_party::session::list::list(&dir);
-    for e in &broken {
-        eprintln!("bmad-party: {e}");
-    }
-    if found.is_empty() {
-        let dir = dir.display();
-        println!("{}", bmad_party::tr!("No sessions in {dir}.", "{dir} 中没有会话。"));
-    } else {
-        print!("{}", bmad_party::session::list::render(&found, i18n::ui_lang()));
-    }
-    ExitCode::SUCCESS
 }

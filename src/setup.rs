@@ -46,14 +46,34 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartEr
             )));
         }
     }
-    let result = match &cli.config {
-        Some(p) => Config::load(p, &overrides),
+    // Layers, each over the one before, key by key: the built-in defaults,
+    // the user's config, the project's (or --config), the flags.
+    let none = Overrides::default();
+    let mut config = Config::default();
+    let project = match &cli.config {
+        Some(p) => Some(crate::assets::SourceFile {
+            path: p.display().to_string(),
+            text: std::fs::read_to_string(p).map_err(|e| {
+                crate::config::ConfigError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))
+            })?,
+        }),
         None => match source.read("config.yaml")? {
-            Lookup::Found(f) => Config::parse(&f.text, &f.path, &overrides),
-            Lookup::Missing => Config::parse("", "config.yaml", &overrides),
+            Lookup::Found(f) if f.path.starts_with(crate::assets::BUILT_IN) => {
+                // The built-in file is the defaults themselves, below the user's.
+                config = Config::parse(&f.text, &f.path, &none)?;
+                None
+            }
+            Lookup::Found(f) => Some(f),
+            Lookup::Missing => None,
         },
     };
-    Ok(result?)
+    if let Some(user) = crate::config::user::existing() {
+        config = Config::load_onto(config, &user, &none)?;
+    }
+    Ok(match project {
+        Some(f) => Config::parse_onto(config, &f.text, &f.path, &overrides)?,
+        None => Config::parse_onto(config, "", "config.yaml", &overrides)?,
+    })
 }
 
 pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartError> {
@@ -182,6 +202,7 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
             .clone()
             .or_else(|| resume.as_ref().map(|r| r.session.fm.user_name.clone()).filter(|n| !n.is_empty()))
             .or_else(|| project.user_name.clone())
+            .or_else(|| config.party.user_name.clone())
             .unwrap_or_else(login_name),
     );
     // Agents speak the project's language whatever it is.

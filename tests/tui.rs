@@ -250,7 +250,7 @@ async fn final_screen() {
     snapshot("final_screen", &t);
     let screen: String = (0..24).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n");
     assert!(
-        screen.contains("Session saved to") && screen.contains("Press any key to quit"),
+        screen.contains("Session saved to") && screen.contains("H: keep it as a web page") && screen.contains("any other key quits"),
         "{screen}"
     );
     let out = app.on_key(KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE), Instant::now());

@@ -45,6 +45,7 @@ struct RawParty {
     diligence: Option<RawDiligence>,
     confirmation_timeout_seconds: S<u64>,
     lang: S<crate::i18n::Lang>,
+    user_name: S<String>,
 }
 
 #[derive(Deserialize)]
@@ -131,6 +132,12 @@ fn take<T: Clone>(slot: &S<T>, into: &mut T) {
 impl Config {
     /// Parses a config file's text. `file` names it in errors.
     pub fn parse(text: &str, file: &str, overrides: &Overrides) -> Result<Config, ConfigError> {
+        Config::parse_onto(Config::default(), text, file, overrides)
+    }
+
+    /// Parses a config file's text over `base`: the keys it sets replace
+    /// base's, the others stay (the user's config under a project's).
+    pub fn parse_onto(base: Config, text: &str, file: &str, overrides: &Overrides) -> Result<Config, ConfigError> {
         let raw: RawFile = if text.trim().is_empty() {
             RawFile::default()
         } else {
@@ -139,7 +146,7 @@ impl Config {
         let bmad = raw.bmad.unwrap_or_default();
         let p = bmad.party_mode.unwrap_or_default();
         let l = bmad.llm.unwrap_or_default();
-        let mut c = Config::default();
+        let mut c = base;
         let mut ck = Checker { file, errors: Vec::new() };
 
         let pc = &mut c.party;
@@ -333,7 +340,15 @@ impl Config {
             );
         }
         take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
-        pc.lang = p.lang.as_ref().map(|l| l.value);
+        if let Some(l) = &p.lang {
+            pc.lang = Some(l.value);
+        }
+        if let Some(n) = &p.user_name {
+            if n.value.trim().is_empty() {
+                ck.fail_at("bmad.party_mode.user_name", Some(n), crate::tr!("may not be empty", "不能为空"));
+            }
+            pc.user_name = Some(n.value.trim().to_string());
+        }
         if pc.confirmation_timeout_seconds == 0 {
             ck.fail_at(
                 "bmad.party_mode.confirmation_timeout_seconds",
@@ -449,6 +464,11 @@ impl Config {
     }
 
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
+        Config::load_onto(Config::default(), path, overrides)
+    }
+
+    /// Reads a config file over `base` (see `parse_onto`).
+    pub fn load_onto(base: Config, path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
             file: file.clone(),
@@ -458,6 +478,6 @@ impl Config {
             message: crate::tr!("cannot read: {e}", "无法读取：{e}"),
             snippet: None,
         })?;
-        Config::parse(&text, &file, overrides)
+        Config::parse_onto(base, &text, &file, overrides)
     }
 }

@@ -6,6 +6,7 @@ mod error;
 mod load;
 #[cfg(test)]
 mod tests;
+pub mod user;
 
 pub use error::{snippet, yaml_error, ConfigError};
 
@@ -37,6 +38,8 @@ pub struct PartyConfig {
     pub confirmation_timeout_seconds: u64,
     /// The program's language when neither `--lang` nor a BMAD project says.
     pub lang: Option<crate::i18n::Lang>,
+    /// The facilitator's name when neither `--user-name` nor a BMAD project says.
+    pub user_name: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -139,6 +142,7 @@ impl Default for Config {
                 },
                 confirmation_timeout_seconds: 300,
                 lang: None,
+                user_name: None,
             },
             llm: LlmConfig {
                 base_url: None,

@@ -52,6 +52,8 @@ struct Printer {
     /// The server outage being waited out: the last wait heard of (ms) and
     /// the ten-second step last reported.
     outage: Option<(u64, u64)>,
+    /// Names in colour and bold: text output to a terminal, `NO_COLOR` unset.
+    ink: bool,
     /// Output is buffered and flushed when no more events are waiting, so a
     /// burst of tokens costs one write, not one per token.
     buf: Vec<u8>,
@@ -63,6 +65,22 @@ impl Printer {
             .get(id)
             .map(|a| (a.icon.clone(), a.name.clone()))
             .unwrap_or_else(|| (String::new(), id.to_string()))
+    }
+
+    /// `{icon} {name}` of an agent, in its colour and bold when inking.
+    fn speaker(&self, id: &str) -> String {
+        let (icon, name) = self.agent(id);
+        let color = self.agents.get(id).and_then(|a| a.color.as_deref());
+        self.paint(format!("{icon} {name}").trim_start(), &format!("1;{}", sgr_color(color)))
+    }
+
+    /// `text` in the SGR `style` when inking, else as it is.
+    fn paint(&self, text: &str, style: &str) -> String {
+        if self.ink {
+            format!("\x1b[{style}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
     }
 
     fn end_line(&mut self, out: &mut impl Write) {
@@ -147,17 +165,17 @@ impl Printer {
             Event::FacilitatorMessage { text, .. } => {
                 self.end_line(&mut out);
                 if !self.interactive {
-                    let _ = writeln!(out, "\n{}: {text}", self.user_name);
+                    let _ = writeln!(out, "\n{}: {text}", self.paint(&self.user_name, "1"));
                 }
             }
             Event::RoundStarted { round, max_rounds, .. } => {
                 self.end_line(&mut out);
-                let _ = writeln!(out, "\n── {} {round}/{max_rounds} ──", t(self.lang, Msg::Round));
+                let rule = format!("── {} {round}/{max_rounds} ──", t(self.lang, Msg::Round));
+                let _ = writeln!(out, "\n{}", self.paint(&rule, "2"));
             }
             Event::AgentStarted { agent, .. } => {
                 self.end_line(&mut out);
-                let (icon, name) = self.agent(agent);
-                let _ = write!(out, "\n{icon} {name}: ");
+                let _ = write!(out, "\n{}: ", self.speaker(agent));
                 self.mid_line = true;
                 self.spoke = false;
             }
@@ -329,6 +347,7 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
         mid_line: false,
         spoke: false,
         outage: None,
+        ink: format == EventFormat::Text && std::io::stdout().is_terminal() && super::colors_allowed(),
         buf: Vec::with_capacity(64 * 1024),
     };
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
@@ -427,6 +446,32 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
     }
 }
 
+/// The SGR colour of an agent's `color` (as agent files name it).
+fn sgr_color(color: Option<&str>) -> String {
+    let code = match color.unwrap_or("") {
+        "red" => "31",
+        "green" => "32",
+        "yellow" => "33",
+        "blue" => "34",
+        "magenta" => "35",
+        "cyan" => "36",
+        "gray" => "37",
+        "white" => "97",
+        "lightred" => "91",
+        "lightgreen" => "92",
+        "lightyellow" => "93",
+        "lightblue" => "94",
+        "lightmagenta" => "95",
+        "lightcyan" => "96",
+        hex if hex.len() == 7 && hex.starts_with('#') && hex[1..].chars().all(|c| c.is_ascii_hexdigit()) => {
+            let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(200);
+            return format!("38;2;{};{};{}", p(1), p(3), p(5));
+        }
+        _ => "36",
+    };
+    code.to_string()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -462,6 +507,7 @@ mod tests {
             mid_line: false,
             spoke: false,
             outage: None,
+            ink: false,
             buf: Vec::new(),
         };
         let mut lines = |waits: &[u64]| {
@@ -488,5 +534,37 @@ mod tests {
         let told = ["⏳ waiting for the server (0 s of 60 s): cannot connect"];
         assert_eq!(lines(&[20, 300, 2500]), told);
         assert_eq!(lines(&[40, 900]), told);
+    }
+
+    #[test]
+    fn names_are_inked_only_when_asked() {
+        let agent = crate::engine::AgentInfo {
+            id: "architect".into(),
+            name: "Ingrid".into(),
+            title: "Architect".into(),
+            icon: "🏗️".into(),
+            color: Some("red".into()),
+        };
+        let printed = |ink: bool| {
+            let mut p = Printer {
+                format: EventFormat::Text,
+                lang: Lang::En,
+                agents: [("architect".to_string(), agent.clone())].into_iter().collect(),
+                user_name: String::new(),
+                interactive: false,
+                mid_line: false,
+                spoke: false,
+                outage: None,
+                ink,
+                buf: Vec::new(),
+            };
+            p.print(&Event::AgentStarted {
+                agent: "architect".into(),
+                round: 1,
+            });
+            String::from_utf8(std::mem::take(&mut p.buf)).unwrap()
+        };
+        assert_eq!(printed(true), "\n\u{1b}[1;31m🏗️ Ingrid\u{1b}[0m: ");
+        assert_eq!(printed(false), "\n🏗️ Ingrid: ");
     }
 }

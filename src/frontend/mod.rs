@@ -6,3 +6,9 @@
 pub mod headless;
 pub mod signals;
 pub mod tui;
+
+/// Colour unless `NO_COLOR` is set to anything but nothing (no-color.org).
+/// Without colour both front ends keep bold, reverse and underline.
+pub fn colors_allowed() -> bool {
+    std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}

@@ -23,6 +23,10 @@ pub struct Frontmatter {
     pub user_name: String,
     pub date: String,
     pub agents: Vec<String>,
+    /// Who the agents were when the party ran (name, title, icon, colour),
+    /// so an export shows them without the agent files.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cast: Vec<CastMember>,
     #[serde(rename = "stepsCompleted")]
     pub steps_completed: Vec<StepId>,
     pub agents_loaded: bool,
@@ -41,6 +45,31 @@ pub struct Frontmatter {
     /// (`speaks_as_other`, `echo`, `capped`…): counted, never shown.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hygiene: std::collections::BTreeMap<String, u64>,
+}
+
+/// An agent as the session saw it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CastMember {
+    pub id: String,
+    pub name: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub icon: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color: Option<String>,
+}
+
+impl CastMember {
+    pub fn of(a: &crate::roster::Agent) -> CastMember {
+        CastMember {
+            id: a.id.clone(),
+            name: a.name.clone(),
+            title: a.title.clone(),
+            icon: a.icon.clone(),
+            color: a.color.clone(),
+        }
+    }
 }
 
 /// BMAD writes step ids as numbers or as file names; accept both.

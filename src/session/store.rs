@@ -423,6 +423,7 @@ mod tests {
             user_name: "Ada".into(),
             date: "2026-02-19".into(),
             agents: vec!["architect".into(), "pm".into()],
+            cast: vec![],
             steps_completed: vec![StepId::Number(1), StepId::Number(2)],
             agents_loaded: true,
             party_active: true,

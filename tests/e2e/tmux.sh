@@ -21,6 +21,12 @@ trap cleanup EXIT
 
 t() { tmux -S "$SOCK" "$@"; }
 screen() { t capture-pane -p -t "$S"; }
+# How many colour settings the screen holds (SGR 30–38, 40–48, 90–107;
+# 39 and 49 are the terminal's own colours).
+colours() {
+    t capture-pane -p -e -t "$S" | grep -oP '\e\[[0-9;]*m' | tr -d 'm\033[' | tr ';' '\n' \
+        | awk '($1>=30 && $1<=38) || ($1>=40 && $1<=48) || ($1>=90 && $1<=107) {n++} END {print n+0}'
+}
 fail() { echo "FAIL: $*"; echo "---- screen ----"; screen || true; echo "----------------"; exit 1; }
 
 # Waits up to $2 seconds (default 20) until the screen matches the regex $1.
@@ -86,7 +92,11 @@ wait_for 'End the party\?' 5
 t send-keys -t "$S" Enter
 wait_for 'Session saved to' 30
 screen | grep -q 'Session Highlights' || fail "highlights on the final screen"
-screen | grep -q 'Press any key to quit' || fail "final screen hint"
+screen | grep -q 'any other key quits' || fail "final screen hint"
+# The keepsake: H writes the page beside the session and says where.
+t send-keys -t "$S" h
+wait_for 'Web page: ' 10
+ls "$WORK"/out/party-mode/*.html >/dev/null || fail "no page beside the session"
 
 t send-keys -t "$S" q
 wait_for 'e2e-prompt\$' 10
@@ -139,6 +149,27 @@ t send-keys -t "$S" C-c
 t send-keys -t "$S" C-c
 wait_for 'e2e-prompt\$' 10
 ls "$WORK"/topic/party-mode/*pricing-from-the-command-line*.md >/dev/null || fail "the command line's topic names the session"
+
+# NO_COLOR: the full screen in the terminal's own colours, and headless
+# text to a terminal without its coloured names.
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/ink 'In colour'" Enter
+wait_for 'streaming|│done' 15
+[ "$(colours)" -gt 0 ] || fail "no colour on screen without NO_COLOR"
+t send-keys -t "$S" C-c
+t send-keys -t "$S" C-c
+wait_for 'e2e-prompt\$' 10
+t send-keys -t "$S" "clear; NO_COLOR=1 BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/ink 'Without colour'" Enter
+wait_for 'streaming|│done' 15
+[ "$(colours)" -eq 0 ] || fail "NO_COLOR: $(colours) colour settings on screen"
+t send-keys -t "$S" C-c
+t send-keys -t "$S" C-c
+wait_for 'e2e-prompt\$' 10
+t send-keys -t "$S" "clear; printf 'Inked names\\n*exit\\n' | $BIN --headless --output $WORK/ink" Enter
+wait_for 'Session Highlights' 20
+[ "$(colours)" -gt 0 ] || fail "headless text to a terminal names agents in colour"
+t send-keys -t "$S" "clear; printf 'Plain names\\n*exit\\n' | NO_COLOR=1 $BIN --headless --output $WORK/ink" Enter
+wait_for 'Session Highlights' 20
+[ "$(colours)" -eq 0 ] || fail "NO_COLOR: headless text in colour"
 
 # A panic inside the engine task (a spawned task): the terminal is restored too.
 t send-keys -t "$S" "clear; BMAD_PARTY_FAULT=panic-in-round $BIN --output $WORK/panic 2>$WORK/panic.err; echo exit-code=\$?" Enter

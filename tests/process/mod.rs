@@ -22,6 +22,9 @@ pub fn party(cwd: &Path) -> Command {
         .env("BMAD_PARTY_REHEARSAL_DELAY_MS", "0")
         .env("BMAD_PARTY_MIN_BACKOFF_MS", "20")
         .env("LANG", "C.UTF-8")
+        // The developer's own config and colour choice change no test.
+        .env("XDG_CONFIG_HOME", cwd.join(".config"))
+        .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -310,3 +310,72 @@ pub(super) fn is_signature(line: &str, own: &str) -> bool {
     let name = line.trim().trim_start_matches(['-', '—', '–', '~']).trim();
     !own.is_empty() && name.to_lowercase() == own.to_lowercase()
 }
+
+/// A letter's greeting on a line of its own (`Hi Lena,`, `Dear team,`,
+/// `Hello everyone!`): a meeting has no salutations.
+pub(super) fn is_salutation(line: &str) -> bool {
+    let t = line.trim();
+    let Some(body) = t.strip_suffix([',', '!', '，', '！']).or((!t.is_empty()).then_some(t)) else {
+        return false;
+    };
+    let lower = body.to_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    let greeting = matches!(words.first(), Some(&("hi" | "hello" | "hey" | "dear" | "greetings")))
+        || ["good morning", "good afternoon", "good evening"]
+            .iter()
+            .any(|g| lower.starts_with(g));
+    greeting && words.len() <= 4 && !body.contains(['.', '?', ':'])
+}
+
+/// A model stepping out of its persona to say what it is: `As an AI
+/// language model, I don't have opinions`, `I'm just an AI`, `作为一个AI语言
+/// 模型，我…`. "As an AI" must open the sentence and the speaker go on as
+/// "I", so a persona saying "we could sell it as an AI assistant" keeps it.
+static OUT_OF_CHARACTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?ix)
+        ^ (?: (?:but|however|well|and|though|although|honestly) [,\s]+ )?
+          as \s an? \s (?:ai|artificial \s intelligence|(?:large \s)? language \s model) \b [^.!?\n]{0,40}? ,? \s+ i \b
+        | \b i (?:'m|’m|\s am) (?:\s just|\s only|\s merely)? \s an? \s (?:ai|artificial \s intelligence|(?:large \s)? language \s model) \b
+        | 作为 (?:一个|一名)? \s* (?:ai|人工智能) (?:语言模型|助手|模型)? \s* [，,]? \s* 我
+        | 作为 (?:一个)? (?:大)? 语言模型
+        | 我 (?:只)? 是 (?:一个)? \s* (?:ai|人工智能|语言模型)
+        ",
+    )
+    .expect("a valid pattern")
+});
+
+/// The sentence steps out of character (see `OUT_OF_CHARACTER`).
+pub(super) fn breaks_character(sentence: &str) -> bool {
+    OUT_OF_CHARACTER.is_match(sentence.trim_start())
+}
+
+/// A sentence that may be becoming one that steps out of character: it is
+/// held until its end (a delay of one sentence, nothing more).
+pub(super) fn could_break_character(start: &str) -> bool {
+    let t = start.trim_start().to_lowercase();
+    let t = ["but", "however", "well", "and", "though", "although", "honestly"]
+        .iter()
+        .find_map(|w| t.strip_prefix(w).map(|r| r.trim_start_matches([',', ' '])))
+        .unwrap_or(&t);
+    let t = t.replace('’', "'");
+    const OPENINGS: &[&str] = &[
+        "as an ai",
+        "as an artificial intelligence",
+        "as a language model",
+        "as a large language model",
+        "i am an ai",
+        "i'm an ai",
+        "i am just an ai",
+        "i'm just an ai",
+        "i am only an ai",
+        "i'm only an ai",
+        "i am a language model",
+        "i'm a language model",
+        "作为",
+        "我是",
+        "我只是",
+    ];
+    // Still on the way to one (`As an A`), or one has begun (then the end decides).
+    OPENINGS.iter().any(|o| o.starts_with(t.as_str()) || t.starts_with(o))
+}

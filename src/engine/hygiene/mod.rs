@@ -13,10 +13,13 @@
 //! counters, never for the screen.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::Hash;
 
 use crate::text::is_cjk;
 
+pub use cut::{Cut, CutKind};
+pub use sentences::first_sentences;
+
+mod cut;
 mod labels;
 mod sentences;
 #[cfg(test)]
@@ -132,52 +135,6 @@ impl Voices {
             }
         }
     }
-}
-
-/// Why part of a reply was removed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CutKind {
-    /// A line spoken as another agent or the facilitator: the reply ends there.
-    SpeaksAsOther,
-    /// The speaker's own label (`Maya:`) or an opening such as `It is my turn, Maya:`.
-    OwnLabel,
-    /// The speaker treating itself as someone else: attributing a view to
-    /// itself (`As Maya said, …` by Maya) or greeting itself (`Hey Maya,`).
-    SelfQuote,
-    /// The runtime's instructions coming back: the reply ends there.
-    RuntimeText,
-    /// A sentence the reply already said: the reply ends there.
-    Loop,
-    /// A sentence copied from an earlier turn: dropped (kept on a second try).
-    Echo,
-    /// A view attributed to an agent who has not spoken: dropped.
-    Unspoken,
-    /// The reply reached its token cap: the unfinished sentence is dropped.
-    Capped,
-    /// The reply signed like a letter (its own name on the last line): dropped.
-    Signature,
-}
-
-impl CutKind {
-    pub fn code(self) -> &'static str {
-        match self {
-            CutKind::SpeaksAsOther => "speaks_as_other",
-            CutKind::OwnLabel => "own_label",
-            CutKind::SelfQuote => "self_quote",
-            CutKind::RuntimeText => "runtime_text",
-            CutKind::Loop => "loop",
-            CutKind::Echo => "echo",
-            CutKind::Unspoken => "unspoken",
-            CutKind::Capped => "capped",
-            CutKind::Signature => "signature",
-        }
-    }
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub struct Cut {
-    pub kind: CutKind,
-    pub text: String,
 }
 
 /// What one piece of a reply gives.
@@ -344,6 +301,10 @@ impl<'v> Hygiene<'v> {
             self.cut(CutKind::Signature, sentence.trim());
             return;
         }
+        if self.reply_start && sentence.ends_with('\n') && labels::is_salutation(sentence) {
+            self.cut(CutKind::Salutation, sentence.trim());
+            return;
+        }
         let mut s = sentence.to_string();
         // A label opens a line, or a sentence within one (`当然！小林：…`).
         if label_at_start(&s, &self.voices.others).is_some() {
@@ -416,6 +377,10 @@ impl<'v> Hygiene<'v> {
                 return;
             }
             None => {}
+        }
+        if labels::breaks_character(&s) {
+            self.cut(CutKind::OutOfCharacter, &s);
+            return;
         }
         if attributes(&s, &self.voices.unspoken) {
             self.cut(CutKind::Unspoken, &s);
@@ -577,6 +542,7 @@ impl<'v> Hygiene<'v> {
             || could_be_label(t, &self.voices.others)
             || could_be_label(t, std::slice::from_ref(&self.voices.own))
             || self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own))
+            || labels::could_break_character(t)
             // A sentence is judged whole (`settle`): one shown in part can
             // no longer be dropped, only closed early. Only a long one with
             // nothing copied so far streams before its end.

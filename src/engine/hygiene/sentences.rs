@@ -11,6 +11,18 @@ pub(super) fn sentence_end(s: &str) -> Option<usize> {
     sentence_end_from(s, 0)
 }
 
+/// The first `n` sentences of `text` (all of it when it has fewer).
+pub fn first_sentences(text: &str, n: usize) -> &str {
+    let mut end = 0;
+    for _ in 0..n {
+        match sentence_end(&text[end..]) {
+            Some(e) => end += e,
+            None => return text,
+        }
+    }
+    &text[..end]
+}
+
 /// `sentence_end`, looking from byte `from` on (a char boundary): the text
 /// before it is known to hold no end.
 pub(super) fn sentence_end_from(s: &str, from: usize) -> Option<usize> {

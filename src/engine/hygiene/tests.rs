@@ -309,3 +309,75 @@ fn a_reply_signed_like_a_letter_loses_its_signature_only() {
         ("We should ask the users.", &[CutKind::Signature][..])
     );
 }
+
+#[test]
+fn a_reply_opened_like_a_letter_loses_its_greeting_line_only() {
+    for reply in [
+        "Hi Lena,\n\nWe should measure first.",
+        "Hello everyone!\nWe should measure first.",
+        "Dear team,\nWe should measure first.",
+        "Hi Lena and Kofi,\n\nWe should measure first.",
+    ] {
+        for n in [1, 3, 100] {
+            let (shown, kept, cuts, _) = run(reply, n, None, false);
+            assert_eq!(shown.trim(), "We should measure first.", "pieces of {n}: {reply:?}");
+            assert_eq!(kept.trim(), "We should measure first.");
+            assert_eq!(cuts, [CutKind::Salutation], "{reply:?}");
+        }
+    }
+    // A greeting that is a sentence of the meeting, or not on a line of its own, stays.
+    for reply in [
+        "Hi Lena, I think we should measure first.",
+        "Hey, wait: what about the users?\nWe should ask.",
+        "We should measure first.\nHello everyone!\nAnd ask.",
+        "Hello world programs are a fine first test.\nReally.",
+    ] {
+        let (_, _, cuts, _) = run(reply, 3, None, false);
+        assert!(!cuts.contains(&CutKind::Salutation), "{reply:?}: {cuts:?}");
+    }
+}
+
+#[test]
+fn a_model_stepping_out_of_its_persona_loses_that_sentence() {
+    for (reply, kept) in [
+        (
+            "We should ask the team. As an AI language model, I don't have personal experiences, but I hope this helps.",
+            "We should ask the team.",
+        ),
+        (
+            "However, as an AI, I cannot decide for you. Run a pilot first.",
+            "Run a pilot first.",
+        ),
+        ("I'm just an AI, so take this lightly. Start with a survey.", "Start with a survey."),
+        ("先做一个试点。作为一个AI语言模型，我没有个人经验。", "先做一个试点。"),
+    ] {
+        for n in [1, 3, 100] {
+            let (shown, k, cuts, _) = run(reply, n, None, false);
+            assert_eq!(shown.trim(), kept, "pieces of {n}: {reply:?}");
+            assert_eq!(k.trim(), kept);
+            assert_eq!(cuts, [CutKind::OutOfCharacter], "{reply:?}");
+        }
+    }
+    // Talk about AI products is talk of the meeting.
+    for reply in [
+        "We could sell it as an AI assistant for lawyers.",
+        "As an AI product, it needs guardrails.",
+        "As a product manager, I'd start with the users.",
+        "作为人工智能产品，它需要护栏。",
+    ] {
+        let (shown, _, cuts, _) = run(reply, 3, None, false);
+        assert!(!cuts.contains(&CutKind::OutOfCharacter), "{reply:?}: {cuts:?}");
+        assert_eq!(shown.trim(), reply);
+    }
+}
+
+#[test]
+fn first_sentences_counts_sentences_of_both_scripts() {
+    let text = "One. Two! Three? Four.";
+    assert_eq!(super::first_sentences(text, 3).trim(), "One. Two! Three?");
+    assert_eq!(super::first_sentences(text, 9), text);
+    assert_eq!(
+        super::first_sentences("先做试点。再看数据。最后决定。还有。", 2),
+        "先做试点。再看数据。"
+    );
+}

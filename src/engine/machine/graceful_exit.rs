@@ -102,7 +102,10 @@ impl Party {
                 reply = self.stream_reply(ask(&self), None, StreamMode::Silent, None).await;
             }
             if let Reply::Completed { shown, .. } = reply {
-                outcomes = shown.trim().to_string().replace('\n', " ");
+                // Two or three sentences were asked for; a small model may
+                // write a page, and a highlight is not the transcript again.
+                let shown = crate::engine::hygiene::first_sentences(shown.trim(), 3);
+                outcomes = shown.trim().replace('\n', " ");
             }
         }
         let highlights = self.render(

@@ -14,7 +14,8 @@ use crate::engine::prompts::{HistoryView, PromptEnv};
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::roster::agents::Agent;
 use crate::session::{
-    ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
+    CastMember, ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId,
+    Turn, TurnKind,
 };
 use crate::text::sanitize;
 
@@ -88,6 +89,7 @@ impl Party {
             user_name: room.user_name.clone(),
             date: now.format("%Y-%m-%d").to_string(),
             agents: room.agents.iter().map(|a| a.id.clone()).collect(),
+            cast: room.agents.iter().map(CastMember::of).collect(),
             steps_completed: vec![StepId::Number(1)],
             agents_loaded: true,
             party_active: true,
@@ -134,6 +136,12 @@ impl Party {
             .filter(|id| !room.agents.iter().any(|a| &a.id == *id))
             .cloned()
             .collect();
+        // A session written before the cast was saved learns it from the room.
+        for a in &room.agents {
+            if !session.fm.cast.iter().any(|c| c.id == a.id) {
+                session.fm.cast.push(CastMember::of(a));
+            }
+        }
         let (topic, round) = (session.fm.topic.clone(), session.fm.conversation_state.current_round);
         let mut party = Party::new(room, session, SessionStore::reopen(&path).locked(lock), clock);
         party.keep_lowered_window();

@@ -88,6 +88,10 @@ pub struct App {
     pub focus: Focus,
     pub input: TextArea<'static>,
     pub ended: Option<(Option<String>, Option<ExitReason>)>,
+    /// `NO_COLOR`: drawn in the terminal's own colours.
+    pub no_color: bool,
+    /// What the final screen wrote (keepsakes), one line each.
+    pub kept: Vec<String>,
     pub ctrl_c_at: Option<Instant>,
     pub flash: Option<String>,
     pub queued: usize,
@@ -120,6 +124,8 @@ impl App {
             focus: Focus::Input,
             input,
             ended: None,
+            kept: Vec::new(),
+            no_color: false,
             ctrl_c_at: None,
             flash: None,
             queued: 0,
@@ -469,7 +475,11 @@ impl App {
         let context = self.key_context();
         let action = keymap::action(context, &key);
         match context {
-            Context::Ended => out.quit = true,
+            Context::Ended => match action {
+                Some(Action::ExportHtml) => self.keep(crate::export::Format::Html),
+                Some(Action::ExportMarkdown) => self.keep(crate::export::Format::Markdown),
+                _ => out.quit = true,
+            },
             Context::Help => match action {
                 Some(Action::LineUp) => self.help_scroll = self.help_scroll.saturating_sub(1),
                 Some(Action::PageUp) => self.help_scroll = self.help_scroll.saturating_sub(10),
@@ -500,6 +510,24 @@ impl App {
             },
         }
         out
+    }
+
+    /// Writes the ended session's keepsake beside it and says where (or why not).
+    fn keep(&mut self, format: crate::export::Format) {
+        let Some(file) = self.ended.as_ref().and_then(|(f, _)| f.clone()) else {
+            return;
+        };
+        // The session file names its cast; no roster is needed.
+        let line = match crate::export::export(std::path::Path::new(&file), format, None, &[]) {
+            Ok(path) => match format {
+                crate::export::Format::Html => format!("🌐 {} {}", pick(self.lang, "Web page:", "网页："), path.display()),
+                crate::export::Format::Markdown => format!("📝 {} {}", pick(self.lang, "Transcript:", "记录："), path.display()),
+            },
+            Err(e) => format!("⚠️ {e}"),
+        };
+        if !self.kept.contains(&line) {
+            self.kept.push(line);
+        }
     }
 
     /// Ctrl+C: the first stops the replies, a second within 5 s quits.

@@ -75,6 +75,10 @@ pub enum Action {
     Erase,
     Close,
     Quit,
+    /// The session as a self-contained HTML page, beside it.
+    ExportHtml,
+    /// The session as a clean Markdown transcript, beside it.
+    ExportMarkdown,
 }
 
 /// A key as the table names it.
@@ -193,7 +197,9 @@ pub const KEYS: &[Binding] = &[
     b(C::Help, &[Plain(K::PageUp)], A::PageUp, "PgUp", "scroll the help a page", "帮助向上翻页", None),
     b(C::Help, &[Plain(K::PageDown)], A::PageDown, "PgDn", "scroll the help a page", "帮助向下翻页", None),
     b(C::Help, &[Any], A::Close, "any key", "close the help", "关闭帮助", hk("any other key", "Close help", "关闭帮助")),
-    b(C::Ended, &[Any], A::Quit, "any key", "quit", "退出", h("Quit", "退出")),
+    b(C::Ended, &[Plain(K::Char('h')), Plain(K::Char('H'))], A::ExportHtml, "H", "keep the session as a web page", "把会话保存为网页", h("Web page", "网页")),
+    b(C::Ended, &[Plain(K::Char('m')), Plain(K::Char('M'))], A::ExportMarkdown, "M", "keep it as a Markdown transcript", "保存为 Markdown 记录", h("Markdown", "Markdown")),
+    b(C::Ended, &[Any], A::Quit, "any other key", "quit", "退出", h("Quit", "退出")),
     b(C::ExitModal, &[ Plain(K::Enter), Plain(K::Char('y')), Plain(K::Char('Y')), Plain(K::Char('e')), Plain(K::Char('E')), ], A::Confirm, "Enter y", "end the party", "结束派对", hk("Enter", "End party", "结束派对")),
     b(C::ExitModal, &[Plain(K::Esc), Plain(K::Char('n')), Plain(K::Char('N')), Plain(K::Char('q'))], A::Decline, "Esc n", "keep talking", "继续讨论", hk("Esc", "Keep talking", "继续讨论")),
     b(C::ProposalModal, &[Plain(K::Enter)], A::Confirm, "Enter", "end the party (with a message typed: send it and go on)", "结束派对（已输入消息时：发送并继续）", h("End party", "结束派对")),

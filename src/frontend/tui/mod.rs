@@ -122,6 +122,7 @@ pub async fn run(setup: Setup, topic: Option<String>) -> i32 {
 
 async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, setup: Setup, topic: Option<String>) -> i32 {
     let mut app = App::new(setup.lang);
+    app.no_color = !crate::frontend::colors_allowed();
     let mut engine = engine::spawn(setup);
     if let Some(text) = topic {
         // Read when the engine first asks for a message, as if typed.

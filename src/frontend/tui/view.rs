@@ -68,7 +68,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
         return;
     }
     let input_rows = if app.ended.is_some() {
-        final_lines(app, area.width.saturating_sub(2)).len().clamp(1, 6) as u16
+        final_lines(app, area.width.saturating_sub(2)).len().clamp(1, 8) as u16
     } else {
         app.input.lines().len().clamp(1, 4) as u16
     };
@@ -93,6 +93,22 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
     }
     if app.help {
         super::help::draw(frame, app, area);
+    }
+    if app.no_color {
+        without_color(frame.buffer_mut());
+    }
+}
+
+/// `NO_COLOR`: every cell in the terminal's own colours. What a background
+/// colour set apart (the status bar's alarms, a chosen button) is shown
+/// reversed instead, so nothing that mattered disappears.
+pub fn without_color(buf: &mut ratatui::buffer::Buffer) {
+    for cell in buf.content.iter_mut() {
+        if cell.bg != Color::Reset {
+            cell.modifier.insert(Modifier::REVERSED);
+        }
+        cell.fg = Color::Reset;
+        cell.bg = Color::Reset;
     }
 }
 
@@ -276,10 +292,19 @@ fn final_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         ],
         None => vec![Line::from(pick(app.lang, "Party over.", "派对结束。"))],
     };
-    text.push(Line::from(Span::styled(
-        pick(app.lang, "Press any key to quit.", "按任意键退出。"),
-        Style::new().fg(Color::Gray),
-    )));
+    for line in &app.kept {
+        text.push(Line::from(line.clone()));
+    }
+    let keys = if app.ended.as_ref().is_some_and(|(f, _)| f.is_some()) {
+        pick(
+            app.lang,
+            "H: keep it as a web page · M: as Markdown · any other key quits.",
+            "H：保存为网页 · M：保存为 Markdown · 其他任意键退出。",
+        )
+    } else {
+        pick(app.lang, "Press any key to quit.", "按任意键退出。")
+    };
+    text.push(Line::from(Span::styled(keys, Style::new().fg(Color::Gray))));
     text.into_iter()
         .flat_map(|line| {
             wrap(

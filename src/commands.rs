@@ -1,0 +1,94 @@
+//! What the program does besides a party: `sessions`, `export`, `init`,
+//! `completions`, `man`. Each prints its result or a message naming the
+//! file and the cause, and returns the exit code.
+
+use std::process::ExitCode;
+
+use clap::CommandFactory;
+
+use crate::cli::{Cli, Sub};
+use crate::export::{self, Format};
+use crate::i18n;
+use crate::session::CastMember;
+
+pub fn run(cli: &Cli, sub: &Sub) -> ExitCode {
+    match sub {
+        Sub::Sessions => sessions(cli),
+        Sub::Export {
+            session, markdown, out, ..
+        } => {
+            let format = if *markdown { Format::Markdown } else { Format::Html };
+            // Agents a file written before the cast was saved names only
+            // by id are looked up in the room this command line would load.
+            let roster: Vec<CastMember> = crate::roster::load(cli)
+                .map(|room| room.agents.iter().map(CastMember::of).collect())
+                .unwrap_or_default();
+            match export::export(session, format, out.as_deref(), &roster) {
+                Ok(path) => {
+                    println!("{}", path.display());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => fail(&e),
+            }
+        }
+        Sub::Init { force } => match crate::config::user::init(*force) {
+            Ok(path) => {
+                let path = path.display();
+                println!(
+                    "{}",
+                    crate::tr!(
+                        "Wrote {path}\nEvery line is a comment: remove the \"# \" before a setting to use it. A project's config overrides it key by key.",
+                        "已写入 {path}\n每一行都是注释：去掉设置前的 \"# \" 即可生效。项目的配置会逐项覆盖它。"
+                    )
+                );
+                ExitCode::SUCCESS
+            }
+            Err(e) => fail(&e),
+        },
+        Sub::Completions { shell } => {
+            use std::io::Write as _;
+            let mut script = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "bmad-party", &mut script);
+            let mut script = String::from_utf8_lossy(&script).into_owned();
+            if *shell == clap_complete::Shell::Bash {
+                // clap_complete's bash script spells a subcommand's state
+                // `bmad__subcmd__party__subcmd__export` in its case arms but
+                // `bmad__party__subcmd__export` in the loop that sets it (the
+                // bin name's hyphen), so no subcommand's arguments completed.
+                // tests/conventions.rs completes with bash itself.
+                script = script.replace("bmad__subcmd__party__subcmd__", "bmad__party__subcmd__");
+            }
+            match std::io::stdout().write_all(script.as_bytes()) {
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => fail(&e.to_string()),
+                _ => ExitCode::SUCCESS,
+            }
+        }
+        Sub::Man => match clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => fail(&e.to_string()),
+        },
+    }
+}
+
+fn fail(message: &str) -> ExitCode {
+    eprintln!("bmad-party: {message}");
+    ExitCode::from(1)
+}
+
+/// `bmad-party sessions`: the output folder's sessions, newest first;
+/// files there that are not sessions are named on stderr.
+fn sessions(cli: &Cli) -> ExitCode {
+    let dir = crate::setup::output_folder(cli).join("party-mode");
+    let (found, broken) = crate::session::list::list(&dir);
+    for e in &broken {
+        eprintln!("bmad-party: {e}");
+    }
+    if found.is_empty() {
+        let dir = dir.display();
+        println!("{}", crate::tr!("No sessions in {dir}.", "{dir} 中没有会话。"));
+    } else {
+        print!("{}", crate::session::list::render(&found, i18n::ui_lang()));
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,74 @@
+//! The facilitator's own defaults: `config.yaml` in the platform's config
+//! folder (`$XDG_CONFIG_HOME/bmad-party/` or `~/.config/bmad-party/` on
+//! Linux, found by the `dirs` crate). It sits between the built-in defaults
+//! and a project's config: a project's file (or `--config`) overrides it
+//! key by key.
+
+use std::path::PathBuf;
+
+/// The commented starter `bmad-party init` writes: every line a comment,
+/// so it changes nothing until one is uncommented. Never a key.
+pub const STARTER: &str = include_str!("starter.yaml");
+
+/// Where the user's config lives, if the platform has a config folder.
+pub fn path() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("bmad-party").join("config.yaml"))
+}
+
+/// The user's config file when there is one.
+pub fn existing() -> Option<PathBuf> {
+    path().filter(|p| p.is_file())
+}
+
+/// Writes the starter to [`path`]. A file already there is kept unless
+/// `force`, and then moved to `config.yaml.bak` first.
+pub fn init(force: bool) -> Result<PathBuf, String> {
+    let path = path().ok_or_else(|| {
+        crate::tr!(
+            "this system names no config folder (set XDG_CONFIG_HOME or HOME)",
+            "系统没有配置文件夹（请设置 XDG_CONFIG_HOME 或 HOME）"
+        )
+    })?;
+    let shown = path.display();
+    if path.exists() {
+        if !force {
+            return Err(crate::tr!(
+                "{shown} is already there; edit it, or replace it with `bmad-party init --force` (the old one is kept as config.yaml.bak)",
+                "{shown} 已存在；请直接编辑，或用 `bmad-party init --force` 替换（旧文件保存为 config.yaml.bak）"
+            ));
+        }
+        std::fs::rename(&path, path.with_extension("yaml.bak")).map_err(|e| format!("{shown}: {e}"))?;
+    }
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    }
+    std::fs::write(&path, STARTER).map_err(|e| format!("{shown}: {e}"))?;
+    Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, Overrides};
+
+    #[test]
+    fn the_starter_changes_nothing_until_a_line_is_uncommented() {
+        let c = Config::parse(super::STARTER, "config.yaml", &Overrides::default()).unwrap();
+        assert_eq!(c, Config::default());
+        assert!(!super::STARTER.to_ascii_lowercase().contains("sk-"), "never a key");
+    }
+
+    #[test]
+    fn every_starter_line_parses_when_uncommented() {
+        // Uncommenting the whole starter gives a valid file: what it
+        // suggests is spelled as the program reads it.
+        let open: String = super::STARTER
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("##"))
+            .map(|l| l.replacen("# ", "", 1))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let c = Config::parse(&open, "config.yaml", &Overrides::default()).unwrap_or_else(|e| panic!("{e}\n{open}"));
+        assert_eq!(c.party.user_name.as_deref(), Some("Ada"));
+        assert_eq!(c.llm.base_url.as_deref(), Some("http://localhost:11434/v1"));
+    }
+}

@@ -1,0 +1,54 @@
+//! What reply hygiene removes, by kind: counted in the session file,
+//! logged, never shown.
+
+/// Why part of a reply was removed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum CutKind {
+    /// A line spoken as another agent or the facilitator: the reply ends there.
+    SpeaksAsOther,
+    /// The speaker's own label (`Maya:`) or an opening such as `It is my turn, Maya:`.
+    OwnLabel,
+    /// The speaker treating itself as someone else: attributing a view to
+    /// itself (`As Maya said, …` by Maya) or greeting itself (`Hey Maya,`).
+    SelfQuote,
+    /// The runtime's instructions coming back: the reply ends there.
+    RuntimeText,
+    /// A sentence the reply already said: the reply ends there.
+    Loop,
+    /// A sentence copied from an earlier turn: dropped (kept on a second try).
+    Echo,
+    /// A view attributed to an agent who has not spoken: dropped.
+    Unspoken,
+    /// The reply reached its token cap: the unfinished sentence is dropped.
+    Capped,
+    /// The reply signed like a letter (its own name on the last line): dropped.
+    Signature,
+    /// The reply opened like a letter (`Hi Lena,` on its own line): dropped.
+    Salutation,
+    /// The model stepping out of its persona (`As an AI language model, …`): dropped.
+    OutOfCharacter,
+}
+
+impl CutKind {
+    pub fn code(self) -> &'static str {
+        match self {
+            CutKind::SpeaksAsOther => "speaks_as_other",
+            CutKind::OwnLabel => "own_label",
+            CutKind::SelfQuote => "self_quote",
+            CutKind::RuntimeText => "runtime_text",
+            CutKind::Loop => "loop",
+            CutKind::Echo => "echo",
+            CutKind::Unspoken => "unspoken",
+            CutKind::Capped => "capped",
+            CutKind::Signature => "signature",
+            CutKind::Salutation => "salutation",
+            CutKind::OutOfCharacter => "out_of_character",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cut {
+    pub kind: CutKind,
+    pub text: String,
+}

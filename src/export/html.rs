@@ -1,0 +1,298 @@
+//! The keepsake page: one HTML file with its style inline and nothing
+//! fetched (a Content-Security-Policy forbids every request), readable in
+//! light and dark, printable.
+//!
+//! Model text is untrusted. It is read as Markdown, but raw HTML in it is
+//! turned into text, images into their description and links other than
+//! http(s)/mailto into their words; everything else goes through
+//! pulldown-cmark's escaping writer. Names, titles and notices are escaped
+//! as text; colours reach the style sheet only when they are a known name
+//! or a `#rrggbb`.
+
+use std::fmt::Write as _;
+
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
+use pulldown_cmark_escape::escape_html;
+
+use super::{Item, Keepsake, Persona};
+use crate::i18n::pick;
+use crate::session::{Turn, TurnKind};
+
+const STYLE: &str = include_str!("page.css");
+
+/// Agents that name no colour take these, in cast order (light, dark).
+const PALETTE: &[(&str, &str)] = &[
+    ("#1565c0", "#90caf9"),
+    ("#2e7d32", "#a5d6a7"),
+    ("#ad1457", "#f48fb1"),
+    ("#00838f", "#80deea"),
+    ("#a66f00", "#ffe082"),
+    ("#6a1b9a", "#ce93d8"),
+    ("#c62828", "#ef9a9a"),
+    ("#4e6a00", "#c5e1a5"),
+];
+
+/// A colour an agent file names, for light and dark backgrounds.
+fn named(color: &str) -> Option<(String, String)> {
+    let pair = match color.trim().to_ascii_lowercase().as_str() {
+        "red" => ("#c62828", "#ef9a9a"),
+        "lightred" => ("#e53935", "#ffcdd2"),
+        "green" => ("#2e7d32", "#a5d6a7"),
+        "lightgreen" => ("#43a047", "#c8e6c9"),
+        "yellow" => ("#a66f00", "#ffe082"),
+        "lightyellow" => ("#b58900", "#fff59d"),
+        "blue" => ("#1565c0", "#90caf9"),
+        "lightblue" => ("#1e88e5", "#bbdefb"),
+        "magenta" => ("#ad1457", "#f48fb1"),
+        "lightmagenta" => ("#d81b60", "#f8bbd0"),
+        "cyan" => ("#00838f", "#80deea"),
+        "lightcyan" => ("#0097a7", "#b2ebf2"),
+        "gray" | "grey" => ("#616161", "#bdbdbd"),
+        "white" => ("#424242", "#eeeeee"),
+        hex if hex.len() == 7 && hex.starts_with('#') && hex[1..].chars().all(|c| c.is_ascii_hexdigit()) => {
+            return Some((hex.to_string(), hex.to_string()));
+        }
+        _ => return None,
+    };
+    Some((pair.0.to_string(), pair.1.to_string()))
+}
+
+fn esc(out: &mut String, text: &str) {
+    let _ = escape_html(&mut *out, &crate::text::sanitize(text));
+}
+
+fn escaped(text: &str) -> String {
+    let mut s = String::new();
+    esc(&mut s, text);
+    s
+}
+
+/// The whole page.
+pub fn page(k: &Keepsake) -> String {
+    let lang = k.lang();
+    let fm = &k.session.fm;
+    let mut o = String::with_capacity(16 * 1024 + k.session.turns.iter().map(|t| t.text.len() * 2).sum::<usize>());
+    let html_lang = match lang {
+        crate::i18n::Lang::En => "en",
+        crate::i18n::Lang::Zh => "zh",
+    };
+    let _ = write!(
+        o,
+        "<!DOCTYPE html>\n<html lang=\"{html_lang}\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'\">\n\
+         <meta name=\"generator\" content=\"bmad-party {}\">\n<title>",
+        env!("CARGO_PKG_VERSION")
+    );
+    o.push_str(pick(lang, "Party Mode: ", "派对模式："));
+    esc(&mut o, &fm.topic);
+    o.push_str("</title>\n<style>\n");
+    o.push_str(STYLE);
+    o.push_str(&agent_styles(k));
+    o.push_str("</style>\n</head>\n<body>\n<div class=\"page\">\n<header>\n<p class=\"kicker\">🎉 ");
+    o.push_str(pick(lang, "Party Mode", "派对模式"));
+    o.push_str("</p>\n<h1>");
+    esc(&mut o, &fm.topic);
+    o.push_str("</h1>\n<ul class=\"facts\">\n");
+    let rounds = k.rounds().to_string();
+    let mut facts = vec![
+        (pick(lang, "Date", "日期"), fm.date.clone()),
+        (pick(lang, "Facilitator", "主持人"), fm.user_name.clone()),
+        (pick(lang, "Rounds", "轮次"), rounds),
+        (pick(lang, "Time", "时长"), k.duration()),
+    ];
+    if !fm.provider.model.is_empty() {
+        facts.push((pick(lang, "Model", "模型"), fm.provider.model.clone()));
+    }
+    if let Some(end) = k.ending() {
+        facts.push((pick(lang, "Ended by", "结束原因"), end.to_string()));
+    } else if !fm.workflow_completed {
+        facts.push((pick(lang, "Status", "状态"), pick(lang, "can be resumed", "可继续").to_string()));
+    }
+    for (label, value) in facts {
+        let _ = writeln!(o, "<li>{label}: <b>{}</b></li>", escaped(&value));
+    }
+    o.push_str("</ul>\n</header>\n<ul class=\"cast\">\n");
+    for p in k.cast.iter().filter(|p| p.turns > 0) {
+        cast_card(&mut o, k, p);
+    }
+    o.push_str("</ul>\n");
+    let silent: Vec<String> = k
+        .cast
+        .iter()
+        .filter(|p| p.turns == 0)
+        .map(|p| escaped(format!("{} {}", p.who.icon, p.who.name).trim()))
+        .collect();
+    if !silent.is_empty() {
+        let _ = writeln!(
+            o,
+            "<p class=\"also\">{} {}</p>",
+            pick(lang, "Also in the room:", "也在场："),
+            silent.join(", ")
+        );
+    }
+    o.push_str("<main>\n");
+    for s in &k.sections {
+        match s.round {
+            Some(r) => {
+                let title = super::round_title(lang, r);
+                let _ = writeln!(o, "<section id=\"round-{r}\">\n<h2>{title}</h2>");
+            }
+            None => {
+                let _ = writeln!(o, "<section id=\"ending\">\n<h2>{}</h2>", super::ending_title(lang));
+            }
+        }
+        for item in &s.items {
+            match item {
+                Item::Turn(t) => turn(&mut o, k, t),
+                Item::Decision(c) => {
+                    let _ = writeln!(o, "<p class=\"decision\">{}</p>", escaped(&k.decision(c)));
+                }
+            }
+        }
+        o.push_str("</section>\n");
+    }
+    o.push_str("</main>\n<footer>");
+    o.push_str(pick(
+        lang,
+        "Exported by bmad-party from the session of ",
+        "由 bmad-party 导出，会话日期 ",
+    ));
+    esc(&mut o, &fm.date);
+    o.push_str(".</footer>\n</div>\n</body>\n</html>\n");
+    o
+}
+
+/// One rule per agent: its colour in light, and in dark.
+fn agent_styles(k: &Keepsake) -> String {
+    let mut light = String::new();
+    let mut dark = String::new();
+    for (i, p) in k.cast.iter().enumerate() {
+        let (l, d) = p.who.color.as_deref().and_then(named).unwrap_or_else(|| {
+            let (l, d) = PALETTE[i % PALETTE.len()];
+            (l.to_string(), d.to_string())
+        });
+        let _ = writeln!(light, ".a{i} {{ --c: {l}; }}");
+        let _ = writeln!(dark, "  .a{i} {{ --c: {d}; }}");
+    }
+    format!("{light}@media screen and (prefers-color-scheme: dark) {{\n{dark}}}\n")
+}
+
+fn cast_card(o: &mut String, k: &Keepsake, p: &Persona) {
+    let lang = k.lang();
+    let _ = write!(o, "<li class=\"a{}\">", k.slot(&p.who.id));
+    if !p.who.icon.is_empty() {
+        let _ = write!(o, "<span class=\"icon\">{}</span>", escaped(&p.who.icon));
+    }
+    let _ = write!(o, "<span><span class=\"name\">{}</span>", escaped(&p.who.name));
+    if !p.who.title.is_empty() {
+        let _ = write!(o, "<span class=\"title\">{}</span>", escaped(&p.who.title));
+    }
+    let n = p.turns;
+    let count = match (lang, n) {
+        (crate::i18n::Lang::Zh, _) => format!("发言 {n} 次"),
+        (_, 1) => "1 turn".to_string(),
+        (_, _) => format!("{n} turns"),
+    };
+    let _ = writeln!(o, "<span class=\"count\">{count}</span></span></li>");
+}
+
+fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
+    let lang = k.lang();
+    match t.kind {
+        TurnKind::Agent | TurnKind::Farewell | TurnKind::Question => {
+            let id = t.agent.as_deref().unwrap_or("");
+            let class = match t.kind {
+                TurnKind::Farewell => "farewell",
+                TurnKind::Question => "question",
+                _ => "agent",
+            };
+            let _ = write!(o, "<article class=\"turn {class} a{}\">\n<div class=\"who\">", k.slot(id));
+            match k.persona(id) {
+                Some(p) => {
+                    if !p.who.icon.is_empty() {
+                        let _ = write!(o, "<span class=\"icon\">{}</span>", escaped(&p.who.icon));
+                    }
+                    let _ = write!(o, "<span class=\"name\">{}</span>", escaped(&p.who.name));
+                    if !p.who.title.is_empty() {
+                        let _ = write!(o, "<span class=\"title\">{}</span>", escaped(&p.who.title));
+                    }
+                }
+                None => {
+                    let _ = write!(o, "<span class=\"name\">{}</span>", escaped(&t.label));
+                }
+            }
+            if t.kind == TurnKind::Question {
+                let _ = write!(o, "<span class=\"tag\">{}</span>", pick(lang, "asks you", "向您提问"));
+            }
+            o.push_str("</div>\n<div class=\"text\">");
+            markdown(o, &t.text);
+            if t.interrupted {
+                let _ = write!(o, "<p class=\"interrupted\">{}</p>", pick(lang, "(interrupted)", "（已中断）"));
+            }
+            o.push_str("</div>\n</article>\n");
+        }
+        TurnKind::Facilitator => {
+            let _ = write!(
+                o,
+                "<article class=\"turn you\">\n<div class=\"who\"><span class=\"name\">{}</span><span class=\"title\">{}</span></div>\n<div class=\"text\">",
+                escaped(&t.label),
+                pick(lang, "facilitator", "主持人")
+            );
+            markdown(o, &t.text);
+            o.push_str("</div>\n</article>\n");
+        }
+        TurnKind::Highlights | TurnKind::Closing => {
+            let class = if t.kind == TurnKind::Highlights { "highlights" } else { "closing" };
+            let _ = write!(o, "<article class=\"turn {class}\">\n<div class=\"text\">");
+            markdown(o, &t.text);
+            o.push_str("</div>\n</article>\n");
+        }
+        TurnKind::Reset => {
+            let _ = writeln!(o, "<p class=\"reset\">{}</p>", escaped(t.text.lines().next().unwrap_or("")));
+        }
+        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue | TurnKind::Push => {
+            if t.text.trim().is_empty() {
+                return;
+            }
+            let class = if t.kind == TurnKind::Failed { "notice failed" } else { "notice" };
+            let _ = writeln!(o, "<p class=\"{class}\">{}</p>", escaped(t.text.trim()));
+        }
+    }
+}
+
+/// Model text as HTML: Markdown's structure, never its raw HTML, images
+/// or script links.
+pub fn markdown(o: &mut String, text: &str) {
+    let text = crate::text::sanitize(text);
+    // Whether each open link was kept, to drop the matching end with it.
+    let mut links: Vec<bool> = Vec::new();
+    let events = Parser::new_ext(&text, Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES).filter_map(|ev| match ev {
+        Event::Html(raw) | Event::InlineHtml(raw) => Some(Event::Text(raw)),
+        Event::Start(Tag::HtmlBlock) | Event::End(TagEnd::HtmlBlock) => None,
+        Event::Start(Tag::Link { ref dest_url, .. }) => {
+            let keep = safe_link(dest_url);
+            links.push(keep);
+            keep.then_some(ev)
+        }
+        Event::End(TagEnd::Link) => links.pop().unwrap_or(false).then_some(ev),
+        // The description stays (its text events pass); the picture is never fetched.
+        Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => None,
+        Event::Start(Tag::Heading { level, .. }) => Some(Event::Start(Tag::Heading {
+            level,
+            id: None,
+            classes: Vec::new(),
+            attrs: Vec::new(),
+        })),
+        Event::Start(Tag::CodeBlock(pulldown_cmark::CodeBlockKind::Fenced(_))) => Some(Event::Start(Tag::CodeBlock(
+            pulldown_cmark::CodeBlockKind::Fenced(CowStr::Borrowed("")),
+        ))),
+        other => Some(other),
+    });
+    pulldown_cmark::html::push_html(o, events);
+}
+
+fn safe_link(url: &str) -> bool {
+    let u = url.trim().to_ascii_lowercase();
+    u.starts_with("https://") || u.starts_with("http://") || u.starts_with("mailto:")
+}

@@ -1,0 +1,125 @@
+//! The clean transcript: the conversation as Markdown to paste or share —
+//! no frontmatter, no turn markers, the room named once at the top.
+
+use std::fmt::Write as _;
+
+use super::{Item, Keepsake};
+use crate::i18n::pick;
+use crate::session::{Turn, TurnKind};
+
+pub fn transcript(k: &Keepsake) -> String {
+    let lang = k.lang();
+    let fm = &k.session.fm;
+    let mut o = String::new();
+    let topic = clean(&fm.topic).replace('\n', " ");
+    let _ = writeln!(o, "# 🎉 {}{topic}\n", pick(lang, "Party Mode: ", "派对模式："));
+    let mut facts = vec![
+        fm.date.clone(),
+        format!("{}: {}", pick(lang, "facilitator", "主持人"), clean(&fm.user_name)),
+        match lang {
+            crate::i18n::Lang::Zh => format!("{} 轮", k.rounds()),
+            crate::i18n::Lang::En if k.rounds() == 1 => "1 round".into(),
+            crate::i18n::Lang::En => format!("{} rounds", k.rounds()),
+        },
+        k.duration(),
+    ];
+    if !fm.provider.model.is_empty() {
+        facts.push(format!("{}: {}", pick(lang, "model", "模型"), clean(&fm.provider.model)));
+    }
+    if let Some(end) = k.ending() {
+        facts.push(format!("{}: {end}", pick(lang, "ended by", "结束原因")));
+    }
+    let _ = writeln!(o, "*{}*\n", facts.join(" · "));
+    let room: Vec<String> = k
+        .cast
+        .iter()
+        .filter(|p| p.turns > 0)
+        .map(|p| {
+            let mut s = label(&p.who.icon, &p.who.name);
+            if !p.who.title.is_empty() {
+                let _ = write!(s, " ({})", clean(&p.who.title));
+            }
+            s
+        })
+        .collect();
+    if !room.is_empty() {
+        let _ = writeln!(o, "**{}**: {}\n", pick(lang, "The room", "在场"), room.join(", "));
+    }
+    for s in &k.sections {
+        let title = match s.round {
+            Some(r) => super::round_title(lang, r),
+            None => super::ending_title(lang).to_string(),
+        };
+        let _ = writeln!(o, "## {title}\n");
+        for item in &s.items {
+            match item {
+                Item::Turn(t) => turn(&mut o, k, t),
+                Item::Decision(c) => quote(&mut o, &k.decision(c)),
+            }
+        }
+    }
+    o
+}
+
+fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
+    let lang = k.lang();
+    let text = clean(t.text.trim());
+    match t.kind {
+        TurnKind::Agent | TurnKind::Farewell | TurnKind::Question => {
+            let who = match t.agent.as_deref().and_then(|id| k.persona(id)) {
+                Some(p) => label(&p.who.icon, &p.who.name),
+                None => format!("**{}**", clean(&t.label)),
+            };
+            let asks = if t.kind == TurnKind::Question {
+                pick(lang, " (asks you)", "（向您提问）")
+            } else {
+                ""
+            };
+            let cut = if t.interrupted {
+                pick(lang, " *(interrupted)*", " *（已中断）*")
+            } else {
+                ""
+            };
+            let _ = writeln!(o, "{who}{asks}: {text}{cut}\n");
+        }
+        TurnKind::Facilitator => {
+            let _ = writeln!(o, "**{}**: {text}\n", clean(&t.label));
+        }
+        TurnKind::Highlights | TurnKind::Closing => {
+            let _ = writeln!(o, "{text}\n");
+        }
+        TurnKind::Reset => {
+            let _ = writeln!(o, "---\n\n*{}*\n", text.lines().next().unwrap_or(""));
+        }
+        TurnKind::Notice | TurnKind::Failed | TurnKind::Continue | TurnKind::Push => {
+            if !text.is_empty() {
+                quote(o, &text);
+            }
+        }
+    }
+}
+
+fn quote(o: &mut String, text: &str) {
+    for line in text.lines() {
+        if line.is_empty() {
+            o.push_str(">\n");
+        } else {
+            let _ = writeln!(o, "> {line}");
+        }
+    }
+    o.push('\n');
+}
+
+/// `🏗️ **Ingrid**`.
+fn label(icon: &str, name: &str) -> String {
+    if icon.is_empty() {
+        format!("**{}**", clean(name))
+    } else {
+        format!("{} **{}**", clean(icon), clean(name))
+    }
+}
+
+/// No control characters from a hand-edited file reach whoever opens the copy.
+fn clean(text: &str) -> String {
+    crate::text::sanitize(text)
+}

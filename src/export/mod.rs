@@ -1,0 +1,270 @@
+//! Keepsakes of a session: one self-contained HTML page laid out by
+//! persona (`html`), or a clean Markdown transcript (`markdown`). Both are
+//! made from the session file alone — the cast it saved, its turns and its
+//! decisions — so a session exports the same wherever it is read.
+
+pub mod html;
+pub mod markdown;
+
+use std::path::{Path, PathBuf};
+
+use crate::i18n::{pick, Lang};
+use crate::session::{CastMember, ConfirmKind, ConfirmStatus, ConfirmationRecord, Session, Turn, TurnKind};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    Html,
+    Markdown,
+}
+
+impl Format {
+    /// Where a keepsake of `session` goes unless told: beside it, same stem
+    /// (`…/2026-11-24-plugins.md` → `….html`, `….transcript.md`).
+    pub fn default_path(self, session: &Path) -> PathBuf {
+        let stem = session.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+        let name = match self {
+            Format::Html => format!("{stem}.html"),
+            Format::Markdown => format!("{stem}.transcript.md"),
+        };
+        session.with_file_name(name)
+    }
+}
+
+/// Reads the session at `session`, writes its keepsake to `out` (default:
+/// beside it) and returns where. Messages name the file and the cause.
+pub fn export(session: &Path, format: Format, out: Option<&Path>, roster: &[CastMember]) -> Result<PathBuf, String> {
+    let s = crate::session::load(session).map_err(|e| e.to_string())?;
+    let k = Keepsake::new(&s, roster);
+    let text = match format {
+        Format::Html => html::page(&k),
+        Format::Markdown => markdown::transcript(&k),
+    };
+    let path = out.map(Path::to_path_buf).unwrap_or_else(|| format.default_path(session));
+    if path == session {
+        let p = path.display();
+        return Err(crate::tr!(
+            "{p}: the keepsake would overwrite its own session file; give another -o FILE",
+            "{p}：导出文件会覆盖会话文件本身；请用 -o 指定其他文件"
+        ));
+    }
+    crate::session::store_write(&path, &[text.as_bytes()], crate::session::Folder::MayBeNew)
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(path)
+}
+
+/// A persona of the keepsake: who they were and how often they spoke.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Persona {
+    pub who: CastMember,
+    pub turns: usize,
+}
+
+/// One part of the page: a round, or the ending (farewells, highlights).
+#[derive(Debug, PartialEq)]
+pub struct Section<'a> {
+    /// None for the ending.
+    pub round: Option<u32>,
+    pub items: Vec<Item<'a>>,
+}
+
+#[derive(Debug, PartialEq)]
+pub enum Item<'a> {
+    Turn(&'a Turn),
+    /// A question put to the facilitator and its answer (an end proposal, a limit).
+    Decision(&'a ConfirmationRecord),
+}
+
+/// What an export shows of a session, in the order it happened.
+pub struct Keepsake<'a> {
+    pub session: &'a Session,
+    /// Everyone who spoke, in the order they first did, then the silent.
+    pub cast: Vec<Persona>,
+    pub sections: Vec<Section<'a>>,
+}
+
+impl<'a> Keepsake<'a> {
+    /// `roster` names agents the session's own cast lacks (a file written
+    /// before the cast was saved); an agent known to neither is shown by
+    /// its label.
+    pub fn new(session: &'a Session, roster: &[CastMember]) -> Keepsake<'a> {
+        let mut cast: Vec<Persona> = Vec::new();
+        let spoke = session.turns.iter().filter_map(|t| t.agent.as_deref().map(|id| (id, t)));
+        for (id, t) in spoke {
+            match cast.iter_mut().find(|p| p.who.id == id) {
+                Some(p) => p.turns += 1,
+                None => cast.push(Persona {
+                    who: member(session, roster, id, &t.label),
+                    turns: 1,
+                }),
+            }
+        }
+        for id in &session.fm.agents {
+            if !cast.iter().any(|p| &p.who.id == id) {
+                cast.push(Persona {
+                    who: member(session, roster, id, ""),
+                    turns: 0,
+                });
+            }
+        }
+        Keepsake {
+            session,
+            cast,
+            sections: sections(session),
+        }
+    }
+
+    pub fn persona(&self, id: &str) -> Option<&Persona> {
+        self.cast.iter().find(|p| p.who.id == id)
+    }
+
+    /// The colour slot of an agent: its place in the cast, for agents that
+    /// name no colour of their own.
+    pub fn slot(&self, id: &str) -> usize {
+        self.cast.iter().position(|p| p.who.id == id).unwrap_or(0)
+    }
+
+    pub fn lang(&self) -> Lang {
+        self.session.fm.lang
+    }
+
+    pub fn rounds(&self) -> u32 {
+        self.session.fm.conversation_state.current_round
+    }
+
+    /// "round limit", "an agent's proposal"… in the session's language.
+    pub fn ending(&self) -> Option<&'static str> {
+        let lang = self.lang();
+        let reason = self.session.fm.conversation_state.exit_reason.as_deref()?;
+        Some(match reason {
+            "user_requested" => pick(lang, "the facilitator ended it", "主持人结束了派对"),
+            "round_limit" => pick(lang, "the round limit", "达到轮次上限"),
+            "time_limit" => pick(lang, "the time limit", "达到时间上限"),
+            "agent_proposed" => pick(lang, "an agent's proposal, confirmed", "智能体提议并经确认"),
+            "facilitator_left" => pick(lang, "the facilitator left", "主持人离开"),
+            "unreachable" => pick(lang, "the model could not be reached", "无法连接模型"),
+            "consensus" => pick(lang, "consensus", "达成共识"),
+            "silence" => pick(lang, "silence", "冷场"),
+            _ => return None,
+        })
+    }
+
+    /// How long the party was open, e.g. "12 min".
+    pub fn duration(&self) -> String {
+        let s = self.session.fm.conversation_state.active_seconds;
+        if s < 60 {
+            format!("{s} s")
+        } else {
+            format!("{} min", (s + 30) / 60)
+        }
+    }
+
+    /// A decision in a sentence: what was asked and how it was answered.
+    pub fn decision(&self, c: &ConfirmationRecord) -> String {
+        let lang = self.lang();
+        let name = c
+            .agent
+            .as_deref()
+            .map(|id| self.persona(id).map_or(id.to_string(), |p| p.who.name.clone()))
+            .unwrap_or_default();
+        let asked = match c.kind {
+            ConfirmKind::EndProposal => crate::tr!(lang; "🏁 {name} proposed ending the party", "🏁 {name} 提议结束派对"),
+            ConfirmKind::RoundLimit => pick(lang, "⏱️ The round limit was reached", "⏱️ 达到轮次上限").into(),
+            ConfirmKind::TimeLimit => pick(lang, "⏱️ The time limit was reached", "⏱️ 达到时间上限").into(),
+            ConfirmKind::Consensus => pick(lang, "🤝 The room seemed to agree", "🤝 大家似乎达成了共识").into(),
+            ConfirmKind::Silence => pick(lang, "🤫 The room fell quiet", "🤫 讨论冷场了").into(),
+            ConfirmKind::TurnReset => pick(lang, "🔄 A fresh start was asked for", "🔄 有人要求重新开始").into(),
+            ConfirmKind::BudgetExhausted => pick(lang, "⏩ The automatic pushes were used up", "⏩ 自动推进次数用完").into(),
+        };
+        let ends = matches!(
+            c.kind,
+            ConfirmKind::EndProposal | ConfirmKind::RoundLimit | ConfirmKind::TimeLimit | ConfirmKind::Consensus | ConfirmKind::Silence
+        );
+        let answer = match (c.status, ends, c.kind) {
+            (ConfirmStatus::Confirmed, true, _) => pick(lang, "the facilitator ended the party", "主持人结束了派对"),
+            (ConfirmStatus::Rejected, true, _) => pick(lang, "the facilitator kept it going", "主持人选择继续"),
+            (ConfirmStatus::Confirmed, false, ConfirmKind::TurnReset) => pick(lang, "the conversation started afresh", "对话重新开始"),
+            (ConfirmStatus::Rejected, false, ConfirmKind::TurnReset) => pick(lang, "the conversation went on", "对话照常继续"),
+            (ConfirmStatus::Confirmed, false, _) => pick(lang, "the room pushed on", "讨论继续推进"),
+            (ConfirmStatus::Rejected, false, _) => pick(lang, "the pushes paused", "自动推进暂停"),
+            (ConfirmStatus::Pending, ..) => pick(lang, "no answer yet", "尚未回答"),
+            (ConfirmStatus::Expired, ..) => pick(lang, "left unanswered", "未作回答"),
+        };
+        let mut text = format!("{asked} — {answer}");
+        if let Some(r) = c.reason.as_deref().filter(|r| !r.trim().is_empty()) {
+            text.push_str(&format!(" (“{}”)", r.trim()));
+        }
+        text
+    }
+}
+
+/// "Round 3" / "第 3 轮".
+pub fn round_title(lang: Lang, round: u32) -> String {
+    crate::tr!(lang; "Round {round}", "第 {round} 轮")
+}
+
+/// The heading of the farewells and highlights.
+pub fn ending_title(lang: Lang) -> &'static str {
+    pick(lang, "Wrapping up", "收尾")
+}
+
+/// The cast member `id`: as the session saved it, else as the roster knows
+/// it, else made from the label the transcript shows (`🏗️ Ingrid`).
+fn member(session: &Session, roster: &[CastMember], id: &str, label: &str) -> CastMember {
+    if let Some(c) = session.fm.cast.iter().chain(roster).find(|c| c.id == id) {
+        return c.clone();
+    }
+    let (icon, name) = match label.split_once(' ') {
+        Some((first, rest)) if !first.chars().any(char::is_alphanumeric) => (first, rest),
+        _ => ("", label),
+    };
+    CastMember {
+        id: id.to_string(),
+        name: if name.is_empty() { id.to_string() } else { name.to_string() },
+        title: String::new(),
+        icon: icon.to_string(),
+        color: None,
+    }
+}
+
+/// The turns by round, the ending apart, each decision placed after the
+/// turns that came before it was asked.
+fn sections(session: &Session) -> Vec<Section<'_>> {
+    let mut decisions: Vec<&ConfirmationRecord> = session.fm.confirmations.iter().collect();
+    decisions.sort_by_key(|c| c.asked_at);
+    let mut decisions = decisions.into_iter().peekable();
+    let mut out: Vec<Section> = Vec::new();
+    let mut ending = false;
+    for t in &session.turns {
+        while let Some(c) = decisions.next_if(|c| c.asked_at < t.at) {
+            let round = current(&out, t, ending);
+            push(&mut out, round, Item::Decision(c));
+        }
+        ending |= matches!(t.kind, TurnKind::Farewell | TurnKind::Highlights | TurnKind::Closing);
+        let round = if ending { None } else { Some(t.round) };
+        push(&mut out, round, Item::Turn(t));
+    }
+    for c in decisions {
+        let round = out.last().and_then(|s| s.round);
+        push(&mut out, round, Item::Decision(c));
+    }
+    out
+}
+
+/// The section a decision asked before `next` belongs to: the one open.
+fn current(out: &[Section], next: &Turn, ending: bool) -> Option<u32> {
+    match out.last() {
+        Some(s) => s.round,
+        None if ending => None,
+        None => Some(next.round),
+    }
+}
+
+fn push<'a>(out: &mut Vec<Section<'a>>, round: Option<u32>, item: Item<'a>) {
+    match out.last_mut() {
+        Some(s) if s.round == round => s.items.push(item),
+        _ => out.push(Section { round, items: vec![item] }),
+    }
+}
+
+#[cfg(test)]
+mod tests;

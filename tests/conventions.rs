@@ -1,0 +1,167 @@
+//! A terminal user's conventions: a user config under a project's (key by
+//! key), `init` writing one the program then reads, shell completions and a
+//! man page from the same command line, help in English and Chinese.
+
+mod process;
+
+use process::*;
+
+/// The user config of a child run from `cwd` (its XDG_CONFIG_HOME is `cwd/.config`).
+fn user_config(cwd: &std::path::Path) -> std::path::PathBuf {
+    cwd.join(".config").join("bmad-party").join("config.yaml")
+}
+
+/// The `max_rounds` and facilitator's name a headless party in `cwd` ran with.
+async fn party_settings(cwd: &std::path::Path, extra: &[&str]) -> (u64, String) {
+    let mut cmd = party(cwd);
+    cmd.args(["--headless", "--events", "json"]).args(extra);
+    let (code, stdout, stderr) = run_with_input(cmd, "Topic\n*exit\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let ev = json_lines(&stdout);
+    let round = ev.iter().find(|e| e["type"] == "round_started").expect("a round");
+    let started = ev.iter().find(|e| e["type"] == "session_started").expect("started");
+    (
+        round["max_rounds"].as_u64().unwrap(),
+        started["user_name"].as_str().unwrap().to_string(),
+    )
+}
+
+#[tokio::test]
+async fn init_writes_a_starter_the_program_then_reads_under_the_projects_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let cwd = dir.path();
+    let (code, stdout, stderr) = run_with_input(
+        {
+            let mut c = party(cwd);
+            c.arg("init");
+            c
+        },
+        "",
+    )
+    .await;
+    assert_eq!(code, 0, "{stderr}");
+    let path = user_config(cwd);
+    assert!(stdout.contains(&path.display().to_string()), "says where: {stdout}");
+    let starter = std::fs::read_to_string(&path).unwrap();
+    assert!(starter.lines().all(|l| l.trim().is_empty() || l.starts_with('#')), "all comments");
+    assert!(!starter.contains("OPENAI_API_KEY=") && !starter.contains("api_key"), "never a key");
+
+    // The starter as written changes nothing.
+    assert_eq!(party_settings(cwd, &[]).await.0, 10);
+
+    // A second init keeps the file; --force keeps the old one aside.
+    let mut again = party(cwd);
+    again.arg("init");
+    let (code, _, stderr) = run_with_input(again, "").await;
+    assert_eq!(code, 1);
+    assert!(stderr.contains("already there") && stderr.contains("--force"), "{stderr}");
+
+    // The facilitator uncomments two settings.
+    let edited = starter
+        .replace("# bmad:", "bmad:")
+        .replace("#   party_mode:", "  party_mode:")
+        .replace("#     user_name: Ada", "    user_name: Tomás")
+        .replace("#     max_rounds: 10", "    max_rounds: 4");
+    std::fs::write(&path, &edited).unwrap();
+    assert_eq!(
+        party_settings(cwd, &[]).await,
+        (4, "Tomás".into()),
+        "the program reads the user's config"
+    );
+
+    // A project's config overrides it key by key: the name, not the rounds.
+    let project = cwd.join("workflows").join("party-mode");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(project.join("config.yaml"), "bmad:\n  party_mode:\n    user_name: Grace\n").unwrap();
+    assert_eq!(party_settings(cwd, &[]).await, (4, "Grace".into()));
+    // --config likewise, and flags over both.
+    let other = cwd.join("other.yaml");
+    std::fs::write(&other, "bmad:\n  party_mode:\n    max_rounds: 6\n").unwrap();
+    let with = ["--config", other.to_str().unwrap(), "--user-name", "Lin"];
+    assert_eq!(party_settings(cwd, &with).await, (6, "Lin".into()));
+
+    // A mistake in the user's file names that file and line.
+    std::fs::write(&path, "bmad:\n  party_mode:\n    max_rounds: many\n").unwrap();
+    let mut bad = party(cwd);
+    bad.args(["--headless"]);
+    let (code, _, stderr) = run_with_input(bad, "Topic\n").await;
+    assert_eq!(code, 2);
+    assert!(stderr.contains(&format!("{}:3:", path.display())), "{stderr}");
+
+    let mut forced = party(cwd);
+    forced.args(["init", "--force"]);
+    let (code, _, stderr) = run_with_input(forced, "").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        std::fs::read_to_string(path.with_extension("yaml.bak")).unwrap().contains("many"),
+        "the old file is kept"
+    );
+}
+
+#[test]
+fn completions_for_each_shell_come_from_the_command_line() {
+    for (shell, mark) in [
+        ("bash", "complete -F _bmad__party"),
+        ("zsh", "#compdef bmad-party"),
+        ("fish", "complete -c bmad-party"),
+    ] {
+        let out = std::process::Command::new(BIN).args(["completions", shell]).output().unwrap();
+        assert!(out.status.success());
+        let script = String::from_utf8_lossy(&out.stdout);
+        assert!(script.contains(mark), "{shell}: {script}");
+        for word in ["export", "sessions", "resume", "max-rounds"] {
+            assert!(script.contains(word), "{shell} completes {word}");
+        }
+    }
+    // Bash itself completes with the script: `bmad-party ex<Tab>`, `--max-r<Tab>`.
+    let complete = |words: &str| {
+        let script = format!(
+            "source <(\"$BIN\" completions bash); COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
+             _bmad__party bmad-party \"${{COMP_WORDS[-1]}}\" \"${{COMP_WORDS[-2]}}\"; echo \"${{COMPREPLY[@]}}\""
+        );
+        let out = std::process::Command::new("bash")
+            .env("BIN", BIN)
+            .args(["-c", &script])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    };
+    assert_eq!(complete("bmad-party ex"), "export");
+    assert_eq!(complete("bmad-party --max-r"), "--max-rounds");
+    assert_eq!(complete("bmad-party completions f"), "fish");
+    assert_eq!(complete("bmad-party export --m"), "--markdown", "a subcommand's own options");
+    let out = std::process::Command::new(BIN).args(["completions", "tcsh"]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "an unknown shell is refused");
+}
+
+#[test]
+fn the_man_page_comes_from_the_same_command_line() {
+    let out = std::process::Command::new(BIN).arg("man").output().unwrap();
+    assert!(out.status.success());
+    let page = String::from_utf8_lossy(&out.stdout);
+    assert!(page.contains(".TH bmad-party 1"), "{page}");
+    for needle in ["\\-\\-resume", "\\-\\-max\\-rounds", "export", "NO_COLOR", "OPENAI_BASE_URL"] {
+        assert!(page.contains(needle), "the man page names {needle}");
+    }
+}
+
+#[test]
+fn subcommand_help_speaks_english_and_chinese() {
+    let out = std::process::Command::new(BIN)
+        .args(["--lang", "zh", "export", "--help"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("用法：") && text.contains("参数：") && text.contains("显示帮助") && text.contains("导出"),
+        "{text}"
+    );
+    assert!(!text.contains("Usage") && !text.contains("Print help"), "{text}");
+    let out = std::process::Command::new(BIN)
+        .env("LANG", "C.UTF-8")
+        .args(["export", "--help"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Usage:") && text.contains("clean Markdown transcript"), "{text}");
+}
