@@ -29,28 +29,52 @@ fn chromium() -> Option<PathBuf> {
     found
 }
 
-/// Runs the browser on `page`: its DOM as the browser built it, and a
-/// screenshot at `png`.
+const COMMON: [&str; 4] = ["--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"];
+
+fn run_browser(browser: &Path, args: &[&str]) -> Vec<u8> {
+    let out = std::process::Command::new(browser)
+        .args(COMMON)
+        .args(args)
+        .output()
+        .expect("run chromium");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// The colour of the page's corner in a screenshot, and its width.
+fn corner(png: &Path) -> ([u8; 3], u32) {
+    let decoder = png::Decoder::new(std::io::BufReader::new(std::fs::File::open(png).expect("a screenshot")));
+    let mut reader = decoder.read_info().expect("a PNG");
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).expect("a frame");
+    ([buf[0], buf[1], buf[2]], info.width)
+}
+
+/// Runs the browser on `page`: its DOM as the browser built it; screenshots
+/// at `png` in the light scheme and beside it in the dark one (their
+/// backgrounds differ as the style sheet says); and a printed PDF.
 fn browse(browser: &Path, page: &Path, png: &Path) -> String {
     let url = format!("file://{}", page.canonicalize().unwrap().display());
-    let common = ["--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"];
-    let dom = std::process::Command::new(browser)
-        .args(common)
-        .args(["--dump-dom", &url])
-        .output()
-        .expect("run chromium");
-    assert!(dom.status.success(), "{}", String::from_utf8_lossy(&dom.stderr));
-    let shot = std::process::Command::new(browser)
-        .args(common)
-        .args(["--window-size=1000,1400", &format!("--screenshot={}", png.display()), &url])
-        .output()
-        .expect("run chromium");
-    assert!(shot.status.success(), "{}", String::from_utf8_lossy(&shot.stderr));
-    let bytes = std::fs::read(png).expect("a screenshot");
-    assert_eq!(&bytes[..8], b"\x89PNG\r\n\x1a\n", "a PNG");
-    let width = u32::from_be_bytes(bytes[16..20].try_into().unwrap());
+    let dom = run_browser(browser, &["--dump-dom", &url]);
+    let dark = png.with_extension("dark.png");
+    for (scheme, shot) in [("1", png), ("0", dark.as_path())] {
+        let blink = format!("--blink-settings=preferredColorScheme={scheme}");
+        run_browser(
+            browser,
+            &["--window-size=1000,1400", &blink, &format!("--screenshot={}", shot.display()), &url],
+        );
+    }
+    let (light_bg, width) = corner(png);
     assert_eq!(width, 1000, "drawn at the window's width");
-    String::from_utf8_lossy(&dom.stdout).into_owned()
+    assert_eq!(light_bg, [0xfb, 0xfa, 0xf7], "the light background");
+    assert_eq!(corner(&dark).0, [0x17, 0x18, 0x1b], "the dark background");
+    let pdf = png.with_extension("pdf");
+    run_browser(
+        browser,
+        &["--no-pdf-header-footer", &format!("--print-to-pdf={}", pdf.display()), &url],
+    );
+    assert!(std::fs::read(&pdf).expect("a PDF").starts_with(b"%PDF"), "it prints");
+    String::from_utf8_lossy(&dom).into_owned()
 }
 
 /// Where the test keeps its screenshots, to look at.

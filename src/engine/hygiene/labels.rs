@@ -308,7 +308,41 @@ pub(super) fn attributes(s: &str, names: &[String]) -> bool {
 /// `— Kofi`). A room's talk has none; a small model signs its replies.
 pub(super) fn is_signature(line: &str, own: &str) -> bool {
     let name = line.trim().trim_start_matches(['-', '—', '–', '~']).trim();
-    !own.is_empty() && name.to_lowercase() == own.to_lowercase()
+    (!own.is_empty() && name.to_lowercase() == own.to_lowercase()) || is_sign_off(name)
+}
+
+/// A letter's closing line (`Best regards,`, `Cheers,`, `此致`): with the
+/// comma that waits for a name, or one of the phrases only letters use.
+fn is_sign_off(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    let (body, comma) = match lower.strip_suffix([',', '，']) {
+        Some(b) => (b.trim(), true),
+        None => (lower.trim_end_matches(['.', '!']).trim(), false),
+    };
+    const ONLY_LETTERS: &[&str] = &[
+        "best regards",
+        "kind regards",
+        "warm regards",
+        "warmest regards",
+        "regards",
+        "sincerely",
+        "yours sincerely",
+        "yours truly",
+        "best wishes",
+        "此致",
+        "此致敬礼",
+    ];
+    const WITH_A_COMMA: &[&str] = &[
+        "best",
+        "cheers",
+        "thanks",
+        "many thanks",
+        "thank you",
+        "all the best",
+        "warmly",
+        "yours",
+    ];
+    ONLY_LETTERS.contains(&body) || (comma && WITH_A_COMMA.contains(&body))
 }
 
 /// A letter's greeting on a line of its own (`Hi Lena,`, `Dear team,`,

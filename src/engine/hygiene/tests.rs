@@ -284,6 +284,8 @@ fn a_reply_signed_like_a_letter_loses_its_signature_only() {
             "We should interview five users first.",
         ),
         ("I'd start with the docs\n\nmaya\n", "I'd start with the docs"),
+        ("We should measure first.\n\nBest regards,", "We should measure first."),
+        ("We should measure first.\nCheers,\n", "We should measure first."),
     ] {
         for n in [1, 4, 100] {
             let (shown, k, cuts, _) = run(reply, n, None, false);
@@ -298,6 +300,8 @@ fn a_reply_signed_like_a_letter_loses_its_signature_only() {
         "We should interview five users first.\n\nKofi",
         "We should interview five users first, as Maya",
         "Ask the users.\n\nMaya thinks so too.",
+        "Ask the users.\nThanks!",
+        "Ask the users.\nBest of all, they know.",
     ] {
         let (_, _, cuts, _) = run(reply, 3, None, false);
         assert!(!cuts.contains(&CutKind::Signature), "{reply:?}: {cuts:?}");
