@@ -22,7 +22,7 @@ pub enum EventFormat {
 #[derive(Debug, Parser)]
 #[command(name = "bmad-party", version, disable_help_subcommand = true, after_long_help = AFTER_HELP)]
 pub struct Cli {
-    /// Configuration file (default: the workflow's config.yaml).
+    /// Configuration file, over your own ~/.config/bmad-party/config.yaml key by key (default: the workflow's config.yaml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
     /// Folder with the party-mode workflow files (default: ./workflows/party-mode if present, else built in).
@@ -145,7 +145,10 @@ pub enum Sub {
 /// The same command line with Chinese help texts.
 fn in_chinese(cmd: clap::Command) -> clap::Command {
     const HELP: &[(&str, &str)] = &[
-        ("config", "配置文件（默认：工作流的 config.yaml）"),
+        (
+            "config",
+            "配置文件，逐项覆盖您自己的 ~/.config/bmad-party/config.yaml（默认：工作流的 config.yaml）",
+        ),
         (
             "workflow",
             "派对模式工作流文件夹（默认：若存在则用 ./workflows/party-mode，否则用内置）",

@@ -131,17 +131,18 @@ impl<'a> Keepsake<'a> {
         self.session.fm.conversation_state.current_round
     }
 
-    /// "round limit", "an agent's proposal"… in the session's language.
+    /// What ended the party ("the round limit", "an agent's proposal,
+    /// confirmed"…) in the session's language; None while it can go on.
     pub fn ending(&self) -> Option<&'static str> {
         let lang = self.lang();
         let reason = self.session.fm.conversation_state.exit_reason.as_deref()?;
         Some(match reason {
-            "user_requested" => pick(lang, "the facilitator ended it", "主持人结束了派对"),
-            "round_limit" => pick(lang, "the round limit", "达到轮次上限"),
-            "time_limit" => pick(lang, "the time limit", "达到时间上限"),
+            "user_requested" => pick(lang, "the facilitator", "主持人"),
+            "round_limit" => pick(lang, "the round limit", "轮次上限"),
+            "time_limit" => pick(lang, "the time limit", "时间上限"),
             "agent_proposed" => pick(lang, "an agent's proposal, confirmed", "智能体提议并经确认"),
-            "facilitator_left" => pick(lang, "the facilitator left", "主持人离开"),
-            "unreachable" => pick(lang, "the model could not be reached", "无法连接模型"),
+            "facilitator_left" => pick(lang, "the facilitator leaving", "主持人离开"),
+            "unreachable" => pick(lang, "a model that could not be reached", "无法连接模型"),
             "consensus" => pick(lang, "consensus", "达成共识"),
             "silence" => pick(lang, "silence", "冷场"),
             _ => return None,
