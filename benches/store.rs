@@ -48,6 +48,7 @@ fn session(messages: usize) -> Session {
                 "Reply {i}: a considered paragraph about contracts, tests and what ships first, about sixty tokens long in a real party."
             ),
             interrupted: false,
+            latency: None,
         })
         .collect();
     Session { fm, turns }

@@ -57,6 +57,7 @@ fn app_with(entries: usize) -> App {
             round: (i / 3) as u32,
             text,
             interrupted: false,
+            latency: None,
         });
     }
     app.on_event(Event::RoundStarted {

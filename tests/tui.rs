@@ -24,6 +24,9 @@ fn snapshot(name: &str, t: &Terminal<TestBackend>) {
     let mut settings = insta::Settings::clone_current();
     settings.add_filter(r"\d{4}-\d{2}-\d{2}-\d{6}", "YYYY-MM-DD-HHMMSS");
     settings.add_filter(r"/tmp/\.tmp[A-Za-z0-9]+", "/tmp/DIR");
+    // Timings depend on the machine: the round's clock and a reply's speed.
+    settings.add_filter(r"⏱ \d\d:\d\d", "⏱ MM:SS");
+    settings.add_filter(r" · (first token )?\d[^│┃]*([│┃])", " · TIMING $2");
     settings.bind(|| insta::assert_snapshot!(name, t.backend()));
 }
 
@@ -312,6 +315,7 @@ async fn hostile_model_text_never_reaches_the_terminal_as_control_sequences() {
         round: 1,
         text: clean,
         interrupted: false,
+        latency: None,
     });
     let t = render(&app, 60, 20);
     let b = t.backend().buffer();

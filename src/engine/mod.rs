@@ -21,7 +21,7 @@ use crate::config::Config;
 use crate::i18n::Lang;
 use crate::llm::Provider;
 use crate::roster::agents::Agent;
-use crate::session::{ConfirmKind, ConfirmStatus, Session, SessionLock};
+use crate::session::{ConfirmKind, ConfirmStatus, Latency, Session, SessionLock};
 use crate::workflow::Workflow;
 
 /// What a front end asks of the engine.
@@ -249,6 +249,12 @@ pub enum Event {
         agent: String,
         round: u32,
     },
+    /// The model's first token of an agent's reply arrived, `ms` after the
+    /// request (it may still be held back by hygiene for a few words).
+    AgentFirstToken {
+        agent: String,
+        ms: u64,
+    },
     AgentToken {
         agent: String,
         text: String,
@@ -275,6 +281,9 @@ pub enum Event {
         round: u32,
         text: String,
         interrupted: bool,
+        /// How long the model took (absent for an interrupted reply).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        latency: Option<Latency>,
     },
     AgentFailed {
         agent: String,

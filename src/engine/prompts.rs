@@ -368,6 +368,7 @@ mod tests {
             label: agent.map_or("Ada".into(), |a| format!("🙂 {a}")),
             text: text.into(),
             interrupted: false,
+            latency: None,
         }
     }
 

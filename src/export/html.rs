@@ -224,6 +224,9 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
             }
             if t.kind == TurnKind::Question {
                 let _ = write!(o, "<span class=\"tag\">{}</span>", pick(lang, "asks you", "向您提问"));
+            } else if let Some(l) = &t.latency {
+                let what = pick(lang, "first token · writing speed", "首个词元 · 输出速度");
+                let _ = write!(o, "<span class=\"tag\" title=\"{what}\">{}</span>", l.summary());
             }
             o.push_str("</div>\n<div class=\"text\">");
             markdown(o, &t.text);

@@ -47,7 +47,7 @@ Who pays today?
 <!-- party:turn kind=facilitator round=2 at=2026-11-24T10:03:00Z -->
 **Ada**: Startups.
 
-<!-- party:turn kind=agent round=2 at=2026-11-24T10:04:00Z agent=architect -->
+<!-- party:turn kind=agent round=2 at=2026-11-24T10:04:00Z agent=architect first_token_ms=1250 total_ms=6250 tokens=101 -->
 🏗️ **Ingrid**: Then per call it is.
 
 <!-- party:turn kind=notice round=2 at=2026-11-24T10:04:10Z -->
@@ -159,6 +159,7 @@ fn the_page_holds_every_turn_persona_and_decision() {
     ] {
         assert!(page.contains(needle), "missing {needle}");
     }
+    assert!(page.contains(">1.2 s · 20 tok/s</span>"), "a reply's timing");
     assert!(page.contains("@media print"));
     assert!(page.contains("prefers-color-scheme: dark"));
 }

@@ -325,7 +325,7 @@ impl Printer {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", t(self.lang, Msg::PushLabel));
             }
-            Event::ConsensusScore { .. } => {}
+            Event::ConsensusScore { .. } | Event::AgentFirstToken { .. } => {}
             Event::EndProposal { .. } | Event::ConfirmationResolved { .. } | Event::Termination { .. } | Event::Status(_) => {}
         }
     }

@@ -239,6 +239,35 @@ pub struct Turn {
     pub label: String,
     pub text: String,
     pub interrupted: bool,
+    /// How long the model took, for the replies of agents.
+    pub latency: Option<Latency>,
+}
+
+/// How long a reply took: to its first token (what a facilitator waits
+/// before anything moves) and in all, and how many tokens it had.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Latency {
+    pub first_token_ms: u64,
+    pub total_ms: u64,
+    pub tokens: u32,
+}
+
+impl Latency {
+    /// Tokens a second once the first had come; None for a reply too short
+    /// or too quick to say.
+    pub fn tokens_per_second(&self) -> Option<f64> {
+        let writing = self.total_ms.saturating_sub(self.first_token_ms);
+        (self.tokens > 1 && writing > 0).then(|| f64::from(self.tokens - 1) * 1000.0 / writing as f64)
+    }
+
+    /// `1.2 s · 18 tok/s`.
+    pub fn summary(&self) -> String {
+        let first = self.first_token_ms as f64 / 1000.0;
+        match self.tokens_per_second() {
+            Some(r) => format!("{first:.1} s · {r:.0} tok/s"),
+            None => format!("{first:.1} s"),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -141,6 +141,13 @@ fn render_turn(out: &mut String, t: &Turn) {
     if t.interrupted {
         out.push_str(" interrupted=true");
     }
+    if let Some(l) = &t.latency {
+        let _ = write!(
+            out,
+            " first_token_ms={} total_ms={} tokens={}",
+            l.first_token_ms, l.total_ms, l.tokens
+        );
+    }
     out.push_str(" -->\n");
     let text = escape(&t.text);
     match t.kind {
@@ -358,6 +365,7 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                 label: String::new(),
                 text: String::new(),
                 interrupted: false,
+                latency: None,
             };
             for kv in c[1].split_whitespace() {
                 let Some((k, v)) = kv.split_once('=') else { continue };
@@ -371,6 +379,15 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                     }
                     "agent" => t.agent = Some(v.to_string()),
                     "interrupted" => t.interrupted = v == "true",
+                    "first_token_ms" | "total_ms" | "tokens" => {
+                        let n: u64 = v.parse().map_err(|_| (i, format!("turn {k} `{v}` is not a number")))?;
+                        let l = t.latency.get_or_insert_with(Default::default);
+                        match k {
+                            "first_token_ms" => l.first_token_ms = n,
+                            "total_ms" => l.total_ms = n,
+                            _ => l.tokens = u32::try_from(n).unwrap_or(u32::MAX),
+                        }
+                    }
                     _ => {}
                 }
             }
@@ -453,6 +470,7 @@ mod tests {
             label: label.into(),
             text: text.into(),
             interrupted: false,
+            latency: None,
         };
         Session {
             fm,

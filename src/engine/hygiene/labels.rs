@@ -345,20 +345,36 @@ fn is_sign_off(line: &str) -> bool {
     ONLY_LETTERS.contains(&body) || (comma && WITH_A_COMMA.contains(&body))
 }
 
-/// A letter's greeting on a line of its own (`Hi Lena,`, `Dear team,`,
-/// `Hello everyone!`): a meeting has no salutations.
+/// A letter's greeting as a sentence of its own (`Hi Lena,` on its line,
+/// `Hi Sam! Moreover…`, `Dear team,`): a meeting has no salutations.
+/// `Hi Lena, I think…` is one sentence, and stays.
 pub(super) fn is_salutation(line: &str) -> bool {
     let t = line.trim();
     let Some(body) = t.strip_suffix([',', '!', '，', '！']).or((!t.is_empty()).then_some(t)) else {
         return false;
     };
+    let words: Vec<&str> = body.split([' ', ',']).filter(|w| !w.is_empty()).collect();
     let lower = body.to_lowercase();
-    let words: Vec<&str> = lower.split_whitespace().collect();
-    let greeting = matches!(words.first(), Some(&("hi" | "hello" | "hey" | "dear" | "greetings")))
-        || ["good morning", "good afternoon", "good evening"]
-            .iter()
-            .any(|g| lower.starts_with(g));
-    greeting && words.len() <= 4 && !body.contains(['.', '?', ':'])
+    let opener = match words.first().map(|w| w.to_lowercase()).as_deref() {
+        Some("hi" | "hello" | "hey" | "dear" | "greetings") => 1,
+        Some("good")
+            if ["good morning", "good afternoon", "good evening"]
+                .iter()
+                .any(|g| lower.starts_with(g)) =>
+        {
+            2
+        }
+        _ => return false,
+    };
+    // Who is greeted: names (capitalised), or the room as a whole.
+    let addressee = |w: &&str| {
+        w.chars().next().is_some_and(char::is_uppercase)
+            || matches!(
+                w.to_lowercase().as_str(),
+                "all" | "everyone" | "everybody" | "team" | "folks" | "there" | "both" | "and" | "&"
+            )
+    };
+    words.len() <= opener + 4 && words[opener..].iter().all(addressee) && !body.contains(['.', '?', ':'])
 }
 
 /// A model stepping out of its persona to say what it is: `As an AI

@@ -301,7 +301,7 @@ impl<'v> Hygiene<'v> {
             self.cut(CutKind::Signature, sentence.trim());
             return;
         }
-        if self.reply_start && sentence.ends_with('\n') && labels::is_salutation(sentence) {
+        if self.reply_start && labels::is_salutation(sentence) {
             self.cut(CutKind::Salutation, sentence.trim());
             return;
         }

@@ -321,6 +321,8 @@ fn a_reply_opened_like_a_letter_loses_its_greeting_line_only() {
         "Hello everyone!\nWe should measure first.",
         "Dear team,\nWe should measure first.",
         "Hi Lena and Kofi,\n\nWe should measure first.",
+        "Hi Tomás! \n\nWe should measure first.",
+        "Hi Sam! We should measure first.",
     ] {
         for n in [1, 3, 100] {
             let (shown, kept, cuts, _) = run(reply, n, None, false);
@@ -329,12 +331,13 @@ fn a_reply_opened_like_a_letter_loses_its_greeting_line_only() {
             assert_eq!(cuts, [CutKind::Salutation], "{reply:?}");
         }
     }
-    // A greeting that is a sentence of the meeting, or not on a line of its own, stays.
+    // A greeting within a sentence of the meeting, or later in the reply, stays.
     for reply in [
         "Hi Lena, I think we should measure first.",
         "Hey, wait: what about the users?\nWe should ask.",
         "We should measure first.\nHello everyone!\nAnd ask.",
         "Hello world programs are a fine first test.\nReally.",
+        "Hi, great question!\nWe should measure first.",
     ] {
         let (_, _, cuts, _) = run(reply, 3, None, false);
         assert!(!cuts.contains(&CutKind::Salutation), "{reply:?}: {cuts:?}");

@@ -62,9 +62,10 @@ impl Party {
                     reply = self.stream_reply(req, Some(agent), StreamMode::Exit, Some(&voices)).await;
                 }
                 match reply {
-                    Reply::Completed { shown, .. } if !shown.trim().is_empty() => {
+                    Reply::Completed { shown, latency, .. } if !shown.trim().is_empty() => {
                         let text = shown.trim().to_string();
-                        self.push_turn(TurnKind::Farewell, Some(agent), text.clone(), false);
+                        let round = self.state().current_round;
+                        self.push_reply(round, TurnKind::Farewell, agent, text.clone(), false, Some(latency));
                         self.save().await;
                         self.emit(Event::Farewell {
                             agent: agent.id.clone(),

@@ -231,11 +231,16 @@ impl Party {
                 agent: m.id.clone(),
                 round,
             });
-            match self.stream_reply(req, Some(&m), StreamMode::Round, Some(&voices)).await {
+            let reply = self.stream_reply(req, Some(&m), StreamMode::Round, Some(&voices)).await;
+            let (text, latency) = match &reply {
+                Reply::Completed { shown, latency, .. } => (shown.trim().to_string(), Some(*latency)),
+                Reply::Interrupted { shown } => (shown.trim().to_string(), None),
+                _ => (String::new(), None),
+            };
+            match reply {
                 Reply::Quit { .. } => return Next::Quit,
-                Reply::Completed { shown, .. } | Reply::Interrupted { shown } if !shown.trim().is_empty() => {
-                    let text = shown.trim().to_string();
-                    self.record_round_turn(round, TurnKind::Agent, &m, text.clone(), false);
+                Reply::Completed { .. } | Reply::Interrupted { .. } if !text.is_empty() => {
+                    self.push_reply(round, TurnKind::Agent, &m, text.clone(), false, latency);
                     self.save().await;
                     self.emit(Event::AgentMessage {
                         agent: m.id.clone(),
@@ -244,6 +249,7 @@ impl Party {
                         round,
                         text,
                         interrupted: false,
+                        latency,
                     });
                     return Next::Wait;
                 }

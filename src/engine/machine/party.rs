@@ -14,8 +14,8 @@ use crate::engine::prompts::{HistoryView, PromptEnv};
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::roster::agents::Agent;
 use crate::session::{
-    CastMember, ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, ProviderRecord, Session, SessionStore, StepId,
-    Turn, TurnKind,
+    CastMember, ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, Latency, ProviderRecord, Session, SessionStore,
+    StepId, Turn, TurnKind,
 };
 use crate::text::sanitize;
 
@@ -322,12 +322,34 @@ impl Party {
     /// Turns are only ever appended, never changed: the agents' kept
     /// histories (`histories`) and the store's rendered body rely on it.
     pub(super) fn push_turn_in(&mut self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
+        let turn = self.new_turn(round, kind, agent, text, interrupted);
+        self.session.turns.push(turn);
+    }
+
+    /// An agent's reply, with how long the model took over it.
+    pub(super) fn push_reply(
+        &mut self,
+        round: u32,
+        kind: TurnKind,
+        agent: &Agent,
+        text: String,
+        interrupted: bool,
+        latency: Option<Latency>,
+    ) {
+        let turn = Turn {
+            latency,
+            ..self.new_turn(round, kind, Some(agent), text, interrupted)
+        };
+        self.session.turns.push(turn);
+    }
+
+    fn new_turn(&self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) -> Turn {
         let label = match (kind, agent) {
             (_, Some(a)) => a.label(),
             (TurnKind::Facilitator, None) => self.room.user_name.clone(),
             _ => String::new(),
         };
-        self.session.turns.push(Turn {
+        Turn {
             kind,
             agent: agent.map(|a| a.id.clone()),
             round,
@@ -335,7 +357,8 @@ impl Party {
             label,
             text,
             interrupted,
-        });
+            latency: None,
+        }
     }
 
     /// A notice for the transcript and the front ends.

@@ -163,6 +163,7 @@ mod tests {
             label: String::new(),
             text: String::new(),
             interrupted: false,
+            latency: None,
         }
     }
 

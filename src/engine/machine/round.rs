@@ -14,7 +14,7 @@ use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::i18n::{t, Msg};
 use crate::llm::{ChatRequest, Cue};
 use crate::roster::agents::Agent;
-use crate::session::{StepId, TurnKind};
+use crate::session::{Latency, StepId, TurnKind};
 
 /// The round as the next speaker finds it.
 struct Floor {
@@ -235,10 +235,11 @@ impl Party {
                 shown,
                 end_marker,
                 question,
+                latency,
             } => {
                 tally.ok += 1;
                 let text = shown.trim().to_string();
-                self.record_agent_message(round, agent, text.clone(), false).await;
+                self.record_agent_message(round, agent, text.clone(), Some(latency)).await;
                 floor.earlier.push((agent.name.clone(), text.clone()));
                 if let Some(q) = question {
                     self.agent_question(round, agent, q).await;
@@ -287,7 +288,7 @@ impl Party {
                 tally.interrupted = true;
                 let text = shown.trim().to_string();
                 if !text.is_empty() {
-                    self.record_agent_message(round, agent, text, true).await;
+                    self.record_agent_message(round, agent, text, None).await;
                     tally.ok += 1;
                 }
                 return false;
@@ -297,8 +298,10 @@ impl Party {
     }
 
     /// A reply that counts: in the transcript and the file, then shown.
-    async fn record_agent_message(&mut self, round: u32, agent: &Agent, text: String, interrupted: bool) {
-        self.record_round_turn(round, TurnKind::Agent, agent, text.clone(), interrupted);
+    /// `latency` None: it was interrupted.
+    async fn record_agent_message(&mut self, round: u32, agent: &Agent, text: String, latency: Option<Latency>) {
+        let interrupted = latency.is_none();
+        self.push_reply(round, TurnKind::Agent, agent, text.clone(), interrupted, latency);
         self.count_round(round);
         self.save().await;
         self.emit(Event::AgentMessage {
@@ -308,6 +311,7 @@ impl Party {
             round,
             text,
             interrupted,
+            latency,
         });
     }
 

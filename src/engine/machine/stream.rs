@@ -12,6 +12,7 @@ use crate::engine::markers::MarkerFilter;
 use crate::engine::{Command, Event};
 use crate::llm::{ChatRequest, LlmEvent};
 use crate::roster::agents::Agent;
+use crate::session::Latency;
 use crate::text::Sanitizer;
 
 pub(super) enum Reply {
@@ -20,6 +21,7 @@ pub(super) enum Reply {
         shown: String,
         end_marker: bool,
         question: Option<String>,
+        latency: Latency,
     },
     Failed(String),
     /// The server stayed unreachable for the whole retry window: nobody
@@ -78,6 +80,10 @@ impl Party {
         let mut hygiene = Hygiene::new(voices, cap);
         let mut shown = String::new();
         let mut capped = false;
+        // From the request on, retries included: what the facilitator waits.
+        let started = std::time::Instant::now();
+        let mut first_token: Option<u64> = None;
+        let (mut pieces, mut counted) = (0u32, None::<u64>);
         let deadlines = |this: &Self| {
             if mode == StreamMode::Round {
                 (this.time_deadline(), this.warn_deadline())
@@ -118,6 +124,14 @@ impl Party {
                 _ = warn.ring() => { self.on_time_warning().await; false }
                 ev = stream.next() => match ev {
                     Some(LlmEvent::Token(piece)) => {
+                        pieces += 1;
+                        if first_token.is_none() {
+                            let ms = started.elapsed().as_millis() as u64;
+                            first_token = Some(ms);
+                            if mode != StreamMode::Silent && !id.is_empty() {
+                                self.emit(Event::AgentFirstToken { agent: id.clone(), ms });
+                            }
+                        }
                         let step = hygiene.push(&sanitizer.push(&piece));
                         show(self, &mut filter, &mut shown, &step.show);
                         // Cut: the rest of the reply is void, so the request
@@ -129,6 +143,7 @@ impl Party {
                         s.tokens.prompt += prompt;
                         s.tokens.completion += completion;
                         s.tokens.cached += cached.unwrap_or(0);
+                        counted = Some(completion);
                         self.room.budget.learn(estimated, prompt);
                         tracing::debug!(agent = %id, prompt, estimated, completion, cached, "usage");
                         false
@@ -136,6 +151,7 @@ impl Party {
                     Some(LlmEvent::Capped) => { capped = true; false }
                     Some(LlmEvent::Retrying { attempt, delay_ms, cause }) => {
                         shown.clear();
+                        pieces = 0;
                         capped = false;
                         filter = MarkerFilter::new(markers.clone());
                         sanitizer = Sanitizer::new();
@@ -186,11 +202,20 @@ impl Party {
                 };
             }
             let question = if filter.found(1) { question_in(&raw, &markers[1]) } else { None };
+            let total_ms = started.elapsed().as_millis() as u64;
+            let latency = Latency {
+                first_token_ms: first_token.unwrap_or(total_ms),
+                total_ms,
+                // The server's count where it gives one; else a piece a token
+                // (what OpenAI-compatible servers stream).
+                tokens: counted.map_or(pieces, |c| u32::try_from(c).unwrap_or(u32::MAX)),
+            };
             return Reply::Completed {
                 raw,
                 shown,
                 end_marker: filter.found(0),
                 question,
+                latency,
             };
         }
     }

@@ -14,7 +14,7 @@ pub use super::transcript::{Entry, EntryKind, ScrollAction};
 use super::transcript::{Speakers, Transcript};
 use crate::engine::{AgentInfo, Command, Event, ExitReason, NoticeKind, Phase, Status};
 use crate::i18n::{pick, Lang};
-use crate::session::{ConfirmKind, TurnKind};
+use crate::session::{ConfirmKind, Latency, TurnKind};
 
 mod keys;
 
@@ -42,6 +42,24 @@ pub struct Pane {
     pub note: String,
     /// Since when the model has been reading the prompt (no token yet).
     pub since: Option<Instant>,
+    /// The reply's first token came this long after its request.
+    pub first_token_ms: Option<u64>,
+    /// The finished reply's timing.
+    pub latency: Option<Latency>,
+}
+
+impl Pane {
+    fn new(agent: String) -> Pane {
+        Pane {
+            agent,
+            status: PaneStatus::Queued,
+            text: String::new(),
+            note: String::new(),
+            since: None,
+            first_token_ms: None,
+            latency: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -89,6 +107,8 @@ pub struct App {
     pub focus: Focus,
     pub input: TextArea<'static>,
     pub ended: Option<(Option<String>, Option<ExitReason>)>,
+    /// When the current round began, and how long it took once it ended.
+    pub round_clock: Option<(Instant, Option<Duration>)>,
     /// `NO_COLOR`: drawn in the terminal's own colours.
     pub no_color: bool,
     /// What the final screen wrote (keepsakes), one line each.
@@ -127,6 +147,7 @@ impl App {
             ended: None,
             kept: Vec::new(),
             no_color: false,
+            round_clock: None,
             ctrl_c_at: None,
             flash: None,
             queued: 0,
@@ -258,33 +279,24 @@ impl App {
             }
             Event::RoundStarted { round, agents, .. } => {
                 self.round = round;
-                self.panes = agents
-                    .into_iter()
-                    .map(|a| Pane {
-                        agent: a,
-                        status: PaneStatus::Queued,
-                        text: String::new(),
-                        note: String::new(),
-                        since: None,
-                    })
-                    .collect();
+                self.panes = agents.into_iter().map(Pane::new).collect();
+                self.round_clock = Some((Instant::now(), None));
             }
             Event::AgentStarted { agent, .. } => {
                 if self.pane_mut(&agent).is_none() {
                     // Farewells come outside a round: give them a pane too.
-                    self.panes.push(Pane {
-                        agent: agent.clone(),
-                        status: PaneStatus::Queued,
-                        text: String::new(),
-                        note: String::new(),
-                        since: None,
-                    });
+                    self.panes.push(Pane::new(agent.clone()));
                 }
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Thinking;
                     p.text.clear();
                     p.note.clear();
                     p.since = Some(Instant::now());
+                }
+            }
+            Event::AgentFirstToken { agent, ms } => {
+                if let Some(p) = self.pane_mut(&agent) {
+                    p.first_token_ms = Some(ms);
                 }
             }
             Event::AgentToken { agent, text } => {
@@ -317,11 +329,16 @@ impl App {
                 }
             }
             Event::AgentMessage {
-                agent, text, interrupted, ..
+                agent,
+                text,
+                interrupted,
+                latency,
+                ..
             } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = if interrupted { PaneStatus::Interrupted } else { PaneStatus::Done };
                     p.text = text.clone();
+                    p.latency = latency;
                 }
                 self.push(EntryKind::Agent { id: agent, interrupted }, text);
             }
@@ -341,6 +358,9 @@ impl App {
                 self.push(EntryKind::Notice(NoticeKind::Info), text);
             }
             Event::RoundFinished { .. } => {
+                if let Some((start, end @ None)) = &mut self.round_clock {
+                    *end = Some(start.elapsed());
+                }
                 for p in &mut self.panes {
                     if p.status == PaneStatus::Queued {
                         p.status = PaneStatus::Skipped;

@@ -57,6 +57,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             level_style(secs, s.warn_at_seconds, s.max_seconds),
         ));
         optional.push((2, Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray))));
+        if let Some((start, took)) = app.round_clock {
+            // The round's wall time: live while it runs, then what it took.
+            let secs = took.unwrap_or_else(|| now.saturating_duration_since(start)).as_secs();
+            let style = Style::new().fg(if took.is_none() { Color::White } else { Color::Gray });
+            optional.push((2, Span::styled(format!("⏱ {}", mmss(secs)), style)));
+        }
         if let Some(c) = s.consensus.or(app.consensus) {
             let label = if width >= 100 {
                 format!("{} {c:.2}", pick(app.lang, "consensus", "共识"))

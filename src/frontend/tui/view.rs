@@ -192,14 +192,29 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
             };
             Span::styled(text, Style::new().fg(Color::Yellow))
         }
-        PaneStatus::Streaming => Span::styled(format!("▌{}", pick(lang, "streaming…", "输出中…")), Style::new().fg(Color::Green)),
+        PaneStatus::Streaming => {
+            let mut text = format!("▌{}", pick(lang, "streaming…", "输出中…"));
+            if let Some(ms) = p.first_token_ms {
+                let first = ms as f64 / 1000.0;
+                text.push_str(&crate::tr!(lang; " · first token {first:.1} s", " · 首个词元 {first:.1} 秒"));
+            }
+            Span::styled(text, Style::new().fg(Color::Green))
+        }
         PaneStatus::Retrying => Span::styled(format!("{} {}", pick(lang, "retrying", "重试"), p.note), Style::new().fg(AMBER)),
         PaneStatus::ServerDown => Span::styled(server_down(app, now), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(
             pick(lang, "waiting for facilitator", "等待主持人"),
             Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
         ),
-        PaneStatus::Done => Span::styled(pick(lang, "done", "完成"), Style::new().fg(Color::Blue)),
+        PaneStatus::Done => {
+            // How long the first token took, then how fast it wrote: what
+            // tells one model from another.
+            let text = match &p.latency {
+                Some(l) => format!("{} · {}", pick(lang, "done", "完成"), l.summary()),
+                None => pick(lang, "done", "完成").to_string(),
+            };
+            Span::styled(text, Style::new().fg(Color::Blue))
+        }
         PaneStatus::Failed => Span::styled(format!("{}: {}", pick(lang, "failed", "失败"), p.note), Style::new().fg(Color::Red)),
         PaneStatus::Interrupted => Span::styled(pick(lang, "interrupted", "已中断"), Style::new().fg(Color::DarkGray)),
         PaneStatus::Skipped => Span::styled(pick(lang, "skipped this round", "本轮未发言"), Style::new().fg(Color::DarkGray)),
