@@ -163,6 +163,7 @@ async fn tui_first_frame(file: &Path, out: &Path) -> (f64, usize, bool) {
         document_language: None,
         notices: vec![],
         saves: Default::default(),
+        takeaways: Default::default(),
     };
     let mut h = engine::spawn(setup);
     let mut app = App::new(bmad_party::i18n::Lang::En);

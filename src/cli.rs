@@ -70,6 +70,15 @@ pub struct Cli {
     /// Output of --headless.
     #[arg(long, value_enum, default_value = "text")]
     pub events: EventFormat,
+    /// Run the party as a step of another workflow: no facilitator, N rounds (--rounds), then takeaways; needs a TOPIC.
+    #[arg(long, requires = "topic", conflicts_with_all = ["resume", "headless"])]
+    pub non_interactive: bool,
+    /// With --non-interactive: how many rounds the room talks (default 3).
+    #[arg(long, value_name = "N", requires = "non_interactive", value_parser = clap::value_parser!(u32).range(1..=50))]
+    pub rounds: Option<u32>,
+    /// Write takeaways (decisions, open questions, disagreements, positions) as Markdown to FILE at the end.
+    #[arg(long, value_name = "FILE")]
+    pub takeaways: Option<PathBuf>,
     /// Write the log to FILE (default: <output>/party-mode/bmad-party.log).
     #[arg(long, value_name = "FILE")]
     pub log_file: Option<PathBuf>,
@@ -175,6 +184,12 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
         ("events", "--headless 的输出格式"),
         ("log_file", "日志文件（默认：<output>/party-mode/bmad-party.log）"),
         ("topic", "话题：派对以它开场，如同第一条消息"),
+        (
+            "non_interactive",
+            "作为其他工作流的一步运行派对：无主持人，进行 N 轮（--rounds）后写出要点；需要 TOPIC",
+        ),
+        ("rounds", "与 --non-interactive 一起：讨论的轮数（默认 3）"),
+        ("takeaways", "结束时把要点（决定、未决问题、分歧、各方立场）以 Markdown 写入 FILE"),
     ];
     let mut cmd = cmd
         .about("一群 AI 角色围绕您的话题展开讨论：有边界、随时保存、可以继续。")

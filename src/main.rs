@@ -61,14 +61,19 @@ fn main() -> ExitCode {
     };
     // The full screen needs a terminal on both ends; anything else (a pipe,
     // a file, --headless) gets the line-oriented driver on the same engine.
-    let full_screen = !cli.headless && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let full_screen = !cli.headless && !cli.non_interactive && std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     // The driver runs as a task beside the engine, not as block_on's own
     // future: waking block_on's future goes through the I/O driver (an
     // eventfd write per wake-up, i.e. per streamed token), while waking a
     // task on the same thread is a push onto the local run queue.
     let topic = cli.topic.clone();
+    let non_interactive = cli
+        .non_interactive
+        .then(|| cli.rounds.unwrap_or(bmad_party::setup::NON_INTERACTIVE_ROUNDS));
     let driver = async move {
-        if full_screen {
+        if let (Some(rounds), Some(topic)) = (non_interactive, topic.clone()) {
+            bmad_party::frontend::batch::run(party, rounds, topic).await
+        } else if full_screen {
             tui::run(party, topic).await
         } else {
             headless::run(party, cli.events, topic).await

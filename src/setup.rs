@@ -8,7 +8,7 @@ use std::time::Duration;
 use crate::assets::{Lookup, WorkflowSource};
 use crate::cli::Cli;
 use crate::config::{Config, Overrides};
-use crate::engine::{Resume, Setup};
+use crate::engine::{Resume, Setup, TakeawaysTo};
 use crate::error::StartError;
 use crate::i18n::{t, Lang, Msg};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
@@ -18,6 +18,8 @@ use crate::workflow::Workflow;
 pub const DEFAULT_OUTPUT: &str = "_bmad-output";
 pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
 pub const OPENAI_BASE: &str = "https://api.openai.com/v1";
+/// Rounds of a `--non-interactive` party without `--rounds`.
+pub const NON_INTERACTIVE_ROUNDS: u32 = 3;
 
 fn env_nonempty(key: &str) -> Option<String> {
     std::env::var(key).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
@@ -33,7 +35,12 @@ pub fn workflow_source(cli: &Cli) -> WorkflowSource {
 
 pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartError> {
     let overrides = Overrides {
-        max_rounds: cli.max_rounds,
+        // A party without a facilitator plays exactly the rounds asked.
+        max_rounds: if cli.non_interactive {
+            Some(cli.rounds.unwrap_or(NON_INTERACTIVE_ROUNDS))
+        } else {
+            cli.max_rounds
+        },
         max_minutes: cli.max_minutes,
         model: cli.model.clone(),
         base_url: cli.base_url.clone(),
@@ -172,7 +179,12 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
         )));
     }
     let source = workflow_source(cli);
-    let config = load_config(cli, &source)?;
+    let mut config = load_config(cli, &source)?;
+    if cli.non_interactive {
+        // Nobody to push, nobody to wait for: the driver answers at once.
+        config.party.diligence.push_max = 0;
+        config.party.auto_exit_enabled = false;
+    }
     let workflow = Workflow::load(source)?;
     let room = crate::roster::load(cli)?;
     let provider = provider(cli, &config)?;
@@ -245,6 +257,11 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
         output,
         resume,
         saves: Default::default(),
+        takeaways: match (&cli.takeaways, cli.non_interactive) {
+            (Some(file), _) => TakeawaysTo::File(file.clone()),
+            (None, true) => TakeawaysTo::BesideSession,
+            (None, false) => TakeawaysTo::Nowhere,
+        },
     })
 }
 

@@ -94,6 +94,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
         "highlights",
         &["topic", "count", "perspectives", "rounds", "outcomes", "reason"],
     ),
+    (STEP_03, "takeaways_prompt", &["topic", "language"]),
     (STEP_03, "closing", &[]),
     (STEP_03, "reason_round_limit", &["max_rounds"]),
     (STEP_03, "reason_time_limit", &["max_minutes"]),
@@ -104,6 +105,10 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_03, "reason_consensus", &[]),
     (STEP_03, "reason_silence", &[]),
 ];
+
+/// Templates added after workflow folders were first copied out of the
+/// program: a folder without them uses the built-in text.
+const ADDED: &[(&str, &str)] = &[(STEP_03, "takeaways_prompt")];
 
 #[derive(Debug, Clone)]
 pub struct Template {
@@ -256,6 +261,21 @@ impl Workflow {
                 Err(e) => problems.push(e),
             }
         }
+        // A workflow folder written before a template existed gets the
+        // built-in one instead of an error.
+        if source.dir.is_some() {
+            for (file, name) in ADDED {
+                if !templates.contains_key(*name) {
+                    if let Ok(Lookup::Found(f)) = WorkflowSource::default().read(file) {
+                        for (n, text, _) in parse_sections(&f).unwrap_or_default() {
+                            if n == *name || n == format!("{name}.zh") {
+                                templates.insert(n, Template::new(text, f.path.clone()));
+                            }
+                        }
+                    }
+                }
+            }
+        }
         for (file, name, allowed) in REQUIRED {
             for variant in [name.to_string(), format!("{name}.zh")] {
                 let Some(t) = templates.get(&variant) else {
@@ -393,5 +413,30 @@ mod tests {
             text.iter().any(|t| t.contains("`round_warning`: required template is missing")),
             "{text:?}"
         );
+    }
+
+    #[test]
+    fn a_folder_copied_before_a_template_existed_gets_the_built_in_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let built_in = WorkflowSource::default();
+        for rel in [WORKFLOW_FILE, STEP_00, STEP_01, STEP_02, STEP_03] {
+            let Ok(Lookup::Found(f)) = built_in.read(rel) else { panic!("{rel} is built in") };
+            let mut text = f.text;
+            if rel == STEP_03 {
+                // The takeaways prompt cut out, as in a copy made before it.
+                let start = text.find("## Template: takeaways_prompt").expect("in the built-in copy");
+                let end = start + text[start..].find("## Template: highlights").unwrap();
+                text.replace_range(start..end, "");
+            }
+            let path = dir.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+        let w = Workflow::load(WorkflowSource {
+            dir: Some(dir.path().to_path_buf()),
+        })
+        .expect("loads");
+        let prompt = w.render("takeaways_prompt", Lang::En, &[("topic", "X"), ("language", "English")]);
+        assert!(prompt.contains("## Decisions"), "{prompt}");
     }
 }

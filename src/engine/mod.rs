@@ -10,6 +10,7 @@ pub mod markers;
 mod prompts;
 pub mod selection;
 pub mod similarity;
+pub mod takeaways;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -259,6 +260,10 @@ pub enum Event {
         agent: String,
         text: String,
     },
+    /// The takeaways were written (after the highlights).
+    Takeaways {
+        path: String,
+    },
     AgentRetrying {
         agent: String,
         attempt: u32,
@@ -396,6 +401,18 @@ pub struct Setup {
     /// Shown once at the start (e.g. problems found in a BMAD roster).
     pub notices: Vec<String>,
     pub saves: Saves,
+    /// Whether the graceful exit writes takeaways, and where.
+    pub takeaways: TakeawaysTo,
+}
+
+/// Where the takeaways of a party go, if anywhere.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub enum TakeawaysTo {
+    #[default]
+    Nowhere,
+    /// Beside the session file: `<session>.takeaways.md`.
+    BesideSession,
+    File(PathBuf),
 }
 
 /// A session to continue: its file, what the file holds, and this

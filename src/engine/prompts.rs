@@ -314,6 +314,15 @@ impl PromptEnv<'_> {
         )
     }
 
+    /// The takeaways' note-taker: three lists under fixed headings.
+    pub fn takeaways_system(&self, topic: &str) -> String {
+        self.workflow.render(
+            "takeaways_prompt",
+            self.lang,
+            &[("topic", topic), ("language", self.document_language)],
+        )
+    }
+
     /// The highlights call: `system` from [`Self::highlights_system`], the
     /// transcript as one user message.
     pub fn highlights_messages(&self, system: String, turns: &[Turn]) -> Vec<ChatMessage> {

@@ -326,6 +326,10 @@ impl Printer {
                 let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", t(self.lang, Msg::PushLabel));
             }
             Event::ConsensusScore { .. } | Event::AgentFirstToken { .. } => {}
+            Event::Takeaways { path } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "📝 {} {path}", pick(self.lang, "Takeaways:", "要点："));
+            }
             Event::EndProposal { .. } | Event::ConfirmationResolved { .. } | Event::Termination { .. } | Event::Status(_) => {}
         }
     }

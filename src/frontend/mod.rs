@@ -3,6 +3,7 @@
 //! through `engine::Command`s and read its `engine::Event`s; neither touches
 //! HTTP.
 
+pub mod batch;
 pub mod headless;
 pub mod signals;
 pub mod tui;

@@ -66,6 +66,10 @@ pub enum Cue {
     Selection {
         candidates: Vec<String>,
     },
+    Takeaways {
+        topic: String,
+        lang: Lang,
+    },
 }
 
 #[derive(Debug, Clone)]

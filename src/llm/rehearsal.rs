@@ -203,6 +203,7 @@ impl Rehearsal {
             } => farewell(agent, user_name, *lang),
             Cue::Highlights { topic, rounds, lang } => highlights(topic, *rounds, *lang),
             Cue::Selection { candidates } => serde_json::to_string(&candidates.iter().take(2).collect::<Vec<_>>()).unwrap_or_default(),
+            Cue::Takeaways { topic, lang } => takeaways(topic, *lang),
         }
     }
 }
@@ -256,6 +257,18 @@ impl Provider for Rehearsal {
                 LlmEvent::Done,
             ]))
             .boxed()
+    }
+}
+
+/// A note-taker's lists under the asked headings.
+fn takeaways(topic: &str, lang: Lang) -> String {
+    match lang {
+        Lang::Zh => format!(
+            "## 决定\n- 从最小的实验开始，先验证「{topic}」中风险最大的假设。\n## 未决问题\n- 成功的标准由谁来定？\n## 分歧\n- 先做调研还是先做原型。\n"
+        ),
+        Lang::En => format!(
+            "## Decisions\n- Start with the smallest experiment that tests the riskiest assumption of “{topic}”.\n## Open questions\n- Who decides what success looks like?\n## Disagreements\n- Whether to research first or prototype first.\n"
+        ),
     }
 }
 

@@ -47,6 +47,8 @@ pub struct Party {
     /// A workflow folder whose files override the built-in ones.
     pub workflow_dir: Option<PathBuf>,
     pub agents: Vec<bmad_party::roster::agents::Agent>,
+    /// Where the graceful exit writes takeaways.
+    pub takeaways: bmad_party::engine::TakeawaysTo,
 }
 
 /// One step of a facilitator script, fed when the engine asks for input.
@@ -84,6 +86,7 @@ impl Party {
             resume: None,
             workflow_dir: None,
             agents: load_roster(&embedded_agents()).expect("agents"),
+            takeaways: Default::default(),
         }
     }
 
@@ -109,6 +112,7 @@ impl Party {
             document_language: None,
             notices: vec![],
             saves: Default::default(),
+            takeaways: self.takeaways.clone(),
         }
     }
 

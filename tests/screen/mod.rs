@@ -50,6 +50,7 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
         document_language: None,
         notices: vec![],
         saves: Default::default(),
+        takeaways: Default::default(),
     };
     let mut h = engine::spawn(setup);
     let mut events = Vec::new();

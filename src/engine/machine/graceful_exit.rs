@@ -123,6 +123,9 @@ impl Party {
         let highlights = highlights.replace("  ", " ");
         self.push_turn(TurnKind::Highlights, None, highlights.clone(), false);
         self.emit(Event::Highlights { text: highlights });
+        if !quit {
+            self.write_takeaways(reason).await;
+        }
         let closing = self.render("closing", &[]);
         self.push_turn(TurnKind::Closing, None, closing.clone(), false);
         self.emit(Event::Closing { text: closing });

@@ -34,6 +34,7 @@ mod reset;
 mod round;
 mod save;
 mod stream;
+mod takeaways;
 mod termination;
 mod voices;
 
@@ -107,6 +108,7 @@ struct Room {
     budget: Budget,
     /// The server's answer about its window, while it is awaited.
     window_probe: Option<tokio::task::JoinHandle<Option<u32>>>,
+    takeaways: crate::engine::TakeawaysTo,
 }
 
 impl Room {
@@ -190,6 +192,7 @@ impl Engine {
             tx,
             queue: VecDeque::new(),
             startup_notices: setup.notices,
+            takeaways: setup.takeaways,
         };
         Engine {
             room,

@@ -294,6 +294,9 @@ impl App {
                     p.since = Some(Instant::now());
                 }
             }
+            Event::Takeaways { path } => {
+                self.kept.push(format!("📝 {} {path}", pick(self.lang, "Takeaways:", "要点：")));
+            }
             Event::AgentFirstToken { agent, ms } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.first_token_ms = Some(ms);
