@@ -420,7 +420,9 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let built_in = WorkflowSource::default();
         for rel in [WORKFLOW_FILE, STEP_00, STEP_01, STEP_02, STEP_03] {
-            let Ok(Lookup::Found(f)) = built_in.read(rel) else { panic!("{rel} is built in") };
+            let Ok(Lookup::Found(f)) = built_in.read(rel) else {
+                panic!("{rel} is built in")
+            };
             let mut text = f.text;
             if rel == STEP_03 {
                 // The takeaways prompt cut out, as in a copy made before it.

@@ -197,3 +197,63 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_one_emptied_twice_pas
         "the pass is in the transcript"
     );
 }
+
+#[tokio::test]
+async fn a_reply_of_headings_only_is_asked_again_then_passes() {
+    // `### Settled\n### Open`: what a small model made of "say what is
+    // settled and what is open".
+    let server = FakeOpenAi::start(|r, _| {
+        if is_turn(r) {
+            stream_events(events_of("### Settled\n\n### Open\n\n### Next Action\n"))
+        } else {
+            stream_events(vec![chunk(Some("[]"), Some("stop"))])
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { .. })).count();
+    let asked_again = events
+        .iter()
+        .filter(|e| matches!(e, Event::AgentRetrying { cause, .. } if cause.contains("headings_only")))
+        .count();
+    assert!(passed >= 2, "every speaker passes: {passed}");
+    assert_eq!(asked_again, passed, "each asked once more first");
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::AgentMessage { .. })),
+        "no heading-only turn"
+    );
+}
+
+#[tokio::test]
+async fn the_continue_prompt_handed_back_is_cut() {
+    let server = FakeOpenAi::start(|r, n| {
+        if !is_turn(r) {
+            return stream_events(vec![chunk(Some("[]"), Some("stop"))]);
+        }
+        if r.prompt_text().contains("asks the room to carry on") {
+            stream_events(events_of(&format!(
+                "{}\n(Ada has nothing to add right now and asks the room to carry on: go deeper on the most important open point, or challenge something said earlier.)",
+                plain(n)
+            )))
+        } else {
+            stream_events(events_of(&plain(n)))
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party
+        .run(vec![Step::Say("Topic"), Step::Cmd(bmad_party::engine::Command::Continue)])
+        .await;
+    let messages: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentMessage { text, .. } => Some(text.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(messages.len() >= 4, "two rounds were played: {messages:?}");
+    assert!(messages.iter().all(|m| !m.contains("carry on")), "{messages:?}");
+    let s = load(&session_file(&events));
+    assert!(s.fm.hygiene.get("runtime_text").copied().unwrap_or(0) >= 2, "{:?}", s.fm.hygiene);
+}

@@ -259,6 +259,9 @@ impl PromptEnv<'_> {
         out.extend(end_marker.map(|m| self.end_instruction(m)));
         out.extend(ask_marker.map(|m| self.ask_instruction(m)));
         out.extend(remaining.map(String::from));
+        // The history says it where the room went on by itself; a small
+        // model hands it back as part of its reply.
+        out.push(self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
         out
     }
 

@@ -27,6 +27,8 @@ pub enum CutKind {
     Salutation,
     /// The model stepping out of its persona (`As an AI language model, …`): dropped.
     OutOfCharacter,
+    /// A line that is part of a marker (`!-- END -->`): dropped.
+    MarkerFragment,
 }
 
 impl CutKind {
@@ -43,6 +45,7 @@ impl CutKind {
             CutKind::Signature => "signature",
             CutKind::Salutation => "salutation",
             CutKind::OutOfCharacter => "out_of_character",
+            CutKind::MarkerFragment => "marker_fragment",
         }
     }
 }

@@ -269,6 +269,18 @@ const ATTRIBUTION: &[&str] = &[
     "{n} highlighted",
     "{n} is right",
     "{n} made a",
+    "{n} suggests",
+    "{n} points out",
+    "{n} thinks",
+    "{n} believes",
+    "{n} proposes",
+    "{n} recommends",
+    "{n} argues",
+    "{n} notes",
+    "{n} mentions",
+    "{n} adds",
+    "{n} asks if",
+    "{n} asks whether",
     "build on {n}",
     "building on {n}",
     "echo {n}",
@@ -297,7 +309,10 @@ pub(super) fn attributes(s: &str, names: &[String]) -> bool {
     if !mentions_any(s, names) {
         return false;
     }
-    let lower = format!("{} ", s.to_lowercase());
+    // `Lena (Scrum Master) suggests…`: the title between name and verb.
+    static TITLE: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"\s*[(（][^()（）]{1,40}[)）]").expect("a valid pattern"));
+    let lower = format!("{} ", TITLE.replace_all(&s.to_lowercase(), ""));
     names.iter().filter(|n| !n.is_empty()).any(|n| {
         let n = n.to_lowercase();
         ATTRIBUTION.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
@@ -428,4 +443,12 @@ pub(super) fn could_break_character(start: &str) -> bool {
     ];
     // Still on the way to one (`As an A`), or one has begun (then the end decides).
     OPENINGS.iter().any(|o| o.starts_with(t.as_str()) || t.starts_with(o))
+}
+
+/// A line that is a marker cut short at either end (`!-- END -->`,
+/// `<!-- END`), not the marker whole (the marker filter takes that).
+pub(super) fn is_marker_fragment(line: &str, marker: &str) -> bool {
+    let t = line.trim();
+    let m = marker.trim();
+    t.chars().count() >= 4 && t != m && (m.ends_with(t) || m.starts_with(t)) && t.chars().any(|c| !c.is_alphanumeric() && c != ' ')
 }

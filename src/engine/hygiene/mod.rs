@@ -301,6 +301,12 @@ impl<'v> Hygiene<'v> {
             self.cut(CutKind::Signature, sentence.trim());
             return;
         }
+        // `!-- END -->`: a marker the model wrote in part is no marker, and
+        // no word of the meeting either.
+        if self.voices.markers.iter().any(|m| labels::is_marker_fragment(sentence, m)) {
+            self.cut(CutKind::MarkerFragment, sentence.trim());
+            return;
+        }
         if self.reply_start && labels::is_salutation(sentence) {
             self.cut(CutKind::Salutation, sentence.trim());
             return;

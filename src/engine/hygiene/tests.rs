@@ -243,6 +243,15 @@ fn views_of_agents_who_have_not_spoken_are_dropped() {
     let (shown, _, cuts, _) = run("Priya, what do you think about research?", 3, None, false);
     assert_eq!(shown, "Priya, what do you think about research?");
     assert!(cuts.is_empty());
+    // Narrating the room: a title between the name and the verb.
+    let (shown, _, cuts, _) = run(
+        "Let us start Monday. Priya (UX Designer) suggests that we interview users first.",
+        3,
+        None,
+        false,
+    );
+    assert_eq!(shown.trim(), "Let us start Monday.");
+    assert_eq!(cuts, [CutKind::Unspoken]);
 }
 
 #[test]
@@ -387,4 +396,25 @@ fn first_sentences_counts_sentences_of_both_scripts() {
         super::first_sentences("先做试点。再看数据。最后决定。还有。", 2),
         "先做试点。再看数据。"
     );
+}
+
+#[test]
+fn a_marker_written_in_part_is_dropped() {
+    let mut v = voices();
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    for reply in [
+        "What are the benefits of each option?\n!-- END -->",
+        "What are the benefits of each option?\n<!-- END\n",
+    ] {
+        let mut h = Hygiene::new(&v, None);
+        let mut shown = h.push(reply).show;
+        shown.push_str(&h.finish(false));
+        assert_eq!(shown.trim(), "What are the benefits of each option?", "{reply:?}");
+        assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::MarkerFragment]);
+    }
+    // The whole marker passes on to the marker filter.
+    let mut h = Hygiene::new(&v, None);
+    let mut shown = h.push("Done here.\n<!-- END -->").show;
+    shown.push_str(&h.finish(false));
+    assert!(shown.contains("<!-- END -->"));
 }

@@ -189,8 +189,17 @@ impl Party {
             // no turn either.
             let words = shown.split_whitespace().count() + shown.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
             let stub = !hygiene.cuts().is_empty() && words < 3;
-            if (shown.trim().is_empty() || stub) && agent.is_some() {
-                let what: Vec<&str> = hygiene.cuts().iter().map(|c| c.kind.code()).collect();
+            // `### Settled\n### Open`: the shape of an answer, not one.
+            let headings_only = !shown.trim().is_empty()
+                && shown.lines().all(|l| {
+                    let l = l.trim();
+                    l.is_empty() || l.starts_with('#') || l.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | ' '))
+                });
+            if (shown.trim().is_empty() || stub || headings_only) && agent.is_some() {
+                let mut what: Vec<&str> = hygiene.cuts().iter().map(|c| c.kind.code()).collect();
+                if headings_only {
+                    what.push("headings_only");
+                }
                 return if what.is_empty() {
                     Reply::Failed(crate::tr!("the reply was empty", "回复为空"))
                 } else {
