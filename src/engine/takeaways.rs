@@ -172,10 +172,40 @@ pub fn positions(turns: &[Turn]) -> Vec<(String, String)> {
                 .iter()
                 .rev()
                 .find(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(id))?;
-            let said: Vec<String> = sentences(&last.text).into_iter().take(2).collect();
+            let all = sentences(&last.text);
+            let substance: Vec<&String> = all.iter().filter(|s| !is_pleasantry(s)).collect();
+            let said: Vec<String> = if substance.is_empty() {
+                all.iter().collect::<Vec<_>>()
+            } else {
+                substance
+            }
+            .into_iter()
+            .take(2)
+            .map(|s| s.trim_matches(['"', '“', '”']).to_string())
+            .collect();
             Some((last.label.clone(), crate::text::ellipsize(&said.join(" "), 280)))
         })
         .collect()
+}
+
+/// A short courtesy (`Thank you for asking, Lin.`, `Your insights have
+/// been very helpful!`): no position.
+fn is_pleasantry(sentence: &str) -> bool {
+    let t = sentence.trim_start_matches(['"', '“']).to_lowercase();
+    const OPENINGS: &[&str] = &[
+        "thank",
+        "great point",
+        "good point",
+        "great question",
+        "your insights",
+        "i agree",
+        "yes,",
+        "absolutely",
+        "indeed,",
+        "谢谢",
+        "感谢",
+    ];
+    t.split_whitespace().count() <= 12 && OPENINGS.iter().any(|o| t.starts_with(o))
 }
 
 /// What the document says around the lists.
@@ -273,6 +303,12 @@ mod tests {
     #[test]
     fn a_position_is_an_agents_latest_word() {
         let turns = [
+            turn(
+                TurnKind::Agent,
+                "ux",
+                "🎨 Priya",
+                "\"Thank you for asking, Lin. Interview ten users first.\"",
+            ),
             turn(TurnKind::Agent, "pm", "📋 Tomás", "Old view."),
             turn(TurnKind::Agent, "dev", "💻 Kofi", "Ship it. Then measure. Then more."),
             turn(TurnKind::Agent, "pm", "📋 Tomás", "New view: pilot first."),
@@ -280,6 +316,7 @@ mod tests {
         assert_eq!(
             positions(&turns),
             [
+                ("🎨 Priya".to_string(), "Interview ten users first.".to_string()),
                 ("📋 Tomás".to_string(), "New view: pilot first.".to_string()),
                 ("💻 Kofi".to_string(), "Ship it. Then measure.".to_string())
             ]
