@@ -88,7 +88,13 @@ impl<'a> Keepsake<'a> {
     /// its label.
     pub fn new(session: &'a Session, roster: &[CastMember]) -> Keepsake<'a> {
         let mut cast: Vec<Persona> = Vec::new();
-        let spoke = session.turns.iter().filter_map(|t| t.agent.as_deref().map(|id| (id, t)));
+        // What an agent said counts; a failed turn of its is no word of its own.
+        let said = |t: &&Turn| matches!(t.kind, TurnKind::Agent | TurnKind::Farewell | TurnKind::Question);
+        let spoke = session
+            .turns
+            .iter()
+            .filter(said)
+            .filter_map(|t| t.agent.as_deref().map(|id| (id, t)));
         for (id, t) in spoke {
             match cast.iter_mut().find(|p| p.who.id == id) {
                 Some(p) => p.turns += 1,

@@ -41,6 +41,9 @@ provider: { kind: openai, model: qwen2.5 }
 <!-- party:turn kind=agent round=1 at=2026-11-24T10:01:30Z agent=pm -->
 📋 **John**: **Tiers**, with a free one.
 
+<!-- party:turn kind=failed round=1 at=2026-11-24T10:01:40Z agent=dev -->
+> ⚠️ 💻 Kofi failed: timeout
+
 <!-- party:turn kind=question round=1 at=2026-11-24T10:02:00Z agent=pm -->
 Who pays today?
 
@@ -109,6 +112,7 @@ fn the_cast_comes_from_the_file_then_the_roster_then_the_label() {
             ("Mary", "Business Analyst", 1)
         ]
     );
+    assert!(k.persona("dev").is_none(), "a failed turn is no word of Kofi's");
     let bare = Keepsake::new(&s, &[]);
     let mary = bare.persona("analyst").expect("from the label");
     assert_eq!((mary.who.icon.as_str(), mary.who.name.as_str()), ("📊", "Mary"));
