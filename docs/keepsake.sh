@@ -11,6 +11,6 @@ BIN="${2:-target/release/bmad-party}"
 BROWSER="$(command -v chromium-headless-shell || command -v chromium)"
 PAGE="$(mktemp -d)/keepsake.html"
 "$BIN" export "$SESSION" -o "$PAGE" >/dev/null
-"$BROWSER" --no-sandbox --disable-gpu --hide-scrollbars --window-size=1000,1400 \
+"$BROWSER" --no-sandbox --disable-dev-shm-usage --disable-gpu --hide-scrollbars --window-size=1000,1400 \
     --screenshot="$PWD/docs/keepsake.png" "file://$PAGE" 2>/dev/null
 echo "docs/keepsake.png from $SESSION"

@@ -29,7 +29,14 @@ fn chromium() -> Option<PathBuf> {
     found
 }
 
-const COMMON: [&str; 4] = ["--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--no-first-run"];
+// No sandbox and no /dev/shm: CI machines run as root in small containers.
+const COMMON: [&str; 5] = [
+    "--no-sandbox",
+    "--disable-dev-shm-usage",
+    "--disable-gpu",
+    "--hide-scrollbars",
+    "--no-first-run",
+];
 
 fn run_browser(browser: &Path, args: &[&str]) -> Vec<u8> {
     let out = std::process::Command::new(browser)
