@@ -97,11 +97,9 @@ impl Party {
         let mut outcomes = String::new();
         let spoke = self.session.turns.iter().any(|t| t.kind == TurnKind::Agent);
         if reason != ExitReason::Unreachable && spoke && !quit {
-            let ask = |this: &Self| this.highlights_request(&topic, &perspectives, rounds, &why);
-            let mut reply = self.stream_reply(ask(&self), None, StreamMode::Silent, None).await;
-            if let Reply::TooLong(_) = reply {
-                reply = self.stream_reply(ask(&self), None, StreamMode::Silent, None).await;
-            }
+            let reply = self
+                .ask_note_taker(|this| this.highlights_request(&topic, &perspectives, rounds, &why))
+                .await;
             if let Reply::Completed { shown, .. } = reply {
                 // Two or three sentences were asked for; a small model may
                 // write a page, and a highlight is not the transcript again.
@@ -176,22 +174,39 @@ impl Party {
         (req, voices)
     }
 
-    /// The highlights' request: the transcript's latest turns that fit.
+    /// The highlights' request.
     fn highlights_request(&self, topic: &str, perspectives: &str, rounds: u32, why: &str) -> ChatRequest {
         let system = self.env().highlights_system(topic, perspectives, rounds, why);
+        let cue = Cue::Highlights {
+            topic: topic.to_string(),
+            rounds,
+            lang: self.room.lang,
+        };
+        self.note_request(system, 0.3, cue)
+    }
+
+    /// A note-taker's request (highlights, takeaways): `system`, then the
+    /// transcript's latest turns that fit beside a 300-token answer.
+    pub(super) fn note_request(&self, system: String, temperature: f32, cue: Cue) -> ChatRequest {
         let fixed = self.room.budget.cost(&system) + 300u32.saturating_sub(self.room.budget.reply);
         let turns = self.transcript_within(&self.session.turns, fixed);
         ChatRequest {
             model: None,
             messages: self.env().highlights_messages(system, &turns),
-            temperature: 0.3,
+            temperature,
             max_tokens: Some(300),
             stop: vec![],
-            cue: Cue::Highlights {
-                topic: topic.to_string(),
-                rounds,
-                lang: self.room.lang,
-            },
+            cue,
+        }
+    }
+
+    /// Asks the note-taker silently; a prompt the server found too long is
+    /// built again (shorter, the budget lowered) and asked once more.
+    pub(super) async fn ask_note_taker(&mut self, ask: impl Fn(&Self) -> ChatRequest) -> Reply {
+        let reply = self.stream_reply(ask(self), None, StreamMode::Silent, None).await;
+        match reply {
+            Reply::TooLong(_) => self.stream_reply(ask(self), None, StreamMode::Silent, None).await,
+            other => other,
         }
     }
 

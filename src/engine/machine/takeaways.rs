@@ -4,7 +4,7 @@
 //! each agent's position in its own words. Pure parts: `engine::takeaways`.
 
 use super::party::Party;
-use super::stream::{Reply, StreamMode};
+use super::stream::Reply;
 use crate::engine::takeaways::{from_transcript, parse_notes, positions, render, Heading};
 use crate::engine::{Event, ExitReason, TakeawaysTo};
 use crate::llm::{ChatRequest, Cue};
@@ -30,15 +30,7 @@ impl Party {
         let spoke = self.session.turns.iter().any(|t| t.kind == TurnKind::Agent);
         let mut notes = None;
         if spoke && reason != ExitReason::Unreachable {
-            let mut reply = self
-                .stream_reply(self.takeaways_request(&topic), None, StreamMode::Silent, None)
-                .await;
-            if let Reply::TooLong(_) = reply {
-                reply = self
-                    .stream_reply(self.takeaways_request(&topic), None, StreamMode::Silent, None)
-                    .await;
-            }
-            match reply {
+            match self.ask_note_taker(|this| this.takeaways_request(&topic)).await {
                 Reply::Completed { shown, .. } => {
                     notes = parse_notes(&shown);
                     if notes.is_none() {
@@ -79,21 +71,13 @@ impl Party {
         }
     }
 
-    /// The note-taker's request: the transcript's latest turns that fit.
+    /// The note-taker's request for the three lists.
     fn takeaways_request(&self, topic: &str) -> ChatRequest {
         let system = self.env().takeaways_system(topic);
-        let fixed = self.room.budget.cost(&system) + 300u32.saturating_sub(self.room.budget.reply);
-        let turns = self.transcript_within(&self.session.turns, fixed);
-        ChatRequest {
-            model: None,
-            messages: self.env().highlights_messages(system, &turns),
-            temperature: 0.2,
-            max_tokens: Some(300),
-            stop: vec![],
-            cue: Cue::Takeaways {
-                topic: topic.to_string(),
-                lang: self.room.lang,
-            },
-        }
+        let cue = Cue::Takeaways {
+            topic: topic.to_string(),
+            lang: self.room.lang,
+        };
+        self.note_request(system, 0.2, cue)
     }
 }
