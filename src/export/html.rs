@@ -32,27 +32,30 @@ const PALETTE: &[(&str, &str)] = &[
     ("#4e6a00", "#c5e1a5"),
 ];
 
-/// A colour an agent file names, for light and dark backgrounds.
+/// A colour an agent file names, for light and dark backgrounds (names in
+/// any case, `grey` too).
 fn named(color: &str) -> Option<(String, String)> {
-    let pair = match color.trim().to_ascii_lowercase().as_str() {
-        "red" => ("#c62828", "#ef9a9a"),
-        "lightred" => ("#e53935", "#ffcdd2"),
-        "green" => ("#2e7d32", "#a5d6a7"),
-        "lightgreen" => ("#43a047", "#c8e6c9"),
-        "yellow" => ("#a66f00", "#ffe082"),
-        "lightyellow" => ("#b58900", "#fff59d"),
-        "blue" => ("#1565c0", "#90caf9"),
-        "lightblue" => ("#1e88e5", "#bbdefb"),
-        "magenta" => ("#ad1457", "#f48fb1"),
-        "lightmagenta" => ("#d81b60", "#f8bbd0"),
-        "cyan" => ("#00838f", "#80deea"),
-        "lightcyan" => ("#0097a7", "#b2ebf2"),
-        "gray" | "grey" => ("#616161", "#bdbdbd"),
-        "white" => ("#424242", "#eeeeee"),
-        hex if hex.len() == 7 && hex.starts_with('#') && hex[1..].chars().all(|c| c.is_ascii_hexdigit()) => {
-            return Some((hex.to_string(), hex.to_string()));
+    use crate::roster::agents::AgentColor as A;
+    let name = color.trim().to_ascii_lowercase();
+    let pair = match A::parse(if name == "grey" { "gray" } else { &name })? {
+        A::Red => ("#c62828", "#ef9a9a"),
+        A::LightRed => ("#e53935", "#ffcdd2"),
+        A::Green => ("#2e7d32", "#a5d6a7"),
+        A::LightGreen => ("#43a047", "#c8e6c9"),
+        A::Yellow => ("#a66f00", "#ffe082"),
+        A::LightYellow => ("#b58900", "#fff59d"),
+        A::Blue => ("#1565c0", "#90caf9"),
+        A::LightBlue => ("#1e88e5", "#bbdefb"),
+        A::Magenta => ("#ad1457", "#f48fb1"),
+        A::LightMagenta => ("#d81b60", "#f8bbd0"),
+        A::Cyan => ("#00838f", "#80deea"),
+        A::LightCyan => ("#0097a7", "#b2ebf2"),
+        A::Gray => ("#616161", "#bdbdbd"),
+        A::White => ("#424242", "#eeeeee"),
+        A::Rgb(r, g, b) => {
+            let hex = format!("#{r:02x}{g:02x}{b:02x}");
+            return Some((hex.clone(), hex));
         }
-        _ => return None,
     };
     Some((pair.0.to_string(), pair.1.to_string()))
 }

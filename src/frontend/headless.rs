@@ -452,26 +452,23 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
 
 /// The SGR colour of an agent's `color` (as agent files name it).
 fn sgr_color(color: Option<&str>) -> String {
-    let code = match color.unwrap_or("") {
-        "red" => "31",
-        "green" => "32",
-        "yellow" => "33",
-        "blue" => "34",
-        "magenta" => "35",
-        "cyan" => "36",
-        "gray" => "37",
-        "white" => "97",
-        "lightred" => "91",
-        "lightgreen" => "92",
-        "lightyellow" => "93",
-        "lightblue" => "94",
-        "lightmagenta" => "95",
-        "lightcyan" => "96",
-        hex if hex.len() == 7 && hex.starts_with('#') && hex[1..].chars().all(|c| c.is_ascii_hexdigit()) => {
-            let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(200);
-            return format!("38;2;{};{};{}", p(1), p(3), p(5));
-        }
-        _ => "36",
+    use crate::roster::agents::AgentColor as A;
+    let code = match color.and_then(A::parse) {
+        Some(A::Red) => "31",
+        Some(A::Green) => "32",
+        Some(A::Yellow) => "33",
+        Some(A::Blue) => "34",
+        Some(A::Magenta) => "35",
+        Some(A::Cyan) | None => "36",
+        Some(A::Gray) => "37",
+        Some(A::White) => "97",
+        Some(A::LightRed) => "91",
+        Some(A::LightGreen) => "92",
+        Some(A::LightYellow) => "93",
+        Some(A::LightBlue) => "94",
+        Some(A::LightMagenta) => "95",
+        Some(A::LightCyan) => "96",
+        Some(A::Rgb(r, g, b)) => return format!("38;2;{r};{g};{b}"),
     };
     code.to_string()
 }

@@ -45,6 +45,56 @@ impl Agent {
     }
 }
 
+/// An agent file's `color`: one of the terminal's named colours, or `#rrggbb`.
+/// Each front end maps it to what it draws with (terminal cells, escape
+/// codes, a page's style sheet).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AgentColor {
+    Red,
+    Green,
+    Yellow,
+    Blue,
+    Magenta,
+    Cyan,
+    Gray,
+    White,
+    LightRed,
+    LightGreen,
+    LightYellow,
+    LightBlue,
+    LightMagenta,
+    LightCyan,
+    Rgb(u8, u8, u8),
+}
+
+impl AgentColor {
+    /// The colour a file names; None for anything else (the front end's default).
+    pub fn parse(name: &str) -> Option<AgentColor> {
+        use AgentColor::*;
+        Some(match name {
+            "red" => Red,
+            "green" => Green,
+            "yellow" => Yellow,
+            "blue" => Blue,
+            "magenta" => Magenta,
+            "cyan" => Cyan,
+            "gray" => Gray,
+            "white" => White,
+            "lightred" => LightRed,
+            "lightgreen" => LightGreen,
+            "lightyellow" => LightYellow,
+            "lightblue" => LightBlue,
+            "lightmagenta" => LightMagenta,
+            "lightcyan" => LightCyan,
+            hex if hex.len() == 7 && hex.starts_with('#') && hex[1..].chars().all(|c| c.is_ascii_hexdigit()) => {
+                let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(0);
+                Rgb(p(1), p(3), p(5))
+            }
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(untagged)]
 pub enum Principles {

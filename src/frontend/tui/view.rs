@@ -21,26 +21,23 @@ pub const MIN_HEIGHT: u16 = 12;
 pub(super) const AMBER: Color = Color::Rgb(255, 176, 0);
 
 pub fn agent_color(name: Option<&str>) -> Color {
-    match name.unwrap_or("") {
-        "red" => Color::Red,
-        "green" => Color::Green,
-        "yellow" => Color::Yellow,
-        "blue" => Color::Blue,
-        "magenta" => Color::Magenta,
-        "cyan" => Color::Cyan,
-        "gray" => Color::Gray,
-        "white" => Color::White,
-        "lightred" => Color::LightRed,
-        "lightgreen" => Color::LightGreen,
-        "lightyellow" => Color::LightYellow,
-        "lightblue" => Color::LightBlue,
-        "lightmagenta" => Color::LightMagenta,
-        "lightcyan" => Color::LightCyan,
-        hex if hex.len() == 7 && hex.starts_with('#') => {
-            let p = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).unwrap_or(200);
-            Color::Rgb(p(1), p(3), p(5))
-        }
-        _ => Color::Cyan,
+    use crate::roster::agents::AgentColor as A;
+    match name.and_then(A::parse) {
+        Some(A::Red) => Color::Red,
+        Some(A::Green) => Color::Green,
+        Some(A::Yellow) => Color::Yellow,
+        Some(A::Blue) => Color::Blue,
+        Some(A::Magenta) => Color::Magenta,
+        Some(A::Cyan) | None => Color::Cyan,
+        Some(A::Gray) => Color::Gray,
+        Some(A::White) => Color::White,
+        Some(A::LightRed) => Color::LightRed,
+        Some(A::LightGreen) => Color::LightGreen,
+        Some(A::LightYellow) => Color::LightYellow,
+        Some(A::LightBlue) => Color::LightBlue,
+        Some(A::LightMagenta) => Color::LightMagenta,
+        Some(A::LightCyan) => Color::LightCyan,
+        Some(A::Rgb(r, g, b)) => Color::Rgb(r, g, b),
     }
 }
 
