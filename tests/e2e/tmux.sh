@@ -27,6 +27,8 @@ colours() {
     t capture-pane -p -e -t "$S" | grep -oP '\e\[[0-9;]*m' | tr -d 'm\033[' | tr ';' '\n' \
         | awk '($1>=30 && $1<=38) || ($1>=40 && $1<=48) || ($1>=90 && $1<=107) {n++} END {print n+0}'
 }
+# Ctrl+C twice: the replies stop, then the party quits (state saved); the shell is back.
+quit_now() { t send-keys -t "$S" C-c; t send-keys -t "$S" C-c; wait_for 'e2e-prompt\$' 10; }
 fail() { echo "FAIL: $*"; echo "---- screen ----"; screen || true; echo "----------------"; exit 1; }
 
 # Waits up to $2 seconds (default 20) until the screen matches the regex $1.
@@ -126,9 +128,7 @@ grep -q '^party_active: true' "$TFILE" || fail "after SIGTERM the session stays 
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=0 $BIN --output $WORK/term --resume $TFILE" Enter
 wait_for 'this sitting begins here' 15
 wait_for 'Resuming the party' 5
-t send-keys -t "$S" C-c
-t send-keys -t "$S" C-c
-wait_for 'e2e-prompt\$' 10
+quit_now
 
 # A model server that is down: the pane and the status bar say it is waited for.
 t send-keys -t "$S" "clear; OPENAI_BASE_URL=http://127.0.0.1:9/v1 OPENAI_API_KEY=e2e BMAD_PARTY_MIN_BACKOFF_MS=200 $BIN --output $WORK/down" Enter
@@ -136,18 +136,14 @@ wait_for 'What would you like to discuss' 15
 t send-keys -t "$S" -l 'Anyone there?'
 t send-keys -t "$S" Enter
 wait_for 'waiting for the server \([0-9]+ s\)' 15
-t send-keys -t "$S" C-c
-t send-keys -t "$S" C-c
-wait_for 'e2e-prompt\$' 10
+quit_now
 
 # A topic on the command line opens the party at once.
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/topic 'Pricing from the command line'" Enter
 wait_for '▶ .*' 15
 wait_for 'Pricing from the command line' 5
 wait_for 'streaming|│done' 15
-t send-keys -t "$S" C-c
-t send-keys -t "$S" C-c
-wait_for 'e2e-prompt\$' 10
+quit_now
 ls "$WORK"/topic/party-mode/*pricing-from-the-command-line*.md >/dev/null || fail "the command line's topic names the session"
 
 # NO_COLOR: the full screen in the terminal's own colours, and headless
@@ -155,15 +151,11 @@ ls "$WORK"/topic/party-mode/*pricing-from-the-command-line*.md >/dev/null || fai
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/ink 'In colour'" Enter
 wait_for 'streaming|│done' 15
 [ "$(colours)" -gt 0 ] || fail "no colour on screen without NO_COLOR"
-t send-keys -t "$S" C-c
-t send-keys -t "$S" C-c
-wait_for 'e2e-prompt\$' 10
+quit_now
 t send-keys -t "$S" "clear; NO_COLOR=1 BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/ink 'Without colour'" Enter
 wait_for 'streaming|│done' 15
 [ "$(colours)" -eq 0 ] || fail "NO_COLOR: $(colours) colour settings on screen"
-t send-keys -t "$S" C-c
-t send-keys -t "$S" C-c
-wait_for 'e2e-prompt\$' 10
+quit_now
 t send-keys -t "$S" "clear; printf 'Inked names\\n*exit\\n' | $BIN --headless --output $WORK/ink" Enter
 wait_for 'Session Highlights' 20
 [ "$(colours)" -gt 0 ] || fail "headless text to a terminal names agents in colour"
