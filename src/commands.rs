@@ -20,10 +20,12 @@ pub fn run(cli: &Cli, sub: &Sub) -> ExitCode {
             let format = if *markdown { Format::Markdown } else { Format::Html };
             // Agents a file written before the cast was saved names only
             // by id are looked up in the room this command line would load.
-            let roster: Vec<CastMember> = crate::roster::load(cli)
-                .map(|room| room.agents.iter().map(CastMember::of).collect())
-                .unwrap_or_default();
-            match export::export(session, format, out.as_deref(), &roster) {
+            let roster = || {
+                crate::roster::load(cli)
+                    .map(|room| room.agents.iter().map(CastMember::of).collect())
+                    .unwrap_or_default()
+            };
+            match export::export(session, format, out.as_deref(), roster) {
                 Ok(path) => {
                     println!("{}", path.display());
                     ExitCode::SUCCESS

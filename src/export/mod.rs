@@ -31,10 +31,18 @@ impl Format {
 }
 
 /// Reads the session at `session`, writes its keepsake to `out` (default:
-/// beside it) and returns where. Messages name the file and the cause.
-pub fn export(session: &Path, format: Format, out: Option<&Path>, roster: &[CastMember]) -> Result<PathBuf, String> {
+/// beside it) and returns where. `roster` is asked only when the file names
+/// an agent its saved cast lacks. Messages name the file and the cause.
+pub fn export(session: &Path, format: Format, out: Option<&Path>, roster: impl FnOnce() -> Vec<CastMember>) -> Result<PathBuf, String> {
     let s = crate::session::load(session).map_err(|e| e.to_string())?;
-    let k = Keepsake::new(&s, roster);
+    let named =
+        s.fm.agents
+            .iter()
+            .map(String::as_str)
+            .chain(s.turns.iter().filter_map(|t| t.agent.as_deref()));
+    let lacking = named.into_iter().any(|id| !s.fm.cast.iter().any(|c| c.id == id));
+    let roster = if lacking { roster() } else { Vec::new() };
+    let k = Keepsake::new(&s, &roster);
     let text = match format {
         Format::Html => html::page(&k),
         Format::Markdown => markdown::transcript(&k),

@@ -207,9 +207,32 @@ fn a_keepsake_never_overwrites_its_session() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.md");
     std::fs::write(&path, SESSION).unwrap();
-    let err = export(&path, Format::Markdown, Some(&path), &[]).unwrap_err();
+    let err = export(&path, Format::Markdown, Some(&path), Vec::new).unwrap_err();
     assert!(err.contains("overwrite"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), SESSION);
-    let out = export(&path, Format::Html, None, &[]).unwrap();
+    let out = export(&path, Format::Html, None, Vec::new).unwrap();
     assert!(std::fs::read_to_string(out).unwrap().contains("Then per call it is."));
+}
+
+#[test]
+fn the_roster_is_read_only_for_agents_the_saved_cast_lacks() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.md");
+    std::fs::write(&path, SESSION).unwrap();
+    let mut asked = false;
+    export(&path, Format::Markdown, None, || {
+        asked = true;
+        Vec::new()
+    })
+    .unwrap();
+    assert!(asked, "Mary (analyst) is not in the saved cast");
+    // Every agent in the cast (and the failed dev turn's agent too): no roster.
+    let whole = SESSION
+        .replace("agents: [architect, pm, analyst]", "agents: [architect, pm, analyst, dev]")
+        .replace(
+            "stepsCompleted:",
+            "- { id: analyst, name: Mary }\n- { id: dev, name: Kofi }\nstepsCompleted:",
+        );
+    std::fs::write(&path, whole).unwrap();
+    export(&path, Format::Markdown, None, || panic!("the cast is whole")).unwrap();
 }

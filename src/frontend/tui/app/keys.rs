@@ -91,7 +91,7 @@ impl App {
             return;
         };
         // The session file names its cast; no roster is needed.
-        let line = match crate::export::export(std::path::Path::new(&file), format, None, &[]) {
+        let line = match crate::export::export(std::path::Path::new(&file), format, None, Vec::new) {
             Ok(path) => match format {
                 crate::export::Format::Html => format!("🌐 {} {}", pick(self.lang, "Web page:", "网页："), path.display()),
                 crate::export::Format::Markdown => format!("📝 {} {}", pick(self.lang, "Transcript:", "记录："), path.display()),
