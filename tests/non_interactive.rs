@@ -1,5 +1,5 @@
 //! `--non-interactive`: the party as a step of another workflow — N rounds
-//! with no facilitator and no stdin, then takeaways (the model's notes, or
+//! with no facilitator and nothing read from stdin, then takeaways (the model's notes, or
 //! the transcript's when the model gives none), the path on stdout, exit 0;
 //! a clear message and a non-zero exit when the model cannot be reached.
 
@@ -20,15 +20,10 @@ async fn a_party_without_a_facilitator_plays_its_rounds_and_writes_takeaways() {
     let mut cmd = party(dir.path());
     cmd.args(["--non-interactive", "--rounds", "2", "--output"])
         .arg(&out)
-        .arg("How should we price the API?")
-        .stdin(Stdio::null());
-    let output = tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
-        .await
-        .expect("finished in time")
-        .unwrap();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{stderr}");
+        .arg("How should we price the API?");
+    // Its stdin is closed at once: nothing is ever read from it.
+    let (code, stdout, stderr) = run_with_input(cmd, "").await;
+    assert_eq!(code, 0, "{stderr}");
     assert_eq!(stdout.lines().count(), 1, "the path alone: {stdout}");
     let takeaways = std::fs::read_to_string(stdout.trim()).expect("the takeaways file");
     for section in [
@@ -89,16 +84,11 @@ async fn a_model_out_of_reach_is_a_clear_failure() {
         .env("OPENAI_API_KEY", "test")
         .args(["--non-interactive", "--rounds", "1", "--config"])
         .arg(&config)
-        .arg("Topic")
-        .stdin(Stdio::null());
-    let output = tokio::time::timeout(std::time::Duration::from_secs(60), cmd.output())
-        .await
-        .expect("finished in time")
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(1), "{stderr}");
+        .arg("Topic");
+    let (code, stdout, stderr) = run_with_input(cmd, "").await;
+    assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("could not be reached"), "{stderr}");
-    assert!(output.stdout.is_empty());
+    assert!(stdout.is_empty());
 }
 
 /// A server that answers turns with `turn`, and the note-taker's call with `notes`.
