@@ -37,6 +37,9 @@ pub struct Cli {
     /// Round limit (overrides the config).
     #[arg(long, value_name = "N")]
     pub max_rounds: Option<u32>,
+    /// Who streams at once in a round (overrides the config's round_mode).
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub round_mode: Option<crate::config::RoundMode>,
     /// Active-time limit in minutes (overrides the config; fractions allowed).
     #[arg(long, value_name = "MIN")]
     pub max_minutes: Option<f64>,
@@ -168,6 +171,7 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
             "会话写入 DIR/party-mode/（默认：./_bmad-output 或 BMAD 项目的 output_folder）",
         ),
         ("max_rounds", "轮次上限（覆盖配置）"),
+        ("round_mode", "一轮中谁同时发言（覆盖配置的 round_mode）：依次、先一后众、同时"),
         ("max_minutes", "活跃时间上限，单位分钟（覆盖配置；可用小数）"),
         ("model", "模型名称（否则用 OPENAI_MODEL、配置或智能体自己的设置）"),
         (

@@ -41,6 +41,7 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartEr
         } else {
             cli.max_rounds
         },
+        round_mode: cli.round_mode,
         max_minutes: cli.max_minutes,
         model: cli.model.clone(),
         base_url: cli.base_url.clone(),

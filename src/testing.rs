@@ -42,6 +42,13 @@ pub enum Reply {
     /// A model on a CPU: the headers at once, then nothing for `wait` while
     /// it reads the prompt, then these events at once and `[DONE]`.
     ReadsPrompt { wait: Duration, events: Vec<String> },
+    /// A model answering at its pace: nothing for `first` while it reads
+    /// the prompt, then each event `each` after the one before.
+    Paced {
+        first: Duration,
+        each: Duration,
+        events: Vec<String>,
+    },
     /// The server process dies as this request arrives: every open
     /// connection is dropped unanswered and the port refuses connections
     /// for `down`, then the server is back on the same address.
@@ -403,6 +410,20 @@ async fn respond(sock: &mut TcpStream, reply: Reply, shared: &Shared) -> std::io
             sock.flush().await?;
             tokio::time::sleep(wait).await;
             for ev in events {
+                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
+            }
+            write_chunk(sock, b"data: [DONE]\n\n").await?;
+            sock.write_all(b"0\r\n\r\n").await?;
+        }
+        Reply::Paced { first, each, events } => {
+            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
+                .await?;
+            sock.flush().await?;
+            tokio::time::sleep(first).await;
+            for (i, ev) in events.iter().enumerate() {
+                if i > 0 {
+                    tokio::time::sleep(each).await;
+                }
                 write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
             }
             write_chunk(sock, b"data: [DONE]\n\n").await?;

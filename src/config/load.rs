@@ -36,6 +36,7 @@ struct RawParty {
     warn_at_minutes: S<f64>,
     agents_per_round: Option<Spanned<RawRange>>,
     selection: S<Selection>,
+    round_mode: S<RoundMode>,
     exit_triggers: S<Vec<String>>,
     reset_triggers: S<Vec<String>>,
     end_detection: Option<RawEnd>,
@@ -242,6 +243,10 @@ impl Config {
             pc.agents_per_round = (min, max);
         }
         take(&p.selection, &mut pc.selection);
+        take(&p.round_mode, &mut pc.round_mode);
+        if let Some(m) = overrides.round_mode {
+            pc.round_mode = m;
+        }
         for (slot, into, key) in [
             (&p.exit_triggers, &mut pc.exit_triggers, "bmad.party_mode.exit_triggers"),
             (&p.reset_triggers, &mut pc.reset_triggers, "bmad.party_mode.reset_triggers"),

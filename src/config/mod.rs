@@ -28,6 +28,8 @@ pub struct PartyConfig {
     pub warn_at_minutes: f64,
     pub agents_per_round: (usize, usize),
     pub selection: Selection,
+    /// How a round's speakers take their turns.
+    pub round_mode: RoundMode,
     pub exit_triggers: Vec<String>,
     pub reset_triggers: Vec<String>,
     pub end_detection: EndDetection,
@@ -47,6 +49,32 @@ pub struct PartyConfig {
 pub enum Selection {
     Heuristic,
     Llm,
+}
+
+/// How a round's speakers take their turns. Whatever the mode, the
+/// transcript keeps the picked speaking order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize, clap::ValueEnum)]
+#[serde(rename_all = "lowercase")]
+pub enum RoundMode {
+    /// One after another, each seeing the replies before it.
+    Sequential,
+    /// The first speaker alone, then the others at once, each seeing the first.
+    Hybrid,
+    /// All at once; they react to each other from the next round on.
+    Parallel,
+}
+
+impl RoundMode {
+    /// The speakers, by their place in the picked order, in the groups that
+    /// stream together, one group after another.
+    pub fn groups(self, speakers: usize) -> Vec<std::ops::Range<usize>> {
+        match self {
+            _ if speakers == 0 => vec![],
+            RoundMode::Sequential => (0..speakers).map(|i| i..i + 1).collect(),
+            RoundMode::Hybrid if speakers > 1 => vec![0..1, 1..speakers],
+            RoundMode::Hybrid | RoundMode::Parallel => std::iter::once(0..speakers).collect(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -114,6 +142,7 @@ impl Default for Config {
                 warn_at_minutes: 25.0,
                 agents_per_round: (2, 3),
                 selection: Selection::Heuristic,
+                round_mode: RoundMode::Hybrid,
                 exit_triggers: ["*exit", "goodbye", "end party", "quit"].map(String::from).to_vec(),
                 reset_triggers: ["clear", "重置对话", "开始新对话", "/reset"].map(String::from).to_vec(),
                 end_detection: EndDetection {
@@ -186,6 +215,7 @@ pub fn default_disagreement_words() -> Vec<String> {
 #[derive(Debug, Clone, Default)]
 pub struct Overrides {
     pub max_rounds: Option<u32>,
+    pub round_mode: Option<RoundMode>,
     pub max_minutes: Option<f64>,
     pub model: Option<String>,
     pub base_url: Option<String>,

@@ -67,3 +67,30 @@ fn the_retry_window_is_read_and_bounded() {
     assert_eq!((e.key.as_str(), e.line), ("bmad.llm.retry_window_seconds", Some(3)));
     assert!(e.to_string().contains("3600 or less"), "{e}");
 }
+
+#[test]
+fn round_modes_group_the_speakers_that_stream_together() {
+    assert_eq!(RoundMode::Sequential.groups(3), [0..1, 1..2, 2..3]);
+    assert_eq!(RoundMode::Hybrid.groups(3), [0..1, 1..3]);
+    assert_eq!(RoundMode::Hybrid.groups(1), [0..1]);
+    assert_eq!(RoundMode::Parallel.groups(3), [0..3]);
+    assert!(RoundMode::Parallel.groups(0).is_empty());
+}
+
+#[test]
+fn round_mode_is_read_and_a_flag_overrides_it() {
+    let c = Config::parse("bmad:\n  party_mode:\n    round_mode: parallel\n", "c.yaml", &Overrides::default()).unwrap();
+    assert_eq!(c.party.round_mode, RoundMode::Parallel);
+    let o = Overrides {
+        round_mode: Some(RoundMode::Sequential),
+        ..Default::default()
+    };
+    let c = Config::parse("bmad:\n  party_mode:\n    round_mode: parallel\n", "c.yaml", &o).unwrap();
+    assert_eq!(c.party.round_mode, RoundMode::Sequential);
+    let e = Config::parse("bmad:\n  party_mode:\n    round_mode: sideways\n", "c.yaml", &Overrides::default()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.contains("c.yaml") && text.contains(":3") && text.contains("sideways"),
+        "{text}"
+    );
+}

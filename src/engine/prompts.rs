@@ -33,6 +33,11 @@ impl HistoryView {
         &self.messages
     }
 
+    /// How many turns from its start it holds.
+    pub fn covered(&self) -> usize {
+        self.covered
+    }
+
     /// A history that opens with `note` (the first turn after it, a round's
     /// opening, joins the same user message).
     pub fn after_note(note: String) -> HistoryView {

@@ -27,6 +27,8 @@ pub struct SessionStore {
     pub path: PathBuf,
     body: String,
     rendered: usize,
+    /// Where each rendered turn starts in `body`.
+    starts: Vec<usize>,
     title: String,
     /// This process's claim on the file (see `lock`); none when the folder
     /// could not be written, where saving reports the problem anyway.
@@ -71,6 +73,7 @@ impl SessionStore {
             path: path.to_path_buf(),
             body: String::new(),
             rendered: 0,
+            starts: Vec::new(),
             title: String::new(),
             lock: None,
         }
@@ -82,16 +85,26 @@ impl SessionStore {
         self
     }
 
+    /// Turns from `turn` on are rendered again at the next save: one was
+    /// put before them.
+    pub fn forget_from(&mut self, turn: usize) {
+        if turn < self.rendered {
+            self.body.truncate(self.starts[turn]);
+            self.starts.truncate(turn);
+            self.rendered = turn;
+        }
+    }
+
     /// The file's text for `session`, appending turns rendered since the last call.
     pub fn render(&mut self, session: &Session) -> Result<Rendered<'_>, String> {
         let topic = session.fm.topic.replace('\n', " ");
         let title = crate::tr!(session.fm.lang; "# 🎉 Party Mode: {topic}\n", "# 🎉 派对模式：{topic}\n");
         if title != self.title || session.turns.len() < self.rendered {
-            self.body.clear();
-            self.rendered = 0;
+            self.forget_from(0);
             self.title = title;
         }
         for t in &session.turns[self.rendered..] {
+            self.starts.push(self.body.len());
             render_turn(&mut self.body, t);
         }
         self.rendered = session.turns.len();

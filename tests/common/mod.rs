@@ -80,7 +80,16 @@ impl Party {
     pub fn new(server: &FakeOpenAi) -> Party {
         Party {
             dir: tempfile::tempdir().expect("tempdir"),
-            config: Config::default(),
+            // Scripted replies go to requests in the order they arrive: one
+            // request at a time keeps every script deterministic.
+            // tests/round_modes.rs runs the concurrent modes.
+            config: Config {
+                party: bmad_party::config::PartyConfig {
+                    round_mode: bmad_party::config::RoundMode::Sequential,
+                    ..Config::default().party
+                },
+                ..Config::default()
+            },
             lang: Lang::En,
             provider: provider(server),
             resume: None,

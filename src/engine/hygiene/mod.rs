@@ -146,8 +146,10 @@ pub struct Step {
     pub stop: bool,
 }
 
-pub struct Hygiene<'v> {
-    voices: &'v Voices,
+pub struct Hygiene {
+    /// Owned: a reply in the making lives beside others (a concurrent
+    /// round), none of them borrowing from the round that started it.
+    voices: Voices,
     /// The sentence being written, not yet judged.
     cur: String,
     /// Bytes of `cur` already shown: such a sentence can no longer be dropped.
@@ -180,10 +182,10 @@ const STREAM_AFTER: usize = 24;
 /// Pieces before the cap from which an unfinished sentence is held back.
 const CAP_MARGIN: u32 = 48;
 
-impl<'v> Hygiene<'v> {
-    pub fn new(voices: &'v Voices, cap: Option<u32>) -> Hygiene<'v> {
+impl Hygiene {
+    pub fn new(voices: &Voices, cap: Option<u32>) -> Hygiene {
         Hygiene {
-            voices,
+            voices: voices.clone(),
             cur: String::new(),
             shown: 0,
             reply_start: true,
@@ -197,6 +199,11 @@ impl<'v> Hygiene<'v> {
             pieces: 0,
             cap,
         }
+    }
+
+    /// The same rules for a reply written afresh (the server's retry).
+    pub fn restart(&mut self) {
+        *self = Hygiene::new(&self.voices, self.cap);
     }
 
     /// Feeds one streamed piece.

@@ -7,6 +7,7 @@ use chrono::Utc;
 use super::minutes_text;
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
+use super::takes::Takes;
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::llm::{ChatRequest, Cue};
@@ -46,48 +47,8 @@ impl Party {
         self.notice(NoticeKind::Info, thanks).await;
 
         let topic = self.session.fm.topic.clone();
-        let mut quit = false;
         let engaged = self.most_engaged();
-        if reason != ExitReason::Unreachable {
-            for agent in &engaged {
-                self.emit(Event::AgentStarted {
-                    agent: agent.id.clone(),
-                    round: self.state().current_round,
-                });
-                let (req, voices) = self.farewell_request(agent, &topic);
-                let mut reply = self.stream_reply(req, Some(agent), StreamMode::Exit, Some(&voices)).await;
-                if let Reply::TooLong(_) = reply {
-                    // The budget is lowered now: built again, it is shorter.
-                    let (req, voices) = self.farewell_request(agent, &topic);
-                    reply = self.stream_reply(req, Some(agent), StreamMode::Exit, Some(&voices)).await;
-                }
-                match reply {
-                    Reply::Completed { shown, latency, .. } if !shown.trim().is_empty() => {
-                        let text = shown.trim().to_string();
-                        let round = self.state().current_round;
-                        self.push_reply(round, TurnKind::Farewell, agent, text.clone(), false, Some(latency));
-                        self.save().await;
-                        self.emit(Event::Farewell {
-                            agent: agent.id.clone(),
-                            name: agent.name.clone(),
-                            icon: agent.icon.clone(),
-                            text,
-                        });
-                    }
-                    Reply::Failed(cause) | Reply::TooLong(cause) => tracing::warn!(agent = %agent.id, %cause, "farewell failed"),
-                    Reply::Unreachable(cause) => {
-                        // The others would wait out the same window in vain.
-                        tracing::warn!(agent = %agent.id, %cause, "farewell failed: the server is gone");
-                        break;
-                    }
-                    Reply::Quit { .. } => {
-                        quit = true;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-        }
+        let quit = reason != ExitReason::Unreachable && self.farewells(&engaged, &topic).await;
 
         let rounds = self.state().current_round;
         let perspectives = engaged_names(&self.room.agents, &self.session);
@@ -142,6 +103,56 @@ impl Party {
         });
     }
 
+    /// The farewells stream side by side; each is recorded as soon as it is
+    /// over, in the order of `engaged` (the most engaged first). True when
+    /// the facilitator quit meanwhile.
+    async fn farewells(&mut self, engaged: &[Agent], topic: &str) -> bool {
+        let round = self.state().current_round;
+        let mut takes = Takes::new(StreamMode::Exit);
+        for (slot, agent) in engaged.iter().enumerate() {
+            self.emit(Event::AgentStarted {
+                agent: agent.id.clone(),
+                round,
+            });
+            let (req, voices) = self.farewell_request(agent, topic);
+            self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
+        }
+        let base = self.session.turns.len();
+        let mut added = vec![0usize; engaged.len()];
+        let mut shortened = vec![false; engaged.len()];
+        let mut quit = false;
+        while let Some((slot, reply)) = self.next_reply(&mut takes).await {
+            let agent = &engaged[slot];
+            match reply {
+                Reply::TooLong(_) if !shortened[slot] && !quit => {
+                    // The budget is lowered now: built again, it is shorter.
+                    shortened[slot] = true;
+                    let (req, voices) = self.farewell_request(agent, topic);
+                    self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
+                }
+                Reply::Completed { shown, latency, .. } if !shown.trim().is_empty() => {
+                    let text = shown.trim().to_string();
+                    self.insert_at = Some(base + added[..slot].iter().sum::<usize>());
+                    self.push_reply(round, TurnKind::Farewell, agent, text.clone(), false, Some(latency));
+                    self.insert_at = None;
+                    added[slot] = 1;
+                    self.save().await;
+                    self.emit(Event::Farewell {
+                        agent: agent.id.clone(),
+                        name: agent.name.clone(),
+                        icon: agent.icon.clone(),
+                        text,
+                    });
+                }
+                Reply::Failed(cause) | Reply::TooLong(cause) => tracing::warn!(agent = %agent.id, %cause, "farewell failed"),
+                Reply::Unreachable(cause) => tracing::warn!(agent = %agent.id, %cause, "farewell failed: the server is gone"),
+                Reply::Quit { .. } => quit = true,
+                _ => {}
+            }
+        }
+        quit
+    }
+
     /// An agent's farewell, fitted to the context budget, and the voices it
     /// may not take.
     fn farewell_request(&mut self, agent: &Agent, topic: &str) -> (ChatRequest, Voices) {
@@ -155,7 +166,8 @@ impl Party {
         // turns, which a farewell may well sum up.
         let runtime = [self.env().farewell_instruction(agent, topic)];
         // A farewell sums up in its own words: a sentence copied from the
-        // discussion, or from the farewell before, is dropped.
+        // discussion is dropped. (The farewells stream at once: none sees
+        // another.)
         let voices = self.voices_for(agent, &runtime);
         let req = ChatRequest {
             model: agent.model.clone(),

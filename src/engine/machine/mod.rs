@@ -10,8 +10,8 @@
 //! comes next (`Next`), so `Party::run` reads as the workflow:
 //!
 //! - `termination`: step 00, check-termination (limits, warnings);
-//! - `round`, `pick`, `stream`: step 02, orchestration (a round, who speaks,
-//!   one streamed reply);
+//! - `round`, `pick`, `stream`, `takes`: step 02, orchestration (a round,
+//!   who speaks, one streamed reply, several side by side);
 //! - `graceful_exit`: step 03;
 //! - beside them: `confirm` (questions for the facilitator), `diligence`
 //!   (the push text and budget, the idle timeout), `judgement` (consensus,
@@ -35,6 +35,7 @@ mod round;
 mod save;
 mod stream;
 mod takeaways;
+mod takes;
 mod termination;
 mod voices;
 

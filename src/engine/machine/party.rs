@@ -50,6 +50,10 @@ pub(super) struct Party {
     pub(super) consensus_quiet_until: u32,
     /// Each turn's estimated tokens, by transcript index.
     pub(super) turn_estimates: Vec<u32>,
+    /// Where the next turn goes when not at the end: a reply that finished
+    /// before one picked to speak ahead of it (a concurrent round) goes
+    /// behind that one's place.
+    pub(super) insert_at: Option<usize>,
 }
 
 impl Party {
@@ -74,6 +78,7 @@ impl Party {
             repeat_streak: 0,
             consensus_quiet_until: 0,
             turn_estimates: Vec::new(),
+            insert_at: None,
         }
     }
 
@@ -323,7 +328,7 @@ impl Party {
     /// histories (`histories`) and the store's rendered body rely on it.
     pub(super) fn push_turn_in(&mut self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {
         let turn = self.new_turn(round, kind, agent, text, interrupted);
-        self.session.turns.push(turn);
+        self.place(turn);
     }
 
     /// An agent's reply, with how long the model took over it.
@@ -340,7 +345,25 @@ impl Party {
             latency,
             ..self.new_turn(round, kind, Some(agent), text, interrupted)
         };
-        self.session.turns.push(turn);
+        self.place(turn);
+    }
+
+    /// A turn into the transcript: at its end, or at `insert_at`. What was
+    /// worked out for the turns from there on (their costs, histories that
+    /// covered them, similarities) is worked out again.
+    fn place(&mut self, turn: Turn) {
+        let at = match self.insert_at.as_mut() {
+            Some(at) if *at < self.session.turns.len() => at,
+            _ => return self.session.turns.push(turn),
+        };
+        let i = *at;
+        *at += 1;
+        self.session.turns.insert(i, turn);
+        self.store.forget_from(i);
+        self.turn_estimates.truncate(i);
+        self.histories.retain(|_, (from, view)| *from + view.covered() <= i);
+        self.embeddings.retain(|&k, _| k < i);
+        self.lexical_scores.retain(|k, _| k.iter().all(|&x| x < i));
     }
 
     fn new_turn(&self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) -> Turn {

@@ -1,13 +1,15 @@
 //! Step 02, orchestration: one round. The facilitator's message (or the
-//! runtime's push, or [C]) opens it, the picked agents reply in turn, each
-//! seeing the replies before it; a question for the facilitator or a
-//! proposal to end stops it early.
+//! runtime's push, or [C]) opens it, the picked agents reply — in turn,
+//! each seeing the replies before it, or in groups that stream at once
+//! (`RoundMode`); a question for the facilitator or a proposal to end stops
+//! it early.
 
 use chrono::Utc;
 use tokio::time::Instant;
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
+use super::takes::Takes;
 use super::{Next, RoundInput};
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
@@ -37,6 +39,18 @@ struct Tally {
     last_cause: String,
     /// An agent proposed to end: (agent, raw reply, shown reply).
     proposal: Option<(Agent, String, String)>,
+    /// An agent asked the facilitator: (agent, question), asked once the
+    /// replies streaming beside it are over.
+    question: Option<(Agent, String)>,
+}
+
+/// What a speaker was given again this round.
+#[derive(Default, Clone)]
+struct Tries {
+    /// Built again with a shorter prompt after the server refused it.
+    shortened: bool,
+    /// Asked once more, with this note, after nothing was its own.
+    ask_again: Option<String>,
 }
 
 impl Party {
@@ -73,13 +87,15 @@ impl Party {
             earlier: Vec::new(),
         };
         let mut tally = Tally::default();
-        for idx in picked {
-            let agent = self.room.agents[idx].clone();
-            let reply = self.speak(&agent, &floor).await;
-            let go_on = self.record_reply(&agent, reply, &mut floor, &mut tally).await;
+        for group in self.room.cfg.party.round_mode.groups(picked.len()) {
+            let speakers: Vec<Agent> = picked[group].iter().map(|&i| self.room.agents[i].clone()).collect();
+            let go_on = self.speak_together(&speakers, &mut floor, &mut tally).await;
             if !go_on || self.clock.time_up {
                 break;
             }
+        }
+        if let Some((agent, question)) = tally.question.take() {
+            self.agent_question(round, &agent, question).await;
         }
         self.close_round(round, tally).await
     }
@@ -133,31 +149,37 @@ impl Party {
         }
     }
 
-    /// One agent's turn: its prompt, its streamed reply, once more with a
-    /// shorter prompt when the server found it too long, and once more with
-    /// a note when nothing of the reply was its own.
-    async fn speak(&mut self, agent: &Agent, floor: &Floor) -> Reply {
-        self.emit(Event::AgentStarted {
-            agent: agent.id.clone(),
-            round: floor.round,
-        });
-        let mut shortened = false;
-        let mut ask_again: Option<String> = None;
-        loop {
-            let (mut req, mut voices) = self.turn_request(agent, floor);
-            if let Some(note) = &ask_again {
-                // Told why, a small model mostly writes something else; the
-                // note joins the prompt's end, so the cached prefix holds.
-                // A little warmer: the same prompt at the same temperature
-                // mostly samples the same copy again.
-                voices = voices.runtime(note);
-                req.temperature = (req.temperature + 0.3).min(1.5);
-                req.messages = crate::engine::prompts::with_instruction(req.messages, note);
-            }
-            match self.stream_reply(req, Some(agent), StreamMode::Round, Some(&voices)).await {
+    /// Speakers whose replies stream at once (one, in sequence), each
+    /// seeing the floor as the group found it. A reply is recorded as soon
+    /// as it is over, in its speaker's place in the picked order, whatever
+    /// order they finish in. False when the round stops after this group.
+    async fn speak_together(&mut self, speakers: &[Agent], floor: &mut Floor, tally: &mut Tally) -> bool {
+        let mut takes = Takes::new(StreamMode::Round);
+        let mut tries = vec![Tries::default(); speakers.len()];
+        for (slot, agent) in speakers.iter().enumerate() {
+            self.emit(Event::AgentStarted {
+                agent: agent.id.clone(),
+                round: floor.round,
+            });
+            let (req, voices) = self.turn_request(agent, floor, None);
+            self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
+        }
+        // Where the group's turns go, and how many each speaker added.
+        let base = self.session.turns.len();
+        let mut added = vec![0usize; speakers.len()];
+        let mut said: Vec<Option<String>> = vec![None; speakers.len()];
+        let mut go_on = true;
+        while let Some((slot, reply)) = self.next_reply(&mut takes).await {
+            let agent = &speakers[slot];
+            let stopped = tally.interrupted || tally.quit;
+            match reply {
                 // The budget is lowered now: the prompt built again is shorter.
-                Reply::TooLong(_) if !shortened => shortened = true,
-                Reply::Emptied(cause) if ask_again.is_none() => {
+                Reply::TooLong(_) if !tries[slot].shortened && !stopped => {
+                    tries[slot].shortened = true;
+                    let (req, voices) = self.turn_request(agent, floor, tries[slot].ask_again.as_deref());
+                    self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
+                }
+                Reply::Emptied(cause) if tries[slot].ask_again.is_none() && !stopped => {
                     // Another sample of the same prompt (a server's prompt
                     // cache makes it cheap) usually has words of its own.
                     tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
@@ -168,16 +190,34 @@ impl Party {
                         delay_ms: 0,
                         cause,
                     });
-                    ask_again = Some(self.env().ask_again_note(agent));
+                    let note = self.env().ask_again_note(agent);
+                    let (req, voices) = self.turn_request(agent, floor, Some(&note));
+                    tries[slot].ask_again = Some(note);
+                    self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
                 }
-                reply => return reply,
+                reply => {
+                    let before = self.session.turns.len();
+                    self.insert_at = Some(base + added[..slot].iter().sum::<usize>());
+                    let (keep, text) = self.record_reply(floor.round, agent, reply, tally).await;
+                    self.insert_at = None;
+                    added[slot] = self.session.turns.len() - before;
+                    said[slot] = text;
+                    go_on &= keep;
+                }
             }
         }
+        for (agent, text) in speakers.iter().zip(said) {
+            if let Some(text) = text {
+                floor.earlier.push((agent.name.clone(), text));
+            }
+        }
+        go_on
     }
 
     /// The agent's request for this turn, fitted to the context budget, and
     /// the voices its reply may not take.
-    fn turn_request(&mut self, agent: &Agent, floor: &Floor) -> (ChatRequest, Voices) {
+    /// `ask_again`: the note that asks once more, told why.
+    fn turn_request(&mut self, agent: &Agent, floor: &Floor, ask_again: Option<&str>) -> (ChatRequest, Voices) {
         let round = floor.round;
         let party = &self.room.cfg.party;
         let end_marker = party.end_detection.enable_detection.then(|| party.end_detection.end_marker.clone());
@@ -202,8 +242,8 @@ impl Party {
             remaining.as_deref(),
         );
         let runtime = env.runtime_texts(agent, round, &names, end_marker.as_deref(), Some(&ask_marker), remaining.as_deref());
-        let voices = self.voices_for(agent, &runtime);
-        let req = ChatRequest {
+        let mut voices = self.voices_for(agent, &runtime);
+        let mut req = ChatRequest {
             model: agent.model.clone(),
             messages,
             temperature: self.room.cfg.llm.temperature,
@@ -220,14 +260,22 @@ impl Party {
                 lang: self.room.lang,
             },
         };
+        if let Some(note) = ask_again {
+            // Told why, a small model mostly writes something else; the
+            // note joins the prompt's end, so the cached prefix holds.
+            // A little warmer: the same prompt at the same temperature
+            // mostly samples the same copy again.
+            voices = voices.runtime(note);
+            req.temperature = (req.temperature + 0.3).min(1.5);
+            req.messages = crate::engine::prompts::with_instruction(req.messages, note);
+        }
         (req, voices)
     }
 
-    /// Records a reply (or a pass, a failure, an interruption); false when
-    /// the round stops after it.
-    async fn record_reply(&mut self, agent: &Agent, reply: Reply, floor: &mut Floor, tally: &mut Tally) -> bool {
-        let round = floor.round;
-        tally.quit = matches!(reply, Reply::Quit { .. });
+    /// Records a reply (or a pass, a failure, an interruption): whether the
+    /// round goes on after it, and the text the next speakers see.
+    async fn record_reply(&mut self, round: u32, agent: &Agent, reply: Reply, tally: &mut Tally) -> (bool, Option<String>) {
+        tally.quit |= matches!(reply, Reply::Quit { .. });
         let gone = matches!(reply, Reply::Unreachable(_));
         match reply {
             Reply::Completed {
@@ -240,15 +288,19 @@ impl Party {
                 tally.ok += 1;
                 let text = shown.trim().to_string();
                 self.record_agent_message(round, agent, text.clone(), Some(latency)).await;
-                floor.earlier.push((agent.name.clone(), text.clone()));
-                if let Some(q) = question {
-                    self.agent_question(round, agent, q).await;
-                    return false;
+                // The first to ask the facilitator, or to propose the end,
+                // stops the round (a reply streaming beside it still
+                // finishes); a later question stays in its reply's words.
+                let first = tally.question.is_none() && tally.proposal.is_none();
+                if let Some(q) = question.filter(|_| first) {
+                    tally.question = Some((agent.clone(), q));
+                    return (false, Some(text));
                 }
-                if end_marker && self.room.cfg.party.end_detection.enable_detection {
-                    tally.proposal = Some((agent.clone(), raw, text));
-                    return false;
+                if end_marker && first && self.room.cfg.party.end_detection.enable_detection {
+                    tally.proposal = Some((agent.clone(), raw, text.clone()));
+                    return (false, Some(text));
                 }
+                return (true, Some(text));
             }
             Reply::Emptied(cause) => {
                 // Twice nothing of its own: in a meeting, one passes. Not a
@@ -281,7 +333,7 @@ impl Party {
                     cause,
                 });
                 if gone {
-                    return false;
+                    return (false, None);
                 }
             }
             Reply::Interrupted { shown } | Reply::Quit { shown } => {
@@ -291,10 +343,10 @@ impl Party {
                     self.record_agent_message(round, agent, text, None).await;
                     tally.ok += 1;
                 }
-                return false;
+                return (false, None);
             }
         }
-        true
+        (true, None)
     }
 
     /// A reply that counts: in the transcript and the file, then shown.

@@ -1,15 +1,16 @@
-//! One streamed reply: cleaned as it streams (`hygiene`), markers taken
-//! out, while commands and the clock are still heard. What a front end sees
-//! of a reply is what will be saved.
+//! One streamed reply (a `Take`): cleaned as it streams (`hygiene`),
+//! markers taken out, judged whole when it ends. What a front end sees of a
+//! reply is what will be saved. `takes` runs one or several of them while
+//! commands and the clock are still heard.
 
-use futures::StreamExt;
+use futures::stream::BoxStream;
 
-use super::clock::Alarm;
 use super::party::Party;
+use super::Room;
 use crate::engine::budget::estimate_tokens;
 use crate::engine::hygiene::{Cut, Hygiene, Voices};
 use crate::engine::markers::MarkerFilter;
-use crate::engine::{Command, Event};
+use crate::engine::Event;
 use crate::llm::{ChatRequest, LlmEvent};
 use crate::roster::agents::Agent;
 use crate::session::Latency;
@@ -53,179 +54,215 @@ pub(super) enum StreamMode {
     Silent,
 }
 
-impl Party {
-    /// Streams one reply, listening to commands and timers meanwhile. The
-    /// reply is cleaned as it streams (`hygiene`): what `voices` rules out
-    /// never reaches a front end, and a cut stops the request.
-    pub(super) async fn stream_reply(
-        &mut self,
-        req: ChatRequest,
-        agent: Option<&Agent>,
-        mode: StreamMode,
-        voices: Option<&Voices>,
-    ) -> Reply {
-        let id = agent.map(|a| a.id.clone()).unwrap_or_default();
-        let markers = vec![
-            self.room.cfg.party.end_detection.end_marker.clone(),
-            self.room.cfg.party.ask_marker.clone(),
-        ];
+/// One reply in the making: its request's stream and what cleaning it has
+/// kept so far. Several live side by side in a concurrent round (`takes`).
+pub(super) struct Take {
+    /// Which of the round's speakers (or farewells) this is.
+    pub(super) slot: usize,
+    id: String,
+    /// An agent's reply, not an internal call: an empty one is asked again.
+    named: bool,
+    pub(super) stream: BoxStream<'static, LlmEvent>,
+    markers: Vec<String>,
+    /// The prompt's estimated tokens: the server's count corrects the budget.
+    estimated: u32,
+    filter: MarkerFilter,
+    sanitizer: Sanitizer,
+    hygiene: Hygiene,
+    pub(super) shown: String,
+    capped: bool,
+    /// From the request on, retries included: what the facilitator waits.
+    started: std::time::Instant,
+    first_token: Option<u64>,
+    pieces: u32,
+    counted: Option<u64>,
+}
+
+impl Take {
+    /// Sends the request: the reply streams from here on.
+    pub(super) fn start(room: &Room, slot: usize, req: ChatRequest, agent: Option<&Agent>, voices: Option<&Voices>) -> Take {
+        let markers = vec![room.cfg.party.end_detection.end_marker.clone(), room.cfg.party.ask_marker.clone()];
         let cap = req.max_tokens;
-        // The server's count of this prompt corrects the budget's estimates.
         let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
         let plain = Voices::new("", vec![], vec![], false);
-        let voices = voices.unwrap_or(&plain);
-        let mut stream = self.room.provider.stream(req);
-        let mut filter = MarkerFilter::new(markers.clone());
-        let mut sanitizer = Sanitizer::new();
-        let mut hygiene = Hygiene::new(voices, cap);
-        let mut shown = String::new();
-        let mut capped = false;
-        // From the request on, retries included: what the facilitator waits.
-        let started = std::time::Instant::now();
-        let mut first_token: Option<u64> = None;
-        let (mut pieces, mut counted) = (0u32, None::<u64>);
-        let deadlines = |this: &Self| {
-            if mode == StreamMode::Round {
-                (this.time_deadline(), this.warn_deadline())
-            } else {
-                (None, None)
+        let hygiene = Hygiene::new(voices.unwrap_or(&plain), cap);
+        Take {
+            slot,
+            id: agent.map(|a| a.id.clone()).unwrap_or_default(),
+            named: agent.is_some(),
+            stream: room.provider.stream(req),
+            filter: MarkerFilter::new(markers.clone()),
+            markers,
+            estimated,
+            sanitizer: Sanitizer::new(),
+            hygiene,
+            shown: String::new(),
+            capped: false,
+            started: std::time::Instant::now(),
+            first_token: None,
+            pieces: 0,
+            counted: None,
+        }
+    }
+
+    /// Cleaned text through the marker filter onto the screen.
+    fn show(&mut self, room: &Room, mode: StreamMode, text: &str) {
+        let visible = self.filter.push(text);
+        self.reveal(room, mode, visible);
+    }
+
+    fn reveal(&mut self, room: &Room, mode: StreamMode, visible: String) {
+        if visible.is_empty() {
+            return;
+        }
+        self.shown.push_str(&visible);
+        if mode != StreamMode::Silent {
+            room.emit(Event::AgentToken {
+                agent: self.id.clone(),
+                text: visible,
+            });
+        }
+    }
+}
+
+impl Party {
+    /// One event of a take's stream (None: the stream ended). Some when the
+    /// reply is over.
+    pub(super) async fn take_event(&mut self, take: &mut Take, ev: Option<LlmEvent>, mode: StreamMode) -> Option<Reply> {
+        match ev {
+            Some(LlmEvent::Token(piece)) => {
+                take.pieces += 1;
+                if take.first_token.is_none() {
+                    let ms = take.started.elapsed().as_millis() as u64;
+                    take.first_token = Some(ms);
+                    if mode != StreamMode::Silent && take.named {
+                        self.emit(Event::AgentFirstToken {
+                            agent: take.id.clone(),
+                            ms,
+                        });
+                    }
+                }
+                let step = take.hygiene.push(&take.sanitizer.push(&piece));
+                take.show(&self.room, mode, &step.show);
+                // Cut: the rest of the reply is void, so the request stops
+                // here (dropping the take drops the stream; a local model
+                // stops writing it).
+                step.stop.then(|| self.finish_take(take, mode))
             }
-        };
-        let (limit, warn) = deadlines(self);
-        let (mut limit, mut warn) = (Alarm::new(limit), Alarm::new(warn));
-        let show = |this: &Self, filter: &mut MarkerFilter, shown: &mut String, text: &str| {
-            let visible = filter.push(text);
-            if !visible.is_empty() {
-                shown.push_str(&visible);
+            Some(LlmEvent::Usage {
+                prompt,
+                completion,
+                cached,
+            }) => {
+                let s = self.state_mut();
+                s.tokens.prompt += prompt;
+                s.tokens.completion += completion;
+                s.tokens.cached += cached.unwrap_or(0);
+                take.counted = Some(completion);
+                self.room.budget.learn(take.estimated, prompt);
+                tracing::debug!(agent = %take.id, prompt, estimated = take.estimated, completion, cached, "usage");
+                None
+            }
+            Some(LlmEvent::Capped) => {
+                take.capped = true;
+                None
+            }
+            Some(LlmEvent::Retrying { attempt, delay_ms, cause }) => {
+                take.shown.clear();
+                take.pieces = 0;
+                take.capped = false;
+                take.filter = MarkerFilter::new(take.markers.clone());
+                take.sanitizer = Sanitizer::new();
+                take.hygiene.restart();
                 if mode != StreamMode::Silent {
-                    this.emit(Event::AgentToken {
-                        agent: id.clone(),
-                        text: visible,
+                    self.emit(Event::AgentRetrying {
+                        agent: take.id.clone(),
+                        attempt,
+                        delay_ms,
+                        cause,
                     });
                 }
+                None
             }
-        };
-        loop {
-            let (l, w) = deadlines(self);
-            limit.set(l);
-            warn.set(w);
-            let done = tokio::select! {
-                biased;
-                cmd = self.room.rx.recv() => match cmd.unwrap_or(Command::Quit) {
-                    Command::Abort if mode != StreamMode::Silent => return Reply::Interrupted { shown },
-                    Command::Quit => return Reply::Quit { shown },
-                    Command::Exit if mode == StreamMode::Round => {
-                        self.room.queue.push_front(Command::Exit);
-                        return Reply::Interrupted { shown };
-                    }
-                    other => { self.room.queue.push_back(other); false }
-                },
-                _ = limit.ring() => { self.time_limit_mid_reply(); false }
-                _ = warn.ring() => { self.on_time_warning().await; false }
-                ev = stream.next() => match ev {
-                    Some(LlmEvent::Token(piece)) => {
-                        pieces += 1;
-                        if first_token.is_none() {
-                            let ms = started.elapsed().as_millis() as u64;
-                            first_token = Some(ms);
-                            if mode != StreamMode::Silent && !id.is_empty() {
-                                self.emit(Event::AgentFirstToken { agent: id.clone(), ms });
-                            }
-                        }
-                        let step = hygiene.push(&sanitizer.push(&piece));
-                        show(self, &mut filter, &mut shown, &step.show);
-                        // Cut: the rest of the reply is void, so the request
-                        // stops here (a local model stops writing it).
-                        step.stop
-                    }
-                    Some(LlmEvent::Usage { prompt, completion, cached }) => {
-                        let s = self.state_mut();
-                        s.tokens.prompt += prompt;
-                        s.tokens.completion += completion;
-                        s.tokens.cached += cached.unwrap_or(0);
-                        counted = Some(completion);
-                        self.room.budget.learn(estimated, prompt);
-                        tracing::debug!(agent = %id, prompt, estimated, completion, cached, "usage");
-                        false
-                    }
-                    Some(LlmEvent::Capped) => { capped = true; false }
-                    Some(LlmEvent::Retrying { attempt, delay_ms, cause }) => {
-                        shown.clear();
-                        pieces = 0;
-                        capped = false;
-                        filter = MarkerFilter::new(markers.clone());
-                        sanitizer = Sanitizer::new();
-                        hygiene = Hygiene::new(voices, cap);
-                        if mode != StreamMode::Silent {
-                            self.emit(Event::AgentRetrying { agent: id.clone(), attempt, delay_ms, cause });
-                        }
-                        false
-                    }
-                    Some(LlmEvent::Waiting { waited_ms, window_ms, cause }) => {
-                        // Even a silent call says so: the room is waiting on it.
-                        self.emit(Event::ServerWaiting { agent: id.clone(), waited_ms, window_ms, cause });
-                        false
-                    }
-                    Some(LlmEvent::Done) | None => true,
-                    Some(LlmEvent::Failed(cause)) => return Reply::Failed(cause),
-                    Some(LlmEvent::Unreachable(cause)) => return Reply::Unreachable(cause),
-                    Some(LlmEvent::TooLong { cause, window, prompt }) => {
-                        self.lower_window(estimated, window, prompt).await;
-                        return Reply::TooLong(cause);
-                    }
-                },
-            };
-            if !done {
-                continue;
-            }
-            drop(stream);
-            let last = hygiene.finish(capped);
-            show(self, &mut filter, &mut shown, &last);
-            let rest = filter.finish();
-            show(self, &mut MarkerFilter::new(vec![]), &mut shown, &rest);
-            self.count_cuts(&id, hygiene.cuts());
-            let raw = hygiene.kept().to_string();
-            // What cleaning left may be a stub ("Sure." of "Sure, Maya."):
-            // no turn either.
-            let words = shown.split_whitespace().count() + shown.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
-            let stub = !hygiene.cuts().is_empty() && words < 3;
-            // `### Settled\n### Open`: the shape of an answer, not one.
-            let headings_only = !shown.trim().is_empty()
-                && shown.lines().all(|l| {
-                    let l = l.trim();
-                    l.is_empty() || l.starts_with('#') || l.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | ' '))
+            Some(LlmEvent::Waiting {
+                waited_ms,
+                window_ms,
+                cause,
+            }) => {
+                // Even a silent call says so: the room is waiting on it.
+                self.emit(Event::ServerWaiting {
+                    agent: take.id.clone(),
+                    waited_ms,
+                    window_ms,
+                    cause,
                 });
-            if (shown.trim().is_empty() || stub || headings_only) && agent.is_some() {
-                let mut what: Vec<&str> = hygiene.cuts().iter().map(|c| c.kind.code()).collect();
-                if headings_only {
-                    what.push("headings_only");
-                }
-                return if what.is_empty() {
-                    Reply::Failed(crate::tr!("the reply was empty", "回复为空"))
-                } else {
-                    let what = what.join(", ");
-                    Reply::Emptied(crate::tr!(
-                        "nothing left after cleaning the reply ({what})",
-                        "清理回复后没有剩余内容（{what}）"
-                    ))
-                };
+                None
             }
-            let question = if filter.found(1) { question_in(&raw, &markers[1]) } else { None };
-            let total_ms = started.elapsed().as_millis() as u64;
-            let latency = Latency {
-                first_token_ms: first_token.unwrap_or(total_ms),
-                total_ms,
-                // The server's count where it gives one; else a piece a token
-                // (what OpenAI-compatible servers stream).
-                tokens: counted.map_or(pieces, |c| u32::try_from(c).unwrap_or(u32::MAX)),
+            Some(LlmEvent::Done) | None => Some(self.finish_take(take, mode)),
+            Some(LlmEvent::Failed(cause)) => Some(Reply::Failed(cause)),
+            Some(LlmEvent::Unreachable(cause)) => Some(Reply::Unreachable(cause)),
+            Some(LlmEvent::TooLong { cause, window, prompt }) => {
+                self.lower_window(take.estimated, window, prompt).await;
+                Some(Reply::TooLong(cause))
+            }
+        }
+    }
+
+    /// The stream is over: what cleaning holds back is settled, and the
+    /// reply judged whole (a stub, headings only, a question for the
+    /// facilitator, a proposal to end).
+    fn finish_take(&mut self, take: &mut Take, mode: StreamMode) -> Reply {
+        let last = take.hygiene.finish(take.capped);
+        take.show(&self.room, mode, &last);
+        let rest = take.filter.finish();
+        take.reveal(&self.room, mode, rest);
+        self.count_cuts(&take.id, take.hygiene.cuts());
+        let shown = std::mem::take(&mut take.shown);
+        let raw = take.hygiene.kept().to_string();
+        // What cleaning left may be a stub ("Sure." of "Sure, Maya."):
+        // no turn either.
+        let words = shown.split_whitespace().count() + shown.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
+        let stub = !take.hygiene.cuts().is_empty() && words < 3;
+        // `### Settled\n### Open`: the shape of an answer, not one.
+        let headings_only = !shown.trim().is_empty()
+            && shown.lines().all(|l| {
+                let l = l.trim();
+                l.is_empty() || l.starts_with('#') || l.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | ' '))
+            });
+        if (shown.trim().is_empty() || stub || headings_only) && take.named {
+            let mut what: Vec<&str> = take.hygiene.cuts().iter().map(|c| c.kind.code()).collect();
+            if headings_only {
+                what.push("headings_only");
+            }
+            return if what.is_empty() {
+                Reply::Failed(crate::tr!("the reply was empty", "回复为空"))
+            } else {
+                let what = what.join(", ");
+                Reply::Emptied(crate::tr!(
+                    "nothing left after cleaning the reply ({what})",
+                    "清理回复后没有剩余内容（{what}）"
+                ))
             };
-            return Reply::Completed {
-                raw,
-                shown,
-                end_marker: filter.found(0),
-                question,
-                latency,
-            };
+        }
+        let question = if take.filter.found(1) {
+            question_in(&raw, &take.markers[1])
+        } else {
+            None
+        };
+        let total_ms = take.started.elapsed().as_millis() as u64;
+        let latency = Latency {
+            first_token_ms: take.first_token.unwrap_or(total_ms),
+            total_ms,
+            // The server's count where it gives one; else a piece a token
+            // (what OpenAI-compatible servers stream).
+            tokens: take.counted.map_or(take.pieces, |c| u32::try_from(c).unwrap_or(u32::MAX)),
+        };
+        Reply::Completed {
+            raw,
+            shown,
+            end_marker: take.filter.found(0),
+            question,
+            latency,
         }
     }
 

@@ -109,6 +109,8 @@ pub struct App {
     pub ended: Option<(Option<String>, Option<ExitReason>)>,
     /// When the current round began, and how long it took once it ended.
     pub round_clock: Option<(Instant, Option<Duration>)>,
+    /// Where this round's (or the farewells') entries begin.
+    ordered_from: usize,
     /// `NO_COLOR`: drawn in the terminal's own colours.
     pub no_color: bool,
     /// What the final screen wrote (keepsakes), one line each.
@@ -148,6 +150,7 @@ impl App {
             kept: Vec::new(),
             no_color: false,
             round_clock: None,
+            ordered_from: 0,
             ctrl_c_at: None,
             flash: None,
             queued: 0,
@@ -162,6 +165,22 @@ impl App {
 
     fn push(&mut self, kind: EntryKind, text: String) {
         self.transcript.push(kind, text);
+    }
+
+    /// An agent's turn in the speaking order (the panes' order) among this
+    /// round's turns, whatever order their replies finished in — as the
+    /// session file keeps them.
+    fn push_in_order(&mut self, kind: EntryKind, text: String) {
+        let rank = |id: &str| self.panes.iter().position(|p| p.agent == id);
+        let Some(mine) = kind.speaker().and_then(rank) else {
+            return self.push(kind, text);
+        };
+        let entries = self.transcript.entries();
+        let later = (self.ordered_from..entries.len()).find(|&i| entries[i].kind.speaker().and_then(rank).is_some_and(|r| r > mine));
+        match later {
+            Some(i) => self.transcript.insert(i, kind, text),
+            None => self.push(kind, text),
+        }
     }
 
     /// Who is in the room, for the transcript's headings.
@@ -279,6 +298,7 @@ impl App {
             }
             Event::RoundStarted { round, agents, .. } => {
                 self.round = round;
+                self.ordered_from = self.transcript.entries().len();
                 self.panes = agents.into_iter().map(Pane::new).collect();
                 self.round_clock = Some((Instant::now(), None));
             }
@@ -343,14 +363,14 @@ impl App {
                     p.text = text.clone();
                     p.latency = latency;
                 }
-                self.push(EntryKind::Agent { id: agent, interrupted }, text);
+                self.push_in_order(EntryKind::Agent { id: agent, interrupted }, text);
             }
             Event::AgentFailed { agent, cause, .. } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Failed;
                     p.note = cause.clone();
                 }
-                self.push(EntryKind::Failed { id: agent }, cause);
+                self.push_in_order(EntryKind::Failed { id: agent }, cause);
             }
             Event::AgentPassed { agent, text, .. } => {
                 if let Some(p) = self.pane_mut(&agent) {
@@ -434,12 +454,13 @@ impl App {
             Event::Termination { .. } => {
                 self.modals.retain(|m| !matches!(m, Modal::ConfirmExit(_)));
                 self.panes.clear();
+                self.ordered_from = self.transcript.entries().len();
             }
             Event::Farewell { agent, text, .. } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Done;
                 }
-                self.push(EntryKind::Farewell { id: agent }, text);
+                self.push_in_order(EntryKind::Farewell { id: agent }, text);
             }
             Event::Highlights { text } => {
                 self.panes.clear();

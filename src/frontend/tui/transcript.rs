@@ -49,6 +49,14 @@ pub enum EntryKind {
 }
 
 impl EntryKind {
+    /// The agent whose turn this is, for the turns that keep a speaking order.
+    pub fn speaker(&self) -> Option<&str> {
+        match self {
+            EntryKind::Agent { id, .. } | EntryKind::Farewell { id } | EntryKind::Failed { id } => Some(id),
+            _ => None,
+        }
+    }
+
     /// How a turn of an earlier sitting shows in the transcript. The file keeps
     /// failures, questions and pushes as the whole line that was shown, so
     /// they show as notices: no heading is added twice.
@@ -129,6 +137,25 @@ impl Transcript {
     pub fn push(&mut self, kind: EntryKind, text: String) {
         self.entries.push(Entry { kind, text });
         if self.anchor.is_some() {
+            self.new_below = true;
+        }
+    }
+
+    /// An entry before others already there (a reply that finished before
+    /// one picked to speak ahead of it). The reader keeps their place.
+    pub fn insert(&mut self, i: usize, kind: EntryKind, text: String) {
+        if i >= self.entries.len() {
+            return self.push(kind, text);
+        }
+        self.entries.insert(i, Entry { kind, text });
+        let mut cache = self.cache.borrow_mut();
+        if i < cache.lines.len() {
+            cache.lines.insert(i, None);
+        }
+        if let Some((e, _)) = &mut self.anchor {
+            if *e >= i {
+                *e += 1;
+            }
             self.new_below = true;
         }
     }

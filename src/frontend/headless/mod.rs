@@ -3,6 +3,8 @@
 //! are fed one at a time, each when the engine asks for input, so piping N
 //! messages runs N rounds; end of input means the facilitator has left.
 
+mod floor;
+
 use super::signals::Signals;
 use std::collections::VecDeque;
 use std::io::{IsTerminal, Write};
@@ -57,9 +59,29 @@ struct Printer {
     /// Output is buffered and flushed when no more events are waiting, so a
     /// burst of tokens costs one write, not one per token.
     buf: Vec<u8>,
+    /// Text output: one agent's reply at a time.
+    floor: floor::Floor,
+    admitted: Vec<Event>,
 }
 
 impl Printer {
+    fn new(format: EventFormat, lang: Lang, interactive: bool, ink: bool) -> Printer {
+        Printer {
+            format,
+            lang,
+            agents: HashMap::new(),
+            user_name: String::new(),
+            interactive,
+            mid_line: false,
+            spoke: false,
+            outage: None,
+            ink,
+            buf: Vec::with_capacity(64 * 1024),
+            floor: floor::Floor::new(),
+            admitted: Vec::new(),
+        }
+    }
+
     fn agent(&self, id: &str) -> (String, String) {
         self.agents
             .get(id)
@@ -103,7 +125,17 @@ impl Printer {
     /// Writes one event to the buffer; `flush` sends it out.
     fn print(&mut self, ev: &Event) {
         let mut out = std::mem::take(&mut self.buf);
-        self.write_event(&mut out, ev);
+        if self.format == EventFormat::Json {
+            // Every event as it comes: each names its agent.
+            self.write_event(&mut out, ev);
+        } else {
+            let mut admitted = std::mem::take(&mut self.admitted);
+            self.floor.admit(ev.clone(), &mut admitted);
+            for ev in admitted.drain(..) {
+                self.write_event(&mut out, &ev);
+            }
+            self.admitted = admitted;
+        }
         self.buf = out;
     }
 
@@ -342,18 +374,12 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
     // No screen shares the thread: the engine writes its saves itself.
     setup.saves = engine::Saves::Inline;
     let mut engine = engine::spawn(setup);
-    let mut printer = Printer {
+    let mut printer = Printer::new(
         format,
         lang,
-        agents: HashMap::new(),
-        user_name: String::new(),
-        interactive: std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
-        mid_line: false,
-        spoke: false,
-        outage: None,
-        ink: format == EventFormat::Text && std::io::stdout().is_terminal() && super::colors_allowed(),
-        buf: Vec::with_capacity(64 * 1024),
-    };
+        std::io::stdin().is_terminal() && std::io::stdout().is_terminal(),
+        format == EventFormat::Text && std::io::stdout().is_terminal() && super::colors_allowed(),
+    );
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut lines: VecDeque<(usize, String)> = VecDeque::new();
     let mut line_no = 0usize;
@@ -499,18 +525,7 @@ mod tests {
 
     #[test]
     fn a_server_outage_is_told_when_it_starts_and_every_ten_seconds() {
-        let mut p = Printer {
-            format: EventFormat::Text,
-            lang: Lang::En,
-            agents: HashMap::new(),
-            user_name: String::new(),
-            interactive: false,
-            mid_line: false,
-            spoke: false,
-            outage: None,
-            ink: false,
-            buf: Vec::new(),
-        };
+        let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
         let mut lines = |waits: &[u64]| {
             for &w in waits {
                 p.print(&Event::ServerWaiting {
@@ -547,18 +562,8 @@ mod tests {
             color: Some("red".into()),
         };
         let printed = |ink: bool| {
-            let mut p = Printer {
-                format: EventFormat::Text,
-                lang: Lang::En,
-                agents: [("architect".to_string(), agent.clone())].into_iter().collect(),
-                user_name: String::new(),
-                interactive: false,
-                mid_line: false,
-                spoke: false,
-                outage: None,
-                ink,
-                buf: Vec::new(),
-            };
+            let mut p = Printer::new(EventFormat::Text, Lang::En, false, ink);
+            p.agents = [("architect".to_string(), agent.clone())].into_iter().collect();
             p.print(&Event::AgentStarted {
                 agent: "architect".into(),
                 round: 1,

@@ -1,0 +1,286 @@
+//! Round modes: replies that stream at once (hybrid, parallel), against the
+//! loopback server. Whatever order they finish in, the transcript and the
+//! session file keep the picked order; a finished reply is on disk before
+//! the others are over; Ctrl+C stops them all; the farewells stream at once.
+
+mod common;
+
+use std::time::Duration;
+
+use bmad_party::config::RoundMode;
+use bmad_party::engine::{Command, Event};
+use bmad_party::session::TurnKind;
+use bmad_party::testing::{events_of, FakeOpenAi, Recorded, Reply};
+use common::*;
+
+/// The speaker a request is for: "You are NAME, …" opens every persona's prompt.
+fn speaker(r: &Recorded) -> String {
+    let system = r.system_prompt();
+    let rest = system.strip_prefix("You are ").unwrap_or("");
+    rest.split(',').next().unwrap_or("").to_string()
+}
+
+/// Each persona's reply streams at its own pace: Maya's slowest, Kofi's
+/// fastest, so replies finish in another order than they were picked.
+fn paced(r: &Recorded, n: usize) -> Reply {
+    let name = speaker(r);
+    let delay = match name.as_str() {
+        "Maya" => 60,
+        "Ingrid" => 30,
+        _ => 5,
+    };
+    let words: Vec<String> = (1..=8).map(|i| format!("{name}{n}w{i}")).collect();
+    Reply::Stream {
+        events: events_of(&format!("{} speaks for {name} here.", words.join(" "))),
+        done: true,
+        delay: Duration::from_millis(delay),
+        cut_after: None,
+        stall_after: None,
+    }
+}
+
+/// A room of Maya, Ingrid and Kofi, all three speaking every round.
+fn room_of_three(server: &FakeOpenAi, mode: RoundMode) -> Party {
+    let mut party = Party::new(server);
+    party
+        .agents
+        .retain(|a| ["analyst", "architect", "developer"].contains(&a.id.as_str()));
+    party.config.party.agents_per_round = (3, 3);
+    party.config.party.round_mode = mode;
+    party
+}
+
+fn ids_of(events: &[Event], f: impl Fn(&Event) -> Option<String>) -> Vec<String> {
+    events.iter().filter_map(f).collect()
+}
+
+#[tokio::test]
+async fn parallel_replies_stream_at_once_and_keep_the_picked_order() {
+    let server = FakeOpenAi::start(paced).await;
+    let party = room_of_three(&server, RoundMode::Parallel);
+    let events = party.run(vec![Step::Say("Market research for a new checkout")]).await;
+    let picked = rounds(&events)[0].clone();
+    assert_eq!(picked.len(), 3);
+    // Every speaker started (and got a first token) before anyone finished.
+    let first_done = events.iter().position(|e| matches!(e, Event::AgentMessage { .. })).unwrap();
+    let started = events[..first_done]
+        .iter()
+        .filter(|e| matches!(e, Event::AgentFirstToken { .. }))
+        .count();
+    assert_eq!(started, 3, "all three streamed before the first was over");
+    // They finished fastest first: Kofi, Ingrid, Maya.
+    let finished = ids_of(&events, |e| match e {
+        Event::AgentMessage { agent, round: 1, .. } => Some(agent.clone()),
+        _ => None,
+    });
+    assert_eq!(finished, ["developer", "architect", "analyst"]);
+    assert_ne!(picked, finished, "the picked order differs from the finishing order");
+    // The file keeps the picked order.
+    let s = load(&session_file(&events));
+    let saved: Vec<String> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Agent && t.round == 1)
+        .filter_map(|t| t.agent.clone())
+        .collect();
+    assert_eq!(saved, picked);
+    // Parallel: no one's prompt held another's reply of the same round.
+    let reqs = server.received();
+    for r in reqs.iter().take(3) {
+        let prompt = r.prompt_text();
+        for other in ["Maya", "Ingrid", "Kofi"] {
+            assert!(!prompt.contains(&format!("speaks for {other}")), "{prompt}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn hybrid_lets_the_first_speaker_open_and_the_others_answer_it_at_once() {
+    let server = FakeOpenAi::start(paced).await;
+    let party = room_of_three(&server, RoundMode::Hybrid);
+    let events = party.run(vec![Step::Say("Market research for a new checkout")]).await;
+    let picked = rounds(&events)[0].clone();
+    let first_name = |id: &str| match id {
+        "analyst" => "Maya",
+        "architect" => "Ingrid",
+        _ => "Kofi",
+    };
+    // The first speaker's reply is over before the others start.
+    let opener_done = events
+        .iter()
+        .position(|e| matches!(e, Event::AgentMessage { agent, .. } if *agent == picked[0]))
+        .unwrap();
+    let round_over = events.iter().position(|e| matches!(e, Event::RoundFinished { .. })).unwrap();
+    let others_started: Vec<usize> = events[..round_over]
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| matches!(e, Event::AgentStarted { agent, round: 1 } if *agent != picked[0]))
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(others_started.len(), 2);
+    assert!(others_started.iter().all(|&i| i > opener_done));
+    // Both others saw the opener's reply, neither the other's.
+    let reqs = server.received();
+    let opener = first_name(&picked[0]);
+    for r in &reqs[1..3] {
+        let prompt = r.prompt_text();
+        assert!(prompt.contains(&format!("speaks for {opener}")), "{prompt}");
+        let me = speaker(r);
+        for other in ["Maya", "Ingrid", "Kofi"].into_iter().filter(|n| *n != opener && *n != me) {
+            assert!(!prompt.contains(&format!("speaks for {other}")), "{prompt}");
+        }
+    }
+    let s = load(&session_file(&events));
+    let saved: Vec<String> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Agent && t.round == 1)
+        .filter_map(|t| t.agent.clone())
+        .collect();
+    assert_eq!(saved, picked);
+}
+
+#[tokio::test]
+async fn a_finished_reply_is_on_disk_while_the_others_stream_and_ctrl_c_stops_them_all() {
+    // Kofi answers at once; the others stream slowly and would take a minute.
+    let server = FakeOpenAi::start(|r, _| {
+        if speaker(r) == "Kofi" {
+            return bmad_party::testing::stream_of("Ship the smallest slice first.");
+        }
+        Reply::Stream {
+            events: events_of(&(1..=600).map(|i| format!("w{i}")).collect::<Vec<_>>().join(" ")),
+            done: true,
+            delay: Duration::from_millis(100),
+            cut_after: None,
+            stall_after: None,
+        }
+    })
+    .await;
+    let party = room_of_three(&server, RoundMode::Parallel);
+    let mut h = bmad_party::engine::spawn(party.setup());
+    let mut events = Vec::new();
+    let (mut sent_topic, mut aborted) = (false, false);
+    let started = std::time::Instant::now();
+    while let Some(ev) = tokio::time::timeout(Duration::from_secs(30), h.events.recv()).await.unwrap() {
+        events.push(ev.clone());
+        match ev {
+            Event::AwaitingInput { .. } if !sent_topic => {
+                sent_topic = true;
+                h.commands.send(Command::Message { text: "Topic".into() }).unwrap();
+            }
+            Event::AgentMessage { ref agent, .. } if agent == "developer" && !aborted => {
+                // As if the process died now: the file already holds it.
+                let s = load(&session_file(&events));
+                let kofi = s
+                    .turns
+                    .iter()
+                    .filter(|t| t.agent.as_deref() == Some("developer") && t.kind == TurnKind::Agent);
+                assert_eq!(kofi.count(), 1, "the finished reply is saved before the others are over");
+            }
+            Event::AgentToken { ref agent, .. } if agent != "developer" && !aborted => {
+                let others_streaming = events
+                    .iter()
+                    .filter_map(|e| match e {
+                        Event::AgentToken { agent, .. } if agent != "developer" => Some(agent.clone()),
+                        _ => None,
+                    })
+                    .collect::<std::collections::BTreeSet<_>>();
+                let kofi_done = events
+                    .iter()
+                    .any(|e| matches!(e, Event::AgentMessage { agent, .. } if agent == "developer"));
+                if others_streaming.len() == 2 && kofi_done {
+                    aborted = true;
+                    h.commands.send(Command::Abort).unwrap();
+                }
+            }
+            Event::AwaitingInput { .. } => h.commands.send(Command::Quit).unwrap(),
+            Event::SessionEnded { .. } => break,
+            _ => {}
+        }
+    }
+    assert!(aborted);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "Ctrl+C did not wait for the slow replies"
+    );
+    let msgs: Vec<(String, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentMessage { agent, interrupted, .. } => Some((agent.clone(), *interrupted)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    assert_eq!(msgs.iter().filter(|(_, i)| *i).count(), 2, "both slow replies stopped: {msgs:?}");
+    let picked = rounds(&events)[0].clone();
+    let s = load(&session_file(&events));
+    let saved: Vec<String> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Agent)
+        .filter_map(|t| t.agent.clone())
+        .collect();
+    assert_eq!(saved, picked, "interrupted or not, the picked order");
+}
+
+#[tokio::test]
+async fn the_farewells_stream_at_once_and_are_saved_most_engaged_first() {
+    let server = FakeOpenAi::start(paced).await;
+    let party = room_of_three(&server, RoundMode::Parallel);
+    let events = party.run(vec![Step::Say("Checkout metrics"), Step::Say("/exit")]).await;
+    let after_exit = events.iter().position(|e| matches!(e, Event::Termination { .. })).unwrap();
+    let tail = &events[after_exit..];
+    let first_farewell = tail.iter().position(|e| matches!(e, Event::Farewell { .. })).unwrap();
+    let started = ids_of(&tail[..first_farewell], |e| match e {
+        Event::AgentStarted { agent, .. } => Some(agent.clone()),
+        _ => None,
+    });
+    assert!(started.len() >= 2, "the farewells started together: {started:?}");
+    let s = load(&session_file(&events));
+    let saved: Vec<String> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Farewell)
+        .filter_map(|t| t.agent.clone())
+        .collect();
+    assert_eq!(saved, started, "saved in the order they were asked, not the order they finished");
+    assert!(s.fm.workflow_completed);
+}
+
+#[tokio::test]
+async fn a_question_for_the_facilitator_waits_for_the_replies_beside_it() {
+    let server = FakeOpenAi::start(|r, n| {
+        if speaker(r) == "Kofi" {
+            let text = "We need a budget figure first.\n!?@human What budget do we have?";
+            return Reply::Stream {
+                events: events_of(text),
+                done: true,
+                delay: Duration::from_millis(1),
+                cut_after: None,
+                stall_after: None,
+            };
+        }
+        paced(r, n)
+    })
+    .await;
+    let party = room_of_three(&server, RoundMode::Parallel);
+    let events = party.run(vec![Step::Say("Checkout metrics")]).await;
+    let asked = events.iter().position(|e| matches!(e, Event::AgentQuestion { .. })).unwrap();
+    let replies_before = events[..asked]
+        .iter()
+        .filter(|e| matches!(e, Event::AgentMessage { round: 1, .. }))
+        .count();
+    assert_eq!(replies_before, 3, "the question is asked once every reply beside it is over");
+    let s = load(&session_file(&events));
+    let round1: Vec<TurnKind> = s.turns.iter().filter(|t| t.round == 1).map(|t| t.kind).collect();
+    assert_eq!(
+        round1[..5],
+        [
+            TurnKind::Facilitator,
+            TurnKind::Agent,
+            TurnKind::Agent,
+            TurnKind::Agent,
+            TurnKind::Question
+        ]
+    );
+}
