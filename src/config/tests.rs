@@ -72,8 +72,8 @@ fn the_retry_window_is_read_and_bounded() {
 fn round_modes_group_the_speakers_that_stream_together() {
     assert_eq!(RoundMode::Sequential.groups(3), [0..1, 1..2, 2..3]);
     assert_eq!(RoundMode::Hybrid.groups(3), [0..1, 1..3]);
-    assert_eq!(RoundMode::Hybrid.groups(1), [0..1]);
-    assert_eq!(RoundMode::Parallel.groups(3), [0..3]);
+    assert_eq!(RoundMode::Hybrid.groups(1), vec![std::ops::Range { start: 0, end: 1 }]);
+    assert_eq!(RoundMode::Parallel.groups(3), vec![std::ops::Range { start: 0, end: 3 }]);
     assert!(RoundMode::Parallel.groups(0).is_empty());
 }
 
