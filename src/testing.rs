@@ -80,6 +80,21 @@ impl Recorded {
             .unwrap_or_default()
     }
 
+    /// The persona a speaker's call is for ("You are Maya, …" opens it: at
+    /// the front of the system prompt, or after the conversation with
+    /// `prompt_layout: room_first`). None for calls of no agent's (the
+    /// choice of speakers, the highlights).
+    pub fn speaker(&self) -> Option<String> {
+        let text = self.prompt_text();
+        text.match_indices("You are ")
+            .filter(|(at, _)| *at == 0 || text[..*at].ends_with('\n'))
+            .filter_map(|(at, m)| text[at + m.len()..].split(',').next())
+            // The room's rules open "You are one voice in …": no name.
+            .filter(|name| !name.is_empty() && name.len() <= 40 && !name.contains(['\n', ':', '"']))
+            .last()
+            .map(str::to_string)
+    }
+
     pub fn system_prompt(&self) -> String {
         self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
     }

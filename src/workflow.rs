@@ -67,6 +67,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
             "user_name",
         ],
     ),
+    (STEP_02, "room_system", &["room_rules", "user_name", "language"]),
     (STEP_02, "end_marker_instruction", &["end_marker"]),
     (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
     (STEP_02, "speaks_first", &["user_name", "name"]),
@@ -108,7 +109,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
 
 /// Templates added after workflow folders were first copied out of the
 /// program: a folder without them uses the built-in text.
-const ADDED: &[(&str, &str)] = &[(STEP_03, "takeaways_prompt")];
+const ADDED: &[(&str, &str)] = &[(STEP_03, "takeaways_prompt"), (STEP_02, "room_system")];
 
 #[derive(Debug, Clone)]
 pub struct Template {

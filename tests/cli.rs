@@ -288,7 +288,7 @@ fn kill_9(pid: i32) {
 async fn sigkill_at_any_moment_loses_no_completed_message_and_resume_works() {
     let server = FakeOpenAi::start(|r, n| {
         // Each reply is unique so duplicates or losses are visible.
-        let who = r.system_prompt().lines().next().unwrap_or("").to_string();
+        let who = r.speaker().unwrap_or_default();
         Reply::Stream {
             events: events_of(&format!("Reply {n} from {who}. {}", bmad_party::testing::varied_reply(n))),
             done: true,

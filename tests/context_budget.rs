@@ -7,6 +7,8 @@
 
 mod common;
 
+use bmad_party::config::PromptLayout;
+
 use std::sync::{Arc, Mutex};
 
 use bmad_party::engine::budget::estimate_tokens;
@@ -51,11 +53,7 @@ fn estimate(r: &Recorded) -> u32 {
 }
 
 fn speaker(r: &Recorded) -> String {
-    r.system_prompt()
-        .strip_prefix("You are ")
-        .and_then(|x| x.split(',').next())
-        .unwrap_or_default()
-        .to_string()
+    r.speaker().unwrap_or_default()
 }
 
 fn is_turn(r: &Recorded) -> bool {
@@ -97,10 +95,20 @@ fn cached_reply(seen: &Mutex<Vec<String>>, r: &Recorded, n: usize) -> Reply {
 
 #[tokio::test]
 async fn a_long_party_fits_a_small_window_and_each_prompt_grows_by_appending_between_cuts() {
+    long_party_in_a_small_window(PromptLayout::PersonaFirst).await;
+}
+
+#[tokio::test]
+async fn with_the_room_first_every_speakers_prompt_extends_the_one_before() {
+    long_party_in_a_small_window(PromptLayout::RoomFirst).await;
+}
+
+async fn long_party_in_a_small_window(layout: PromptLayout) {
     let seen = Arc::new(Mutex::new(Vec::<String>::new()));
     let s2 = seen.clone();
     let server = FakeOpenAi::start(move |r, n| cached_reply(&s2, r, n)).await;
     let mut party = Party::new(&server);
+    party.config.llm.prompt_layout = layout;
     party.config.llm.context_tokens = Some(2048);
     party.config.llm.reply_max_tokens = 200;
     party.config.party.max_rounds = 30;
@@ -119,7 +127,7 @@ async fn a_long_party_fits_a_small_window_and_each_prompt_grows_by_appending_bet
     let cut: Vec<&&Recorded> = turns.iter().filter(|r| r.prompt_text().contains(OMITTED)).collect();
     assert!(!cut.is_empty(), "no prompt was cut");
     for r in &cut {
-        assert!(r.system_prompt().starts_with("You are "), "the persona stays");
+        assert!(r.speaker().is_some(), "the persona stays");
         assert!(
             r.prompt_text()
                 .contains("The topic: We are choosing how to run our on-call rotation"),
@@ -136,27 +144,41 @@ async fn a_long_party_fits_a_small_window_and_each_prompt_grows_by_appending_bet
         "the latest round stays"
     );
 
-    // Between cuts, an agent's next prompt extends its previous one: all of
-    // it up to the closing instruction comes back unchanged. A cut moves the
-    // start forward, to a round's opening, and never back.
+    // Between cuts a prompt extends an earlier one: all of it up to the
+    // closing part comes back unchanged. persona_first: an agent's next
+    // prompt extends its own previous one (up to the turn's note);
+    // room_first: every prompt extends the one before it, whoever spoke (up
+    // to the persona: the room, the conversation). A cut moves the start
+    // forward, to a round's opening, and never back.
     let omitted = |r: &Recorded| -> usize {
         let t = r.prompt_text();
         t.find(OMITTED)
             .map_or(0, |i| t[..i].rsplit(": ").next().unwrap().trim().parse().unwrap())
     };
     let (mut extended, mut recut) = (0, 0);
+    let mut speakers = std::collections::HashSet::new();
     let mut by_agent: std::collections::HashMap<String, &Recorded> = Default::default();
+    let mut before: Option<&Recorded> = None;
     for r in &turns {
-        if let Some(prev) = by_agent.insert(speaker(r), r) {
-            let before = flat(prev);
-            // (The instruction joined the last message after a blank line.)
-            let kept = before[..before.rfind("(Note from the session, not part of the conversation: round").unwrap()].trim_end();
+        speakers.insert(speaker(r));
+        let earlier = match layout {
+            PromptLayout::PersonaFirst => by_agent.insert(speaker(r), r),
+            PromptLayout::RoomFirst => before.replace(r),
+        };
+        if let Some(prev) = earlier {
+            let flat_prev = flat(prev);
+            let end = match layout {
+                // (The note joined the last message after a blank line.)
+                PromptLayout::PersonaFirst => flat_prev.rfind("(Note from the session, not part of the conversation: round"),
+                PromptLayout::RoomFirst => flat_prev.rfind("\n\nYou are "),
+            };
+            let kept = flat_prev[..end.unwrap()].trim_end();
             if flat(r).starts_with(kept) {
                 extended += 1;
             } else {
                 assert!(
                     omitted(r) > omitted(prev),
-                    "only a cut further on changes a prompt's front:\n{kept}\n---\n{}",
+                    "{layout:?}: only a cut further on changes a prompt's front:\n{kept}\n---\n{}",
                     flat(r)
                 );
                 recut += 1;
@@ -168,14 +190,15 @@ async fn a_long_party_fits_a_small_window_and_each_prompt_grows_by_appending_bet
             assert!(opening.starts_with("Ada: "), "the history resumes at a round's opening: {opening}");
         }
     }
-    assert!(extended >= 5 && recut >= 1, "{extended} extended, {recut} cut");
+    assert!(speakers.len() >= 3, "{speakers:?}");
+    assert!(extended >= 5 && recut >= 1, "{layout:?}: {extended} extended, {recut} cut");
 
     // The session file: the window the prompts were fitted to, and what the
     // server's cache reused.
     let s = load(&session_file(&events));
     assert_eq!(s.fm.provider.context_tokens, Some(2048));
     let t = &s.fm.conversation_state.tokens;
-    eprintln!("cached {} of {} prompt tokens", t.cached, t.prompt);
+    eprintln!("{layout:?}: cached {} of {} prompt tokens", t.cached, t.prompt);
     assert!(t.cached * 2 > t.prompt, "cached {} of {} prompt tokens", t.cached, t.prompt);
 }
 

@@ -94,7 +94,7 @@ async fn run_and_kill(server: &FakeOpenAi, dir: &Path, moment: Moment, messages:
 #[tokio::test(flavor = "multi_thread")]
 async fn sigkill_at_thirty_two_moments() {
     let server = FakeOpenAi::start(|r, n| {
-        let who = r.system_prompt().lines().next().unwrap_or("").to_string();
+        let who = r.speaker().unwrap_or_default();
         Reply::Stream {
             events: events_of(&format!("Reply {n} from {who}: {}", bmad_party::testing::varied_reply(n))),
             done: true,

@@ -11,13 +11,9 @@ use bmad_party::engine::Event;
 use bmad_party::testing::{chunk, events_of, stream_events, FakeOpenAi, Recorded};
 use common::*;
 
-/// The speaker of a request, from its system prompt ("You are Maya, …").
+/// The speaker of a request (its persona: "You are Maya, …").
 fn speaker(r: &Recorded) -> String {
-    let s = r.system_prompt();
-    s.strip_prefix("You are ")
-        .and_then(|x| x.split(',').next())
-        .unwrap_or_default()
-        .to_string()
+    r.speaker().unwrap_or_default()
 }
 
 /// Someone in the room other than `name`.

@@ -92,7 +92,7 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     let polar = |r: &Recorded, n: usize| {
         if !turn_reply(r) {
             stream_of(&varied_reply(n))
-        } else if r.system_prompt().split(',').next().unwrap_or("").chars().count().is_multiple_of(2) {
+        } else if r.speaker().unwrap_or_default().chars().count().is_multiple_of(2) {
             stream_of(&shuffled("Agreed, the plugin sandbox is safe for third parties.", n))
         } else {
             stream_of(&shuffled("Agreed, the plugin sandbox is not safe for third parties.", n))

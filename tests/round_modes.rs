@@ -13,11 +13,9 @@ use bmad_party::session::TurnKind;
 use bmad_party::testing::{events_of, FakeOpenAi, Recorded, Reply};
 use common::*;
 
-/// The speaker a request is for: "You are NAME, …" opens every persona's prompt.
+/// The speaker a request is for.
 fn speaker(r: &Recorded) -> String {
-    let system = r.system_prompt();
-    let rest = system.strip_prefix("You are ").unwrap_or("");
-    rest.split(',').next().unwrap_or("").to_string()
+    r.speaker().unwrap_or_default()
 }
 
 /// Each persona's reply streams at its own pace: Maya's slowest, Kofi's

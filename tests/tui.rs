@@ -551,3 +551,82 @@ async fn a_resumed_session_shows_its_earlier_turns_with_the_view_at_the_bottom()
     assert!(screen.contains("Resuming"), "{screen}");
     assert!(!screen.contains("Point 2:"), "the top of the session is scrolled away: {screen}");
 }
+
+/// A parallel round mid-way, from events as the engine sends them: the
+/// three panes stream at once, the third finished first.
+#[tokio::test]
+async fn parallel_panes_stream_side_by_side_and_the_transcript_keeps_the_speaking_order() {
+    let (events, _d) = rehearsal_events(&["Plugins?"], Config::default()).await;
+    let opening = prefix_until(&events, |e| matches!(e, Event::FacilitatorMessage { .. }));
+    let mut app = app_from(&opening);
+    let ids: Vec<String> = app.agents.iter().take(3).map(|a| a.id.clone()).collect();
+    let token = |i: usize, text: &str| Event::AgentToken {
+        agent: ids[i].clone(),
+        text: text.into(),
+    };
+    let done = |i: usize, text: &str| Event::AgentMessage {
+        agent: ids[i].clone(),
+        name: String::new(),
+        icon: String::new(),
+        round: 1,
+        text: text.into(),
+        interrupted: false,
+        latency: None,
+    };
+    let mut live = vec![Event::RoundStarted {
+        round: 1,
+        max_rounds: 10,
+        agents: ids.clone(),
+        continued: false,
+    }];
+    live.extend((0..3).map(|i| Event::AgentStarted {
+        agent: ids[i].clone(),
+        round: 1,
+    }));
+    live.extend([
+        token(0, "First speaker, "),
+        token(2, "Third speaker, short."),
+        token(1, "Second speaker, "),
+        done(2, "Third speaker, short."),
+        token(0, "still going."),
+        done(0, "First speaker, still going."),
+        token(1, "halfway "),
+    ]);
+    for e in live {
+        app.on_event(e);
+    }
+    let t = render(&app, 100, 30);
+    snapshot("parallel_panes_100x30", &t);
+    let screen = screen_text(&t);
+    assert!(screen.contains("streaming"), "the second still streams: {screen}");
+    assert_eq!(screen.matches("done").count(), 2, "{screen}");
+    let said: Vec<&str> = app
+        .transcript
+        .entries()
+        .iter()
+        .filter(|e| e.text.ends_with("speaker, short.") || e.text.ends_with("still going."))
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        said,
+        ["First speaker, still going.", "Third speaker, short."],
+        "the first speaker's reply stands before the third's, though it finished later"
+    );
+    // The second finishes last and takes its place between them.
+    app.on_event(done(1, "Second speaker, halfway there."));
+    let order: Vec<&str> = app
+        .transcript
+        .entries()
+        .iter()
+        .filter(|e| e.text.contains(" speaker, "))
+        .map(|e| e.text.as_str())
+        .collect();
+    assert_eq!(
+        order,
+        [
+            "First speaker, still going.",
+            "Second speaker, halfway there.",
+            "Third speaker, short."
+        ]
+    );
+}

@@ -104,6 +104,7 @@ struct RawLlm {
     retry_window_seconds: S<u64>,
     reply_max_tokens: S<u32>,
     context_tokens: S<Option<u32>>,
+    prompt_layout: S<PromptLayout>,
 }
 
 struct Checker<'a> {
@@ -373,6 +374,7 @@ impl Config {
         take(&l.retry_window_seconds, &mut lc.retry_window_seconds);
         take(&l.reply_max_tokens, &mut lc.reply_max_tokens);
         take(&l.context_tokens, &mut lc.context_tokens);
+        take(&l.prompt_layout, &mut lc.prompt_layout);
         if lc.reply_max_tokens < 32 {
             ck.fail_at(
                 "bmad.llm.reply_max_tokens",

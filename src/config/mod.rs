@@ -129,6 +129,23 @@ pub struct LlmConfig {
     /// The model's context window in tokens; None: asked of the server, else
     /// a default by kind of endpoint (`engine::budget::default_window`).
     pub context_tokens: Option<u32>,
+    /// What a speaker's prompt opens with.
+    pub prompt_layout: PromptLayout,
+}
+
+/// What a speaker's prompt opens with: the order decides how much of it a
+/// server's prefix cache can reuse from the call before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PromptLayout {
+    /// The speaker's persona in the system prompt, its own turns as the
+    /// assistant's: each agent's prompts share a prefix with its own
+    /// earlier ones only.
+    PersonaFirst,
+    /// The room's rules and the conversation first, the same for every
+    /// speaker, the persona and the turn's note last: consecutive calls of
+    /// different agents share everything but the end.
+    RoomFirst,
 }
 
 impl Default for Config {
@@ -184,6 +201,7 @@ impl Default for Config {
                 retry_window_seconds: 60,
                 reply_max_tokens: 350,
                 context_tokens: None,
+                prompt_layout: PromptLayout::PersonaFirst,
             },
         }
     }

@@ -94,3 +94,15 @@ fn round_mode_is_read_and_a_flag_overrides_it() {
         "{text}"
     );
 }
+
+#[test]
+fn prompt_layout_is_read_and_a_bad_one_is_located() {
+    assert_eq!(Config::default().llm.prompt_layout, PromptLayout::PersonaFirst);
+    let c = parse("bmad:\n  llm:\n    prompt_layout: room_first\n").unwrap();
+    assert_eq!(c.llm.prompt_layout, PromptLayout::RoomFirst);
+    let text = parse("bmad:\n  llm:\n    prompt_layout: sideways\n").unwrap_err().to_string();
+    assert!(
+        text.contains("config.yaml") && text.contains(":3") && text.contains("sideways"),
+        "{text}"
+    );
+}

@@ -1,6 +1,7 @@
 //! Builds each model call from the workflow's templates, the persona and
 //! the conversation so far.
 
+use crate::config::PromptLayout;
 use crate::i18n::Lang;
 use crate::llm::{ChatMessage, Role};
 use crate::roster::agents::Agent;
@@ -91,24 +92,15 @@ impl PromptEnv<'_> {
         )
     }
 
-    /// The persona and the room's rules: the same for an agent all session
-    /// long (what remains of the session goes in the turn note instead), so
-    /// it stays the cached front of every prompt.
-    pub fn system(&self, a: &Agent, end_marker: Option<&str>, ask_marker: Option<&str>) -> String {
-        let principles = a.principles.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n");
+    /// The system prompt of every speaker's call: the room's rules and the
+    /// markers' instructions, naming nobody in particular. The same for
+    /// every agent all session long (what remains of the session goes in the
+    /// turn note instead), so it stays the cached front of every prompt.
+    pub fn room_system(&self, end_marker: Option<&str>, ask_marker: Option<&str>) -> String {
         let mut s = self.workflow.render(
-            "agent_system",
+            "room_system",
             self.lang,
             &[
-                ("name", a.name.as_str()),
-                ("title", a.title.as_str()),
-                ("icon", a.icon.as_str()),
-                ("role", a.role.as_str()),
-                ("identity", a.identity.as_str()),
-                ("communication_style", a.communication_style.as_str()),
-                ("principles", principles.as_str()),
-                ("capabilities", a.capabilities.as_deref().unwrap_or("-")),
-                ("instructions", a.instructions.as_str()),
                 ("room_rules", self.room_rules().as_str()),
                 ("language", self.speech_language),
                 ("user_name", self.user_name),
@@ -123,6 +115,54 @@ impl PromptEnv<'_> {
             s.push_str(&self.ask_instruction(m));
         }
         s
+    }
+
+    /// Who speaks: the agent's persona, between the conversation and the
+    /// turn's note.
+    pub fn persona(&self, a: &Agent) -> String {
+        let principles = a.principles.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n");
+        let card = self.workflow.render(
+            "agent_system",
+            self.lang,
+            &[
+                ("name", a.name.as_str()),
+                ("title", a.title.as_str()),
+                ("icon", a.icon.as_str()),
+                ("role", a.role.as_str()),
+                ("identity", a.identity.as_str()),
+                ("communication_style", a.communication_style.as_str()),
+                ("principles", principles.as_str()),
+                ("capabilities", a.capabilities.as_deref().unwrap_or("-")),
+                ("instructions", a.instructions.as_str()),
+                // A workflow folder copied when the persona held the room's
+                // rules still names them here: they are in `room_system` now.
+                ("room_rules", ""),
+                ("language", self.speech_language),
+                ("user_name", self.user_name),
+            ],
+        );
+        card.trim().to_string()
+    }
+
+    /// A speaker's call. `persona_first`: the persona and `room` (from
+    /// [`Self::room_system`]) as the system prompt, the agent's own history,
+    /// `note`. `room_first`: `room` alone as the system prompt, the shared
+    /// history, then the persona and `note` — the only part that differs
+    /// from one agent's call to the next.
+    pub fn speaker_messages(&self, layout: PromptLayout, room: &str, a: &Agent, history: &[ChatMessage], note: &str) -> Vec<ChatMessage> {
+        let mut msgs = Vec::with_capacity(history.len() + 2);
+        match layout {
+            PromptLayout::PersonaFirst => {
+                msgs.push(ChatMessage::new(Role::System, [self.persona(a).as_str(), "\n\n", room].concat()));
+                msgs.extend_from_slice(history);
+                with_instruction(msgs, note)
+            }
+            PromptLayout::RoomFirst => {
+                msgs.push(ChatMessage::new(Role::System, room));
+                msgs.extend_from_slice(history);
+                with_instruction(msgs, &[self.persona(a).as_str(), "\n\n", note].concat())
+            }
+        }
     }
 
     /// Added to a turn's note when its reply is asked for once more
@@ -144,25 +184,29 @@ impl PromptEnv<'_> {
         )
     }
 
-    /// The conversation as `agent` sees it: its own turns as the assistant,
-    /// everyone else's as labelled user turns, merged so roles alternate.
+    /// The conversation as `viewer` sees it (None: as every speaker does).
     #[cfg(test)]
-    pub fn history(&self, agent: &Agent, turns: &[Turn]) -> Vec<ChatMessage> {
+    pub fn history(&self, viewer: Option<&Agent>, turns: &[Turn]) -> Vec<ChatMessage> {
         let mut view = HistoryView::default();
-        self.extend_history(agent, turns, &mut view);
+        self.extend_history(viewer, turns, &mut view);
         view.messages
     }
 
-    /// Brings `view`, the agent's history of a prefix of `turns`, up to all
-    /// of them. An agent's history only grows between its turns, so it is
-    /// extended rather than rebuilt from the whole transcript for each call.
-    pub fn extend_history(&self, agent: &Agent, turns: &[Turn], view: &mut HistoryView) {
+    /// Brings `view`, a history of a prefix of `turns`, up to all of them.
+    /// Seen by a `viewer` (`persona_first`), its own turns are the
+    /// assistant's and everyone else's labelled user turns, merged so roles
+    /// alternate. Seen by no one in particular (`room_first`), every turn is
+    /// a labelled user turn: one message, the same for every speaker, so
+    /// consecutive calls of different agents share it whole. A history only
+    /// grows between calls, so it is extended rather than rebuilt from the
+    /// whole transcript each time.
+    pub fn extend_history(&self, viewer: Option<&Agent>, turns: &[Turn], view: &mut HistoryView) {
         if view.covered > turns.len() {
             *view = HistoryView::default();
         }
         let role_of = |t: &Turn| match t.kind {
             TurnKind::Facilitator | TurnKind::Continue | TurnKind::Push => Some(Role::User),
-            TurnKind::Agent if t.agent.as_deref() == Some(agent.id.as_str()) => Some(Role::Assistant),
+            TurnKind::Agent if viewer.is_some_and(|v| t.agent.as_deref() == Some(v.id.as_str())) => Some(Role::Assistant),
             TurnKind::Agent => Some(Role::User),
             _ => None,
         };
@@ -260,7 +304,10 @@ impl PromptEnv<'_> {
         ask_marker: Option<&str>,
         remaining: Option<&str>,
     ) -> Vec<String> {
-        let mut out = vec![self.room_rules(), self.turn_instruction(a, round, earlier, remaining.unwrap_or(""))];
+        let mut out = vec![
+            self.room_system(None, None),
+            self.turn_instruction(a, round, earlier, remaining.unwrap_or("")),
+        ];
         out.extend(end_marker.map(|m| self.end_instruction(m)));
         out.extend(ask_marker.map(|m| self.ask_instruction(m)));
         out.extend(remaining.map(String::from));
@@ -268,25 +315,6 @@ impl PromptEnv<'_> {
         // model hands it back as part of its reply.
         out.push(self.workflow.render("continue_prompt", self.lang, &[("user_name", self.user_name)]));
         out
-    }
-
-    /// All messages of one agent turn.
-    #[allow(clippy::too_many_arguments)]
-    pub fn turn_messages(
-        &self,
-        a: &Agent,
-        history: &[ChatMessage],
-        round: u32,
-        earlier: &[String],
-        end_marker: Option<&str>,
-        ask_marker: Option<&str>,
-        remaining: Option<&str>,
-    ) -> Vec<ChatMessage> {
-        let mut msgs = Vec::with_capacity(history.len() + 2);
-        msgs.push(ChatMessage::new(Role::System, self.system(a, end_marker, ask_marker)));
-        msgs.extend_from_slice(history);
-        let instr = self.turn_instruction(a, round, earlier, remaining.unwrap_or(""));
-        with_instruction(msgs, &instr)
     }
 
     pub fn farewell_instruction(&self, a: &Agent, topic: &str) -> String {
@@ -300,12 +328,6 @@ impl PromptEnv<'_> {
                 ("language", self.speech_language),
             ],
         )
-    }
-
-    pub fn farewell_messages(&self, a: &Agent, history: &[ChatMessage], topic: &str) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None))];
-        msgs.extend_from_slice(history);
-        with_instruction(msgs, &self.farewell_instruction(a, topic))
     }
 
     pub fn highlights_system(&self, topic: &str, perspectives: &str, rounds: u32, reason: &str) -> String {
@@ -362,13 +384,6 @@ impl PromptEnv<'_> {
             &[("user_name", self.user_name), ("language", self.speech_language)],
         )
     }
-
-    /// The moderator's turn when the room goes in circles.
-    pub fn moderator_messages(&self, a: &Agent, history: &[ChatMessage]) -> Vec<ChatMessage> {
-        let mut msgs = vec![ChatMessage::new(Role::System, self.system(a, None, None))];
-        msgs.extend_from_slice(history);
-        with_instruction(msgs, &self.moderator_instruction())
-    }
 }
 
 #[cfg(test)]
@@ -413,26 +428,86 @@ mod tests {
             turn(TurnKind::Agent, Some(&other.id), "Then ship."),
             turn(TurnKind::Facilitator, None, "Decide."),
         ];
-        let whole = env.history(me, &turns);
+        let whole = env.history(Some(me), &turns);
         assert_eq!(
             whole.iter().map(|m| m.role).collect::<Vec<_>>(),
             [Role::User, Role::Assistant, Role::User]
         );
+        // Seen by no one in particular: one user message, every turn named.
+        let shared = env.history(None, &turns);
+        assert_eq!(shared.iter().map(|m| m.role).collect::<Vec<_>>(), [Role::User], "one user message");
+        let text = shared[0].content.to_string();
+        assert!(
+            text.contains(&format!("{}: Agreed, with tests.", me.name)) && text.contains(&format!("{}: Then ship.", other.name)),
+            "every agent's turn under its name: {text}"
+        );
+        assert!(!text.contains("a notice is not history"));
+        let mut view = HistoryView::default();
+        for end in 0..=turns.len() {
+            env.extend_history(None, &turns[..end], &mut view);
+            assert_eq!(
+                view.messages(),
+                env.history(None, &turns[..end]).as_slice(),
+                "shared, grown to {end} turns"
+            );
+        }
         // Every way of growing the transcript in two steps and in single
         // turns gives the same messages as making them at once.
         for split in 0..=turns.len() {
             let mut view = HistoryView::default();
-            env.extend_history(me, &turns[..split], &mut view);
-            env.extend_history(me, &turns, &mut view);
+            env.extend_history(Some(me), &turns[..split], &mut view);
+            env.extend_history(Some(me), &turns, &mut view);
             assert_eq!(view.messages(), whole.as_slice(), "extended after {split} turns");
         }
         let mut view = HistoryView::default();
         for end in 0..=turns.len() {
-            env.extend_history(me, &turns[..end], &mut view);
-            assert_eq!(view.messages(), env.history(me, &turns[..end]).as_slice(), "grown to {end} turns");
+            env.extend_history(Some(me), &turns[..end], &mut view);
+            assert_eq!(
+                view.messages(),
+                env.history(Some(me), &turns[..end]).as_slice(),
+                "grown to {end} turns"
+            );
         }
         // A shorter transcript than the view covers (a new context) starts over.
-        env.extend_history(me, &turns[..2], &mut view);
-        assert_eq!(view.messages(), env.history(me, &turns[..2]).as_slice());
+        env.extend_history(Some(me), &turns[..2], &mut view);
+        assert_eq!(view.messages(), env.history(Some(me), &turns[..2]).as_slice());
+    }
+}
+
+#[cfg(test)]
+mod layout {
+    use super::*;
+    use crate::assets::{embedded_agents, WorkflowSource};
+
+    /// Two speakers' calls over the same conversation differ only after it:
+    /// the room's system prompt and the history are one shared front.
+    #[test]
+    fn every_speakers_call_shares_the_room_and_the_conversation_and_ends_with_its_persona() {
+        let workflow = Workflow::load(WorkflowSource { dir: None }).unwrap();
+        let agents = crate::roster::agents::load_roster(&embedded_agents()).unwrap();
+        let env = PromptEnv {
+            workflow: &workflow,
+            agents: &agents,
+            user_name: "Ada",
+            speech_language: "English",
+            lang: Lang::En,
+            document_language: "English",
+        };
+        let history = vec![ChatMessage::new(Role::User, "Ada: Plugins?")];
+        let system = env.room_system(Some("<!-- END -->"), Some("!?@human"));
+        assert!(
+            !agents.iter().any(|a| system.contains(&format!("You are {}", a.name))),
+            "the room names no speaker"
+        );
+        let flat = |m: &[ChatMessage]| m.iter().map(|x| x.content.to_string()).collect::<Vec<_>>().join("\u{0}");
+        let a = flat(&env.speaker_messages(PromptLayout::RoomFirst, &system, &agents[0], &history, "note A"));
+        let b = flat(&env.speaker_messages(PromptLayout::RoomFirst, &system, &agents[1], &history, "note B"));
+        let shared = a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count();
+        let front = system.chars().count() + 1 + "Ada: Plugins?".chars().count();
+        assert!(shared >= front, "shared {shared} of a front of {front}");
+        assert!(a.ends_with("note A") && a.contains(&format!("You are {}", agents[0].name)));
+        // persona_first: the persona opens the system prompt, the rules follow.
+        let own = env.speaker_messages(PromptLayout::PersonaFirst, &system, &agents[0], &history, "note A");
+        assert!(own[0].content.starts_with(&format!("You are {}", agents[0].name)) && own[0].content.ends_with(&*system));
     }
 }

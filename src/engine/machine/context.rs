@@ -6,11 +6,20 @@ use tokio::time::Duration;
 
 use super::party::Party;
 use super::Room;
+use crate::config::PromptLayout;
 use crate::engine::budget::{estimate_tokens, horizon};
 use crate::engine::prompts::HistoryView;
 use crate::llm::ChatMessage;
 use crate::roster::agents::Agent;
 use crate::session::{Turn, TurnKind};
+
+/// The key of the one history every speaker shares (`room_first`).
+const ROOM: &str = "";
+
+/// Tokens set aside for a call's note (the turn's, a farewell's, the
+/// moderator's), whichever it is, with `room_first`: the notes run 60–200
+/// tokens.
+const NOTE_ALLOWANCE: u32 = 250;
 
 /// The longest the first round waits for the server to say its window.
 const PROBE_WAIT: Duration = Duration::from_secs(8);
@@ -131,13 +140,51 @@ impl Party {
         self.turn_estimates.iter().map(|&e| self.room.budget.scale(e)).collect()
     }
 
-    /// The agent's history as messages, within the budget: `fixed` is what
-    /// the rest of its prompt costs (persona, rules, instruction). The view
-    /// is kept between calls and only extended while its start holds, so
-    /// the agent's prompts grow by appending and servers' prefix caches hit;
-    /// when the history outgrows the window its start moves several rounds
-    /// on at once, behind a note that keeps the topic in view.
-    pub(super) fn history_of(&mut self, agent: &Agent, fixed: u32) -> Vec<ChatMessage> {
+    /// The system prompt of every speaker's call (`PromptEnv::room_system`)
+    /// with the markers this party uses.
+    pub(super) fn room_system(&self) -> String {
+        let party = &self.room.cfg.party;
+        let end = party
+            .end_detection
+            .enable_detection
+            .then_some(party.end_detection.end_marker.as_str());
+        self.env().room_system(end, Some(&party.ask_marker))
+    }
+
+    /// The messages of a speaker's call ending with `note` (a turn's, a
+    /// farewell's, the moderator's), laid out as `prompt_layout` says, the
+    /// history fitted to the context budget.
+    pub(super) fn speaker_call(&mut self, agent: &Agent, note: &str) -> Vec<ChatMessage> {
+        let layout = self.room.cfg.llm.prompt_layout;
+        let room = self.room_system();
+        let budget = &self.room.budget;
+        let history = match layout {
+            PromptLayout::PersonaFirst => {
+                let fixed = budget.cost(&self.env().persona(agent)) + budget.cost(&room) + budget.cost(note);
+                self.history_of(Some(agent), fixed)
+            }
+            PromptLayout::RoomFirst => {
+                // The longest persona of the room and a note of at least
+                // `NOTE_ALLOWANCE`: the same for every speaker while notes
+                // stay within it, so all of them cut the history at the
+                // same turn and their prompts keep sharing it.
+                let env = self.env();
+                let personas = self.room.agents.iter().map(|a| budget.cost(&env.persona(a))).max().unwrap_or(0);
+                let fixed = budget.cost(&room) + personas + budget.cost(note).max(NOTE_ALLOWANCE);
+                self.history_of(None, fixed)
+            }
+        };
+        self.env().speaker_messages(layout, &room, agent, &history, note)
+    }
+
+    /// The history `viewer` sees (None: the one every speaker shares), as
+    /// messages within the budget: `fixed` is what the rest of the prompt
+    /// costs. The view is kept between calls and only extended while its
+    /// start holds, so prompts grow by appending and servers' prefix caches
+    /// hit; when the history outgrows the window its start moves several
+    /// rounds on at once, behind a note that keeps the topic in view.
+    fn history_of(&mut self, viewer: Option<&Agent>, fixed: u32) -> Vec<ChatMessage> {
+        let key = viewer.map_or(ROOM, |a| a.id.as_str()).to_string();
         let costs = self.turn_costs();
         let base = self.context_start();
         let turns = self.session.turns.as_slice();
@@ -145,7 +192,7 @@ impl Party {
         let latest = starts.iter().rposition(|&s| s).unwrap_or(0);
         let previous = self
             .histories
-            .get(&agent.id)
+            .get(&key)
             .map(|(start, _)| *start)
             .filter(|&s| s >= base && s - base <= latest)
             .unwrap_or(base);
@@ -163,21 +210,21 @@ impl Party {
         );
         let from = base + cut;
         if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > self.room.budget.prompt_limit() {
-            tracing::warn!(agent = %agent.id, window = self.room.budget.window, "even the latest round does not fit the context window");
+            tracing::warn!(%key, window = self.room.budget.window, "even the latest round does not fit the context window");
         }
-        let mut view = match self.histories.remove(&agent.id) {
+        let mut view = match self.histories.remove(&key) {
             Some((start, view)) if start == from => view,
             _ if from > base => {
                 let omitted = starts[..cut].iter().filter(|&&s| s).count();
-                tracing::info!(agent = %agent.id, omitted, "earlier rounds left out of the prompt to fit the context window");
+                tracing::info!(%key, omitted, "earlier rounds left out of the prompt to fit the context window");
                 HistoryView::after_note(self.env().omitted_note(omitted, &topic))
             }
             _ => HistoryView::default(),
         };
         let turns = &self.session.turns[from..];
-        self.env().extend_history(agent, turns, &mut view);
+        self.env().extend_history(viewer, turns, &mut view);
         let messages = view.messages().to_vec();
-        self.histories.insert(agent.id.clone(), (from, view));
+        self.histories.insert(key, (from, view));
         messages
     }
 

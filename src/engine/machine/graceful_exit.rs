@@ -156,12 +156,8 @@ impl Party {
     /// An agent's farewell, fitted to the context budget, and the voices it
     /// may not take.
     fn farewell_request(&mut self, agent: &Agent, topic: &str) -> (ChatRequest, Voices) {
-        let fixed = {
-            let env = self.env();
-            self.room.budget.cost(&env.system(agent, None, None)) + self.room.budget.cost(&env.farewell_instruction(agent, topic))
-        };
-        let history = self.history_of(agent, fixed);
-        let messages = self.env().farewell_messages(agent, &history, topic);
+        let note = self.env().farewell_instruction(agent, topic);
+        let messages = self.speaker_call(agent, &note);
         // The instruction alone: the last message also holds the latest
         // turns, which a farewell may well sum up.
         let runtime = [self.env().farewell_instruction(agent, topic)];

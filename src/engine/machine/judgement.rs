@@ -198,12 +198,8 @@ impl Party {
     /// The moderator (or, without one, the runtime) summarises and redirects.
     async fn redirect(&mut self, round: u32) -> Next {
         if let Some(m) = self.room.agents.iter().find(|a| a.moderator).cloned() {
-            let fixed = {
-                let env = self.env();
-                self.room.budget.cost(&env.system(&m, None, None)) + self.room.budget.cost(&env.moderator_instruction())
-            };
-            let history = self.history_of(&m, fixed);
-            let messages = self.env().moderator_messages(&m, &history);
+            let note = self.env().moderator_instruction();
+            let messages = self.speaker_call(&m, &note);
             // The instruction alone: the last message also holds the turns
             // the moderator sums up.
             let runtime = [self.env().moderator_instruction()];

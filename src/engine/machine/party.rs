@@ -42,7 +42,7 @@ pub(super) struct Party {
     /// Lexical agreement of a round, by the transcript indices of its
     /// replies: judging looks back several rounds, each scored once.
     pub(super) lexical_scores: HashMap<Vec<usize>, Option<f64>>,
-    /// Each agent's history, by the transcript index its context starts at.
+    /// The history the speakers share, by the transcript index it starts at.
     pub(super) histories: HashMap<String, (usize, HistoryView)>,
     /// Consecutive rounds that repeated the one before.
     pub(super) repeat_streak: u32,

@@ -224,23 +224,11 @@ impl Party {
         let ask_marker = party.ask_marker.clone();
         let names: Vec<String> = floor.earlier.iter().map(|(n, _)| n.clone()).collect();
         let remaining = self.remaining_text(round);
-        let fixed = {
-            let env = self.env();
-            let system = env.system(agent, end_marker.as_deref(), Some(&ask_marker));
-            let note = env.turn_instruction(agent, round, &names, remaining.as_deref().unwrap_or(""));
-            self.room.budget.cost(&system) + self.room.budget.cost(&note)
-        };
-        let history = self.history_of(agent, fixed);
+        let note = self
+            .env()
+            .turn_instruction(agent, round, &names, remaining.as_deref().unwrap_or(""));
+        let messages = self.speaker_call(agent, &note);
         let env = self.env();
-        let messages = env.turn_messages(
-            agent,
-            &history,
-            round,
-            &names,
-            end_marker.as_deref(),
-            Some(&ask_marker),
-            remaining.as_deref(),
-        );
         let runtime = env.runtime_texts(agent, round, &names, end_marker.as_deref(), Some(&ask_marker), remaining.as_deref());
         let mut voices = self.voices_for(agent, &runtime);
         let mut req = ChatRequest {
