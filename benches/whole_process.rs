@@ -16,7 +16,8 @@
 //!
 //! `cargo bench --bench whole_process` (7 runs each with the session file on
 //! the disk and on tmpfs, medians);
-//! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI).
+//! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI);
+//! `-- --round-mode hybrid|parallel` (default sequential: three personas in turn).
 
 // getrusage, the thread CPU clock and a pseudo-terminal come from libc.
 #![allow(unsafe_code)]
@@ -28,6 +29,12 @@ use std::process::{Command, Stdio};
 use bmad_party::testing::FakeOpenAi;
 
 const BIN: &str = env!("CARGO_BIN_EXE_bmad-party");
+
+/// The binary measured: this build, or `BMAD_PARTY_BIN` (another build, for
+/// a before/after taken side by side).
+fn bin() -> String {
+    std::env::var("BMAD_PARTY_BIN").unwrap_or_else(|_| BIN.to_string())
+}
 
 /// CPU time of every thread of `pid`, in nanoseconds.
 fn cpu_ns(pid: u32) -> u64 {
@@ -80,19 +87,19 @@ fn reply(n: usize) -> String {
     words.join(" ")
 }
 
-fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path) -> Run {
+fn run_once(server: &FakeOpenAi, rounds: usize, root: &std::path::Path, mode: &str) -> Run {
     let dir = tempfile::tempdir_in(root).unwrap();
     let cfg = dir.path().join("bench.yaml");
     std::fs::write(
         &cfg,
         format!(
-            "bmad:\n  party_mode:\n    auto_exit_enabled: true\n    max_rounds: {rounds}\n    agents_per_round: {{ min: 3, max: 3 }}\n    consensus: {{ enabled: false }}\n    silence: {{ enabled: false }}\n"
+            "bmad:\n  party_mode:\n    auto_exit_enabled: true\n    round_mode: {mode}\n    max_rounds: {rounds}\n    agents_per_round: {{ min: 3, max: 3 }}\n    consensus: {{ enabled: false }}\n    silence: {{ enabled: false }}\n"
         ),
     )
     .unwrap();
     let (cpu_before, _) = children_usage();
     let requests_before = server.received().len();
-    let mut child = Command::new(BIN)
+    let mut child = Command::new(bin())
         .current_dir(dir.path())
         .env("OPENAI_BASE_URL", server.base_url())
         .env("OPENAI_API_KEY", "bench")
@@ -283,7 +290,7 @@ fn startup_ms() -> f64 {
     });
     let dir = tempfile::tempdir().unwrap();
     let started = std::time::Instant::now();
-    let status = Command::new(BIN)
+    let status = Command::new(bin())
         .current_dir(dir.path())
         .env_remove("OPENAI_API_KEY")
         .env_remove("OPENAI_BASE_URL")
@@ -310,13 +317,23 @@ fn median(mut v: Vec<f64>) -> f64 {
 fn main() {
     let smoke = std::env::args().any(|a| a == "--smoke");
     // `cargo bench` passes --bench; with a filter for another bench, skip.
-    if std::env::args()
+    let args: Vec<String> = std::env::args().collect();
+    let mode_at = args.iter().position(|a| a == "--round-mode");
+    if args
+        .iter()
+        .enumerate()
         .skip(1)
-        .any(|a| !a.starts_with('-') && !"whole_process".contains(a.as_str()))
+        .any(|(i, a)| Some(i) != mode_at.map(|m| m + 1) && !a.starts_with('-') && !"whole_process".contains(a.as_str()))
     {
         return;
     }
     let (rounds, runs) = if smoke { (20, 1) } else { (100, 7) };
+    // Three personas in turn, as the comparison with other frameworks
+    // measures it; `--round-mode hybrid|parallel` for the concurrent modes.
+    let mode = mode_at
+        .and_then(|i| args.get(i + 1))
+        .cloned()
+        .unwrap_or_else(|| "sequential".into());
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -336,7 +353,7 @@ fn main() {
     let mut measured: Vec<(Vec<Run>, Vec<f64>)> = places.iter().map(|_| (Vec::new(), Vec::new())).collect();
     for i in 0..runs {
         for ((place, root), (results, floors)) in places.iter().zip(&mut measured) {
-            let r = run_once(&server, rounds, root);
+            let r = run_once(&server, rounds, root, &mode);
             let floor = io_floor(&server, &r, rounds, root);
             println!(
                 "{place} run {}: {} agent messages, CPU {:.3} ms/message (I/O floor {floor:.3}), peak RSS {:.1} MB, cost growth (last {} rounds / first) {:.2}x ({:.3} / {:.3} ms)",

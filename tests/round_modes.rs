@@ -44,7 +44,7 @@ fn room_of_three(server: &FakeOpenAi, mode: RoundMode) -> Party {
         .agents
         .retain(|a| ["analyst", "architect", "developer"].contains(&a.id.as_str()));
     party.config.party.agents_per_round = (3, 3);
-    party.config.party.round_mode = mode;
+    party.config.party.round_mode = Some(mode);
     party
 }
 

@@ -36,7 +36,7 @@ struct RawParty {
     warn_at_minutes: S<f64>,
     agents_per_round: Option<Spanned<RawRange>>,
     selection: S<Selection>,
-    round_mode: S<RoundMode>,
+    round_mode: S<Option<RoundMode>>,
     exit_triggers: S<Vec<String>>,
     reset_triggers: S<Vec<String>>,
     end_detection: Option<RawEnd>,
@@ -246,7 +246,7 @@ impl Config {
         take(&p.selection, &mut pc.selection);
         take(&p.round_mode, &mut pc.round_mode);
         if let Some(m) = overrides.round_mode {
-            pc.round_mode = m;
+            pc.round_mode = Some(m);
         }
         for (slot, into, key) in [
             (&p.exit_triggers, &mut pc.exit_triggers, "bmad.party_mode.exit_triggers"),

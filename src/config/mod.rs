@@ -28,8 +28,9 @@ pub struct PartyConfig {
     pub warn_at_minutes: f64,
     pub agents_per_round: (usize, usize),
     pub selection: Selection,
-    /// How a round's speakers take their turns.
-    pub round_mode: RoundMode,
+    /// How a round's speakers take their turns; None: by the endpoint
+    /// (`engine::machine::round::round_mode`).
+    pub round_mode: Option<RoundMode>,
     pub exit_triggers: Vec<String>,
     pub reset_triggers: Vec<String>,
     pub end_detection: EndDetection,
@@ -159,7 +160,7 @@ impl Default for Config {
                 warn_at_minutes: 25.0,
                 agents_per_round: (2, 3),
                 selection: Selection::Heuristic,
-                round_mode: RoundMode::Hybrid,
+                round_mode: None,
                 exit_triggers: ["*exit", "goodbye", "end party", "quit"].map(String::from).to_vec(),
                 reset_triggers: ["clear", "重置对话", "开始新对话", "/reset"].map(String::from).to_vec(),
                 end_detection: EndDetection {

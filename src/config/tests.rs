@@ -80,13 +80,15 @@ fn round_modes_group_the_speakers_that_stream_together() {
 #[test]
 fn round_mode_is_read_and_a_flag_overrides_it() {
     let c = Config::parse("bmad:\n  party_mode:\n    round_mode: parallel\n", "c.yaml", &Overrides::default()).unwrap();
-    assert_eq!(c.party.round_mode, RoundMode::Parallel);
+    assert_eq!(c.party.round_mode, Some(RoundMode::Parallel));
     let o = Overrides {
         round_mode: Some(RoundMode::Sequential),
         ..Default::default()
     };
     let c = Config::parse("bmad:\n  party_mode:\n    round_mode: parallel\n", "c.yaml", &o).unwrap();
-    assert_eq!(c.party.round_mode, RoundMode::Sequential);
+    assert_eq!(c.party.round_mode, Some(RoundMode::Sequential));
+    let c = Config::parse("bmad:\n  party_mode:\n    round_mode: null\n", "c.yaml", &Overrides::default()).unwrap();
+    assert_eq!(c.party.round_mode, None, "null: by the endpoint");
     let e = Config::parse("bmad:\n  party_mode:\n    round_mode: sideways\n", "c.yaml", &Overrides::default()).unwrap_err();
     let text = e.to_string();
     assert!(

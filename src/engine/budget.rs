@@ -25,7 +25,7 @@ pub fn default_window(base_url: Option<&str>) -> u32 {
 }
 
 /// Loopback, private networks, `.local` names and Ollama's port.
-fn is_local(url: &str) -> bool {
+pub fn is_local(url: &str) -> bool {
     let host = url
         .split("://")
         .nth(1)

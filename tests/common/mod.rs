@@ -85,7 +85,7 @@ impl Party {
             // tests/round_modes.rs runs the concurrent modes.
             config: Config {
                 party: bmad_party::config::PartyConfig {
-                    round_mode: bmad_party::config::RoundMode::Sequential,
+                    round_mode: Some(bmad_party::config::RoundMode::Sequential),
                     ..Config::default().party
                 },
                 ..Config::default()

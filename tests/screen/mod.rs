@@ -36,7 +36,7 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
     // Snapshots need one order of events: replies one after another (the
     // concurrent modes' panes are drawn from events made by hand).
     let mut config = config;
-    config.party.round_mode = bmad_party::config::RoundMode::Sequential;
+    config.party.round_mode = Some(bmad_party::config::RoundMode::Sequential);
     let setup = Setup {
         config,
         workflow: Workflow::load(WorkflowSource::default()).unwrap(),

@@ -110,6 +110,8 @@ struct Room {
     /// The server's answer about its window, while it is awaited.
     window_probe: Option<tokio::task::JoinHandle<Option<u32>>>,
     takeaways: crate::engine::TakeawaysTo,
+    /// Who streams at once in a round (`round::round_mode`).
+    round_mode: crate::config::RoundMode,
 }
 
 impl Room {
@@ -174,7 +176,11 @@ impl Engine {
             .llm
             .context_tokens
             .unwrap_or_else(|| super::budget::default_window(setup.provider.info().base_url.as_deref()));
+        let info = setup.provider.info();
+        let round_mode = round::round_mode(setup.config.party.round_mode, info.base_url.as_deref(), info.rehearsal);
+        tracing::info!(?round_mode, "round mode");
         let room = Room {
+            round_mode,
             budget: Budget::new(window, setup.config.llm.reply_max_tokens),
             profiles: selection::Profiles::new(&setup.agents),
             push_text,

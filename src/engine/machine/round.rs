@@ -11,6 +11,7 @@ use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::takes::Takes;
 use super::{Next, RoundInput};
+use crate::config::RoundMode;
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::i18n::{t, Msg};
@@ -53,6 +54,21 @@ struct Tries {
     ask_again: Option<String>,
 }
 
+/// The round mode: the config's, else by the endpoint. A local server
+/// (loopback, private network, Ollama's port) mostly answers one request at
+/// a time (llama.cpp's Python server, Ollama with one slot): replies sent
+/// at once wait in its queue, so a round takes as long as in sequence and
+/// the later speakers lose the replies before them — sequential. A hosted
+/// API (and the rehearsal) answers them together: hybrid, two replies'
+/// time for three speakers, each answering the first.
+pub(super) fn round_mode(configured: Option<RoundMode>, base_url: Option<&str>, rehearsal: bool) -> RoundMode {
+    match (configured, base_url) {
+        (Some(m), _) => m,
+        (None, Some(url)) if !rehearsal && crate::engine::budget::is_local(url) => RoundMode::Sequential,
+        (None, _) => RoundMode::Hybrid,
+    }
+}
+
 impl Party {
     /// A round: the facilitator's message (or a push, or [C]) is recorded,
     /// the speakers are picked and each streams a reply in turn; then
@@ -87,7 +103,7 @@ impl Party {
             earlier: Vec::new(),
         };
         let mut tally = Tally::default();
-        for group in self.room.cfg.party.round_mode.groups(picked.len()) {
+        for group in self.room.round_mode.groups(picked.len()) {
             let speakers: Vec<Agent> = picked[group].iter().map(|&i| self.room.agents[i].clone()).collect();
             let go_on = self.speak_together(&speakers, &mut floor, &mut tally).await;
             if !go_on || self.clock.time_up {
@@ -427,5 +443,22 @@ impl Party {
                 ("minutes_left", &minutes_left.to_string()),
             ],
         ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_local_server_gets_replies_in_turn_a_hosted_one_at_once_unless_the_config_says() {
+        let local = Some("http://127.0.0.1:8080/v1");
+        let hosted = Some("https://api.openai.com/v1");
+        assert_eq!(round_mode(None, local, false), RoundMode::Sequential);
+        assert_eq!(round_mode(None, Some("http://localhost:11434/v1"), false), RoundMode::Sequential);
+        assert_eq!(round_mode(None, hosted, false), RoundMode::Hybrid);
+        assert_eq!(round_mode(None, None, true), RoundMode::Hybrid, "the rehearsal");
+        assert_eq!(round_mode(Some(RoundMode::Parallel), local, false), RoundMode::Parallel);
+        assert_eq!(round_mode(Some(RoundMode::Sequential), hosted, false), RoundMode::Sequential);
     }
 }
