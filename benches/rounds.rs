@@ -10,7 +10,8 @@
 //!   once), every request's prompt estimated at 4 characters a token, by
 //!   round: it levels off under the budget instead of growing each round.
 //!
-//! `cargo bench --bench rounds` (about 1 minute); figures in docs/performance.md.
+//! `cargo bench --bench rounds` (about 1 minute); figures in docs/performance.md;
+//! `-- --smoke` (2 rounds a mode, a 6-round party: CI).
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
@@ -83,7 +84,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 /// (round wall time / one reply's time, median round s, median reply s).
-fn round_ratio(events: &[(Instant, serde_json::Value)]) -> (f64, f64, f64) {
+fn round_ratio(events: &[(Instant, serde_json::Value)], messages: usize) -> (f64, f64, f64) {
     let kind = |e: &serde_json::Value| e["type"].as_str().unwrap_or("").to_string();
     let (mut rounds, mut replies) = (Vec::new(), Vec::new());
     let mut round_start = None;
@@ -107,7 +108,7 @@ fn round_ratio(events: &[(Instant, serde_json::Value)]) -> (f64, f64, f64) {
             _ => {}
         }
     }
-    assert!(rounds.len() >= 5, "{} rounds", rounds.len());
+    assert!(rounds.len() >= messages, "{} rounds", rounds.len());
     assert_eq!(replies.len(), rounds.len() * SPEAKERS, "every speaker replied");
     let (round, reply) = (median(rounds), median(replies));
     (round / reply, round, reply)
@@ -127,11 +128,13 @@ fn estimate(r: &Recorded) -> usize {
 }
 
 fn main() {
+    let smoke = std::env::args().any(|a| a == "--smoke");
+    let (messages, long) = if smoke { (2, 6) } else { (5, 25) };
     let rt = tokio::runtime::Runtime::new().unwrap();
     let _guard = rt.enter();
     let dir = tempfile::tempdir().unwrap();
 
-    println!("## Round wall time over one reply (1 s to the first token, 40 tokens at 25 ms, {SPEAKERS} agents, 5 rounds)\n");
+    println!("## Round wall time over one reply (1 s to the first token, 40 tokens at 25 ms, {SPEAKERS} agents, {messages} rounds)\n");
     println!("| round_mode | round (median) | one reply (median) | round / reply |");
     println!("|---|---|---|---|");
     let model_like = |_: &Recorded, n: usize| Reply::Paced {
@@ -141,24 +144,24 @@ fn main() {
     };
     for mode in ["sequential", "hybrid", "parallel"] {
         let server = rt.block_on(FakeOpenAi::start(model_like));
-        let events = party(&server, dir.path(), &config(dir.path(), mode, ""), 5);
-        let (ratio, round, reply) = round_ratio(&events);
+        let events = party(&server, dir.path(), &config(dir.path(), mode, ""), messages);
+        let (ratio, round, reply) = round_ratio(&events, messages);
         println!("| {mode} | {round:.2} s | {reply:.2} s | {ratio:.2} |");
     }
 
-    println!("\n## Prompt tokens per call, 25 rounds under context_tokens: 2500 (estimated at 4 characters a token)\n");
+    println!("\n## Prompt tokens per call, {long} rounds under context_tokens: 2500 (estimated at 4 characters a token)\n");
     let server = rt.block_on(FakeOpenAi::start(|_, n| bmad_party::testing::stream_events(words(n, 60))));
     let cfg = config(dir.path(), "hybrid", "  llm:\n    context_tokens: 2500\n");
-    let events = party(&server, dir.path(), &cfg, 25);
+    let events = party(&server, dir.path(), &cfg, long);
     let finished = events.iter().filter(|(_, e)| e["type"] == "round_finished").count();
-    assert_eq!(finished, 25, "the party ran 25 rounds");
+    assert_eq!(finished, long, "the party ran every round");
     let reqs = server.received();
     // The requests in order, three speakers a round: the turns' prompts by round.
     let turns: Vec<&Recorded> = reqs.iter().filter(|r| r.speaker().is_some()).collect();
     println!("| round | prompt tokens per call (largest of the round's {SPEAKERS}) |");
     println!("|---|---|");
     let rounds: Vec<&[&Recorded]> = turns.chunks(SPEAKERS).collect();
-    for round in [1, 2, 3, 4, 5, 10, 15, 20, 25] {
+    for round in [1, 2, 3, 4, 5, 10, 15, 20, 25].into_iter().filter(|&r| r <= long) {
         let largest = rounds[round - 1].iter().map(|r| estimate(r)).max().unwrap();
         println!("| {round} | {largest} |");
     }
