@@ -42,7 +42,8 @@ pub(super) struct Party {
     /// Lexical agreement of a round, by the transcript indices of its
     /// replies: judging looks back several rounds, each scored once.
     pub(super) lexical_scores: HashMap<Vec<usize>, Option<f64>>,
-    /// The history the speakers share, by the transcript index it starts at.
+    /// Each speaker's history (with `room_first`, the one they all share),
+    /// by the transcript index it starts at.
     pub(super) histories: HashMap<String, (usize, HistoryView)>,
     /// Consecutive rounds that repeated the one before.
     pub(super) repeat_streak: u32,
