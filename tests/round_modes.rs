@@ -48,6 +48,17 @@ fn room_of_three(server: &FakeOpenAi, mode: RoundMode) -> Party {
     party
 }
 
+/// The agents of the session file's turns of `kind` (in `round`, if given),
+/// in the file's order.
+fn saved_speakers(events: &[Event], kind: TurnKind, round: Option<u32>) -> Vec<String> {
+    load(&session_file(events))
+        .turns
+        .iter()
+        .filter(|t| t.kind == kind && round.is_none_or(|r| t.round == r))
+        .filter_map(|t| t.agent.clone())
+        .collect()
+}
+
 fn ids_of(events: &[Event], f: impl Fn(&Event) -> Option<String>) -> Vec<String> {
     events.iter().filter_map(f).collect()
 }
@@ -74,14 +85,7 @@ async fn parallel_replies_stream_at_once_and_keep_the_picked_order() {
     assert_eq!(finished, ["developer", "architect", "analyst"]);
     assert_ne!(picked, finished, "the picked order differs from the finishing order");
     // The file keeps the picked order.
-    let s = load(&session_file(&events));
-    let saved: Vec<String> = s
-        .turns
-        .iter()
-        .filter(|t| t.kind == TurnKind::Agent && t.round == 1)
-        .filter_map(|t| t.agent.clone())
-        .collect();
-    assert_eq!(saved, picked);
+    assert_eq!(saved_speakers(&events, TurnKind::Agent, Some(1)), picked);
     // Parallel: no one's prompt held another's reply of the same round.
     let reqs = server.received();
     for r in reqs.iter().take(3) {
@@ -128,14 +132,7 @@ async fn hybrid_lets_the_first_speaker_open_and_the_others_answer_it_at_once() {
             assert!(!prompt.contains(&format!("speaks for {other}")), "{prompt}");
         }
     }
-    let s = load(&session_file(&events));
-    let saved: Vec<String> = s
-        .turns
-        .iter()
-        .filter(|t| t.kind == TurnKind::Agent && t.round == 1)
-        .filter_map(|t| t.agent.clone())
-        .collect();
-    assert_eq!(saved, picked);
+    assert_eq!(saved_speakers(&events, TurnKind::Agent, Some(1)), picked);
 }
 
 #[tokio::test]
@@ -168,12 +165,11 @@ async fn a_finished_reply_is_on_disk_while_the_others_stream_and_ctrl_c_stops_th
             }
             Event::AgentMessage { ref agent, .. } if agent == "developer" && !aborted => {
                 // As if the process died now: the file already holds it.
-                let s = load(&session_file(&events));
-                let kofi = s
-                    .turns
-                    .iter()
-                    .filter(|t| t.agent.as_deref() == Some("developer") && t.kind == TurnKind::Agent);
-                assert_eq!(kofi.count(), 1, "the finished reply is saved before the others are over");
+                assert_eq!(
+                    saved_speakers(&events, TurnKind::Agent, None),
+                    ["developer"],
+                    "the finished reply is saved before the others are over"
+                );
             }
             Event::AgentToken { ref agent, .. } if agent != "developer" && !aborted => {
                 let others_streaming = events
@@ -211,14 +207,11 @@ async fn a_finished_reply_is_on_disk_while_the_others_stream_and_ctrl_c_stops_th
     assert_eq!(msgs.len(), 3, "{msgs:?}");
     assert_eq!(msgs.iter().filter(|(_, i)| *i).count(), 2, "both slow replies stopped: {msgs:?}");
     let picked = rounds(&events)[0].clone();
-    let s = load(&session_file(&events));
-    let saved: Vec<String> = s
-        .turns
-        .iter()
-        .filter(|t| t.kind == TurnKind::Agent)
-        .filter_map(|t| t.agent.clone())
-        .collect();
-    assert_eq!(saved, picked, "interrupted or not, the picked order");
+    assert_eq!(
+        saved_speakers(&events, TurnKind::Agent, None),
+        picked,
+        "interrupted or not, the picked order"
+    );
 }
 
 #[tokio::test]
@@ -234,15 +227,12 @@ async fn the_farewells_stream_at_once_and_are_saved_most_engaged_first() {
         _ => None,
     });
     assert!(started.len() >= 2, "the farewells started together: {started:?}");
-    let s = load(&session_file(&events));
-    let saved: Vec<String> = s
-        .turns
-        .iter()
-        .filter(|t| t.kind == TurnKind::Farewell)
-        .filter_map(|t| t.agent.clone())
-        .collect();
-    assert_eq!(saved, started, "saved in the order they were asked, not the order they finished");
-    assert!(s.fm.workflow_completed);
+    assert_eq!(
+        saved_speakers(&events, TurnKind::Farewell, None),
+        started,
+        "saved in the order they were asked, not the order they finished"
+    );
+    assert!(load(&session_file(&events)).fm.workflow_completed);
 }
 
 #[tokio::test]

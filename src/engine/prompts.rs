@@ -391,6 +391,24 @@ mod tests {
     use super::*;
     use crate::assets::{embedded_agents, WorkflowSource};
 
+    /// The built-in workflow and room.
+    fn room() -> (Workflow, Vec<Agent>) {
+        let workflow = Workflow::load(WorkflowSource { dir: None }).unwrap();
+        let agents = crate::roster::agents::load_roster(&embedded_agents()).unwrap();
+        (workflow, agents)
+    }
+
+    fn english<'a>(workflow: &'a Workflow, agents: &'a [Agent]) -> PromptEnv<'a> {
+        PromptEnv {
+            workflow,
+            agents,
+            user_name: "Ada",
+            speech_language: "English",
+            lang: Lang::En,
+            document_language: "English",
+        }
+    }
+
     fn turn(kind: TurnKind, agent: Option<&str>, text: &str) -> Turn {
         Turn {
             kind,
@@ -406,16 +424,8 @@ mod tests {
 
     #[test]
     fn a_history_extended_turn_by_turn_equals_one_made_at_once() {
-        let workflow = Workflow::load(WorkflowSource { dir: None }).unwrap();
-        let agents = crate::roster::agents::load_roster(&embedded_agents()).unwrap();
-        let env = PromptEnv {
-            workflow: &workflow,
-            agents: &agents,
-            user_name: "Ada",
-            speech_language: "English",
-            lang: Lang::En,
-            document_language: "English",
-        };
+        let (workflow, agents) = room();
+        let env = english(&workflow, &agents);
         let (me, other) = (&agents[0], &agents[1]);
         let turns = [
             turn(TurnKind::Facilitator, None, "Plugins?"),
@@ -472,27 +482,13 @@ mod tests {
         env.extend_history(Some(me), &turns[..2], &mut view);
         assert_eq!(view.messages(), env.history(Some(me), &turns[..2]).as_slice());
     }
-}
-
-#[cfg(test)]
-mod layout {
-    use super::*;
-    use crate::assets::{embedded_agents, WorkflowSource};
 
     /// Two speakers' calls over the same conversation differ only after it:
     /// the room's system prompt and the history are one shared front.
     #[test]
     fn every_speakers_call_shares_the_room_and_the_conversation_and_ends_with_its_persona() {
-        let workflow = Workflow::load(WorkflowSource { dir: None }).unwrap();
-        let agents = crate::roster::agents::load_roster(&embedded_agents()).unwrap();
-        let env = PromptEnv {
-            workflow: &workflow,
-            agents: &agents,
-            user_name: "Ada",
-            speech_language: "English",
-            lang: Lang::En,
-            document_language: "English",
-        };
+        let (workflow, agents) = room();
+        let env = english(&workflow, &agents);
         let history = vec![ChatMessage::new(Role::User, "Ada: Plugins?")];
         let system = env.room_system(Some("<!-- END -->"), Some("!?@human"));
         assert!(
