@@ -7,7 +7,7 @@ use chrono::Utc;
 use super::minutes_text;
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
-use super::takes::Takes;
+use super::takes::{Places, Takes};
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::llm::{ChatRequest, Cue};
@@ -117,8 +117,7 @@ impl Party {
             let (req, voices) = self.farewell_request(agent, topic);
             self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
         }
-        let base = self.session.turns.len();
-        let mut added = vec![0usize; engaged.len()];
+        let mut places = Places::new(self.session.turns.len(), engaged.len());
         let mut shortened = vec![false; engaged.len()];
         let mut quit = false;
         while let Some((slot, reply)) = self.next_reply(&mut takes).await {
@@ -132,10 +131,10 @@ impl Party {
                 }
                 Reply::Completed { shown, latency, .. } if !shown.trim().is_empty() => {
                     let text = shown.trim().to_string();
-                    self.insert_at = Some(base + added[..slot].iter().sum::<usize>());
+                    self.insert_at = Some(places.of(slot));
                     self.push_reply(round, TurnKind::Farewell, agent, text.clone(), false, Some(latency));
                     self.insert_at = None;
-                    added[slot] = 1;
+                    places.add(slot, 1);
                     self.save().await;
                     self.emit(Event::Farewell {
                         agent: agent.id.clone(),

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
-use super::takes::Takes;
+use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::config::RoundMode;
 use crate::engine::hygiene::Voices;
@@ -180,9 +180,7 @@ impl Party {
             let (req, voices) = self.turn_request(agent, floor, None);
             self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
         }
-        // Where the group's turns go, and how many each speaker added.
-        let base = self.session.turns.len();
-        let mut added = vec![0usize; speakers.len()];
+        let mut places = Places::new(self.session.turns.len(), speakers.len());
         let mut said: Vec<Option<String>> = vec![None; speakers.len()];
         let mut go_on = true;
         while let Some((slot, reply)) = self.next_reply(&mut takes).await {
@@ -213,10 +211,10 @@ impl Party {
                 }
                 reply => {
                     let before = self.session.turns.len();
-                    self.insert_at = Some(base + added[..slot].iter().sum::<usize>());
+                    self.insert_at = Some(places.of(slot));
                     let (keep, text) = self.record_reply(floor.round, agent, reply, tally).await;
                     self.insert_at = None;
-                    added[slot] = self.session.turns.len() - before;
+                    places.add(slot, self.session.turns.len() - before);
                     said[slot] = text;
                     go_on &= keep;
                 }

@@ -61,6 +61,33 @@ impl Takes {
     }
 }
 
+/// Where a group's turns go in the transcript: each speaker's after those of
+/// the speakers picked before it, whatever order they finish in.
+pub(super) struct Places {
+    /// The transcript's length when the group started.
+    base: usize,
+    /// How many turns each speaker has added.
+    added: Vec<usize>,
+}
+
+impl Places {
+    pub(super) fn new(turns: usize, speakers: usize) -> Places {
+        Places {
+            base: turns,
+            added: vec![0; speakers],
+        }
+    }
+
+    /// Where `slot`'s next turn goes (`Party::insert_at`).
+    pub(super) fn of(&self, slot: usize) -> usize {
+        self.base + self.added[..slot].iter().sum::<usize>()
+    }
+
+    pub(super) fn add(&mut self, slot: usize, turns: usize) {
+        self.added[slot] += turns;
+    }
+}
+
 impl Party {
     /// Sends a request whose reply joins `takes` as `slot`.
     pub(super) fn start_take(&self, takes: &mut Takes, slot: usize, req: ChatRequest, agent: Option<&Agent>, voices: Option<&Voices>) {
