@@ -164,6 +164,9 @@ async fn tui_first_frame(file: &Path, out: &Path) -> (f64, usize, bool) {
         notices: vec![],
         saves: Default::default(),
         takeaways: Default::default(),
+        party: None,
+        memory: None,
+        documents: vec![],
     };
     let mut h = engine::spawn(setup);
     let mut app = App::new(bmad_party::i18n::Lang::En);

@@ -35,6 +35,8 @@ fn session(messages: usize) -> Session {
         confirmations: vec![],
         lang: bmad_party::i18n::Lang::En,
         provider: ProviderRecord::default(),
+        party: None,
+        context: vec![],
         hygiene: Default::default(),
     };
     let turns = (0..messages)

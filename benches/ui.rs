@@ -41,6 +41,7 @@ fn app_with(entries: usize) -> App {
             .collect(),
         lang: Lang::En,
         user_name: "Ada".into(),
+        party: None,
         resumed: false,
         file: Some("/tmp/x.md".into()),
         topic: Some("A topic".into()),

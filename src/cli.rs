@@ -64,6 +64,18 @@ pub struct Cli {
     /// Print the roster that would be used (and any problems with it), then exit.
     #[arg(long)]
     pub list_agents: bool,
+    /// Hold the party with a standing cast (bmad.parties in the config, or a BMAD project's groups).
+    #[arg(long, value_name = "NAME", visible_alias = "group")]
+    pub party: Option<String>,
+    /// Print the parties (who is in each, whether it remembers), then exit.
+    #[arg(long, visible_alias = "list-groups")]
+    pub list_parties: bool,
+    /// Neither read nor write the party's memory this time.
+    #[arg(long)]
+    pub no_memory: bool,
+    /// Put a document (Markdown or text) in front of the room; repeatable.
+    #[arg(long = "context", value_name = "FILE")]
+    pub context: Vec<PathBuf>,
     /// Continue a saved session; with no FILE, the newest unfinished one in the output folder.
     #[arg(long, value_name = "FILE", num_args = 0..=1)]
     pub resume: Option<Option<PathBuf>>,
@@ -183,6 +195,10 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
         ("rehearsal", "即使配置了服务，也使用离线排练"),
         ("bmad", "BMAD 项目（其文件夹或 _bmad/）；默认：在当前目录或上级目录中查找 _bmad/"),
         ("list_agents", "列出将要使用的智能体名单（及其中的问题）后退出"),
+        ("party", "用一个固定阵容开派对（配置中的 bmad.parties，或 BMAD 项目的分组）"),
+        ("list_parties", "列出各个派对（成员、是否有记忆）后退出"),
+        ("no_memory", "本次既不读取也不写入派对的记忆"),
+        ("context", "把一份文档（Markdown 或文本）放到房间面前；可重复"),
         ("resume", "继续一个已保存的会话；不给 FILE 时继续输出文件夹中最新的未结束会话"),
         ("headless", "从标准输入读取主持人消息，把对话记录或事件写到标准输出"),
         ("events", "--headless 的输出格式"),

@@ -3,7 +3,8 @@
 //! - `engine`: the step machine (no terminal code); `Command` in, `Event` out.
 //! - `frontend`: the full-screen terminal and the headless driver.
 //! - `llm`: model providers (OpenAI-compatible HTTP, offline rehearsal).
-//! - `session`: the Markdown + YAML session file.
+//! - `session`: the Markdown + YAML session file; `memlog`: a party's
+//!   memory between sessions (BMAD's format).
 //! - `roster`: who is in the room (own agent files, BMAD installs).
 //! - `config`, `workflow`, `assets`: the rest of what a party is made of.
 //! - `setup`, `cli`, `error`: start-up.
@@ -23,6 +24,7 @@ pub mod frontend;
 pub mod i18n;
 pub mod llm;
 pub mod logging;
+pub mod memlog;
 pub mod roster;
 pub mod session;
 pub mod setup;

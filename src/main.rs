@@ -33,6 +33,18 @@ fn main() -> ExitCode {
             }
         };
     }
+    if cli.list_parties {
+        return match setup::list_parties(&cli) {
+            Ok(text) => {
+                print!("{text}");
+                ExitCode::SUCCESS
+            }
+            Err(e) => {
+                eprintln!("bmad-party: {e}");
+                ExitCode::from(e.exit_code())
+            }
+        };
+    }
     let party = match setup::build(&cli) {
         Ok(p) => p,
         Err(e) => {

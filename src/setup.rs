@@ -8,10 +8,12 @@ use std::time::Duration;
 use crate::assets::{Lookup, WorkflowSource};
 use crate::cli::Cli;
 use crate::config::{Config, Overrides};
-use crate::engine::{Resume, Setup, TakeawaysTo};
+use crate::engine::documents::Document;
+use crate::engine::{Memory, Resume, Setup, TakeawaysTo};
 use crate::error::StartError;
 use crate::i18n::{t, Lang, Msg};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
+use crate::roster::parties::{choose, with_config, Chosen, Parties};
 use crate::session::SessionLock;
 use crate::workflow::Workflow;
 
@@ -224,6 +226,29 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
         .clone()
         .unwrap_or_else(|| lang.speech_name().to_string());
     let mut notices: Vec<String> = room.notice.iter().cloned().collect();
+    // A resumed session is held by the party it was held by, unless --party says otherwise.
+    let parties = parties_of(&room, &config);
+    let recorded = resume.as_ref().and_then(|r| r.session.fm.party.clone());
+    let chosen = match choose(&parties, &room.agents, &room.pool(), cli.party.as_deref().or(recorded.as_deref())) {
+        Ok(c) => c,
+        Err(e) if cli.party.is_none() && recorded.is_some() => {
+            // The party's definition went away since: the session's own cast.
+            let ids = &resume.as_ref().expect("recorded implies resume").session.fm.agents;
+            notices.push(format!("⚠️ {e}"));
+            Chosen {
+                agents: room.pool().into_iter().filter(|a| ids.contains(&a.id)).collect(),
+                ..Chosen::default()
+            }
+        }
+        Err(e) => return Err(StartError::Invalid(e.to_string())),
+    };
+    if !chosen.unresolved.is_empty() {
+        let (party, missing) = (chosen.name.clone().unwrap_or_default(), chosen.unresolved.join(", "));
+        notices.push(crate::tr!(
+            "⚠️ {party}: not in the room: {missing} (`--list-parties` shows who is)",
+            "⚠️ {party}：不在房间中：{missing}（`--list-parties` 可查看）"
+        ));
+    }
     if !room.problems.is_empty() {
         let (n, source) = (room.problems.len(), &room.source);
         let mut text = crate::tr!(
@@ -245,13 +270,33 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
             .unwrap_or_else(|| output_dir(cli)),
         _ => output_folder(cli),
     };
+    let memory = (chosen.memory && !cli.no_memory).then(|| {
+        let dir = parties
+            .memory_dir
+            .clone()
+            .unwrap_or_else(|| output.join("party-mode").join("memories"));
+        let path = crate::memlog::path(&dir, chosen.memory_name());
+        let entries = crate::memlog::read(&path).unwrap_or_else(|e| {
+            let shown = path.display();
+            notices.push(crate::tr!(
+                "⚠️ {shown}: the party's memory cannot be read ({e}); the room starts without it",
+                "⚠️ {shown}：无法读取派对的记忆（{e}）；房间将不带记忆开始"
+            ));
+            vec![]
+        });
+        Memory { path, entries }
+    });
+    let documents = documents_of(cli, resume.as_ref(), &mut notices)?;
     Ok(Setup {
         speech_language,
         document_language: project.document_output_language,
         notices,
         config,
         workflow,
-        agents: room.agents,
+        party: chosen.named(),
+        memory,
+        documents,
+        agents: chosen.agents,
         provider,
         lang,
         user_name,
@@ -264,6 +309,46 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
             (None, false) => TakeawaysTo::Nowhere,
         },
     })
+}
+
+/// The parties the config and the room's BMAD project define.
+fn parties_of(room: &crate::roster::Roster, config: &Config) -> Parties {
+    with_config(
+        &room.parties,
+        &config.parties,
+        config.party.default_party.as_deref(),
+        config.party.memory,
+    )
+}
+
+/// `--list-parties`: the parties, who is in each, whether it remembers.
+pub fn list_parties(cli: &Cli) -> Result<String, StartError> {
+    let config = load_config(cli, &workflow_source(cli))?;
+    let room = crate::roster::load(cli)?;
+    Ok(crate::roster::parties::list(
+        &parties_of(&room, &config),
+        &room.agents,
+        &room.pool(),
+    ))
+}
+
+/// The documents in front of the room: a resumed session's (one that
+/// cannot be read again is left out, saying so), then `--context`'s (one
+/// that cannot be read stops the start, naming it).
+fn documents_of(cli: &Cli, resume: Option<&Resume>, notices: &mut Vec<String>) -> Result<Vec<Document>, StartError> {
+    let mut docs: Vec<Document> = Vec::new();
+    for p in resume.map(|r| r.session.fm.context.clone()).unwrap_or_default() {
+        match crate::engine::documents::read(Path::new(&p)) {
+            Ok(d) => docs.push(d),
+            Err(e) => notices.push(crate::tr!("⚠️ {e}; the room goes on without it", "⚠️ {e}；房间将不带它继续")),
+        }
+    }
+    for p in &cli.context {
+        let d = crate::engine::documents::read(p).map_err(|e| StartError::Invalid(format!("--context {e}")))?;
+        docs.retain(|x| x.path != d.path);
+        docs.push(d);
+    }
+    Ok(docs)
 }
 
 /// The session to continue, claimed for this process before anything is

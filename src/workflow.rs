@@ -47,6 +47,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_00, "reset_rejected", &["reason"]),
     (STEP_00, "reset_divider", &[]),
     (STEP_01, "welcome", &["user_name", "agent_count", "sample"]),
+    (STEP_01, "welcome_party", &["user_name", "party", "scene", "agent_count", "sample"]),
     (STEP_01, "welcome_agent", &["icon", "name", "title", "role"]),
     (STEP_01, "resumed", &["topic", "round"]),
     (
@@ -68,6 +69,11 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
         ],
     ),
     (STEP_02, "room_system", &["room_rules", "user_name", "language"]),
+    (STEP_02, "party_scene", &["party", "scene"]),
+    (STEP_02, "memory_brief", &["user_name", "entries"]),
+    (STEP_02, "documents", &["documents"]),
+    (STEP_02, "document", &["name", "text"]),
+    (STEP_02, "document_cut", &["percent"]),
     (STEP_02, "end_marker_instruction", &["end_marker"]),
     (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
     (STEP_02, "speaks_first", &["user_name", "name"]),
@@ -96,6 +102,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
         &["topic", "count", "perspectives", "rounds", "outcomes", "reason"],
     ),
     (STEP_03, "takeaways_prompt", &["topic", "language"]),
+    (STEP_03, "memory_prompt", &["topic", "language", "names", "user_name"]),
     (STEP_03, "closing", &[]),
     (STEP_03, "reason_round_limit", &["max_rounds"]),
     (STEP_03, "reason_time_limit", &["max_minutes"]),
@@ -109,7 +116,17 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
 
 /// Templates added after workflow folders were first copied out of the
 /// program: a folder without them uses the built-in text.
-const ADDED: &[(&str, &str)] = &[(STEP_03, "takeaways_prompt"), (STEP_02, "room_system")];
+const ADDED: &[(&str, &str)] = &[
+    (STEP_03, "takeaways_prompt"),
+    (STEP_02, "room_system"),
+    (STEP_01, "welcome_party"),
+    (STEP_02, "party_scene"),
+    (STEP_02, "memory_brief"),
+    (STEP_02, "documents"),
+    (STEP_02, "document"),
+    (STEP_02, "document_cut"),
+    (STEP_03, "memory_prompt"),
+];
 
 #[derive(Debug, Clone)]
 pub struct Template {

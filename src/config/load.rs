@@ -23,6 +23,7 @@ struct RawFile {
 struct RawBmad {
     party_mode: Option<RawParty>,
     llm: Option<RawLlm>,
+    parties: S<std::collections::BTreeMap<String, Spanned<super::parties::RawPartyDef>>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -47,6 +48,8 @@ struct RawParty {
     confirmation_timeout_seconds: S<u64>,
     lang: S<crate::i18n::Lang>,
     user_name: S<String>,
+    default_party: S<Option<String>>,
+    memory: S<bool>,
 }
 
 #[derive(Deserialize)]
@@ -107,13 +110,13 @@ struct RawLlm {
     prompt_layout: S<PromptLayout>,
 }
 
-struct Checker<'a> {
-    file: &'a str,
+pub(super) struct Checker<'a> {
+    pub(super) file: &'a str,
     errors: Vec<ConfigError>,
 }
 
 impl Checker<'_> {
-    fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: impl Into<String>) {
+    pub(super) fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: impl Into<String>) {
         self.errors.push(ConfigError {
             file: self.file.to_string(),
             line: at.map(|s| s.referenced.line()),
@@ -355,6 +358,10 @@ impl Config {
             }
             pc.user_name = Some(n.value.trim().to_string());
         }
+        take(&p.default_party, &mut pc.default_party);
+        take(&p.memory, &mut pc.memory);
+        super::parties::check(&bmad.parties, &mut c.parties, &p.default_party, &mut ck);
+        let pc = &mut c.party;
         if pc.confirmation_timeout_seconds == 0 {
             ck.fail_at(
                 "bmad.party_mode.confirmation_timeout_seconds",

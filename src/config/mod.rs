@@ -4,6 +4,7 @@
 
 mod error;
 mod load;
+mod parties;
 #[cfg(test)]
 mod tests;
 pub mod user;
@@ -16,6 +17,8 @@ use serde::Deserialize;
 pub struct Config {
     pub party: PartyConfig,
     pub llm: LlmConfig,
+    /// Standing casts (`bmad.parties`), by id.
+    pub parties: Vec<crate::roster::parties::PartyDef>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,6 +46,11 @@ pub struct PartyConfig {
     pub lang: Option<crate::i18n::Lang>,
     /// The facilitator's name when neither `--user-name` nor a BMAD project says.
     pub user_name: Option<String>,
+    /// The party a session holds when `--party` names none (None: the
+    /// default room, or a BMAD project's `default_party`).
+    pub default_party: Option<String>,
+    /// Whether the default room keeps a memory between sessions.
+    pub memory: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
@@ -190,6 +198,8 @@ impl Default for Config {
                 confirmation_timeout_seconds: 300,
                 lang: None,
                 user_name: None,
+                default_party: None,
+                memory: true,
             },
             llm: LlmConfig {
                 base_url: None,
@@ -204,6 +214,7 @@ impl Default for Config {
                 context_tokens: None,
                 prompt_layout: PromptLayout::PersonaFirst,
             },
+            parties: Vec::new(),
         }
     }
 }

@@ -101,6 +101,11 @@ impl Budget {
         (estimate as f64 * self.ratio).ceil() as u32
     }
 
+    /// Tokens of this budget as an estimate (the inverse of `scale`).
+    pub fn unscale(&self, tokens: u32) -> u32 {
+        (f64::from(tokens) / self.ratio).floor() as u32
+    }
+
     /// The window to fit prompts to after the server refused a prompt
     /// estimated at `sent` as longer than its window: the window the server
     /// names, or else a quarter under what the refused prompt and its reply

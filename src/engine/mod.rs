@@ -4,9 +4,11 @@
 //! terminals, and the same serde types are the headless JSON protocol.
 
 pub mod budget;
+pub mod documents;
 pub mod hygiene;
 mod machine;
 pub mod markers;
+pub mod memory;
 mod prompts;
 pub mod selection;
 pub mod similarity;
@@ -223,6 +225,9 @@ pub enum Event {
         resumed: bool,
         file: Option<String>,
         topic: Option<String>,
+        /// The named party's name (None: the default room).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        party: Option<String>,
     },
     Welcome {
         text: String,
@@ -403,6 +408,21 @@ pub struct Setup {
     pub saves: Saves,
     /// Whether the graceful exit writes takeaways, and where.
     pub takeaways: TakeawaysTo,
+    /// The named party the session is held by (None: the default room).
+    pub party: Option<crate::roster::parties::NamedParty>,
+    /// The party's memory; None: the room keeps none (`--no-memory`, or
+    /// a party that does not remember).
+    pub memory: Option<Memory>,
+    /// Documents in front of the room (`--context`, a resumed session's).
+    pub documents: Vec<documents::Document>,
+}
+
+/// A party's memory: where it is kept and what it held when the party
+/// started.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Memory {
+    pub path: PathBuf,
+    pub entries: Vec<crate::memlog::Entry>,
 }
 
 /// Where the takeaways of a party go, if anywhere.

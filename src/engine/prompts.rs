@@ -353,6 +353,20 @@ impl PromptEnv<'_> {
         )
     }
 
+    /// The memory's note-taker: a few typed lines for next time.
+    pub fn memory_system(&self, topic: &str, names: &str) -> String {
+        self.workflow.render(
+            "memory_prompt",
+            self.lang,
+            &[
+                ("topic", topic),
+                ("names", names),
+                ("user_name", self.user_name),
+                ("language", self.speech_language),
+            ],
+        )
+    }
+
     /// The highlights call: `system` from [`Self::highlights_system`], the
     /// transcript as one user message.
     pub fn highlights_messages(&self, system: String, turns: &[Turn]) -> Vec<ChatMessage> {

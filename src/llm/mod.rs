@@ -70,6 +70,12 @@ pub enum Cue {
         topic: String,
         lang: Lang,
     },
+    /// The lines a party's memory keeps of the session.
+    Memory {
+        topic: String,
+        names: Vec<String>,
+        lang: Lang,
+    },
 }
 
 #[derive(Debug, Clone)]

@@ -204,6 +204,7 @@ impl Rehearsal {
             Cue::Highlights { topic, rounds, lang } => highlights(topic, *rounds, *lang),
             Cue::Selection { candidates } => serde_json::to_string(&candidates.iter().take(2).collect::<Vec<_>>()).unwrap_or_default(),
             Cue::Takeaways { topic, lang } => takeaways(topic, *lang),
+            Cue::Memory { topic, names, lang } => memory(topic, names, *lang),
         }
     }
 }
@@ -268,6 +269,18 @@ fn takeaways(topic: &str, lang: Lang) -> String {
         ),
         Lang::En => format!(
             "## Decisions\n- Start with the smallest experiment that tests the riskiest assumption of “{topic}”.\n## Open questions\n- Who decides what success looks like?\n## Disagreements\n- Whether to research first or prototype first.\n"
+        ),
+    }
+}
+
+fn memory(topic: &str, names: &[String], lang: Lang) -> String {
+    let (first, second) = (names.first().map_or("", String::as_str), names.get(1).map_or("", String::as_str));
+    match lang {
+        Lang::Zh => format!(
+            "- (outcome) 关于「{topic}」：先做最小的实验，验证风险最大的假设。\n- (dynamic by {first}) {first} 和 {second} 在先调研还是先做原型上各执一词。\n"
+        ),
+        Lang::En => format!(
+            "- (outcome) On “{topic}”: start with the smallest experiment that tests the riskiest assumption.\n- (dynamic by {first}) {first} and {second} split over researching first or prototyping first.\n"
         ),
     }
 }

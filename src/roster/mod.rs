@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod bmad;
+pub mod parties;
 
 use std::path::PathBuf;
 
@@ -24,6 +25,19 @@ pub struct Roster {
     pub project: Option<bmad::ProjectConfig>,
     /// A notice for the facilitator (e.g. a BMAD project with no roster).
     pub notice: Option<String>,
+    /// What a BMAD project's party mode defines: its groups, its default
+    /// party, its memory settings.
+    pub parties: parties::Parties,
+    /// Members that join parties only, not the default room (a BMAD
+    /// project's new custom members).
+    pub extra: Vec<Agent>,
+}
+
+impl Roster {
+    /// Every agent a party may name: the room, then the party-only members.
+    pub fn pool(&self) -> Vec<Agent> {
+        self.agents.iter().chain(&self.extra).cloned().collect()
+    }
 }
 
 fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), StartError> {
@@ -66,6 +80,11 @@ pub fn load(cli: &Cli) -> Result<Roster, StartError> {
             problems: vec![],
             project: loaded.map(|l| l.config),
             notice: None,
+            parties: parties::Parties {
+                default_memory: true,
+                ..Default::default()
+            },
+            extra: vec![],
         });
     }
     let loaded = loaded.expect("checked above");
@@ -90,15 +109,25 @@ pub fn load(cli: &Cli) -> Result<Roster, StartError> {
             problems: loaded.problems,
             project: Some(loaded.config),
             notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")),
+            parties: parties::Parties {
+                default_memory: true,
+                ..Default::default()
+            },
+            extra: vec![],
         });
     }
     let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
+    let (mut agents, mut problems) = (loaded.agents, loaded.problems);
+    let output = cli.output.clone().or_else(|| loaded.config.output_folder.clone());
+    let party_mode = bmad::party_mode::load(&project, &mut agents, output.as_deref(), &mut problems);
     Ok(Roster {
-        agents: loaded.agents,
+        agents,
         source,
-        problems: loaded.problems,
+        problems,
         project: Some(loaded.config),
         notice: None,
+        parties: party_mode.parties,
+        extra: party_mode.extra,
     })
 }
 

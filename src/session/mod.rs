@@ -41,6 +41,13 @@ pub struct Frontmatter {
     pub lang: Lang,
     #[serde(default)]
     pub provider: ProviderRecord,
+    /// The named party the session is held by (its id); none: the default room.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub party: Option<String>,
+    /// Documents in front of the room (`--context`, `/context`), by path:
+    /// read again when the session is resumed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub context: Vec<String>,
     /// What reply hygiene removed from the agents' replies, by kind
     /// (`speaks_as_other`, `echo`, `capped`…): counted, never shown.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]

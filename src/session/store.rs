@@ -466,6 +466,8 @@ mod tests {
             diligence: DiligenceState { budget: 3, used: 0 },
             confirmations: vec![],
             lang: crate::i18n::Lang::En,
+            party: Some("crew".into()),
+            context: vec!["/work/brief.md".into()],
             hygiene: Default::default(),
             provider: ProviderRecord {
                 kind: "rehearsal".into(),

@@ -49,6 +49,9 @@ pub struct Party {
     pub agents: Vec<bmad_party::roster::agents::Agent>,
     /// Where the graceful exit writes takeaways.
     pub takeaways: bmad_party::engine::TakeawaysTo,
+    pub party: Option<bmad_party::roster::parties::NamedParty>,
+    pub memory: Option<bmad_party::engine::Memory>,
+    pub documents: Vec<bmad_party::engine::documents::Document>,
 }
 
 /// One step of a facilitator script, fed when the engine asks for input.
@@ -96,6 +99,9 @@ impl Party {
             workflow_dir: None,
             agents: load_roster(&embedded_agents()).expect("agents"),
             takeaways: Default::default(),
+            party: None,
+            memory: None,
+            documents: vec![],
         }
     }
 
@@ -122,6 +128,9 @@ impl Party {
             notices: vec![],
             saves: Default::default(),
             takeaways: self.takeaways.clone(),
+            party: self.party.clone(),
+            memory: self.memory.clone(),
+            documents: self.documents.clone(),
         }
     }
 

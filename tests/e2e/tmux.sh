@@ -157,10 +157,11 @@ wait_for 'streaming|│done' 15
 [ "$(colours)" -eq 0 ] || fail "NO_COLOR: $(colours) colour settings on screen"
 quit_now
 t send-keys -t "$S" "clear; printf 'Inked names\\n*exit\\n' | $BIN --headless --output $WORK/ink" Enter
-wait_for 'Session Highlights' 20
+# The topic in the highlights: the earlier screen's may still be up.
+wait_for 'explored “Inked names”' 20
 [ "$(colours)" -gt 0 ] || fail "headless text to a terminal names agents in colour"
 t send-keys -t "$S" "clear; printf 'Plain names\\n*exit\\n' | NO_COLOR=1 $BIN --headless --output $WORK/ink" Enter
-wait_for 'Session Highlights' 20
+wait_for 'explored “Plain names”' 20
 [ "$(colours)" -eq 0 ] || fail "NO_COLOR: headless text in colour"
 
 # A panic inside the engine task (a spawned task): the terminal is restored too.

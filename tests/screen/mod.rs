@@ -55,6 +55,9 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
         notices: vec![],
         saves: Default::default(),
         takeaways: Default::default(),
+        party: None,
+        memory: None,
+        documents: vec![],
     };
     let mut h = engine::spawn(setup);
     let mut events = Vec::new();

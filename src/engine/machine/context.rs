@@ -141,14 +141,21 @@ impl Party {
     }
 
     /// The system prompt of every speaker's call (`PromptEnv::room_system`)
-    /// with the markers this party uses.
-    pub(super) fn room_system(&self) -> String {
+    /// with the markers this party uses, then the briefing (scene, memory,
+    /// documents).
+    pub(super) fn room_system(&mut self) -> String {
         let party = &self.room.cfg.party;
         let end = party
             .end_detection
             .enable_detection
             .then_some(party.end_detection.end_marker.as_str());
-        self.env().room_system(end, Some(&party.ask_marker))
+        let mut system = self.env().room_system(end, Some(&party.ask_marker));
+        let briefing = self.briefing();
+        if !briefing.is_empty() {
+            system.push_str("\n\n");
+            system.push_str(&briefing);
+        }
+        system
     }
 
     /// The messages of a speaker's call ending with `note` (a turn's, a

@@ -29,6 +29,7 @@ impl Room {
             resumed: resume.is_some(),
             file: resume.map(|r| r.path.display().to_string()),
             topic: resume.map(|r| r.session.fm.topic.clone()),
+            party: self.party.as_ref().map(|p| p.name.clone()),
         });
         for text in std::mem::take(&mut self.startup_notices) {
             self.emit(Event::Notice {
@@ -41,14 +42,23 @@ impl Room {
     /// The welcome, then commands until one opens the party or ends it.
     pub(super) async fn wait_for_topic(&mut self) -> Opening {
         let sample = self.welcome_sample();
-        let text = self.render(
-            "welcome",
-            &[
-                ("user_name", &self.user_name),
-                ("agent_count", &self.agents.len().to_string()),
-                ("sample", &sample),
-            ],
-        );
+        let count = self.agents.len().to_string();
+        let text = match &self.party {
+            Some(p) => self.render(
+                "welcome_party",
+                &[
+                    ("user_name", &self.user_name),
+                    ("party", &p.name),
+                    ("scene", p.scene.as_deref().unwrap_or("")),
+                    ("agent_count", &count),
+                    ("sample", &sample),
+                ],
+            ),
+            None => self.render(
+                "welcome",
+                &[("user_name", &self.user_name), ("agent_count", &count), ("sample", &sample)],
+            ),
+        };
         self.emit(Event::Welcome { text });
         self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
         loop {
@@ -77,10 +87,11 @@ impl Room {
         }
     }
 
-    /// Three or four agents of different kinds, as step 01 asks.
+    /// Three or four agents of different kinds, as step 01 asks; a named
+    /// party's whole cast (up to eight).
     fn welcome_sample(&self) -> String {
         let n = self.agents.len();
-        let want = n.min(4);
+        let want = if self.party.is_some() { n.min(8) } else { n.min(4) };
         let step = (n / want.max(1)).max(1);
         (0..want)
             .map(|k| &self.agents[(k * step) % n])

@@ -16,10 +16,12 @@
 //! - beside them: `confirm` (questions for the facilitator), `diligence`
 //!   (the push text and budget, the idle timeout), `judgement` (consensus,
 //!   a room going in circles), `question` (an agent asks the facilitator),
-//!   `reset` (the turn reset), `clock` (active time), `save`, and the prompt
-//!   side: `context` (the context budget) and `voices` (who a reply must
-//!   not speak as).
+//!   `reset` (the turn reset), `clock` (active time), `save`, `remember`
+//!   (the party's memory), and the prompt side: `context` (the context
+//!   budget), `briefing` (the scene, the memory brief and the documents
+//!   beside the room's rules) and `voices` (who a reply must not speak as).
 
+mod briefing;
 mod clock;
 mod confirm;
 mod context;
@@ -30,6 +32,7 @@ mod lobby;
 mod party;
 mod pick;
 mod question;
+mod remember;
 mod reset;
 mod round;
 mod save;
@@ -112,6 +115,12 @@ struct Room {
     takeaways: crate::engine::TakeawaysTo,
     /// Who streams at once in a round (`round::round_mode`).
     round_mode: crate::config::RoundMode,
+    /// The named party the room is (None: the default room).
+    party: Option<crate::roster::parties::NamedParty>,
+    /// What the room remembers, and where it writes (`remember`).
+    memory: Option<super::Memory>,
+    /// Documents in front of the room (`briefing`).
+    documents: Vec<super::documents::Document>,
 }
 
 impl Room {
@@ -200,6 +209,9 @@ impl Engine {
             queue: VecDeque::new(),
             startup_notices: setup.notices,
             takeaways: setup.takeaways,
+            party: setup.party,
+            memory: setup.memory,
+            documents: setup.documents,
         };
         Engine {
             room,

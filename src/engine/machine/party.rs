@@ -55,6 +55,9 @@ pub(super) struct Party {
     /// before one picked to speak ahead of it (a concurrent round) goes
     /// behind that one's place.
     pub(super) insert_at: Option<usize>,
+    /// The scene, memory brief and documents as last fitted, and the
+    /// window they were fitted to (`briefing`).
+    pub(super) briefing: Option<((u32, u64), String)>,
 }
 
 impl Party {
@@ -80,6 +83,7 @@ impl Party {
             consensus_quiet_until: 0,
             turn_estimates: Vec::new(),
             insert_at: None,
+            briefing: None,
         }
     }
 
@@ -107,6 +111,8 @@ impl Party {
             },
             confirmations: vec![],
             lang: room.lang,
+            party: room.party.as_ref().map(|p| p.id.clone()),
+            context: room.documents.iter().map(|d| d.path.display().to_string()).collect(),
             hygiene: Default::default(),
             provider: ProviderRecord {
                 kind: info.kind,
@@ -260,6 +266,13 @@ impl Party {
     }
 
     async fn facilitator_message(&mut self, text: String) -> Next {
+        if let Some(path) = text
+            .strip_prefix("/context")
+            .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
+        {
+            self.attach(path).await;
+            return Next::Wait;
+        }
         self.pushes_paused = false;
         if self.is_reset_trigger(&text) {
             self.request_reset(text).await;

@@ -383,6 +383,9 @@ impl Party {
             menu: self.render("round_menu", &[]),
         });
         self.set_phase(Phase::Waiting);
+        if tally.ok > 0 {
+            self.remember_floor(round);
+        }
         if tally.quit {
             return Next::Quit;
         }

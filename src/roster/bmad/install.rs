@@ -73,7 +73,7 @@ pub fn merged_config(project: &Project, problems: &mut Vec<ConfigError>) -> Opti
 }
 
 /// Folders holding a `customize.toml`, by folder name (the agent's code).
-fn customize_files(root: &Path) -> HashMap<String, PathBuf> {
+pub(super) fn customize_files(root: &Path) -> HashMap<String, PathBuf> {
     let mut out = HashMap::new();
     let mut stack = vec![(root.to_path_buf(), 0usize)];
     while let Some((dir, depth)) = stack.pop() {

@@ -8,6 +8,7 @@
 mod detect;
 mod install;
 pub mod manifest;
+pub mod party_mode;
 mod project;
 
 use std::path::{Path, PathBuf};

@@ -1,0 +1,86 @@
+//! `bmad.parties`: standing casts by id — who is in each, the scene they
+//! are given, whether they remember. A later config layer's party replaces
+//! the one of the same id; the others are kept.
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::load::Checker;
+use crate::roster::parties::{valid_id, PartyDef};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawPartyDef {
+    name: Option<String>,
+    members: Option<Vec<String>>,
+    scene: Option<String>,
+    memory: Option<bool>,
+}
+
+type RawParties = Option<Spanned<std::collections::BTreeMap<String, Spanned<RawPartyDef>>>>;
+
+/// Checks the layer's parties into `into`, and that `default_party`, if
+/// this layer sets one, is a known party or null.
+pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option<Spanned<Option<String>>>, ck: &mut Checker) {
+    if let Some(map) = raw {
+        for (id, def) in &map.value {
+            let key = format!("bmad.parties.{id}");
+            if !valid_id(id) {
+                ck.fail_at(
+                    &key,
+                    Some(def),
+                    crate::tr!(
+                        "a party's id is letters, digits, - and _ (it names its memory folder)",
+                        "派对的 id 只能由字母、数字、- 和 _ 组成（它也是记忆文件夹的名字）"
+                    ),
+                );
+                continue;
+            }
+            let d = &def.value;
+            let members: Option<Vec<String>> = d
+                .members
+                .as_ref()
+                .map(|m| m.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect());
+            if members.as_ref().is_some_and(Vec::is_empty) {
+                ck.fail_at(
+                    &format!("{key}.members"),
+                    Some(def),
+                    crate::tr!(
+                        "names nobody; leave `members` out for an open cast (the whole room)",
+                        "没有列出任何人；开放阵容（整个房间）请省略 `members`"
+                    ),
+                );
+            }
+            let party = PartyDef {
+                id: id.clone(),
+                name: d
+                    .name
+                    .as_deref()
+                    .map(|n| crate::text::sanitize(n).trim().to_string())
+                    .filter(|n| !n.is_empty())
+                    .unwrap_or_else(|| id.clone()),
+                scene: d
+                    .scene
+                    .as_deref()
+                    .map(|s| crate::text::sanitize(s).trim().to_string())
+                    .filter(|s| !s.is_empty()),
+                members,
+                memory: d.memory.unwrap_or(true),
+                source: format!("{}:{} [{key}]", ck.file, def.referenced.line()),
+            };
+            match into.iter_mut().find(|p| p.id == party.id) {
+                Some(old) => *old = party,
+                None => into.push(party),
+            }
+        }
+    }
+    if let Some(Spanned { value: Some(d), .. }) = default {
+        if d.trim().is_empty() {
+            ck.fail_at(
+                "bmad.party_mode.default_party",
+                default.as_ref(),
+                crate::tr!("may not be empty (use null for the default room)", "不能为空（默认房间请用 null）"),
+            );
+        }
+    }
+}

@@ -1,0 +1,103 @@
+//! What the room is given beside its rules, at the end of every speaker's
+//! system prompt: a named party's scene, the brief of what the party
+//! remembers, and the documents put in front of it — each bounded by the
+//! context budget, fitted again only when the window or the documents
+//! change (so the system prompt stays the same, cached front of every
+//! call). And `/context PATH`, which puts one more document there.
+
+use super::party::Party;
+use crate::engine::documents::{self, fitted, shares};
+use crate::engine::memory::brief;
+use crate::engine::{Event, NoticeKind};
+
+/// The most of a prompt the memory brief takes: an eighth, at most this.
+const MEMORY_TOKENS: u32 = 350;
+/// The share of a prompt the documents may take, in percent.
+const DOCUMENTS_PERCENT: u32 = 35;
+
+impl Party {
+    /// The scene, the memory brief and the documents as they go after the
+    /// room's rules ("" when there are none).
+    pub(super) fn briefing(&mut self) -> String {
+        let key = (self.room.budget.window, self.room.budget.ratio.to_bits());
+        if let Some((k, text)) = &self.briefing {
+            if *k == key {
+                return text.clone();
+            }
+        }
+        let text = self.fit_briefing();
+        self.briefing = Some((key, text.clone()));
+        text
+    }
+
+    fn fit_briefing(&self) -> String {
+        let limit = self.room.budget.prompt_limit();
+        let mut parts = Vec::new();
+        if let Some(p) = self.room.party.as_ref() {
+            if let Some(scene) = &p.scene {
+                parts.push(self.render("party_scene", &[("party", &p.name), ("scene", scene)]));
+            }
+        }
+        if let Some(m) = self.room.memory.as_ref() {
+            let lines = brief(&m.entries, MEMORY_TOKENS.min(limit / 8), &self.room.agents);
+            if !lines.is_empty() {
+                let entries = lines.join("\n");
+                parts.push(self.render("memory_brief", &[("user_name", &self.room.user_name), ("entries", &entries)]));
+            }
+        }
+        let docs = &self.room.documents;
+        if !docs.is_empty() {
+            let budget = &self.room.budget;
+            // Each document's frame (its name twice) comes out of its share.
+            let frame = |d: &documents::Document| budget.cost(&self.render("document", &[("name", &d.name), ("text", "")]));
+            let needs: Vec<u32> = docs.iter().map(|d| budget.cost(&d.text) + frame(d)).collect();
+            let total = limit * DOCUMENTS_PERCENT / 100;
+            let shares = shares(&needs, total);
+            let rendered: Vec<String> = docs
+                .iter()
+                .zip(shares)
+                .map(|(d, share)| {
+                    // The budget's scale turns estimates into the server's
+                    // counts; the cut works in estimates.
+                    let room = budget.unscale(share.saturating_sub(frame(d)));
+                    let text = fitted(d, room, |percent| self.render("document_cut", &[("percent", &percent.to_string())]));
+                    self.render("document", &[("name", &d.name), ("text", &text)])
+                })
+                .collect();
+            parts.push(self.render("documents", &[("documents", &rendered.join("\n\n"))]));
+        }
+        parts.join("\n\n")
+    }
+
+    /// `/context PATH`: the document joins the room from the next call on,
+    /// and the session file names it for a resume.
+    pub(super) async fn attach(&mut self, path: &str) {
+        let path = path.trim().trim_matches(['"', '\'']);
+        if path.is_empty() {
+            self.emit(Event::Rejected {
+                message: crate::tr!(
+                    "/context needs a file: /context PATH (Markdown or text)",
+                    "/context 需要一个文件：/context 路径（Markdown 或文本）"
+                ),
+            });
+            return;
+        }
+        let doc = match documents::read(std::path::Path::new(path)) {
+            Ok(d) => d,
+            Err(message) => return self.emit(Event::Rejected { message }),
+        };
+        let shown = doc.path.display().to_string();
+        self.room.documents.retain(|d| d.path != doc.path);
+        let (name, words) = (doc.name.clone(), doc.text.split_whitespace().count());
+        self.room.documents.push(doc);
+        if !self.session.fm.context.contains(&shown) {
+            self.session.fm.context.push(shown);
+        }
+        self.briefing = None;
+        let text = crate::tr!(
+            "📎 {name} is in front of the room ({words} words; a long one is cut to fit the model's context)",
+            "📎 {name} 已摆在大家面前（{words} 词；过长的文档会按模型的上下文截断）"
+        );
+        self.notice(NoticeKind::Info, text).await;
+    }
+}

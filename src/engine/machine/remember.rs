@@ -1,0 +1,100 @@
+//! The party's memory, written silently (pure parts: `engine::memory`; the
+//! file: `crate::memlog`): one line once the room has had a couple of
+//! rounds (BMAD's floor — a session quit and never resumed is still
+//! remembered), and at the graceful exit a note-taker's handful of lines
+//! (outcomes, dynamics, callbacks), or what the transcript gives when the
+//! model cannot be asked. Nothing is said in the room about any of it.
+
+use super::party::Party;
+use super::stream::Reply;
+use crate::engine::memory::{fallback, parse_reply};
+use crate::engine::takeaways::from_transcript;
+use crate::engine::{Event, ExitReason};
+use crate::llm::{ChatRequest, Cue};
+use crate::memlog::Entry;
+use crate::session::TurnKind;
+
+/// The round after which the floor line is written.
+const FLOOR_ROUND: u32 = 2;
+
+impl Party {
+    /// After a round: the floor line, once, when the room has had
+    /// `FLOOR_ROUND` rounds.
+    pub(super) fn remember_floor(&mut self, round: u32) {
+        if round == FLOOR_ROUND && self.room.memory.is_some() {
+            let line = self.session_line();
+            self.write_memory(&[Entry::new("moment", None, &line)]);
+        }
+    }
+
+    /// At the graceful exit: what the session leaves the party's memory.
+    pub(super) async fn remember_at_end(&mut self, reason: ExitReason) {
+        if self.room.memory.is_none() || !self.session.turns.iter().any(|t| t.kind == TurnKind::Agent) {
+            return;
+        }
+        let mut entries = Vec::new();
+        if reason != ExitReason::Unreachable {
+            let topic = self.session.fm.topic.clone();
+            match self.ask_note_taker(|this| this.memory_request(&topic)).await {
+                Reply::Completed { shown, .. } => {
+                    entries = parse_reply(&shown, &self.room.agents);
+                    if entries.is_empty() {
+                        tracing::info!("the memory note-taker wrote no lines in the asked form: taken from the transcript");
+                    }
+                }
+                Reply::Failed(cause) | Reply::Unreachable(cause) | Reply::TooLong(cause) | Reply::Emptied(cause) => {
+                    tracing::warn!(%cause, "no memory lines from the model: taken from the transcript");
+                }
+                Reply::Interrupted { .. } | Reply::Quit { .. } => return,
+            }
+        }
+        if entries.is_empty() {
+            let notes = from_transcript(
+                &self.session.turns,
+                &self.session.fm.confirmations,
+                &self.room.cfg.party.consensus.disagreement_words,
+                self.room.lang,
+            );
+            entries = fallback(&notes, &self.session_line());
+        }
+        self.write_memory(&entries);
+    }
+
+    /// The session in one line: when, who brought what to whom.
+    fn session_line(&self) -> String {
+        let fm = &self.session.fm;
+        let names = self.room.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+        let (date, user, topic) = (&fm.date, &self.room.user_name, crate::text::ellipsize(&fm.topic, 120));
+        crate::tr!(
+            "{date}: {user} brought “{topic}” to {names}",
+            "{date}：{user} 和 {names} 讨论了「{topic}」"
+        )
+    }
+
+    fn write_memory(&mut self, entries: &[Entry]) {
+        let Some(m) = self.room.memory.as_mut() else { return };
+        match crate::memlog::append(&m.path, entries, chrono::Local::now()) {
+            Ok(n) => tracing::info!(path = %m.path.display(), added = entries.len(), entries = n, "memory written"),
+            Err(e) => {
+                let path = m.path.display().to_string();
+                tracing::warn!(%path, %e, "the memory could not be written");
+                self.emit(Event::SaveFailed {
+                    path,
+                    error: e.to_string(),
+                });
+            }
+        }
+    }
+
+    /// The memory note-taker's request.
+    fn memory_request(&self, topic: &str) -> ChatRequest {
+        let names = self.room.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+        let system = self.env().memory_system(topic, &names);
+        let cue = Cue::Memory {
+            topic: topic.to_string(),
+            names: self.room.agents.iter().map(|a| a.name.clone()).collect(),
+            lang: self.room.lang,
+        };
+        self.note_request(system, 0.3, cue)
+    }
+}

@@ -1,0 +1,148 @@
+//! What a party remembers between sessions (pure parts; the file is
+//! `crate::memlog`, when it is written is `machine::remember`): the brief a
+//! room reads on entry, the lines a note-taker writes at the end, and the
+//! lines the transcript gives when the model cannot be asked.
+
+use crate::engine::budget::estimate_tokens;
+use crate::engine::takeaways::Notes;
+use crate::memlog::{one_line, Entry, KINDS};
+use crate::roster::agents::Agent;
+use crate::roster::parties::answers_to;
+
+/// At most this many lines a session adds: a memory, not minutes.
+pub const MAX_LINES: usize = 6;
+/// The longest line kept.
+const MAX_LINE_CHARS: usize = 240;
+
+/// The brief's lines: the newest entries that fit `tokens`, oldest first,
+/// each with who it is about when that is a member of the room.
+pub fn brief(entries: &[Entry], tokens: u32, agents: &[Agent]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let mut used = 0;
+    for e in entries.iter().rev() {
+        let who =
+            e.by.as_deref()
+                .and_then(|b| agents.iter().find(|a| answers_to(a, b)))
+                .map(|a| format!(" ({})", a.name))
+                .unwrap_or_default();
+        let line = format!("- {}{who}", crate::text::ellipsize(&e.text, MAX_LINE_CHARS));
+        let cost = estimate_tokens(&line) + 1;
+        if used + cost > tokens {
+            break;
+        }
+        used += cost;
+        lines.push(line);
+    }
+    lines.reverse();
+    lines
+}
+
+/// The entries in a note-taker's reply: lines like `- (outcome) …` or
+/// `- (dynamic by Mary) …`. A line with no known kind is taken as a
+/// moment; `by` is kept when it names an agent of the room (as its id).
+pub fn parse_reply(reply: &str, agents: &[Agent]) -> Vec<Entry> {
+    let mut out = Vec::new();
+    for line in reply.lines() {
+        let t = line.trim();
+        let Some(rest) = t.strip_prefix(['-', '*', '•']).map(str::trim) else {
+            continue;
+        };
+        let parsed = crate::memlog::parse(&format!("- {rest}"));
+        let Some(mut e) = parsed.into_iter().next() else { continue };
+        let kind = e.kind.as_deref().map(str::to_lowercase).filter(|k| KINDS.contains(&k.as_str()));
+        e.kind = Some(kind.unwrap_or_else(|| "moment".into()));
+        e.by =
+            e.by.as_deref()
+                .and_then(|b| agents.iter().find(|a| answers_to(a, b)))
+                .map(|a| a.id.clone());
+        e.text = crate::text::ellipsize(&one_line(e.text.trim_matches(['*', '"', ' '])), MAX_LINE_CHARS);
+        let none = matches!(e.text.to_lowercase().trim_end_matches('.'), "none" | "n/a" | "无" | "暂无");
+        if e.text.chars().count() >= 8 && !none && !out.iter().any(|o: &Entry| o.text == e.text) {
+            out.push(e);
+        }
+        if out.len() == MAX_LINES {
+            break;
+        }
+    }
+    out
+}
+
+/// What the transcript alone gives: the decisions as outcomes, the
+/// disagreements as dynamics, the open questions as callbacks — a few of
+/// each — and the session itself as a moment when there is nothing else.
+pub fn fallback(notes: &Notes, session_line: &str) -> Vec<Entry> {
+    let mut out: Vec<Entry> = Vec::new();
+    let lists: [(&str, &Vec<String>, usize); 3] = [
+        ("outcome", &notes.decisions, 3),
+        ("dynamic", &notes.disagreements, 2),
+        ("callback", &notes.questions, 1),
+    ];
+    for (kind, list, n) in lists {
+        for item in list.iter().take(n) {
+            out.push(Entry::new(kind, None, &crate::text::ellipsize(item, MAX_LINE_CHARS)));
+        }
+    }
+    if out.is_empty() {
+        out.push(Entry::new("moment", None, session_line));
+    }
+    out.truncate(MAX_LINES);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room() -> Vec<Agent> {
+        crate::roster::agents::load_roster(&crate::assets::embedded_agents()).unwrap()
+    }
+
+    #[test]
+    fn the_brief_keeps_the_newest_lines_that_fit_in_their_order() {
+        let entries: Vec<Entry> = (0..50)
+            .map(|i| Entry::new("outcome", None, &format!("decision number {i} about the pricing page")))
+            .collect();
+        let b = brief(&entries, 60, &[]);
+        assert!(b.len() >= 3 && b.len() < 10, "{b:?}");
+        assert!(b.last().unwrap().contains("49"), "the newest is in: {b:?}");
+        assert!(b[0] < b[1] || b[0].contains("4"), "oldest first: {b:?}");
+        let cost: u32 = b.iter().map(|l| estimate_tokens(l) + 1).sum();
+        assert!(cost <= 60, "{cost}");
+        let agents = room();
+        let mary = &agents[0];
+        let e = [Entry::new("callback", Some(&mary.id), "the running joke about spreadsheets")];
+        assert_eq!(
+            brief(&e, 100, &agents),
+            [format!("- the running joke about spreadsheets ({})", mary.name)]
+        );
+    }
+
+    #[test]
+    fn a_note_takers_lines_become_entries_and_nothing_else_does() {
+        let agents = room();
+        let name = &agents[1].name;
+        let reply = format!(
+            "Here are the memories:\n- (outcome) Decided to launch in one region first\n- (dynamic by {name}) {name} kept pushing back on scope creep\n* (quirk) The room joked about the legacy billing system\n- none\n- (moment) ok\n1. numbered lines are not entries\n- (outcome) Decided to launch in one region first"
+        );
+        let e = parse_reply(&reply, &agents);
+        assert_eq!(e.len(), 3, "{e:?}");
+        assert_eq!(e[0].kind.as_deref(), Some("outcome"));
+        assert_eq!(e[1].by.as_deref(), Some(agents[1].id.as_str()), "a name becomes the agent's id");
+        assert_eq!(e[2].kind.as_deref(), Some("moment"), "an unknown kind is a moment");
+        assert!(parse_reply("I cannot help with that.", &agents).is_empty());
+    }
+
+    #[test]
+    fn without_the_model_the_transcript_gives_a_few_lines() {
+        let notes = Notes {
+            decisions: vec!["Ship in March".into()],
+            questions: vec!["Who owns billing?".into(), "What about EU?".into()],
+            disagreements: vec!["Mary doubts the date".into()],
+        };
+        let e = fallback(&notes, "A session on pricing");
+        let kinds: Vec<_> = e.iter().map(|e| e.kind.as_deref().unwrap()).collect();
+        assert_eq!(kinds, ["outcome", "dynamic", "callback"]);
+        let e = fallback(&Notes::default(), "A session on pricing");
+        assert_eq!(e, vec![Entry::new("moment", None, "A session on pricing")]);
+    }
+}

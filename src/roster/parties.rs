@@ -1,0 +1,390 @@
+//! Named parties: standing casts ("launch review", "focus group") picked
+//! with `--party NAME`. They come from the config's `bmad.parties` and, in
+//! a BMAD project, from its party-mode customization's
+//! `[[workflow.party_groups]]` (`bmad::party_mode`). A party names its
+//! members by id, alias or name, the way BMAD's `resolve_party.py` does;
+//! one that names none is open-cast: the default room under its scene.
+
+use std::path::PathBuf;
+
+use crate::roster::agents::Agent;
+
+/// One standing cast as its file defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartyDef {
+    /// What `--party` names and the memory folder is called.
+    pub id: String,
+    pub name: String,
+    /// A stage direction every member is given.
+    pub scene: Option<String>,
+    /// By id, alias or name; None: open-cast (the default room).
+    pub members: Option<Vec<String>>,
+    /// Whether the party keeps a memory between sessions.
+    pub memory: bool,
+    /// Where it was defined, for `--list-parties` and messages.
+    pub source: String,
+}
+
+/// Every party the config and the project define, and what the default
+/// room does.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Parties {
+    pub defs: Vec<PartyDef>,
+    /// The party a session holds when `--party` names none.
+    pub default_party: Option<String>,
+    /// Whether the default room keeps a memory.
+    pub default_memory: bool,
+    /// Where memories go (BMAD's `memory_dir`); None: under the output folder.
+    pub memory_dir: Option<PathBuf>,
+}
+
+/// The party a session is held by: its cast and what it says to the room.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Chosen {
+    /// None: the default room (its memory folder is `installed`).
+    pub id: Option<String>,
+    pub name: Option<String>,
+    pub scene: Option<String>,
+    pub memory: bool,
+    pub agents: Vec<Agent>,
+    /// Members named that no agent answers to.
+    pub unresolved: Vec<String>,
+}
+
+impl Chosen {
+    /// The memory folder's name, BMAD's: the party's id, `installed` for
+    /// the default room.
+    pub fn memory_name(&self) -> &str {
+        self.id.as_deref().unwrap_or("installed")
+    }
+}
+
+/// A named party as the session knows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedParty {
+    pub id: String,
+    pub name: String,
+    pub scene: Option<String>,
+}
+
+impl Chosen {
+    /// The party's name and scene, unless it is the default room.
+    pub fn named(&self) -> Option<NamedParty> {
+        Some(NamedParty {
+            id: self.id.clone()?,
+            name: self.name.clone().unwrap_or_default(),
+            scene: self.scene.clone(),
+        })
+    }
+}
+
+/// Why no party could be chosen.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PartyError {
+    /// `--party` (or `default_party`) names no known party.
+    Unknown { requested: String, known: Vec<String> },
+    /// None of its members is in the room.
+    Empty { party: String, named: Vec<String> },
+}
+
+impl std::fmt::Display for PartyError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            PartyError::Unknown { requested, known } if known.is_empty() => {
+                let text = crate::tr!(
+                    "no party named `{requested}`: none is defined (bmad.parties in the config, or a BMAD project's [[workflow.party_groups]])",
+                    "没有名为 `{requested}` 的派对：尚未定义任何派对（配置中的 bmad.parties，或 BMAD 项目的 [[workflow.party_groups]]）"
+                );
+                f.write_str(&text)
+            }
+            PartyError::Unknown { requested, known } => {
+                let known = known.join(", ");
+                let text = crate::tr!(
+                    "no party named `{requested}`; the parties: {known} (`--list-parties` shows them)",
+                    "没有名为 `{requested}` 的派对；已有：{known}（`--list-parties` 可列出）"
+                );
+                f.write_str(&text)
+            }
+            PartyError::Empty { party, named } => {
+                let named = named.join(", ");
+                let text = crate::tr!(
+                    "party `{party}`: none of its members ({named}) is in the room (`--list-agents` shows who is)",
+                    "派对 `{party}`：其成员（{named}）都不在房间中（`--list-agents` 可查看）"
+                );
+                f.write_str(&text)
+            }
+        }
+    }
+}
+
+/// Whether `agent` answers to `name`: its id, an alias, its name, or the
+/// id behind a BMAD code (`bmad-agent-architect` → `architect`), ignoring case.
+pub fn answers_to(agent: &Agent, name: &str) -> bool {
+    let name = name.trim().trim_start_matches('@');
+    let short = ["bmad-agent-", "bmad-"].iter().find_map(|p| name.strip_prefix(p)).unwrap_or(name);
+    [name, short].iter().any(|n| {
+        agent.id.eq_ignore_ascii_case(n) || agent.aliases.iter().any(|a| a.eq_ignore_ascii_case(n)) || agent.name.eq_ignore_ascii_case(n)
+    })
+}
+
+/// The agents `names` name, in their order (each once), and the names no
+/// agent answers to.
+pub fn members(agents: &[Agent], names: &[String]) -> (Vec<Agent>, Vec<String>) {
+    let mut found: Vec<Agent> = Vec::new();
+    let mut unresolved = Vec::new();
+    for n in names {
+        match agents.iter().find(|a| answers_to(a, n)) {
+            Some(a) if !found.iter().any(|f| f.id == a.id) => found.push(a.clone()),
+            Some(_) => {}
+            None => unresolved.push(n.clone()),
+        }
+    }
+    (found, unresolved)
+}
+
+/// The config's parties over a project's (for the same id, the config's),
+/// its default party over the project's; the default room remembers only
+/// where both allow it.
+pub fn with_config(project: &Parties, defs: &[PartyDef], default_party: Option<&str>, memory: bool) -> Parties {
+    let mut out = project.clone();
+    for d in defs {
+        match out.defs.iter_mut().find(|p| p.id.eq_ignore_ascii_case(&d.id)) {
+            Some(p) => *p = d.clone(),
+            None => out.defs.push(d.clone()),
+        }
+    }
+    if let Some(d) = default_party {
+        out.default_party = Some(d.to_string());
+    }
+    out.default_memory &= memory;
+    out
+}
+
+/// The definition `requested` names: its id or its name, ignoring case.
+pub fn find<'a>(defs: &'a [PartyDef], requested: &str) -> Option<&'a PartyDef> {
+    let r = requested.trim();
+    defs.iter().find(|d| d.id.eq_ignore_ascii_case(r) || d.name.eq_ignore_ascii_case(r))
+}
+
+/// The party a session is held by: the one `requested` names, else the
+/// default party, else the default room. `room` is the default room,
+/// `pool` every agent a party may name (the room and members that join
+/// parties only).
+pub fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requested: Option<&str>) -> Result<Chosen, PartyError> {
+    let wanted = requested
+        .map(str::to_string)
+        .or_else(|| parties.default_party.clone().filter(|d| !d.trim().is_empty()));
+    let Some(wanted) = wanted else {
+        return Ok(Chosen {
+            memory: parties.default_memory,
+            agents: room.to_vec(),
+            ..Chosen::default()
+        });
+    };
+    let def = find(&parties.defs, &wanted).ok_or_else(|| PartyError::Unknown {
+        requested: wanted.clone(),
+        known: parties.defs.iter().map(|d| d.id.clone()).collect(),
+    })?;
+    let (agents, unresolved) = match &def.members {
+        Some(names) => members(pool, names),
+        None => (room.to_vec(), vec![]),
+    };
+    if agents.is_empty() {
+        return Err(PartyError::Empty {
+            party: def.id.clone(),
+            named: def.members.clone().unwrap_or_default(),
+        });
+    }
+    Ok(Chosen {
+        id: Some(def.id.clone()),
+        name: Some(def.name.clone()),
+        scene: def.scene.clone(),
+        memory: def.memory,
+        agents,
+        unresolved,
+    })
+}
+
+/// A name a party may have as its id (and its memory folder's name).
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && !id.starts_with(['-', '_'])
+}
+
+/// `--list-parties`: each party, who is in it, its scene, whether it
+/// remembers, where it is defined.
+pub fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String {
+    let default = parties.default_party.as_deref().filter(|d| !d.trim().is_empty());
+    let remembers = |on: bool| {
+        if on {
+            crate::tr!(" · remembers", " · 有记忆")
+        } else {
+            String::new()
+        }
+    };
+    let star = |on: bool| if on { '*' } else { ' ' };
+    let n = room.len();
+    let mut out = format!(
+        "{} {}{}\n    {}\n",
+        star(default.is_none()),
+        crate::tr!("(the default room)", "（默认房间）"),
+        remembers(parties.default_memory),
+        crate::tr!("{n} agent(s): `--list-agents` shows them", "{n} 位智能体：`--list-agents` 可列出")
+    );
+    for d in &parties.defs {
+        let is_default = default.is_some_and(|x| find(std::slice::from_ref(d), x).is_some());
+        let title = if d.name != d.id {
+            format!(" “{}”", d.name)
+        } else {
+            String::new()
+        };
+        out.push_str(&format!("{} {}{title}{}\n", star(is_default), d.id, remembers(d.memory)));
+        let cast = match &d.members {
+            Some(names) => {
+                let (agents, unresolved) = members(pool, names);
+                let mut s = agents.iter().map(Agent::label).collect::<Vec<_>>().join(", ");
+                if !unresolved.is_empty() {
+                    let missing = unresolved.join(", ");
+                    s.push_str(&crate::tr!(" (not found: {missing})", "（未找到：{missing}）"));
+                }
+                s
+            }
+            None => crate::tr!("open cast: the default room", "开放阵容：默认房间"),
+        };
+        out.push_str(&format!("    {cast}\n"));
+        if let Some(scene) = &d.scene {
+            out.push_str(&format!("    {}\n", crate::text::ellipsize(scene, 100)));
+        }
+        out.push_str(&format!("    ({})\n", d.source));
+    }
+    out.push_str(&crate::tr!(
+        "\n* opens when --party names none; `bmad-party --party ID` picks another\n",
+        "\n* 未用 --party 指定时打开的派对；`bmad-party --party ID` 可选其他\n"
+    ));
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(id: &str, name: &str, aliases: &[&str]) -> Agent {
+        let files = crate::assets::embedded_agents();
+        let mut a = crate::roster::agents::load_roster(&files).unwrap().remove(0);
+        a.id = id.into();
+        a.name = name.into();
+        a.aliases = aliases.iter().map(|s| s.to_string()).collect();
+        a
+    }
+
+    fn room() -> Vec<Agent> {
+        vec![
+            agent("bmad-agent-architect", "Winston", &["architect"]),
+            agent("pm", "John", &[]),
+            agent("analyst", "Mary", &[]),
+        ]
+    }
+
+    fn def(id: &str, members: Option<&[&str]>) -> PartyDef {
+        PartyDef {
+            id: id.into(),
+            name: id.replace('-', " "),
+            scene: Some("A war room.".into()),
+            members: members.map(|m| m.iter().map(|s| s.to_string()).collect()),
+            memory: true,
+            source: "config.yaml".into(),
+        }
+    }
+
+    #[test]
+    fn members_are_found_by_code_alias_or_name_whatever_the_case() {
+        let (found, unresolved) = members(
+            &room(),
+            &[
+                "ARCHITECT".into(),
+                "john".into(),
+                "bmad-agent-analyst".into(),
+                "nobody".into(),
+                "Winston".into(),
+            ],
+        );
+        let ids: Vec<_> = found.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(ids, ["bmad-agent-architect", "pm", "analyst"], "in the party's order, each once");
+        assert_eq!(unresolved, ["nobody"]);
+    }
+
+    #[test]
+    fn a_named_party_brings_only_its_members_and_its_scene() {
+        let parties = Parties {
+            defs: vec![def("launch-review", Some(&["pm", "mary"]))],
+            ..Parties::default()
+        };
+        let c = choose(&parties, &room(), &room(), Some("Launch Review")).unwrap();
+        assert_eq!(c.id.as_deref(), Some("launch-review"), "found by its name too");
+        assert_eq!(c.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>(), ["John", "Mary"]);
+        assert_eq!(c.scene.as_deref(), Some("A war room."));
+        assert_eq!(c.memory_name(), "launch-review");
+    }
+
+    #[test]
+    fn the_default_party_opens_unless_one_is_asked_for_and_none_is_the_whole_room() {
+        let mut parties = Parties {
+            defs: vec![def("crew", Some(&["pm"])), def("open", None)],
+            default_party: Some("crew".into()),
+            default_memory: true,
+            memory_dir: None,
+        };
+        assert_eq!(choose(&parties, &room(), &room(), None).unwrap().agents.len(), 1);
+        assert_eq!(
+            choose(&parties, &room(), &room(), Some("open")).unwrap().agents.len(),
+            3,
+            "open cast"
+        );
+        parties.default_party = Some(String::new());
+        let c = choose(&parties, &room(), &room(), None).unwrap();
+        assert_eq!((c.id, c.agents.len(), c.memory), (None, 3, true));
+        assert_eq!(Chosen::default().memory_name(), "installed");
+    }
+
+    #[test]
+    fn an_unknown_or_empty_party_says_what_there_is() {
+        let parties = Parties {
+            defs: vec![def("crew", Some(&["ghost"]))],
+            ..Parties::default()
+        };
+        let e = choose(&parties, &room(), &room(), Some("nope")).unwrap_err();
+        assert_eq!(
+            e,
+            PartyError::Unknown {
+                requested: "nope".into(),
+                known: vec!["crew".into()]
+            }
+        );
+        assert!(e.to_string().contains("crew"), "{e}");
+        let e = choose(&parties, &room(), &room(), Some("crew")).unwrap_err();
+        assert!(e.to_string().contains("ghost"), "{e}");
+        let none = choose(&Parties::default(), &room(), &room(), Some("x")).unwrap_err();
+        assert!(none.to_string().contains("bmad.parties"), "{none}");
+    }
+
+    #[test]
+    fn ids_are_folder_names() {
+        assert!(valid_id("launch-review_2"));
+        for bad in ["", "a b", "../x", "-x", "x/y", "été"] {
+            assert!(!valid_id(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn the_list_marks_the_default_and_names_who_is_missing() {
+        let parties = Parties {
+            defs: vec![def("crew", Some(&["pm", "ghost"])), def("open", None)],
+            default_party: Some("crew".into()),
+            ..Parties::default()
+        };
+        let text = list(&parties, &room(), &room());
+        assert!(text.contains("* crew · remembers\n"), "{text}");
+        assert!(text.contains("ghost"), "{text}");
+        assert!(text.contains("open cast"), "{text}");
+        assert!(text.contains("A war room."), "{text}");
+    }
+}
