@@ -270,7 +270,11 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
             .unwrap_or_else(|| output_dir(cli)),
         _ => output_folder(cli),
     };
-    let memory = (chosen.memory && !cli.no_memory).then(|| {
+    // The rehearsal's lines are no memory of anything: a party rehearsed
+    // neither reads nor writes one (a BMAD memlog is shared with BMAD's own
+    // party mode).
+    let remembers = chosen.memory && !cli.no_memory && !provider.info().rehearsal;
+    let memory = remembers.then(|| {
         let dir = parties
             .memory_dir
             .clone()

@@ -125,9 +125,66 @@ async fn a_named_party_brings_its_members_and_remembers_the_session_before() {
     let (code, _, _) = run_with_input(cmd(dir.path(), &server, &["--party", "quiet", "Caching?"]), "").await;
     assert_eq!(code, 0);
     assert!(!dir.path().join("out/party-mode/memories/quiet").exists());
+    // A rehearsal remembers nothing: its lines are no memory of anything.
+    let mut c = party(dir.path());
+    c.args([
+        "--headless",
+        "--config",
+        "c.yaml",
+        "--output",
+        "rehearsed",
+        "--party",
+        "crew",
+        "Topic",
+    ]);
+    let (code, _, _) = run_with_input(c, "").await;
+    assert_eq!(code, 0);
+    assert!(dir.path().join("rehearsed/party-mode").is_dir() && !dir.path().join("rehearsed/party-mode/memories").exists());
     let (code, _, _) = run_with_input(cmd(dir.path(), &server, &["Caching?"]), "").await;
     assert_eq!(code, 0);
     assert!(memlog(dir.path(), "installed").contains("feature flag"));
+}
+
+#[tokio::test]
+async fn a_resumed_session_keeps_its_party_and_a_silent_note_taker_leaves_the_transcripts_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.yaml"), CONFIG).unwrap();
+    // The note-taker writes nothing in the asked form.
+    let server = FakeOpenAi::start(|req, _| {
+        if req.system_prompt().contains("You keep the memory") {
+            stream_of("Sorry, I cannot summarise that.")
+        } else {
+            stream_of("We should ship behind a feature flag first.")
+        }
+    })
+    .await;
+    let (code, _, stderr) = run_with_input(
+        cmd(dir.path(), &server, &["--party", "crew"]),
+        "Friday launch?\n{\"type\":\"quit\"}\n",
+    )
+    .await;
+    assert_eq!(code, 0, "{stderr}");
+    let file = session_files(&dir.path().join("out")).pop().unwrap();
+    let n = turns(&server).len();
+    let mut c = party(dir.path());
+    c.env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", "test")
+        .args(["--headless", "--config", "c.yaml", "--resume"])
+        .arg(&file);
+    let (code, stdout, stderr) = run_with_input(c, "And the rollback plan?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let speakers: Vec<String> = turns(&server)[n..].iter().filter_map(Recorded::speaker).collect();
+    assert!(
+        !speakers.is_empty() && speakers.iter().all(|s| s == "Tomás" || s == "Maya"),
+        "{speakers:?}"
+    );
+    assert!(stdout.contains("Launch crew"), "{stdout}");
+    let log = memlog(dir.path(), "crew");
+    assert!(
+        log.contains("- (outcome) ") && log.contains("We should ship behind a feature flag first"),
+        "the transcript's decision, as an outcome: {log}"
+    );
+    assert!(!log.contains("Sorry"), "{log}");
 }
 
 #[tokio::test]
@@ -255,13 +312,17 @@ async fn documents_reach_the_model_a_long_one_cut_and_a_resume_keeps_them() {
     let long: String = (0..3000).map(|i| format!("Requirement {i}: the widget shall comply.\n")).collect();
     std::fs::write(dir.path().join("spec.md"), &long).unwrap();
     std::fs::write(dir.path().join("later.txt"), "Budget: 40k, no more.\n").unwrap();
+    std::fs::write(dir.path().join("early.txt"), "Team: four people.\n").unwrap();
     let server = server().await;
     let mut c = cmd(dir.path(), &server, &["--context", "brief.md", "--context", "spec.md"]);
     c.arg("--no-memory");
-    let script = "Launch plan?\n/context later.txt\nAnd the budget?\n{\"type\":\"quit\"}\n";
+    // Before the topic, and mid-party: neither is a word to the room.
+    let script = "/context early.txt\nLaunch plan?\n/context later.txt\nAnd the budget?\n/context nowhere.md\n{\"type\":\"quit\"}\n";
     let (code, stdout, stderr) = run_with_input(c, script).await;
     assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("📎 early.txt is in front of the room"), "{stdout}");
     assert!(stdout.contains("📎 later.txt is in front of the room"), "{stdout}");
+    assert!(stderr.contains("nowhere.md: cannot read"), "refused, naming it: {stderr}");
     let calls = turns(&server);
     let system = calls[0].system_prompt();
     assert!(
@@ -272,6 +333,7 @@ async fn documents_reach_the_model_a_long_one_cut_and_a_resume_keeps_them() {
     assert!(!system.contains("Requirement 2999"), "the long one is cut");
     assert!(system.contains("% shown]\n=== end of spec.md ==="), "with a note: {system}");
     assert!(!system.contains("40k"), "not attached yet");
+    assert!(system.contains("=== early.txt ===\nTeam: four people."), "{system}");
     let last = calls.last().unwrap().system_prompt();
     assert!(last.contains("=== later.txt ===\nBudget: 40k, no more."), "{last}");
     for r in &calls {
@@ -280,7 +342,8 @@ async fn documents_reach_the_model_a_long_one_cut_and_a_resume_keeps_them() {
     }
     let file = session_files(&dir.path().join("out")).pop().unwrap();
     let s = bmad_party::session::load(&file).unwrap();
-    assert_eq!(s.fm.context.len(), 3, "{:?}", s.fm.context);
+    assert_eq!(s.fm.context.len(), 4, "{:?}", s.fm.context);
+    assert_eq!(s.fm.topic, "Launch plan?", "a /context before the topic is not the topic");
 
     // Resumed: the three are in front of the room again, one that is gone is said.
     std::fs::remove_file(dir.path().join("brief.md")).unwrap();

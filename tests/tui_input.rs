@@ -124,3 +124,29 @@ async fn a_one_megabyte_paste_is_kept_whole_and_drawn() {
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert!(matches!(&out.commands[0], Command::Message { text } if text.len() == big.trim().len()));
 }
+
+#[tokio::test]
+async fn a_named_party_titles_the_screen_and_context_attaches_in_the_transcript() {
+    let dir = tempfile::tempdir().unwrap();
+    let doc = dir.path().join("brief.md");
+    std::fs::write(&doc, "The launch is on the 14th.").unwrap();
+    let attach = format!("/context {}", doc.display());
+    let events = rehearsal_in(dir.path(), &["Launch?", &attach], Config::default(), None).await;
+    let mut events = events;
+    for e in &mut events {
+        if let Event::SessionStarted { party, .. } = e {
+            *party = Some("Launch crew".into());
+        }
+    }
+    let app = app_from(&events);
+    let t = render(&app, 100, 30);
+    assert!(row_text(&t, 0).contains("Launch crew · Launch?"), "{}", row_text(&t, 0));
+    assert!(
+        app.transcript
+            .entries()
+            .iter()
+            .any(|e| e.text.starts_with("📎 brief.md is in front of the room")),
+        "the notice is in the transcript"
+    );
+    assert_eq!(app.topic.as_deref(), Some("Launch?"), "the attachment is no message to the room");
+}

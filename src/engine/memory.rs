@@ -39,8 +39,10 @@ pub fn brief(entries: &[Entry], tokens: u32, agents: &[Agent]) -> Vec<String> {
 
 /// The entries in a note-taker's reply: lines like `- (outcome) …` or
 /// `- (dynamic by Mary) …`. A line with no known kind is taken as a
-/// moment; `by` is kept when it names an agent of the room (as its id).
-pub fn parse_reply(reply: &str, agents: &[Agent]) -> Vec<Entry> {
+/// moment; `by` is kept when it names an agent of the room (as its id); a
+/// line the note-taker's own instructions (`asked`) hold is an echo of the
+/// form, not a memory.
+pub fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
     let mut out = Vec::new();
     for line in reply.lines() {
         let t = line.trim();
@@ -51,13 +53,26 @@ pub fn parse_reply(reply: &str, agents: &[Agent]) -> Vec<Entry> {
         let Some(mut e) = parsed.into_iter().next() else { continue };
         let kind = e.kind.as_deref().map(str::to_lowercase).filter(|k| KINDS.contains(&k.as_str()));
         e.kind = Some(kind.unwrap_or_else(|| "moment".into()));
-        e.by =
-            e.by.as_deref()
-                .and_then(|b| agents.iter().find(|a| answers_to(a, b)))
-                .map(|a| a.id.clone());
-        e.text = crate::text::ellipsize(&one_line(e.text.trim_matches(['*', '"', ' '])), MAX_LINE_CHARS);
+        // A line that opens with a member's name is about that member,
+        // whoever the tag names (small note-takers mix the two up).
+        let opens_with = agents.iter().find(|a| {
+            e.text
+                .strip_prefix(a.name.as_str())
+                .is_some_and(|rest| rest.starts_with([' ', '\'', '’', ',', ':']))
+        });
+        e.by = opens_with
+            .or_else(|| e.by.as_deref().and_then(|b| agents.iter().find(|a| answers_to(a, b))))
+            .map(|a| a.id.clone());
+        let bare = e.text.trim_matches(['*', ' ']);
+        // Quotes go only when they wrap the whole line.
+        let bare = match bare.strip_prefix('"').and_then(|b| b.strip_suffix('"')) {
+            Some(inner) if !inner.contains('"') => inner,
+            _ => bare,
+        };
+        e.text = crate::text::ellipsize(&one_line(bare), MAX_LINE_CHARS);
         let none = matches!(e.text.to_lowercase().trim_end_matches('.'), "none" | "n/a" | "无" | "暂无");
-        if e.text.chars().count() >= 8 && !none && !out.iter().any(|o: &Entry| o.text == e.text) {
+        let echo = asked.contains(e.text.trim_end_matches('.'));
+        if e.text.chars().count() >= 8 && !none && !echo && !out.iter().any(|o: &Entry| o.text == e.text) {
             out.push(e);
         }
         if out.len() == MAX_LINES {
@@ -65,6 +80,36 @@ pub fn parse_reply(reply: &str, agents: &[Agent]) -> Vec<Entry> {
         }
     }
     out
+}
+
+/// Lines that quote someone (`"…"` of four words or more) are checked
+/// against what was said: the line is about whoever said it, and a quote
+/// nobody said is invented — that line goes. `said` is each agent turn as
+/// (agent id, text).
+pub fn check_quotes(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry> {
+    let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    let said: Vec<(&str, String)> = said.iter().map(|(id, t)| (id.as_str(), norm(t))).collect();
+    entries
+        .into_iter()
+        .filter_map(|mut e| {
+            let Some(quote) = quoted(&e.text).filter(|q| q.split_whitespace().count() >= 4) else {
+                return Some(e);
+            };
+            let q = norm(quote.trim_end_matches(['.', '…', ',']));
+            let who = said.iter().find(|(_, t)| t.contains(&q))?;
+            e.by = Some(who.0.to_string());
+            Some(e)
+        })
+        .collect()
+}
+
+/// The text between the first pair of double quotes (straight or curly).
+fn quoted(text: &str) -> Option<&str> {
+    let start = text.find(['"', '“'])?;
+    let open = text[start..].chars().next()?.len_utf8();
+    let rest = &text[start + open..];
+    let end = rest.find(['"', '”'])?;
+    Some(&rest[..end])
 }
 
 /// What the transcript alone gives: the decisions as outcomes, the
@@ -121,15 +166,43 @@ mod tests {
     fn a_note_takers_lines_become_entries_and_nothing_else_does() {
         let agents = room();
         let name = &agents[1].name;
+        let other = &agents[2].name;
         let reply = format!(
-            "Here are the memories:\n- (outcome) Decided to launch in one region first\n- (dynamic by {name}) {name} kept pushing back on scope creep\n* (quirk) The room joked about the legacy billing system\n- none\n- (moment) ok\n1. numbered lines are not entries\n- (outcome) Decided to launch in one region first"
+            "Here are the memories:\n- (outcome) Decided to launch in one region first\n- (dynamic by {other}) {name} kept pushing back on scope creep\n* (quirk) The room joked about the legacy billing system\n- (callback) Kofi said \"ship it Friday\"\n- \"A whole line in quotes here\"\n- none\n- (moment) ok\n1. numbered lines are not entries\n- (outcome) Decided to launch in one region first"
         );
-        let e = parse_reply(&reply, &agents);
-        assert_eq!(e.len(), 3, "{e:?}");
+        let asked = "Write lines in this form:\n- (outcome) what the room decided or concluded\n";
+        let reply = format!("{reply}\n- (outcome) what the room decided or concluded");
+        let e = parse_reply(&reply, &agents, asked);
+        assert_eq!(e.len(), 5, "the form's own example is no memory: {e:?}");
+        assert_eq!(e[3].text, "Kofi said \"ship it Friday\"", "a quote inside is kept whole");
+        assert_eq!(e[4].text, "A whole line in quotes here");
         assert_eq!(e[0].kind.as_deref(), Some("outcome"));
-        assert_eq!(e[1].by.as_deref(), Some(agents[1].id.as_str()), "a name becomes the agent's id");
+        assert_eq!(
+            e[1].by.as_deref(),
+            Some(agents[1].id.as_str()),
+            "the member the line opens with, as its id"
+        );
         assert_eq!(e[2].kind.as_deref(), Some("moment"), "an unknown kind is a moment");
-        assert!(parse_reply("I cannot help with that.", &agents).is_empty());
+        assert!(parse_reply("I cannot help with that.", &agents, asked).is_empty());
+    }
+
+    #[test]
+    fn a_quote_is_credited_to_who_said_it_and_an_invented_one_goes() {
+        let said = [
+            ("pm".to_string(), "Ship it   Friday, and not one day later.".to_string()),
+            ("dev".to_string(), "I need a week.".to_string()),
+        ];
+        let e = vec![
+            Entry::new("callback", Some("dev"), "Kofi said \"ship it Friday, and not\" twice"),
+            Entry::new("callback", Some("pm"), "Tomás said “we will never use Kubernetes here”"),
+            Entry::new("outcome", None, "Launch on Friday"),
+            Entry::new("moment", None, "The room laughed at \"a week\""),
+        ];
+        let out = check_quotes(e, &said);
+        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!(out[0].by.as_deref(), Some("pm"), "credited to who said it");
+        assert_eq!(out[1].text, "Launch on Friday");
+        assert_eq!(out[2].by, None, "a short quote is not checked");
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! call). And `/context PATH`, which puts one more document there.
 
 use super::party::Party;
+use super::Room;
 use crate::engine::documents::{self, fitted, shares};
 use crate::engine::memory::brief;
 use crate::engine::{Event, NoticeKind};
@@ -72,6 +73,22 @@ impl Party {
     /// `/context PATH`: the document joins the room from the next call on,
     /// and the session file names it for a resume.
     pub(super) async fn attach(&mut self, path: &str) {
+        let Some(text) = self.room.attach(path) else { return };
+        for d in &self.room.documents {
+            let shown = d.path.display().to_string();
+            if !self.session.fm.context.contains(&shown) {
+                self.session.fm.context.push(shown);
+            }
+        }
+        self.briefing = None;
+        self.notice(NoticeKind::Info, text).await;
+    }
+}
+
+impl Room {
+    /// Reads the document `/context` names into the room: the notice that
+    /// says so, or None when it was refused (the front ends were told why).
+    pub(super) fn attach(&mut self, path: &str) -> Option<String> {
         let path = path.trim().trim_matches(['"', '\'']);
         if path.is_empty() {
             self.emit(Event::Rejected {
@@ -80,24 +97,27 @@ impl Party {
                     "/context 需要一个文件：/context 路径（Markdown 或文本）"
                 ),
             });
-            return;
+            return None;
         }
         let doc = match documents::read(std::path::Path::new(path)) {
             Ok(d) => d,
-            Err(message) => return self.emit(Event::Rejected { message }),
+            Err(message) => {
+                self.emit(Event::Rejected { message });
+                return None;
+            }
         };
-        let shown = doc.path.display().to_string();
-        self.room.documents.retain(|d| d.path != doc.path);
+        self.documents.retain(|d| d.path != doc.path);
         let (name, words) = (doc.name.clone(), doc.text.split_whitespace().count());
-        self.room.documents.push(doc);
-        if !self.session.fm.context.contains(&shown) {
-            self.session.fm.context.push(shown);
-        }
-        self.briefing = None;
-        let text = crate::tr!(
+        self.documents.push(doc);
+        Some(crate::tr!(
             "📎 {name} is in front of the room ({words} words; a long one is cut to fit the model's context)",
             "📎 {name} 已摆在大家面前（{words} 词；过长的文档会按模型的上下文截断）"
-        );
-        self.notice(NoticeKind::Info, text).await;
+        ))
     }
+}
+
+/// The path of a `/context PATH` message.
+pub(super) fn context_command(text: &str) -> Option<&str> {
+    text.strip_prefix("/context")
+        .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
 }

@@ -140,22 +140,24 @@ impl Party {
         self.turn_estimates.iter().map(|&e| self.room.budget.scale(e)).collect()
     }
 
-    /// The system prompt of every speaker's call (`PromptEnv::room_system`)
-    /// with the markers this party uses, then the briefing (scene, memory,
-    /// documents).
+    /// The system prompt of every speaker's call: the briefing (scene,
+    /// memory, documents), then `PromptEnv::room_system` with the markers
+    /// this party uses. The rules come last: a small model keeps to the
+    /// form it read most recently (a document last made it answer like an
+    /// assistant summarising it, at length).
     pub(super) fn room_system(&mut self) -> String {
         let party = &self.room.cfg.party;
         let end = party
             .end_detection
             .enable_detection
             .then_some(party.end_detection.end_marker.as_str());
-        let mut system = self.env().room_system(end, Some(&party.ask_marker));
+        let rules = self.env().room_system(end, Some(&party.ask_marker));
         let briefing = self.briefing();
-        if !briefing.is_empty() {
-            system.push_str("\n\n");
-            system.push_str(&briefing);
+        if briefing.is_empty() {
+            rules
+        } else {
+            [briefing.as_str(), "\n\n", rules.as_str()].concat()
         }
-        system
     }
 
     /// The messages of a speaker's call ending with `note` (a turn's, a

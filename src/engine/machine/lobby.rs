@@ -70,6 +70,15 @@ impl Room {
                     if self.is_exit_trigger(&text) {
                         return Opening::Ended(Some(ExitReason::UserRequested));
                     }
+                    if let Some(path) = super::briefing::context_command(&text) {
+                        if let Some(text) = self.attach(path) {
+                            self.emit(Event::Notice {
+                                kind: NoticeKind::Info,
+                                text,
+                            });
+                        }
+                        continue;
+                    }
                     if !text.is_empty() {
                         return Opening::Topic(text);
                     }

@@ -154,6 +154,14 @@ impl Party {
                 session.fm.cast.push(CastMember::of(a));
             }
         }
+        // The party and documents of this sitting (--party, --context) are the session's from now on.
+        session.fm.party = room.party.as_ref().map(|p| p.id.clone());
+        for d in &room.documents {
+            let path = d.path.display().to_string();
+            if !session.fm.context.contains(&path) {
+                session.fm.context.push(path);
+            }
+        }
         let (topic, round) = (session.fm.topic.clone(), session.fm.conversation_state.current_round);
         let mut party = Party::new(room, session, SessionStore::reopen(&path).locked(lock), clock);
         party.keep_lowered_window();
@@ -240,7 +248,11 @@ impl Party {
             Command::TurnConfirmationResponse(r) => self.answer(&r.request_id, r.confirmed, r.reason.map(|x| sanitize(&x)), None).await,
             Command::Message { text } => {
                 let text = sanitize(&text).trim().to_string();
-                if !self.pending.is_empty() {
+                if let Some(path) = super::briefing::context_command(&text) {
+                    // A document, not a word to the room: it answers no open question.
+                    self.attach(path).await;
+                    Next::Wait
+                } else if !self.pending.is_empty() {
                     self.answer_with_message(text).await
                 } else if !text.is_empty() {
                     self.facilitator_message(text).await

@@ -7,7 +7,7 @@
 
 use super::party::Party;
 use super::stream::Reply;
-use crate::engine::memory::{fallback, parse_reply};
+use crate::engine::memory::{check_quotes, fallback, parse_reply};
 use crate::engine::takeaways::from_transcript;
 use crate::engine::{Event, ExitReason};
 use crate::llm::{ChatRequest, Cue};
@@ -35,9 +35,14 @@ impl Party {
         let mut entries = Vec::new();
         if reason != ExitReason::Unreachable {
             let topic = self.session.fm.topic.clone();
-            match self.ask_note_taker(|this| this.memory_request(&topic)).await {
+            let asked = self.memory_system(&topic);
+            match self.ask_note_taker(|this| this.memory_request(&asked, &topic)).await {
                 Reply::Completed { shown, .. } => {
-                    entries = parse_reply(&shown, &self.room.agents);
+                    let said: Vec<(String, String)> = (self.session.turns.iter())
+                        .filter(|t| t.kind == TurnKind::Agent)
+                        .filter_map(|t| Some((t.agent.clone()?, t.text.clone())))
+                        .collect();
+                    entries = check_quotes(parse_reply(&shown, &self.room.agents, &asked), &said);
                     if entries.is_empty() {
                         tracing::info!("the memory note-taker wrote no lines in the asked form: taken from the transcript");
                     }
@@ -60,10 +65,24 @@ impl Party {
         self.write_memory(&entries);
     }
 
-    /// The session in one line: when, who brought what to whom.
+    /// The session in one line: when, who brought what to whom (the
+    /// agents who spoke, not the whole room).
     fn session_line(&self) -> String {
         let fm = &self.session.fm;
-        let names = self.room.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
+        let spoke = |a: &&crate::roster::Agent| {
+            self.session
+                .turns
+                .iter()
+                .any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(a.id.as_str()))
+        };
+        let names = self
+            .room
+            .agents
+            .iter()
+            .filter(spoke)
+            .map(|a| a.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ");
         let (date, user, topic) = (&fm.date, &self.room.user_name, crate::text::ellipsize(&fm.topic, 120));
         crate::tr!(
             "{date}: {user} brought “{topic}” to {names}",
@@ -86,15 +105,19 @@ impl Party {
         }
     }
 
-    /// The memory note-taker's request.
-    fn memory_request(&self, topic: &str) -> ChatRequest {
+    /// The memory note-taker's instructions.
+    fn memory_system(&self, topic: &str) -> String {
         let names = self.room.agents.iter().map(|a| a.name.as_str()).collect::<Vec<_>>().join(", ");
-        let system = self.env().memory_system(topic, &names);
+        self.env().memory_system(topic, &names)
+    }
+
+    /// The memory note-taker's request, `system` its instructions.
+    fn memory_request(&self, system: &str, topic: &str) -> ChatRequest {
         let cue = Cue::Memory {
             topic: topic.to_string(),
             names: self.room.agents.iter().map(|a| a.name.clone()).collect(),
             lang: self.room.lang,
         };
-        self.note_request(system, 0.3, cue)
+        self.note_request(system.to_string(), 0.3, cue)
     }
 }

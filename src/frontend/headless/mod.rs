@@ -154,6 +154,7 @@ impl Printer {
                 rehearsal,
                 agents,
                 user_name,
+                party,
                 ..
             } => {
                 self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
@@ -163,7 +164,8 @@ impl Printer {
                 } else {
                     format!("{provider} · {model}")
                 };
-                let _ = writeln!(out, "bmad-party · {what}\n");
+                let party = party.as_ref().map(|p| format!(" · {p}")).unwrap_or_default();
+                let _ = writeln!(out, "bmad-party{party} · {what}\n");
             }
             Event::Welcome { text } => {
                 self.end_line(&mut out);

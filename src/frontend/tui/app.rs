@@ -91,6 +91,8 @@ pub struct App {
     pub model: String,
     pub rehearsal: bool,
     pub topic: Option<String>,
+    /// The named party's name (None: the default room).
+    pub party: Option<String>,
     pub file: Option<String>,
     pub transcript: Transcript,
     pub panes: Vec<Pane>,
@@ -134,6 +136,7 @@ impl App {
             model: String::new(),
             rehearsal: false,
             topic: None,
+            party: None,
             file: None,
             transcript: Transcript::default(),
             panes: Vec::new(),
@@ -266,8 +269,10 @@ impl App {
                 user_name,
                 file,
                 topic,
+                party,
                 ..
             } => {
+                self.party = party;
                 self.provider = provider;
                 self.model = model;
                 self.rehearsal = rehearsal;

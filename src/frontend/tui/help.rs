@@ -58,6 +58,14 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             "  作为完整消息发送：结束派对",
         )),
     ]));
+    lines.push(Line::from(vec![
+        key(pick(lang, "/context PATH", "/context 路径")),
+        Span::raw(pick(
+            lang,
+            "  put a document (Markdown or text) in front of the room",
+            "  把一份文档（Markdown 或文本）放到房间面前",
+        )),
+    ]));
     lines
 }
 

@@ -140,7 +140,8 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
     }
     let right_w: usize = right.iter().map(|s| s.content.width()).sum();
     let left_room = usize::from(area.width).saturating_sub(right_w + 1);
-    let left = crate::text::ellipsize(&format!(" 🎉 Party Mode · {}", topic.replace('\n', " ")), left_room.max(1));
+    let room = app.party.as_deref().unwrap_or("Party Mode");
+    let left = crate::text::ellipsize(&format!(" 🎉 {room} · {}", topic.replace('\n', " ")), left_room.max(1));
     let left = truncate_to_width(&left, left_room);
     let pad = usize::from(area.width).saturating_sub(left.width() + right_w);
     let mut spans = vec![
