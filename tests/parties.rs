@@ -362,3 +362,28 @@ async fn documents_reach_the_model_a_long_one_cut_and_a_resume_keeps_them() {
         "{system}"
     );
 }
+
+#[tokio::test]
+async fn a_reply_that_reads_the_scene_back_loses_that_sentence() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("c.yaml"), CONFIG).unwrap();
+    let server =
+        FakeOpenAi::start(|_, _| stream_of("In a cramped war room the night before launch, everyone waits. Ship it behind a flag.")).await;
+    let mut c = cmd(
+        dir.path(),
+        &server,
+        &["--party", "crew", "--events", "json", "--no-memory", "Friday?"],
+    );
+    c.arg("--max-rounds").arg("1");
+    let (code, stdout, stderr) = run_with_input(c, "").await;
+    assert_eq!(code, 0, "{stderr}");
+    let said: Vec<String> = json_lines(&stdout)
+        .into_iter()
+        .filter(|e| e["type"] == "agent_message")
+        .map(|e| e["text"].as_str().unwrap_or_default().to_string())
+        .collect();
+    assert!(!said.is_empty(), "{stdout}");
+    for text in &said {
+        assert_eq!(text.trim(), "Ship it behind a flag.", "the scene is staging, not a reply");
+    }
+}

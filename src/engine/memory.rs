@@ -82,16 +82,21 @@ pub fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
     out
 }
 
-/// Lines that quote someone (`"…"` of four words or more) are checked
-/// against what was said: the line is about whoever said it, and a quote
-/// nobody said is invented — that line goes. `said` is each agent turn as
-/// (agent id, text).
+/// Lines checked against what was said (`said`: each agent turn as
+/// (agent id, text)): a line that is a sentence of the transcript copied
+/// whole (six words or more) is minutes, not a memory, and goes; a line
+/// that quotes someone (`"…"` of four words or more) is about whoever said
+/// it, and a quote nobody said is invented — that line goes.
 pub fn check_quotes(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry> {
     let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
     let said: Vec<(&str, String)> = said.iter().map(|(id, t)| (id.as_str(), norm(t))).collect();
     entries
         .into_iter()
         .filter_map(|mut e| {
+            let whole = norm(e.text.trim_end_matches(['.', '!', '。']));
+            if whole.split_whitespace().count() >= 6 && said.iter().any(|(_, t)| t.contains(&whole)) {
+                return None;
+            }
             let Some(quote) = quoted(&e.text).filter(|q| q.split_whitespace().count() >= 4) else {
                 return Some(e);
             };
@@ -197,9 +202,10 @@ mod tests {
             Entry::new("callback", Some("pm"), "Tomás said “we will never use Kubernetes here”"),
             Entry::new("outcome", None, "Launch on Friday"),
             Entry::new("moment", None, "The room laughed at \"a week\""),
+            Entry::new("callback", Some("pm"), "Ship it Friday, and not one day later."),
         ];
         let out = check_quotes(e, &said);
-        assert_eq!(out.len(), 3, "{out:?}");
+        assert_eq!(out.len(), 3, "a copied sentence is minutes, not a memory: {out:?}");
         assert_eq!(out[0].by.as_deref(), Some("pm"), "credited to who said it");
         assert_eq!(out[1].text, "Launch on Friday");
         assert_eq!(out[2].by, None, "a short quote is not checked");

@@ -394,7 +394,8 @@ pub(super) fn is_salutation(line: &str) -> bool {
 
 /// A model stepping out of its persona to say what it is: `As an AI
 /// language model, I don't have opinions`, `I'm just an AI`, `作为一个AI语言
-/// 模型，我…`. "As an AI" must open the sentence and the speaker go on as
+/// 模型，我…` — or to refuse as an assistant does: `I'm sorry, but I can't
+/// assist with that`. "As an AI" must open the sentence and the speaker go on as
 /// "I", so a persona saying "we could sell it as an AI assistant" keeps it.
 static OUT_OF_CHARACTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -402,6 +403,10 @@ static OUT_OF_CHARACTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock
         ^ (?: (?:but|however|well|and|though|although|honestly) [,\s]+ )?
           as \s an? \s (?:ai|artificial \s intelligence|(?:large \s)? language \s model) \b [^.!?\n]{0,40}? ,? \s+ i \b
         | \b i (?:'m|’m|\s am) (?:\s just|\s only|\s merely)? \s an? \s (?:ai|artificial \s intelligence|(?:large \s)? language \s model) \b
+        | ^ (?: (?:i'm|i’m|i \s am) \s )? sorry ,? \s but \s i (?:\s|'m \s|’m \s|\s am \s) (?:can't|can’t|cannot|unable \s to|not \s able \s to) \s (?:assist|help) \b
+        | ^ i (?:'m|’m|\s am) \s (?:unable|not \s able) \s to \s assist \b
+        | ^ i \s (?:can't|can’t|cannot) \s assist \s with \s (?:that|this|your) \b
+        | ^ (?:抱歉|对不起) [，,]? \s* 我 (?:无法|不能) (?:协助|帮助|帮忙|提供)
         | 作为 (?:一个|一名)? \s* (?:ai|人工智能) (?:语言模型|助手|模型)? \s* [，,]? \s* 我
         | 作为 (?:一个)? (?:大)? 语言模型
         | 我 (?:只)? 是 (?:一个)? \s* (?:ai|人工智能|语言模型)
@@ -437,6 +442,15 @@ pub(super) fn could_break_character(start: &str) -> bool {
         "i'm only an ai",
         "i am a language model",
         "i'm a language model",
+        "i'm sorry, but i",
+        "i am sorry, but i",
+        "sorry, but i",
+        "i'm unable to assist",
+        "i am unable to assist",
+        "i can't assist",
+        "i cannot assist",
+        "抱歉",
+        "对不起",
         "作为",
         "我是",
         "我只是",

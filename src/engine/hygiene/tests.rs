@@ -366,6 +366,14 @@ fn a_model_stepping_out_of_its_persona_loses_that_sentence() {
         ),
         ("I'm just an AI, so take this lightly. Start with a survey.", "Start with a survey."),
         ("先做一个试点。作为一个AI语言模型，我没有个人经验。", "先做一个试点。"),
+        ("I'm sorry, but I can't assist with that. Ship it Tuesday.", "Ship it Tuesday."),
+        ("Ship it Tuesday. I am unable to assist with that request.", "Ship it Tuesday."),
+        (
+            "Ship it Tuesday. I'm sorry, but I am unable to assist with that request.",
+            "Ship it Tuesday.",
+        ),
+        ("Ship it Tuesday.\nSorry, but I cannot help with this request.", "Ship it Tuesday."),
+        ("先做一个试点。抱歉，我无法协助处理这个请求。", "先做一个试点。"),
     ] {
         for n in [1, 3, 100] {
             let (shown, k, cuts, _) = run(reply, n, None, false);
@@ -380,6 +388,10 @@ fn a_model_stepping_out_of_its_persona_loses_that_sentence() {
         "As an AI product, it needs guardrails.",
         "As a product manager, I'd start with the users.",
         "作为人工智能产品，它需要护栏。",
+        "I'm sorry, but I think the date is wrong.",
+        "I can't help thinking we are rushing this.",
+        "Sorry, Kofi, I disagree.",
+        "抱歉，我不同意这个日期。",
     ] {
         let (shown, _, cuts, _) = run(reply, 3, None, false);
         assert!(!cuts.contains(&CutKind::OutOfCharacter), "{reply:?}: {cuts:?}");

@@ -31,6 +31,28 @@ impl Party {
         text
     }
 
+    /// The briefing's own words — the scene, the memory's and the
+    /// documents' framing, the cut note — for reply hygiene: a sentence
+    /// that reads them back (narrates the scene, repeats "never mention
+    /// notes") is no answer. What the memory and the documents hold may be
+    /// quoted.
+    pub(super) fn briefing_frames(&self) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(p) = self.room.party.as_ref() {
+            if let Some(scene) = &p.scene {
+                out.push(self.render("party_scene", &[("party", &p.name), ("scene", scene)]));
+            }
+        }
+        if self.room.memory.as_ref().is_some_and(|m| !m.entries.is_empty()) {
+            out.push(self.render("memory_brief", &[("user_name", &self.room.user_name), ("entries", "")]));
+        }
+        if !self.room.documents.is_empty() {
+            out.push(self.render("documents", &[("documents", "")]));
+            out.push(self.render("document_cut", &[("percent", "")]));
+        }
+        out
+    }
+
     fn fit_briefing(&self) -> String {
         let limit = self.room.budget.prompt_limit();
         let mut parts = Vec::new();

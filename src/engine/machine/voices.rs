@@ -59,6 +59,11 @@ impl Party {
         for text in runtime {
             v = v.runtime(text);
         }
+        // The scene and the briefing's framing read back: dropped like a
+        // copied sentence, the rest of the reply kept.
+        for text in self.briefing_frames() {
+            v = v.earlier(&text);
+        }
         // The persona is the agent's own, yet reciting it is no answer.
         for text in [&agent.role, &agent.identity, &agent.communication_style] {
             v = v.earlier(text);
