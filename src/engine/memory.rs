@@ -69,10 +69,12 @@ pub fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
             Some(inner) if !inner.contains('"') => inner,
             _ => bare,
         };
-        e.text = crate::text::ellipsize(&one_line(bare), MAX_LINE_CHARS);
+        // One short sentence a line was asked for; what follows it is minutes.
+        let first = crate::engine::hygiene::first_sentences(bare, 1).trim();
+        e.text = crate::text::ellipsize(&one_line(first), MAX_LINE_CHARS);
         let none = matches!(e.text.to_lowercase().trim_end_matches('.'), "none" | "n/a" | "无" | "暂无");
         let echo = asked.contains(e.text.trim_end_matches('.'));
-        if e.text.chars().count() >= 8 && !none && !echo && !out.iter().any(|o: &Entry| o.text == e.text) {
+        if e.text.chars().count() >= 8 && !none && !echo && !out.iter().any(|o: &Entry| same(&o.text, &e.text)) {
             out.push(e);
         }
         if out.len() == MAX_LINES {
@@ -94,7 +96,8 @@ pub fn check_quotes(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry
         .into_iter()
         .filter_map(|mut e| {
             let whole = norm(e.text.trim_end_matches(['.', '!', '。']));
-            if whole.split_whitespace().count() >= 6 && said.iter().any(|(_, t)| t.contains(&whole)) {
+            let long = whole.split_whitespace().count() >= 6 || whole.chars().filter(|&c| crate::text::is_cjk(c)).count() >= 12;
+            if long && said.iter().any(|(_, t)| t.contains(&whole)) {
                 return None;
             }
             let Some(quote) = quoted(&e.text).filter(|q| q.split_whitespace().count() >= 4) else {
@@ -115,6 +118,12 @@ fn quoted(text: &str) -> Option<&str> {
     let rest = &text[start + open..];
     let end = rest.find(['"', '”'])?;
     Some(&rest[..end])
+}
+
+/// The same line, whatever its closing punctuation.
+fn same(a: &str, b: &str) -> bool {
+    let end = ['.', '!', '。', '！'];
+    a.trim_end_matches(end).eq_ignore_ascii_case(b.trim_end_matches(end))
 }
 
 /// What the transcript alone gives: the decisions as outcomes, the
@@ -173,7 +182,7 @@ mod tests {
         let name = &agents[1].name;
         let other = &agents[2].name;
         let reply = format!(
-            "Here are the memories:\n- (outcome) Decided to launch in one region first\n- (dynamic by {other}) {name} kept pushing back on scope creep\n* (quirk) The room joked about the legacy billing system\n- (callback) Kofi said \"ship it Friday\"\n- \"A whole line in quotes here\"\n- none\n- (moment) ok\n1. numbered lines are not entries\n- (outcome) Decided to launch in one region first"
+            "Here are the memories:\n- (outcome) Decided to launch in one region first. Then we argued for an hour about it.\n- (dynamic by {other}) {name} kept pushing back on scope creep\n* (quirk) The room joked about the legacy billing system\n- (callback) Kofi said \"ship it Friday\"\n- \"A whole line in quotes here\"\n- none\n- (moment) ok\n1. numbered lines are not entries\n- (outcome) Decided to launch in one region first"
         );
         let asked = "Write lines in this form:\n- (outcome) what the room decided or concluded\n";
         let reply = format!("{reply}\n- (outcome) what the room decided or concluded");
@@ -182,6 +191,7 @@ mod tests {
         assert_eq!(e[3].text, "Kofi said \"ship it Friday\"", "a quote inside is kept whole");
         assert_eq!(e[4].text, "A whole line in quotes here");
         assert_eq!(e[0].kind.as_deref(), Some("outcome"));
+        assert_eq!(e[0].text, "Decided to launch in one region first.", "one sentence a line");
         assert_eq!(
             e[1].by.as_deref(),
             Some(agents[1].id.as_str()),
@@ -195,6 +205,10 @@ mod tests {
     fn a_quote_is_credited_to_who_said_it_and_an_invented_one_goes() {
         let said = [
             ("pm".to_string(), "Ship it   Friday, and not one day later.".to_string()),
+            (
+                "ux".to_string(),
+                "我同意。这比口头会议更加客观和透明，也更便于团队成员进行协作。".to_string(),
+            ),
             ("dev".to_string(), "I need a week.".to_string()),
         ];
         let e = vec![
@@ -203,6 +217,7 @@ mod tests {
             Entry::new("outcome", None, "Launch on Friday"),
             Entry::new("moment", None, "The room laughed at \"a week\""),
             Entry::new("callback", Some("pm"), "Ship it Friday, and not one day later."),
+            Entry::new("dynamic", None, "这比口头会议更加客观和透明，也更便于团队成员进行协作"),
         ];
         let out = check_quotes(e, &said);
         assert_eq!(out.len(), 3, "a copied sentence is minutes, not a memory: {out:?}");

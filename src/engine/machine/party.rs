@@ -278,13 +278,6 @@ impl Party {
     }
 
     async fn facilitator_message(&mut self, text: String) -> Next {
-        if let Some(path) = text
-            .strip_prefix("/context")
-            .filter(|r| r.is_empty() || r.starts_with(char::is_whitespace))
-        {
-            self.attach(path).await;
-            return Next::Wait;
-        }
         self.pushes_paused = false;
         if self.is_reset_trigger(&text) {
             self.request_reset(text).await;
