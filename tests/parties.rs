@@ -218,23 +218,7 @@ async fn an_unknown_party_lists_the_known_ones_and_exits_2() {
     assert!(stderr.contains("c.yaml:4") && stderr.contains("bmad.parties.war room"), "{stderr}");
 }
 
-const PARTY_MODE_TOML: &str = r#"
-[workflow]
-party_memory = true
-
-[[workflow.party_members]]
-code = "sec-hawk"
-name = "Vex"
-icon = "🔒"
-title = "Security hawk"
-persona = "Clipped and suspicious. Treats every input as hostile."
-
-[[workflow.party_groups]]
-id = "review"
-name = "Review crew"
-members = ["sec-hawk", "winston"]
-memory = true
-"#;
+const PARTY_MODE_TOML: &str = include_str!("fixtures/party-mode/customize.toml");
 
 const HAND_WRITTEN: &str = "---\nproject: shop\nupdated: 2026-06-07T14:22\n---\n\n- (dynamic) Winston and Vex clashed over input validation at the edge\n- (callback by sec-hawk) Vex's running bit: \"trust nothing, not even the logs\"\n";
 

@@ -1,7 +1,8 @@
-//! What the room is given beside its rules, at the end of every speaker's
-//! system prompt: a named party's scene, the brief of what the party
+//! What the room is given beside its rules, at the front of every
+//! speaker's system prompt (before the rules: a small model keeps to the
+//! form it read last): a named party's scene, the brief of what the party
 //! remembers, and the documents put in front of it — each bounded by the
-//! context budget, fitted again only when the window or the documents
+//! context budget, fitted again only when the budget or the documents
 //! change (so the system prompt stays the same, cached front of every
 //! call). And `/context PATH`, which puts one more document there.
 
@@ -17,7 +18,7 @@ const MEMORY_TOKENS: u32 = 350;
 const DOCUMENTS_PERCENT: u32 = 35;
 
 impl Party {
-    /// The scene, the memory brief and the documents as they go after the
+    /// The scene, the memory brief and the documents as they go before the
     /// room's rules ("" when there are none).
     pub(super) fn briefing(&mut self) -> String {
         let key = (self.room.budget.window, self.room.budget.ratio.to_bits());
@@ -37,12 +38,7 @@ impl Party {
     /// notes") is no answer. What the memory and the documents hold may be
     /// quoted.
     pub(super) fn briefing_frames(&self) -> Vec<String> {
-        let mut out = Vec::new();
-        if let Some(p) = self.room.party.as_ref() {
-            if let Some(scene) = &p.scene {
-                out.push(self.render("party_scene", &[("party", &p.name), ("scene", scene)]));
-            }
-        }
+        let mut out: Vec<String> = self.scene().into_iter().collect();
         if self.room.memory.as_ref().is_some_and(|m| !m.entries.is_empty()) {
             out.push(self.render("memory_brief", &[("user_name", &self.room.user_name), ("entries", "")]));
         }
@@ -53,14 +49,16 @@ impl Party {
         out
     }
 
+    /// A named party's scene, as every member is given it.
+    fn scene(&self) -> Option<String> {
+        let p = self.room.party.as_ref()?;
+        let scene = p.scene.as_ref()?;
+        Some(self.render("party_scene", &[("party", &p.name), ("scene", scene)]))
+    }
+
     fn fit_briefing(&self) -> String {
         let limit = self.room.budget.prompt_limit();
-        let mut parts = Vec::new();
-        if let Some(p) = self.room.party.as_ref() {
-            if let Some(scene) = &p.scene {
-                parts.push(self.render("party_scene", &[("party", &p.name), ("scene", scene)]));
-            }
-        }
+        let mut parts: Vec<String> = self.scene().into_iter().collect();
         if let Some(m) = self.room.memory.as_ref() {
             let lines = brief(&m.entries, MEMORY_TOKENS.min(limit / 8), &self.room.agents);
             if !lines.is_empty() {

@@ -206,26 +206,7 @@ mod tests {
         (dir, project)
     }
 
-    const SKILL_TOML: &str = r#"
-[workflow]
-default_party = ""
-party_memory = true
-memory_dir = "{output_folder}/party-mode/memories"
-
-[[workflow.party_members]]
-code = "sec-hawk"
-name = "Vex"
-icon = "🔒"
-title = "Security hawk"
-persona = "Clipped and suspicious. Treats every input as hostile."
-
-[[workflow.party_groups]]
-id = "code-review-crew"
-name = "Code Review Crew"
-scene = "A cramped review room."
-members = ["sec-hawk", "architect"]
-memory = false
-"#;
+    const SKILL_TOML: &str = include_str!("../../../tests/fixtures/party-mode/customize.toml");
 
     #[test]
     fn groups_members_and_overrides_are_read_like_bmad() {
@@ -253,12 +234,15 @@ memory = false
         assert_eq!((pm.extra[0].id.as_str(), pm.extra[0].name.as_str()), ("sec-hawk", "Vex"));
         assert_eq!(pm.extra[0].communication_style, "Clipped and suspicious.");
         let ids: Vec<_> = pm.parties.defs.iter().map(|d| d.id.as_str()).collect();
-        assert_eq!(ids, ["code-review-crew", "launch"], "the bad id is skipped");
+        assert_eq!(ids, ["code-review-crew", "review", "launch"], "the bad id is skipped");
         assert_eq!(problems.len(), 1, "{problems:?}");
-        assert!(problems[0].to_string().contains("party_groups[2]"), "{}", problems[0]);
+        assert!(problems[0].to_string().contains("party_groups[3]"), "{}", problems[0]);
         assert_eq!(pm.parties.default_party.as_deref(), Some("launch"));
-        assert!(pm.parties.defs[1].memory && !pm.parties.defs[0].memory);
-        assert_eq!(pm.parties.defs[1].name, "launch", "a group without a name is called by its id");
+        assert!(
+            pm.parties.defs[2].memory && !pm.parties.defs[0].memory,
+            "memory is off unless a group says true"
+        );
+        assert_eq!(pm.parties.defs[2].name, "launch", "a group without a name is called by its id");
         assert_eq!(pm.parties.memory_dir, Some(PathBuf::from("/out/party-mode/memories")));
         let mut pool = room.clone();
         pool.extend(pm.extra.clone());
