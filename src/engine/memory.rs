@@ -89,7 +89,7 @@ pub fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
 /// whole (six words or more) is minutes, not a memory, and goes; a line
 /// that quotes someone (`"…"` of four words or more) is about whoever said
 /// it, and a quote nobody said is invented — that line goes.
-pub fn check_quotes(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry> {
+pub fn check_against_transcript(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry> {
     let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
     let said: Vec<(&str, String)> = said.iter().map(|(id, t)| (id.as_str(), norm(t))).collect();
     entries
@@ -219,7 +219,7 @@ mod tests {
             Entry::new("callback", Some("pm"), "Ship it Friday, and not one day later."),
             Entry::new("dynamic", None, "这比口头会议更加客观和透明，也更便于团队成员进行协作"),
         ];
-        let out = check_quotes(e, &said);
+        let out = check_against_transcript(e, &said);
         assert_eq!(out.len(), 3, "a copied sentence is minutes, not a memory: {out:?}");
         assert_eq!(out[0].by.as_deref(), Some("pm"), "credited to who said it");
         assert_eq!(out[1].text, "Launch on Friday");

@@ -289,7 +289,8 @@ fn most_engaged(agents: &[Agent], turns: &[Turn]) -> Vec<Agent> {
     stats.into_iter().take(n).map(|(_, _, a)| a.clone()).collect()
 }
 
-fn engaged_names(agents: &[Agent], s: &Session) -> Vec<String> {
+/// The names of the agents who spoke, in the room's order.
+pub(super) fn engaged_names(agents: &[Agent], s: &Session) -> Vec<String> {
     agents
         .iter()
         .filter(|a| {

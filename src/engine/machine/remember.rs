@@ -5,10 +5,10 @@
 //! (outcomes, dynamics, callbacks), or what the transcript gives when the
 //! model cannot be asked. Nothing is said in the room about any of it.
 
+use super::graceful_exit::engaged_names;
 use super::party::Party;
 use super::stream::Reply;
-use crate::engine::memory::{check_quotes, fallback, parse_reply};
-use crate::engine::takeaways::from_transcript;
+use crate::engine::memory::{check_against_transcript, fallback, parse_reply};
 use crate::engine::{Event, ExitReason};
 use crate::llm::{ChatRequest, Cue};
 use crate::memlog::Entry;
@@ -42,7 +42,7 @@ impl Party {
                         .filter(|t| t.kind == TurnKind::Agent)
                         .filter_map(|t| Some((t.agent.clone()?, t.text.clone())))
                         .collect();
-                    entries = check_quotes(parse_reply(&shown, &self.room.agents, &asked), &said);
+                    entries = check_against_transcript(parse_reply(&shown, &self.room.agents, &asked), &said);
                     if entries.is_empty() {
                         tracing::info!("the memory note-taker wrote no lines in the asked form: taken from the transcript");
                     }
@@ -54,13 +54,7 @@ impl Party {
             }
         }
         if entries.is_empty() {
-            let notes = from_transcript(
-                &self.session.turns,
-                &self.session.fm.confirmations,
-                &self.room.cfg.party.consensus.disagreement_words,
-                self.room.lang,
-            );
-            entries = fallback(&notes, &self.session_line());
+            entries = fallback(&self.transcript_notes(), &self.session_line());
         }
         self.write_memory(&entries);
     }
@@ -69,20 +63,7 @@ impl Party {
     /// agents who spoke, not the whole room).
     fn session_line(&self) -> String {
         let fm = &self.session.fm;
-        let spoke = |a: &&crate::roster::Agent| {
-            self.session
-                .turns
-                .iter()
-                .any(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(a.id.as_str()))
-        };
-        let names = self
-            .room
-            .agents
-            .iter()
-            .filter(spoke)
-            .map(|a| a.name.as_str())
-            .collect::<Vec<_>>()
-            .join(", ");
+        let names = engaged_names(&self.room.agents, &self.session).join(", ");
         let (date, user, topic) = (&fm.date, &self.room.user_name, crate::text::ellipsize(&fm.topic, 120));
         crate::tr!(
             "{date}: {user} brought “{topic}” to {names}",

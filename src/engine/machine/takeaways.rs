@@ -43,15 +43,8 @@ impl Party {
                 Reply::Interrupted { .. } | Reply::Quit { .. } => {}
             }
         }
+        let notes = notes.unwrap_or_else(|| self.transcript_notes());
         let fm = &self.session.fm;
-        let notes = notes.unwrap_or_else(|| {
-            from_transcript(
-                &self.session.turns,
-                &fm.confirmations,
-                &self.room.cfg.party.consensus.disagreement_words,
-                self.room.lang,
-            )
-        });
         let file = self.store.path.display().to_string();
         let heading = Heading {
             topic: &topic,
@@ -69,6 +62,17 @@ impl Party {
                 error: e.to_string(),
             }),
         }
+    }
+
+    /// The three lists from the transcript alone, for when the model
+    /// gives none (the takeaways, the memory).
+    pub(super) fn transcript_notes(&self) -> crate::engine::takeaways::Notes {
+        from_transcript(
+            &self.session.turns,
+            &self.session.fm.confirmations,
+            &self.room.cfg.party.consensus.disagreement_words,
+            self.room.lang,
+        )
     }
 
     /// The note-taker's request for the three lists.

@@ -50,22 +50,24 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
             lines.push(Line::from(spans));
         }
     }
-    lines.push(Line::from(vec![
-        key(pick(lang, "*exit, goodbye, /exit", "*exit、goodbye、/exit")),
-        Span::raw(pick(
-            lang,
-            "  typed as a whole message: end the party",
-            "  作为完整消息发送：结束派对",
-        )),
-    ]));
-    lines.push(Line::from(vec![
-        key(pick(lang, "/context PATH", "/context 路径")),
-        Span::raw(pick(
-            lang,
-            "  put a document (Markdown or text) in front of the room",
-            "  把一份文档（Markdown 或文本）放到房间面前",
-        )),
-    ]));
+    // What is typed as a whole message rather than pressed.
+    let typed = [
+        (
+            pick(lang, "*exit, goodbye, /exit", "*exit、goodbye、/exit"),
+            pick(lang, "  typed as a whole message: end the party", "  作为完整消息发送：结束派对"),
+        ),
+        (
+            pick(lang, "/context PATH", "/context 路径"),
+            pick(
+                lang,
+                "  put a document (Markdown or text) in front of the room",
+                "  把一份文档（Markdown 或文本）放到房间面前",
+            ),
+        ),
+    ];
+    for (k, what) in typed {
+        lines.push(Line::from(vec![key(k), Span::raw(what)]));
+    }
     lines
 }
 
