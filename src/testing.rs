@@ -108,6 +108,7 @@ struct Shared {
     script: Mutex<VecDeque<Reply>>,
     fallback: Box<Responder>,
     received: Mutex<Vec<Recorded>>,
+    read_aheads: Mutex<Vec<Recorded>>,
     routes: Mutex<Vec<(String, serde_json::Value)>>,
     gets: Mutex<Vec<String>>,
 }
@@ -224,6 +225,7 @@ impl FakeOpenAi {
             script: Mutex::new(VecDeque::new()),
             fallback: Box::new(fallback),
             received: Mutex::new(Vec::new()),
+            read_aheads: Mutex::new(Vec::new()),
             routes: Mutex::new(Vec::new()),
             gets: Mutex::new(Vec::new()),
         });
@@ -285,6 +287,12 @@ impl FakeOpenAi {
         self.shared.received.lock().expect("lock").clone()
     }
 
+    /// The prompts read ahead while the party waited (`max_tokens` 1), in
+    /// the order they came.
+    pub fn read_aheads(&self) -> Vec<Recorded> {
+        self.shared.read_aheads.lock().expect("lock").clone()
+    }
+
     /// Answers `GET path` (e.g. `/v1/models`, `/props`) with `body`; other
     /// GETs get a 404.
     pub fn route(&self, path: &str, body: serde_json::Value) {
@@ -323,6 +331,18 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
                 },
             };
             if !respond(&mut sock, reply, &shared).await? {
+                break;
+            }
+            continue;
+        }
+        if rec.body["max_tokens"].as_u64() == Some(1) {
+            // A prompt read ahead (`engine::machine::warm`): its one token is
+            // thrown away, so it takes no scripted reply and is kept apart
+            // from the calls whose replies count. Answered as llama.cpp may
+            // answer it, with no text at all (the token held back as part
+            // of a character): no reply, yet nothing to ask again.
+            shared.read_aheads.lock().expect("lock").push(rec.clone());
+            if !respond(&mut sock, stream_events(vec![chunk(None, Some("length"))]), &shared).await? {
                 break;
             }
             continue;

@@ -385,3 +385,64 @@ async fn a_resumed_session_keeps_the_window_its_server_taught() {
     assert!(rounds(&more).len() >= 4);
     assert_eq!(load(&file).fm.provider.context_tokens, Some(lowered));
 }
+
+/// While the facilitator reads the replies, the next round's speakers'
+/// prompts are read ahead (one-token calls, the local server's idle time):
+/// when the room goes on by itself those are exactly the speakers, and each
+/// one's call extends what was read, so a server that keeps the state reads
+/// only the turn's note. A facilitator whose next line is already there
+/// gets no read-ahead.
+#[tokio::test]
+async fn while_the_facilitator_reads_the_next_speakers_prompts_are_read_ahead() {
+    let server = FakeOpenAi::varied().await;
+    let party = Party::new(&server);
+    let events = party
+        .run(vec![
+            Step::Say("How should we run on-call next year?"),
+            Step::Wait(std::time::Duration::from_millis(3500)),
+            Step::Cmd(bmad_party::engine::Command::Continue),
+            Step::Say("And holidays?"),
+        ])
+        .await;
+    let rounds = rounds(&events);
+    assert_eq!(rounds.len(), 3);
+    let aheads = server.read_aheads();
+    for r in &aheads {
+        assert_eq!(r.body["max_tokens"], 1);
+        let text = r.prompt_text();
+        assert!(text.contains("How should we run on-call") && !text.contains("And holidays"));
+        assert!(!text.contains("Note from the session"), "no turn's note: {text}");
+    }
+    // Round 2's speakers, and only they, were read ahead, each once.
+    let second: Vec<Recorded> = server
+        .received()
+        .into_iter()
+        .filter(|r| is_turn(r) && r.prompt_text().contains("round 2."))
+        .collect();
+    let mut read: Vec<String> = aheads.iter().map(speaker).collect();
+    let mut spoke: Vec<String> = second.iter().map(speaker).collect();
+    read.sort();
+    spoke.sort();
+    assert!(spoke.len() >= 2);
+    assert_eq!(read, spoke, "the speakers of the round that came, and none in the other pauses");
+    // Each one's call opens with what was read ahead for it.
+    for r in &second {
+        let ahead = aheads.iter().find(|a| speaker(a) == speaker(r)).expect("read ahead");
+        assert!(flat(r).starts_with(&flat(ahead)), "{} reads on from its read-ahead", speaker(r));
+    }
+}
+
+#[tokio::test]
+async fn nothing_is_read_ahead_when_warm_up_is_off() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::new(&server);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    party
+        .run(vec![
+            Step::Say("How should we run on-call next year?"),
+            Step::Wait(std::time::Duration::from_millis(2500)),
+            Step::Say("What about weekends?"),
+        ])
+        .await;
+    assert!(server.read_aheads().is_empty());
+}

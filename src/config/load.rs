@@ -108,6 +108,7 @@ struct RawLlm {
     reply_max_tokens: S<u32>,
     context_tokens: S<Option<u32>>,
     prompt_layout: S<PromptLayout>,
+    warm_up: S<WarmUp>,
 }
 
 pub(super) struct Checker<'a> {
@@ -382,6 +383,7 @@ impl Config {
         take(&l.reply_max_tokens, &mut lc.reply_max_tokens);
         take(&l.context_tokens, &mut lc.context_tokens);
         take(&l.prompt_layout, &mut lc.prompt_layout);
+        take(&l.warm_up, &mut lc.warm_up);
         if lc.reply_max_tokens < 32 {
             ck.fail_at(
                 "bmad.llm.reply_max_tokens",

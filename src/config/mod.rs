@@ -140,6 +140,23 @@ pub struct LlmConfig {
     pub context_tokens: Option<u32>,
     /// What a speaker's prompt opens with.
     pub prompt_layout: PromptLayout,
+    /// Whether the server reads each agent's prompt so far while the
+    /// facilitator writes (`engine::machine::warm`).
+    pub warm_up: WarmUp,
+}
+
+/// Whether agents' prompts are read ahead while the room waits for the
+/// facilitator: on a local model the next round's speakers then start
+/// writing sooner; on a hosted API every read is billed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WarmUp {
+    /// On for a server on this machine or the local network, off for a
+    /// hosted API and the rehearsal.
+    #[default]
+    Auto,
+    On,
+    Off,
 }
 
 /// What a speaker's prompt opens with: the order decides how much of it a
@@ -213,6 +230,7 @@ impl Default for Config {
                 reply_max_tokens: 350,
                 context_tokens: None,
                 prompt_layout: PromptLayout::PersonaFirst,
+                warm_up: WarmUp::Auto,
             },
             parties: Vec::new(),
         }

@@ -98,6 +98,22 @@ fn round_mode_is_read_and_a_flag_overrides_it() {
 }
 
 #[test]
+fn warm_up_is_read_even_as_yamls_bare_off_and_on() {
+    assert_eq!(Config::default().llm.warm_up, WarmUp::Auto);
+    for (text, want) in [
+        ("off", WarmUp::Off),
+        ("on", WarmUp::On),
+        ("\"off\"", WarmUp::Off),
+        ("auto", WarmUp::Auto),
+    ] {
+        let c = parse(&format!("bmad:\n  llm:\n    warm_up: {text}\n")).unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(c.llm.warm_up, want, "{text}");
+    }
+    let text = parse("bmad:\n  llm:\n    warm_up: sometimes\n").unwrap_err().to_string();
+    assert!(text.contains(":3") && text.contains("sometimes"), "{text}");
+}
+
+#[test]
 fn prompt_layout_is_read_and_a_bad_one_is_located() {
     assert_eq!(Config::default().llm.prompt_layout, PromptLayout::PersonaFirst);
     let c = parse("bmad:\n  llm:\n    prompt_layout: room_first\n").unwrap();

@@ -148,20 +148,21 @@ impl PromptEnv<'_> {
     /// [`Self::room_system`]) as the system prompt, the agent's own history,
     /// `note`. `room_first`: `room` alone as the system prompt, the shared
     /// history, then the persona and `note` — the only part that differs
-    /// from one agent's call to the next.
+    /// from one agent's call to the next. An empty `note`: the call's front
+    /// alone, up to where the persona (`room_first`) or the note would go —
+    /// what a read-ahead sends.
     pub fn speaker_messages(&self, layout: PromptLayout, room: &str, a: &Agent, history: &[ChatMessage], note: &str) -> Vec<ChatMessage> {
+        let system = match layout {
+            PromptLayout::PersonaFirst => [self.persona(a).as_str(), "\n\n", room].concat(),
+            PromptLayout::RoomFirst => room.to_string(),
+        };
         let mut msgs = Vec::with_capacity(history.len() + 2);
+        msgs.push(ChatMessage::new(Role::System, system));
+        msgs.extend_from_slice(history);
         match layout {
-            PromptLayout::PersonaFirst => {
-                msgs.push(ChatMessage::new(Role::System, [self.persona(a).as_str(), "\n\n", room].concat()));
-                msgs.extend_from_slice(history);
-                with_instruction(msgs, note)
-            }
-            PromptLayout::RoomFirst => {
-                msgs.push(ChatMessage::new(Role::System, room));
-                msgs.extend_from_slice(history);
-                with_instruction(msgs, &[self.persona(a).as_str(), "\n\n", note].concat())
-            }
+            _ if note.is_empty() => msgs,
+            PromptLayout::PersonaFirst => with_instruction(msgs, note),
+            PromptLayout::RoomFirst => with_instruction(msgs, &[self.persona(a).as_str(), "\n\n", note].concat()),
         }
     }
 

@@ -76,6 +76,9 @@ pub enum Cue {
         names: Vec<String>,
         lang: Lang,
     },
+    /// An agent's prompt so far, read ahead while the room waits
+    /// (`engine::machine::warm`): its one token is thrown away.
+    WarmUp,
 }
 
 #[derive(Debug, Clone)]

@@ -205,6 +205,7 @@ impl Rehearsal {
             Cue::Selection { candidates } => serde_json::to_string(&candidates.iter().take(2).collect::<Vec<_>>()).unwrap_or_default(),
             Cue::Takeaways { topic, lang } => takeaways(topic, *lang),
             Cue::Memory { topic, names, lang } => memory(topic, names, *lang),
+            Cue::WarmUp => String::new(),
         }
     }
 }

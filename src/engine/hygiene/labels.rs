@@ -135,7 +135,7 @@ pub(super) fn is_meta(s: &str, own: &str) -> bool {
 pub(super) fn about_reply(s: &str, own: &str) -> bool {
     let lower = s.to_lowercase();
     let own = own.to_lowercase();
-    ["reply", "response"].iter().any(|w| {
+    ["reply", "response", "voice"].iter().any(|w| {
         [
             format!("{own}'s {w}"),
             format!("{own}’s {w}"),
@@ -144,9 +144,12 @@ pub(super) fn about_reply(s: &str, own: &str) -> bool {
         ]
         .iter()
         .any(|p| lower.contains(p.as_str()))
-    }) || ["的发言", "的回复", "的回应"]
+    }) || ["respond as", "reply as", "speak as"]
         .iter()
-        .any(|w| lower.contains(&format!("{own}{w}")) || lower.contains(&format!("{own} {w}")))
+        .any(|w| lower.contains(&format!("{w} {own}")))
+        || ["的发言", "的回复", "的回应"]
+            .iter()
+            .any(|w| lower.contains(&format!("{own}{w}")) || lower.contains(&format!("{own} {w}")))
 }
 
 /// `s` without an opening that greets the speaker by its own name

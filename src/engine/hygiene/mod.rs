@@ -335,6 +335,14 @@ impl Hygiene {
             s = capitalise_first(rest);
         }
         if self.reply_start {
+            // A colon with no name before it (": Amara, …"): a label's end
+            // alone, which the next speakers then copy as "Maya: : …".
+            let bare = s.trim_start().trim_start_matches([':', '：']);
+            if bare.len() < s.trim_start().len() {
+                let bare = bare.trim_start();
+                self.cut(CutKind::OwnLabel, &s[..s.len() - bare.len()]);
+                s = bare.to_string();
+            }
             if let Some(rest) = strip_preface(&s, &self.voices.own) {
                 self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
                 s = rest.to_string();

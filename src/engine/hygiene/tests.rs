@@ -112,6 +112,9 @@ fn own_labels_and_prefaces_are_removed() {
         run("Maya, thank you. Research first.", 2, None, false).0,
         "Thank you. Research first."
     );
+    // The label's colon alone, or after the label.
+    assert_eq!(run(": Amara, research first.", 3, None, false).0, "Amara, research first.");
+    assert_eq!(run("Maya: : Amara, research first.", 4, None, false).0, "Amara, research first.");
     // Greeting someone else is fine; so is the name later on.
     assert_eq!(run("Hey Kofi, research first.", 2, None, false).0, "Hey Kofi, research first.");
     assert_eq!(run("Mayans, research first.", 2, None, false).0, "Mayans, research first.");
@@ -123,6 +126,8 @@ fn talk_about_writing_the_reply_is_removed() {
         "Sure, I'll write Maya's reply without a name label. Research first.",
         "Here is my reply: Research first.",
         "Okay, here's Maya's response.\nResearch first.",
+        "Sure, I'll respond as Maya's voice. Research first.",
+        "Sure, I'll be Maya's voice.\nResearch first.",
     ] {
         let (shown, _, cuts, _) = run(reply, 3, None, false);
         assert_eq!(shown.trim_start(), "Research first.", "{reply}");

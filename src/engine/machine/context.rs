@@ -164,12 +164,30 @@ impl Party {
     /// farewell's, the moderator's), laid out as `prompt_layout` says, the
     /// history fitted to the context budget.
     pub(super) fn speaker_call(&mut self, agent: &Agent, note: &str) -> Vec<ChatMessage> {
+        let note_cost = self.room.budget.cost(note);
+        let (room, history) = self.speaker_front(agent, note_cost);
+        self.env()
+            .speaker_messages(self.room.cfg.llm.prompt_layout, &room, agent, &history, note)
+    }
+
+    /// What a speaker's next call will open with, before any note: the
+    /// read-ahead's request (`warm`). The history is fitted as if a note of
+    /// `NOTE_ALLOWANCE` followed, so the call after cuts it at the same turn.
+    pub(super) fn speaker_front_call(&mut self, agent: &Agent) -> Vec<ChatMessage> {
+        let (room, history) = self.speaker_front(agent, NOTE_ALLOWANCE);
+        self.env()
+            .speaker_messages(self.room.cfg.llm.prompt_layout, &room, agent, &history, "")
+    }
+
+    /// The system prompt and the history of a speaker's call whose note
+    /// costs `note_cost`.
+    fn speaker_front(&mut self, agent: &Agent, note_cost: u32) -> (String, Vec<ChatMessage>) {
         let layout = self.room.cfg.llm.prompt_layout;
         let room = self.room_system();
         let budget = &self.room.budget;
         let history = match layout {
             PromptLayout::PersonaFirst => {
-                let fixed = budget.cost(&self.env().persona(agent)) + budget.cost(&room) + budget.cost(note);
+                let fixed = budget.cost(&self.env().persona(agent)) + budget.cost(&room) + note_cost;
                 self.history_of(Some(agent), fixed)
             }
             PromptLayout::RoomFirst => {
@@ -179,11 +197,11 @@ impl Party {
                 // same turn and their prompts keep sharing it.
                 let env = self.env();
                 let personas = self.room.agents.iter().map(|a| budget.cost(&env.persona(a))).max().unwrap_or(0);
-                let fixed = budget.cost(&room) + personas + budget.cost(note).max(NOTE_ALLOWANCE);
+                let fixed = budget.cost(&room) + personas + note_cost.max(NOTE_ALLOWANCE);
                 self.history_of(None, fixed)
             }
         };
-        self.env().speaker_messages(layout, &room, agent, &history, note)
+        (room, history)
     }
 
     /// The history `viewer` sees (None: the one every speaker shares), as

@@ -19,6 +19,7 @@ impl Party {
     /// engaged agents, the highlights, the closing, and the file marked
     /// completed.
     pub(super) async fn graceful_exit(mut self, reason: ExitReason) {
+        self.stop_warming();
         self.set_phase(Phase::Exiting);
         // Questions still open are moot now.
         let open: Vec<String> = self.pending.drain(..).map(|p| p.id).collect();

@@ -19,7 +19,8 @@
 //!   `reset` (the turn reset), `clock` (active time), `save`, `remember`
 //!   (the party's memory), and the prompt side: `context` (the context
 //!   budget), `briefing` (the scene, the memory brief and the documents
-//!   beside the room's rules) and `voices` (who a reply must not speak as).
+//!   beside the room's rules), `voices` (who a reply must not speak as)
+//!   and `warm` (agents' prompts read ahead while the room waits).
 
 mod briefing;
 mod clock;
@@ -41,6 +42,7 @@ mod takeaways;
 mod takes;
 mod termination;
 mod voices;
+mod warm;
 
 use std::collections::VecDeque;
 use std::path::PathBuf;

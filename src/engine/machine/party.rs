@@ -58,6 +58,8 @@ pub(super) struct Party {
     /// The scene, memory brief and documents as last fitted, and the
     /// window they were fitted to (`briefing`).
     pub(super) briefing: Option<((u32, u64), String)>,
+    /// Agents' prompts being read ahead while the room waits (`warm`).
+    pub(super) warming: Option<super::warm::Warming>,
 }
 
 impl Party {
@@ -84,6 +86,7 @@ impl Party {
             turn_estimates: Vec::new(),
             insert_at: None,
             briefing: None,
+            warming: None,
         }
     }
 
@@ -213,6 +216,7 @@ impl Party {
             self.emit(Event::AwaitingInput { kind });
         }
         let (limit, warn) = (self.time_deadline(), self.warn_deadline());
+        let warm_at = self.warm_deadline();
         let push = self.push_deadline();
         let (idle_warn, idle_exit) = self.idle_deadlines();
         let expiry = self.reset_expiry();
@@ -235,6 +239,7 @@ impl Party {
                 },
                 None => Next::Listen,
             },
+            _ = at(warm_at) => { self.start_warming(); Next::Listen }
         }
     }
 

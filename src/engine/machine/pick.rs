@@ -21,6 +21,35 @@ impl Party {
     /// Who speaks this round, in order; None when the facilitator quit
     /// while the model was choosing.
     pub(super) async fn pick_agents(&mut self, message: &str, pushed: bool) -> Option<Vec<usize>> {
+        let heuristic = self.heuristic_pick(message, pushed);
+        let picked = if self.room.cfg.party.selection == crate::config::Selection::Llm && !pushed {
+            match self.llm_select(message, &heuristic).await {
+                Chosen::Agents(picked) => picked,
+                Chosen::Fallback => heuristic,
+                Chosen::Quit => return None,
+            }
+        } else {
+            heuristic
+        };
+        Some(self.asker_first(picked))
+    }
+
+    /// The agent who asked the facilitator hears the answer first.
+    pub(super) fn asker_first(&self, mut picked: Vec<usize>) -> Vec<usize> {
+        if let Some(id) = &self.state().awaiting_answer_from {
+            if let Some(i) = self.room.agents.iter().position(|a| &a.id == id) {
+                picked.retain(|&x| x != i);
+                picked.insert(0, i);
+                picked.truncate(self.room.cfg.party.agents_per_round.1.max(1));
+            }
+        }
+        picked
+    }
+
+    /// The heuristic choice for `message` (the topic when the room goes on
+    /// by itself): what the next round picks, as far as the conversation so
+    /// far decides it — the read-ahead's guess too (`warm`).
+    pub(super) fn heuristic_pick(&self, message: &str, pushed: bool) -> Vec<usize> {
         let context: String = self
             .session
             .turns
@@ -34,7 +63,7 @@ impl Party {
         let (history, rounds_played) = round_history(&self.session.turns, selection::RECENT_ROUNDS);
         // Agents whose push budget is below 1 never take part in pushed rounds.
         let eligible = |a: &Agent| !pushed || a.diligence_push_max.is_none_or(|m| m >= 1);
-        let heuristic = selection::select(
+        selection::select(
             &self.room.agents,
             &self.room.profiles,
             message,
@@ -45,25 +74,7 @@ impl Party {
             },
             self.room.cfg.party.agents_per_round,
             eligible,
-        );
-        let mut picked = if self.room.cfg.party.selection == crate::config::Selection::Llm && !pushed {
-            match self.llm_select(message, &heuristic).await {
-                Chosen::Agents(picked) => picked,
-                Chosen::Fallback => heuristic,
-                Chosen::Quit => return None,
-            }
-        } else {
-            heuristic
-        };
-        // The agent who asked the facilitator hears the answer first.
-        if let Some(id) = self.state().awaiting_answer_from.clone() {
-            if let Some(i) = self.room.agents.iter().position(|a| a.id == id) {
-                picked.retain(|&x| x != i);
-                picked.insert(0, i);
-                picked.truncate(self.room.cfg.party.agents_per_round.1.max(1));
-            }
-        }
-        Some(picked)
+        )
     }
 
     /// `selection: llm`: the model picks the speakers; any failure or odd

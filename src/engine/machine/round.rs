@@ -80,6 +80,7 @@ impl Party {
         if std::env::var("BMAD_PARTY_FAULT").is_ok_and(|v| v == "panic-in-round") {
             panic!("injected fault: panic in the engine task");
         }
+        self.stop_warming();
         let round = self.state().current_round + 1;
         let message = self.open_round(round, &input).await;
         self.settle_window().await;
@@ -172,6 +173,7 @@ impl Party {
     async fn speak_together(&mut self, speakers: &[Agent], floor: &mut Floor, tally: &mut Tally) -> bool {
         let mut takes = Takes::new(StreamMode::Round);
         let mut tries = vec![Tries::default(); speakers.len()];
+        let begun = std::time::Instant::now();
         for (slot, agent) in speakers.iter().enumerate() {
             self.emit(Event::AgentStarted {
                 agent: agent.id.clone(),
@@ -191,7 +193,7 @@ impl Party {
                 Reply::TooLong(_) if !tries[slot].shortened && !stopped => {
                     tries[slot].shortened = true;
                     let (req, voices) = self.turn_request(agent, floor, tries[slot].ask_again.as_deref());
-                    self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
+                    self.restart_take(&mut takes, slot, req, agent, &voices, begun);
                 }
                 Reply::Emptied(cause) if tries[slot].ask_again.is_none() && !stopped => {
                     // Another sample of the same prompt (a server's prompt
@@ -207,7 +209,7 @@ impl Party {
                     let note = self.env().ask_again_note(agent);
                     let (req, voices) = self.turn_request(agent, floor, Some(&note));
                     tries[slot].ask_again = Some(note);
-                    self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
+                    self.restart_take(&mut takes, slot, req, agent, &voices, begun);
                 }
                 reply => {
                     let before = self.session.turns.len();

@@ -105,6 +105,13 @@ impl Take {
         }
     }
 
+    /// The wait counted from `started`: a turn asked again (or built again
+    /// shorter) is one wait for the facilitator, from its first request.
+    pub(super) fn since(mut self, started: std::time::Instant) -> Take {
+        self.started = started;
+        self
+    }
+
     /// Cleaned text through the marker filter onto the screen.
     fn show(&mut self, room: &Room, mode: StreamMode, text: &str) {
         let visible = self.filter.push(text);

@@ -94,6 +94,22 @@ impl Party {
         takes.live.push(Take::start(&self.room, slot, req, agent, voices));
     }
 
+    /// A take that goes on from one that ended without a reply to keep:
+    /// its latency counts from `started`, the turn's first request.
+    pub(super) fn restart_take(
+        &self,
+        takes: &mut Takes,
+        slot: usize,
+        req: ChatRequest,
+        agent: &Agent,
+        voices: &Voices,
+        started: std::time::Instant,
+    ) {
+        takes
+            .live
+            .push(Take::start(&self.room, slot, req, Some(agent), Some(voices)).since(started));
+    }
+
     /// Waits until one of `takes` is over and hands back its slot and
     /// reply; None when none is left. Commands that arrive meanwhile wait in
     /// the queue, except those that stop the replies.

@@ -67,6 +67,14 @@ pub(super) async fn run(
                 let _ = tx.send(LlmEvent::Done).await;
                 return;
             }
+            // A read-ahead is done once the server has read the prompt: its
+            // one token may well decode to no text, and a server in trouble
+            // is the round's own calls' to wait for and report.
+            Err(e) if matches!(req.cue, crate::llm::Cue::WarmUp) => {
+                tracing::debug!(cause = %redacted(e).cause, "read-ahead ended without a reply");
+                let _ = tx.send(LlmEvent::Done).await;
+                return;
+            }
             Err(e) => redacted(e),
         };
         tracing::warn!(attempt, cause = %err.cause, "model call failed");
