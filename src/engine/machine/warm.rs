@@ -5,12 +5,14 @@
 //! token asked and thrown away. A server that keeps several prompts' states
 //! (llama.cpp's server does by default, `--cache-ram`; llama-cpp-python's
 //! with `--cache`) holds one per agent, and whoever the next round picks
-//! reads only the facilitator's message and the turn's note before writing.
+//! reads only what was added since: the facilitator's message, the replies
+//! just before its turn, the turn's note.
 //!
 //! Only a round's worth of agents is read: the ones the conversation so
 //! far points to (exactly the next round's speakers when the room goes on
-//! by itself; a new message may pick others). Each read left over would hold a one-slot server when the
-//! facilitator sends, and push a likelier agent's state out of its cache.
+//! by itself; a new message may pick others). Each read left over would
+//! hold a one-slot server when the facilitator sends, and push a likelier
+//! agent's state out of its cache.
 //!
 //! On by default for a server on this machine or the local network (its
 //! idle time costs nothing), off for a hosted API (every read is billed)
@@ -28,8 +30,6 @@ use tokio::time::{Duration, Instant};
 use super::party::Party;
 use crate::config::WarmUp;
 use crate::llm::{ChatRequest, Cue, LlmEvent};
-use crate::roster::agents::Agent;
-use crate::session::{Turn, TurnKind};
 
 /// How long the room waits before reading ahead: a facilitator whose next
 /// line is already there (a script, a paste) never waits on a read they
@@ -54,29 +54,6 @@ pub(super) fn warms(setting: WarmUp, base_url: Option<&str>, rehearsal: bool) ->
         WarmUp::Off => false,
         WarmUp::Auto => base_url.is_some_and(crate::engine::budget::is_local),
     }
-}
-
-/// Who is read first: `likely` (the speakers the conversation so far
-/// points to), then the agents who have gone longest without speaking
-/// (those who never spoke first, in the room's order), since the picker's
-/// rotation favours them; the last round's speakers last. A moderator
-/// never speaks in a round and is left out.
-pub(super) fn warm_order(agents: &[Agent], turns: &[Turn], likely: &[usize]) -> Vec<usize> {
-    let last_spoke = |a: &Agent| {
-        turns
-            .iter()
-            .rposition(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(a.id.as_str()))
-    };
-    let mut order: Vec<(Option<usize>, usize)> = agents
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| !a.moderator)
-        .map(|(i, a)| (last_spoke(a), i))
-        .collect();
-    // None (never spoke) sorts before any index.
-    order.sort();
-    let rest = order.into_iter().map(|(_, i)| i).filter(|i| !likely.contains(i));
-    likely.iter().copied().filter(|&i| !agents[i].moderator).chain(rest).collect()
 }
 
 impl Party {
@@ -106,11 +83,13 @@ impl Party {
         // message a guess the message itself may overturn.
         let topic = self.session.fm.topic.clone();
         let likely = self.asker_first(self.heuristic_pick(&topic, false));
-        for i in warm_order(&self.room.agents, &self.session.turns, &likely)
-            .into_iter()
-            .take(likely.len())
-        {
-            let agent = self.room.agents[i].clone();
+        // A moderator speaks only when the room goes in circles.
+        let speakers: Vec<_> = likely
+            .iter()
+            .map(|&i| self.room.agents[i].clone())
+            .filter(|a| !a.moderator)
+            .collect();
+        for agent in speakers {
             let messages = self.speaker_front_call(&agent);
             // With `room_first` every speaker's front is the same: read once.
             if requests.last().is_some_and(|r| r.messages == messages && r.model == agent.model) {
@@ -165,46 +144,6 @@ impl Party {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::assets::embedded_agents;
-    use crate::roster::agents::load_roster;
-
-    fn spoke(id: &str) -> Turn {
-        Turn {
-            kind: TurnKind::Agent,
-            agent: Some(id.to_string()),
-            round: 1,
-            at: chrono::Utc::now(),
-            label: id.to_string(),
-            text: "A view.".to_string(),
-            interrupted: false,
-            latency: None,
-        }
-    }
-
-    #[test]
-    fn those_who_spoke_longest_ago_are_read_first_and_the_moderator_never() {
-        let agents = load_roster(&embedded_agents()).unwrap();
-        let ids = |order: Vec<usize>| order.into_iter().map(|i| agents[i].id.clone()).collect::<Vec<_>>();
-        let speakers: Vec<&Agent> = agents.iter().filter(|a| !a.moderator).collect();
-        // Nobody spoke: the room's order.
-        let all = ids(warm_order(&agents, &[], &[]));
-        assert_eq!(all, speakers.iter().map(|a| a.id.clone()).collect::<Vec<_>>());
-        assert!(agents.iter().any(|a| a.moderator), "the roster has a moderator to leave out");
-        // The first two spoke, the first most recently: both go last, the
-        // most recent speaker at the very end.
-        let (a, b) = (&speakers[0].id, &speakers[1].id);
-        let order = ids(warm_order(&agents, &[spoke(b), spoke(a)], &[]));
-        assert_eq!(order.len(), speakers.len());
-        assert_eq!(&order[order.len() - 2..], [b.clone(), a.clone()]);
-        assert_eq!(order[0], speakers[2].id);
-        // The likely speakers first, each once; a moderator never.
-        let moderator = agents.iter().position(|a| a.moderator).unwrap();
-        let last = agents.iter().position(|x| &x.id == a).unwrap();
-        let order = ids(warm_order(&agents, &[spoke(b), spoke(a)], &[last, moderator]));
-        assert_eq!(order.len(), speakers.len());
-        assert_eq!(order[0], *a);
-        assert_eq!(order[1], speakers[2].id);
-    }
 
     #[test]
     fn auto_reads_ahead_only_on_a_local_server_and_never_in_the_rehearsal() {
