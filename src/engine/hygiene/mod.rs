@@ -336,10 +336,14 @@ impl Hygiene {
         }
         if self.reply_start {
             // A colon with no name before it (": Amara, …"): a label's end
-            // alone, which the next speakers then copy as "Maya: : …".
-            let bare = s.trim_start().trim_start_matches([':', '：']);
-            if bare.len() < s.trim_start().len() {
-                let bare = bare.trim_start();
+            // alone, which the next speakers then copy as "Maya: : …". (A
+            // smiley, ":)", is no label.)
+            let t = s.trim_start();
+            let bare = t
+                .strip_prefix('：')
+                .or_else(|| t.strip_prefix(':').filter(|r| r.starts_with(char::is_whitespace)))
+                .map(str::trim_start);
+            if let Some(bare) = bare {
                 self.cut(CutKind::OwnLabel, &s[..s.len() - bare.len()]);
                 s = bare.to_string();
             }

@@ -115,6 +115,7 @@ fn own_labels_and_prefaces_are_removed() {
     // The label's colon alone, or after the label.
     assert_eq!(run(": Amara, research first.", 3, None, false).0, "Amara, research first.");
     assert_eq!(run("Maya: : Amara, research first.", 4, None, false).0, "Amara, research first.");
+    assert_eq!(run(":) Research first.", 2, None, false).0, ":) Research first.");
     // Greeting someone else is fine; so is the name later on.
     assert_eq!(run("Hey Kofi, research first.", 2, None, false).0, "Hey Kofi, research first.");
     assert_eq!(run("Mayans, research first.", 2, None, false).0, "Mayans, research first.");
