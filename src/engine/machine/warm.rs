@@ -115,16 +115,11 @@ impl Party {
                     return;
                 }
                 let mut stream = provider.stream(req);
+                // One attempt, ending in `Done` whatever the server did
+                // (`llm::openai::call::run`): read to the end.
                 while let Some(ev) = stream.next().await {
-                    match ev {
-                        LlmEvent::Token(_) | LlmEvent::Capped | LlmEvent::Waiting { .. } => {}
-                        LlmEvent::Usage { prompt, cached, .. } => {
-                            tracing::info!(prompt, cached, "read ahead");
-                        }
-                        LlmEvent::Done => break,
-                        // A server in trouble is left alone: the round's own
-                        // calls retry and report.
-                        _ => return,
+                    if let LlmEvent::Usage { prompt, cached, .. } = ev {
+                        tracing::info!(prompt, cached, "read ahead");
                     }
                 }
             }
