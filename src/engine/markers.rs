@@ -3,10 +3,108 @@
 //! marker may be split across tokens: the filter holds back any tail that
 //! could still become a marker until the next piece decides.
 
+use std::ops::Range;
+
+/// The marks a marker may open with (`!?@human`, `！？@人`). Small models
+/// drop, double or swap them — the local 1.5B wrote "Hi!@human",
+/// "Yes!@human" and "@human Hey Sam!" (docs/real-models.md) — so a marker
+/// that opens with them is known by the rest of it after any run of them,
+/// and, when that rest is a mention (`@human`), by the mention alone as a word.
+const MARKS: [char; 4] = ['!', '?', '！', '？'];
+
+/// One marker and the ways a model may write it.
+#[derive(Debug, Clone)]
+pub struct Marker {
+    written: String,
+    /// What follows the opening marks, when the marker has them.
+    core: Option<String>,
+}
+
+impl Marker {
+    pub fn new(written: &str) -> Marker {
+        let core = written.trim_start_matches(MARKS);
+        let core = (core.len() < written.len() && !core.trim().is_empty()).then(|| core.to_string());
+        Marker {
+            written: written.to_string(),
+            core,
+        }
+    }
+
+    /// Where the marker is first written in `text`, in any of its spellings,
+    /// with a colon right after it: written as a label (`!?@human: Amara, …`),
+    /// the colon is no word of the reply either.
+    pub fn find(&self, text: &str) -> Option<Range<usize>> {
+        self.find_after(None, text)
+    }
+
+    /// `find` in text that follows `prev`, the character before it (None:
+    /// nothing is before it).
+    fn find_after(&self, prev: Option<char>, text: &str) -> Option<Range<usize>> {
+        let at = self.find_spelling(prev, text)?;
+        let colon = text[at.end..]
+            .chars()
+            .next()
+            .filter(|c| matches!(c, ':' | '：'))
+            .map_or(0, char::len_utf8);
+        Some(at.start..at.end + colon)
+    }
+
+    fn find_spelling(&self, prev: Option<char>, text: &str) -> Option<Range<usize>> {
+        if self.written.is_empty() {
+            return None;
+        }
+        let Some(core) = &self.core else {
+            return text.find(self.written.as_str()).map(|s| s..s + self.written.len());
+        };
+        let mut from = 0;
+        while let Some(i) = text[from..].find(core.as_str()) {
+            let at = from + i;
+            let marks = marks_before(&text[..at]);
+            let word_ends = !text[at + core.len()..].starts_with(char::is_alphanumeric);
+            if marks > 0 || self.mention_starts(prev, &text[..at]) && word_ends {
+                return Some(at - marks..at + core.len());
+            }
+            from = at + core.chars().next().map_or(1, char::len_utf8);
+        }
+        None
+    }
+
+    /// Whether a mention core (`@human`) after `before` would start a word.
+    fn mention_starts(&self, prev: Option<char>, before: &str) -> bool {
+        let last = before.chars().next_back().or(prev);
+        self.core.as_ref().is_some_and(|c| c.starts_with('@')) && last.is_none_or(char::is_whitespace)
+    }
+
+    /// How many bytes at the end of `text` could still become the marker.
+    fn open_tail(&self, prev: Option<char>, text: &str) -> usize {
+        let Some(core) = &self.core else {
+            return longest_suffix_prefix(text, &self.written);
+        };
+        // Marks, then a proper prefix of the rest (perhaps none of it yet);
+        // or the start of a mention.
+        (0..core.len())
+            .rev()
+            .filter(|&n| core.is_char_boundary(n) && text.ends_with(&core[..n]))
+            .find_map(|n| {
+                let before = &text[..text.len() - n];
+                let marks = marks_before(before);
+                (marks > 0 || n > 0 && self.mention_starts(prev, before)).then_some(marks + n)
+            })
+            .unwrap_or(0)
+    }
+}
+
+/// Bytes of the run of marks that `text` ends with.
+fn marks_before(text: &str) -> usize {
+    text.len() - text.trim_end_matches(MARKS).len()
+}
+
 #[derive(Debug, Clone)]
 pub struct MarkerFilter {
-    markers: Vec<String>,
+    markers: Vec<Marker>,
     pending: String,
+    /// The last character let through: whether a mention starts a word.
+    prev: Option<char>,
     found: Vec<bool>,
 }
 
@@ -14,8 +112,9 @@ impl MarkerFilter {
     pub fn new(markers: Vec<String>) -> Self {
         let found = vec![false; markers.len()];
         MarkerFilter {
-            markers: markers.into_iter().filter(|m| !m.is_empty()).collect(),
+            markers: markers.iter().map(|m| Marker::new(m)).collect(),
             pending: String::new(),
+            prev: None,
             found,
         }
     }
@@ -23,27 +122,43 @@ impl MarkerFilter {
     /// Feeds a piece; returns the text that is safe to show now.
     pub fn push(&mut self, piece: &str) -> String {
         self.pending.push_str(piece);
-        for (i, m) in self.markers.iter().enumerate() {
-            if self.pending.contains(m.as_str()) {
-                self.found[i] = true;
-                self.pending = self.pending.replace(m.as_str(), "");
-            }
-        }
+        self.take_markers(false);
+        // A marker at the very end may still take a colon; anything else
+        // there may still become a marker.
         let hold = self
             .markers
             .iter()
-            .map(|m| longest_suffix_prefix(&self.pending, m))
+            .map(|m| match m.find_after(self.prev, &self.pending) {
+                Some(at) if at.end == self.pending.len() => self.pending.len() - at.start,
+                _ => m.open_tail(self.prev, &self.pending),
+            })
             .max()
             .unwrap_or(0);
         let cut = self.pending.len() - hold;
-        let out = self.pending[..cut].to_string();
-        self.pending.drain(..cut);
+        let out: String = self.pending.drain(..cut).collect();
+        self.prev = out.chars().next_back().or(self.prev);
         out
     }
 
     /// The end of the reply: whatever was held back was not a marker.
     pub fn finish(&mut self) -> String {
+        self.take_markers(true);
         std::mem::take(&mut self.pending)
+    }
+
+    /// Takes the markers out of the pending text; until the `last` piece is
+    /// in, not one that ends it without a colon (one may follow).
+    fn take_markers(&mut self, last: bool) {
+        for (i, m) in self.markers.iter().enumerate() {
+            while let Some(at) = m.find_after(self.prev, &self.pending) {
+                let open = at.end == self.pending.len() && !self.pending[..at.end].ends_with([':', '：']);
+                if open && !last {
+                    break;
+                }
+                self.found[i] = true;
+                self.pending.replace_range(at, "");
+            }
+        }
     }
 
     pub fn found(&self, index: usize) -> bool {
@@ -93,5 +208,67 @@ mod tests {
         let mut f = MarkerFilter::new(vec!["！？@人".into()]);
         let out = f.push("好的！") + &f.finish();
         assert_eq!(out, "好的！");
+    }
+
+    #[test]
+    fn an_ask_marker_with_its_marks_dropped_or_swapped_is_still_the_marker() {
+        // What the local 1.5B wrote for `!?@human`, split at every point.
+        for (reply, shown) in [
+            ("Hi!@human Ingrid has a point.", "Hi Ingrid has a point."),
+            ("Yes!@human", "Yes"),
+            ("Next step?!?@human", "Next step"),
+            ("!?@human Which shop first?", " Which shop first?"),
+            ("!?@human: Amara, which shop?", " Amara, which shop?"),
+        ] {
+            for cut in 0..=reply.len() {
+                let mut f = MarkerFilter::new(vec!["<!-- END -->".into(), "!?@human".into()]);
+                let out = f.push(&reply[..cut]) + &f.push(&reply[cut..]) + &f.finish();
+                assert_eq!(out, shown, "{reply:?} cut at {cut}");
+                assert!(f.found(1) && !f.found(0), "{reply:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_mention_alone_is_the_marker_as_a_word_only() {
+        for (reply, shown, found) in [
+            ("@human Hey Sam! Pairing helps.", " Hey Sam! Pairing helps.", true),
+            ("Agreed.\n@human", "Agreed.\n", true),
+            (
+                "Ask bob@human.example or @humans. Great!",
+                "Ask bob@human.example or @humans. Great!",
+                false,
+            ),
+        ] {
+            for cut in (0..=reply.len()).filter(|&c| reply.is_char_boundary(c)) {
+                let mut f = MarkerFilter::new(vec!["!?@human".into()]);
+                let out = f.push(&reply[..cut]) + &f.push(&reply[cut..]) + &f.finish();
+                assert_eq!(out, shown, "{reply:?} cut at {cut}");
+                assert_eq!(f.found(0), found, "{reply:?}");
+            }
+        }
+        // A mark at a piece's end may open the marker: held, then released.
+        let mut f = MarkerFilter::new(vec!["!?@human".into()]);
+        assert_eq!(f.push("Great!"), "Great");
+        assert_eq!(f.push(" Really?") + &f.finish(), "! Really?");
+        // The end marker is no mention: only its own spelling counts.
+        assert_eq!(Marker::new("<!-- END -->").find("END -->"), None);
+    }
+
+    #[test]
+    fn a_full_width_marker_is_known_in_ascii_marks_too() {
+        let mut f = MarkerFilter::new(vec!["！？@人".into()]);
+        let out = f.push("好的!@人") + &f.push("请问预算？") + &f.finish();
+        assert_eq!(out, "好的请问预算？");
+        assert!(f.found(0));
+        assert_eq!(Marker::new("！？@人").find("问！@人"), Some(3..10));
+    }
+
+    #[test]
+    fn an_empty_marker_never_matches_and_keeps_the_others_places() {
+        let mut f = MarkerFilter::new(vec![String::new(), "!?@human".into()]);
+        let out = f.push("Ok.\n!?@human Why?") + &f.finish();
+        assert_eq!(out, "Ok.\n Why?");
+        assert!(!f.found(0) && f.found(1));
     }
 }

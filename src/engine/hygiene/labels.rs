@@ -5,7 +5,7 @@ use crate::text::is_cjk;
 
 /// Markdown and list decoration, and an icon, before a label.
 fn undecorated(s: &str) -> &str {
-    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '['));
+    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '(' | '（'));
     // An icon: symbols and their variation selectors, then spaces.
     let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
     if rest.len() != s.len() {
@@ -133,7 +133,12 @@ pub(super) fn is_meta(s: &str, own: &str) -> bool {
 
 /// Whether `s` names the reply being written (`Maya's reply`, `my response`).
 pub(super) fn about_reply(s: &str, own: &str) -> bool {
-    let lower = s.to_lowercase();
+    // "in Tomás's own voice" names it as "Tomás's voice" does.
+    let lower = s
+        .to_lowercase()
+        .replace("'s own ", "'s ")
+        .replace("’s own ", "’s ")
+        .replace("my own ", "my ");
     let own = own.to_lowercase();
     ["reply", "response", "voice"].iter().any(|w| {
         [
@@ -152,7 +157,7 @@ pub(super) fn about_reply(s: &str, own: &str) -> bool {
             .any(|w| lower.contains(&format!("{own}{w}")) || lower.contains(&format!("{own} {w}")))
 }
 
-/// `s` without an opening that greets the speaker by its own name
+/// `s` without an opening that addresses the speaker by its own name
 /// (`Hey Maya,` by Maya: the model took the turn for someone else's).
 pub(super) fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
     if own.is_empty() {
@@ -185,6 +190,31 @@ pub(super) fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
         return None;
     }
     Some(rest[mark.len_utf8()..].trim_start())
+}
+
+/// Where a sentence closes by calling the speaker by its own name (`Thank
+/// you for that, Ingrid!` by Ingrid: the model answered as the agent it was
+/// answering): the comma and the name, to drop; the sentence's end stays.
+pub(super) fn closing_self_address(s: &str, own: &str) -> Option<std::ops::Range<usize>> {
+    if own.is_empty() {
+        return None;
+    }
+    let body = s.trim_end().trim_end_matches(['!', '.', '?', '。', '！', '？']);
+    let before = strip_suffix_ci(body, own)?;
+    let spaced = before.trim_end_matches(' ');
+    let comma = spaced.strip_suffix([',', '，'])?;
+    (!comma.trim().is_empty()).then_some(comma.len()..body.len())
+}
+
+/// `t` before `suffix`, compared without case.
+fn strip_suffix_ci<'t>(t: &'t str, suffix: &str) -> Option<&'t str> {
+    let mut chars = t.chars();
+    for p in suffix.chars().rev() {
+        if !chars.next_back()?.to_lowercase().eq(p.to_lowercase()) {
+            return None;
+        }
+    }
+    Some(chars.as_str())
 }
 
 /// `t` after `prefix`, compared without case.

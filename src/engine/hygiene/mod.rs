@@ -14,6 +14,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crate::engine::markers::Marker;
 use crate::text::is_cjk;
 
 pub use cut::{Cut, CutKind};
@@ -21,13 +22,14 @@ pub use sentences::first_sentences;
 
 mod cut;
 mod labels;
+mod opening;
 mod sentences;
 #[cfg(test)]
 mod tests;
 
 use labels::{
-    about_reply, attributes, capitalise_first, could_be_label, could_be_preface, is_meta, label_at_start, mentions_any, strip_label,
-    strip_preface, strip_self_address, strip_self_attribution,
+    about_reply, attributes, capitalise_first, could_be_label, could_be_preface, label_at_start, mentions_any, strip_label,
+    strip_self_attribution,
 };
 use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end, sentence_end_from, token_hashes, token_starts, TAIL_BYTES};
 
@@ -156,6 +158,9 @@ pub struct Hygiene {
     shown: usize,
     /// Nothing has been kept yet.
     reply_start: bool,
+    /// A lone interjection opening the reply, unshown until the next
+    /// sentence shows what it opened (`opening.rs`).
+    opener: Option<String>,
     kept: String,
     /// Runs of words of the kept sentences (the loop guard), and the short
     /// ones whole.
@@ -189,6 +194,7 @@ impl Hygiene {
             cur: String::new(),
             shown: 0,
             reply_start: true,
+            opener: None,
             kept: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
@@ -239,6 +245,9 @@ impl Hygiene {
             let lag = starts.len().saturating_sub(self.voices.gram - 1);
             let upto = starts.get(lag).map_or(self.cur.len(), |&b| from + b);
             let upto = self.cur[..upto].trim_end().len().max(self.shown);
+            if upto > self.shown {
+                self.release_opener(&mut step);
+            }
             step.show.push_str(&self.cur[self.shown..upto]);
             self.kept.push_str(&self.cur[self.shown..upto]);
             self.shown = upto;
@@ -250,8 +259,15 @@ impl Hygiene {
     /// to show.
     pub fn finish(&mut self, capped: bool) -> String {
         let mut step = Step::default();
+        self.settle_last(capped, &mut step);
+        // A lone "Sure!" that nothing dropped after it: the speaker's own.
+        self.release_opener(&mut step);
+        step.show
+    }
+
+    fn settle_last(&mut self, capped: bool, step: &mut Step) {
         if self.stopped || self.cur.is_empty() {
-            return step.show;
+            return;
         }
         let sentence = std::mem::take(&mut self.cur);
         let shown = std::mem::take(&mut self.shown);
@@ -265,10 +281,9 @@ impl Hygiene {
                 step.show.push('…');
                 self.kept.push('…');
             }
-            return step.show;
+            return;
         }
-        self.settle(&sentence, shown, &mut step);
-        step.show
+        self.settle(&sentence, shown, step);
     }
 
     /// The reply as kept (markers included; the marker filter comes after).
@@ -318,6 +333,9 @@ impl Hygiene {
             self.cut(CutKind::Salutation, sentence.trim());
             return;
         }
+        if self.hold_opener(sentence) {
+            return;
+        }
         let mut s = sentence.to_string();
         // A label opens a line, or a sentence within one (`当然！小林：…`).
         if label_at_start(&s, &self.voices.others).is_some() {
@@ -335,48 +353,33 @@ impl Hygiene {
             s = capitalise_first(rest);
         }
         if self.reply_start {
-            // A colon with no name before it (": Amara, …"): a label's end
-            // alone, which the next speakers then copy as "Maya: : …". (A
-            // smiley, ":)", is no label.)
-            let t = s.trim_start();
-            let bare = t
-                .strip_prefix('：')
-                .or_else(|| t.strip_prefix(':').filter(|r| r.starts_with(char::is_whitespace)))
-                .map(str::trim_start);
-            if let Some(bare) = bare {
-                self.cut(CutKind::OwnLabel, &s[..s.len() - bare.len()]);
-                s = bare.to_string();
-            }
-            if let Some(rest) = strip_preface(&s, &self.voices.own) {
-                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
-                s = rest.to_string();
-            }
-            // "Sure, I'll write Maya's reply without a name label.": an
-            // answer to the turn note, not a word of the meeting.
-            let head = s.find([':', '：']).map_or(s.as_str(), |c| &s[..c]);
-            if is_meta(head, &self.voices.own) {
-                let rest = s[head.len()..].trim_start_matches([':', '：', ' ', '*']).to_string();
-                self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
-                if rest.trim().is_empty() {
-                    return;
-                }
-                s = rest;
-            }
-            if let Some(rest) = strip_self_address(&s, &self.voices.own) {
-                self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
-                s = capitalise_first(rest);
+            match self.strip_opening(s) {
+                Some(rest) => s = rest,
+                None => return,
             }
         }
+        // "Hey Maya," or "Kofi, I agree" by that agent, at any sentence: the
+        // model took the turn for someone else's.
+        if let Some(rest) = labels::strip_self_address(&s, &self.voices.own) {
+            let lead = s.len() - s.trim_start().len();
+            self.cut(CutKind::SelfQuote, &s[lead..s.len() - rest.len()]);
+            s = [&s[..lead], &capitalise_first(rest)].concat();
+        }
+        if let Some(at) = labels::closing_self_address(&s, &self.voices.own) {
+            self.cut(CutKind::SelfQuote, &s[at.clone()]);
+            s.replace_range(at, "");
+        }
         let toks = self.voices.tokens(&s);
+        let line = s.trim_start();
         let signal = self
             .voices
             .markers
             .iter()
-            .find(|m| !m.is_empty() && s.trim_start().starts_with(m.as_str()));
+            .find_map(|m| Marker::new(m).find(line).filter(|at| at.start == 0));
         // A signal line may echo anything but the runtime's own words: a
         // "question" that recites the ask instruction is no question.
         let verdict = match signal {
-            Some(m) => match self.copied(&self.voices.tokens(&s.trim_start()[m.len()..])) {
+            Some(at) => match self.copied(&self.voices.tokens(&line[at.end..])) {
                 Some(RUNTIME) => Some(RUNTIME),
                 _ => None,
             },
@@ -416,7 +419,11 @@ impl Hygiene {
             return;
         }
         self.remember(&s);
-        let text = if self.reply_start { s.trim_start().to_string() } else { s };
+        let text = if self.reply_start && self.opener.is_none() {
+            s.trim_start().to_string()
+        } else {
+            s
+        };
         self.keep(&text, step);
     }
 
@@ -424,7 +431,13 @@ impl Hygiene {
     /// then a copy of what Kofi said): a copied rest is dropped and the
     /// shown part closed with an ellipsis, since it cannot be taken back.
     fn settle_tail(&mut self, sentence: &str, shown: usize, step: &mut Step) {
-        let rest = &sentence[shown..];
+        let mut rest = sentence[shown..].to_string();
+        // The closing words stay unshown as a sentence's last words do.
+        if let Some(at) = labels::closing_self_address(sentence, &self.voices.own).filter(|at| at.start >= shown) {
+            self.cut(CutKind::SelfQuote, &sentence[at.clone()]);
+            rest.replace_range(at.start - shown..at.end - shown, "");
+        }
+        let rest = rest.as_str();
         let close = |h: &mut Self, step: &mut Step| {
             let ending = if rest.ends_with('\n') { "…\n" } else { "… " };
             step.show.push_str(ending);
@@ -468,6 +481,7 @@ impl Hygiene {
     }
 
     fn keep(&mut self, text: &str, step: &mut Step) {
+        self.release_opener(step);
         if !text.trim().is_empty() {
             self.reply_start = false;
         }

@@ -70,6 +70,8 @@ fn speaking_as_another_cuts_the_reply_and_is_never_shown() {
         "I like it.\n🛠️ Kofi: Me too.",
         "I like it.\nSam: thanks all!",
         "I like it.\nFacilitator: next?",
+        // A stage line in parentheses (the 1.5B: "(Hiro: I agree. )").
+        "I like it.\n(Kofi: I agree. )",
     ] {
         for n in [1, 2, 5, 50] {
             let (shown, kept, cuts, stopped) = run(reply, n, None, false);
@@ -116,9 +118,45 @@ fn own_labels_and_prefaces_are_removed() {
     assert_eq!(run(": Amara, research first.", 3, None, false).0, "Amara, research first.");
     assert_eq!(run("Maya: : Amara, research first.", 4, None, false).0, "Amara, research first.");
     assert_eq!(run(":) Research first.", 2, None, false).0, ":) Research first.");
+    // Later in the reply too (the 1.5B's Kofi: "Ingrid, you're right. Kofi, I totally agree.").
+    assert_eq!(
+        run("Kofi is right.\nMaya, I totally agree with him.", 3, None, false).0,
+        "Kofi is right.\nI totally agree with him."
+    );
     // Greeting someone else is fine; so is the name later on.
     assert_eq!(run("Hey Kofi, research first.", 2, None, false).0, "Hey Kofi, research first.");
     assert_eq!(run("Mayans, research first.", 2, None, false).0, "Mayans, research first.");
+}
+
+#[test]
+fn a_sentence_that_closes_on_the_speakers_own_name_loses_it() {
+    // The local 1.5B's farewell by Ingrid: "Thank you for your insightful answer, Ingrid!"
+    for n in [1, 3, 50] {
+        let (shown, _, cuts, _) = run(
+            "Research first. Thank you for your insightful answer, Maya! Kofi is right.",
+            n,
+            None,
+            false,
+        );
+        assert_eq!(
+            shown, "Research first. Thank you for your insightful answer! Kofi is right.",
+            "pieces of {n}"
+        );
+        assert_eq!(cuts, [CutKind::SelfQuote]);
+        // A long sentence streams before its end; its closing words do not.
+        let long = "Research first, because every shop we asked told us the same thing about delivery costs and fresh bread, maya.";
+        let (shown, _, cuts, _) = run(long, n, None, false);
+        assert_eq!(shown, long.replace(", maya", ""), "pieces of {n}");
+        assert_eq!(cuts, [CutKind::SelfQuote]);
+    }
+    // Someone else's name, or her own name not as a call, stays.
+    for keep in [
+        "Thank you, Kofi!",
+        "Research first, as I told Maya.",
+        "Research first: that is Maya.",
+    ] {
+        assert_eq!(run(keep, 2, None, false).0, keep);
+    }
 }
 
 #[test]
@@ -129,6 +167,10 @@ fn talk_about_writing_the_reply_is_removed() {
         "Okay, here's Maya's response.\nResearch first.",
         "Sure, I'll respond as Maya's voice. Research first.",
         "Sure, I'll be Maya's voice.\nResearch first.",
+        // An interjection first: the meta sentence still opens the reply.
+        "Certainly! Here's Maya's response as she would speak in her persona:\n\nResearch first.",
+        "Of course. Here is my reply: Research first.",
+        "Sure, I'll respond to Facilitator's latest message in Maya's own voice.\nResearch first.",
     ] {
         let (shown, _, cuts, _) = run(reply, 3, None, false);
         assert_eq!(shown.trim_start(), "Research first.", "{reply}");
@@ -139,6 +181,16 @@ fn talk_about_writing_the_reply_is_removed() {
     assert_eq!(run(keep, 3, None, false).0, keep);
     let keep = "Sure, Kofi's reply covers cost, and I would add research.";
     assert_eq!(run(keep, 3, None, false).0, keep);
+    // An interjection of the speaker's own is shown, in its place.
+    for keep in ["Certainly! Research first.", "Agreed.\nResearch first.", "Absolutely!"] {
+        for n in [1, 4, 80] {
+            let (shown, _, cuts, _) = run(keep, n, None, false);
+            assert_eq!(shown, keep, "pieces of {n}");
+            assert!(cuts.is_empty(), "{cuts:?}");
+        }
+    }
+    let long = "Sure! Research comes first because every shop we asked told us the same thing about delivery costs, fresh bread and the hours that a small team can keep";
+    assert_eq!(run(long, 2, None, false).0, long);
 }
 
 #[test]

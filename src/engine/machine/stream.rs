@@ -9,7 +9,7 @@ use super::party::Party;
 use super::Room;
 use crate::engine::budget::estimate_tokens;
 use crate::engine::hygiene::{Cut, Hygiene, Voices};
-use crate::engine::markers::MarkerFilter;
+use crate::engine::markers::{Marker, MarkerFilter};
 use crate::engine::Event;
 use crate::llm::{ChatRequest, LlmEvent};
 use crate::roster::agents::Agent;
@@ -252,7 +252,7 @@ impl Party {
             };
         }
         let question = if take.filter.found(1) {
-            question_in(&raw, &take.markers[1])
+            question_in(&raw, &Marker::new(&take.markers[1]))
         } else {
             None
         };
@@ -286,18 +286,66 @@ impl Party {
     }
 }
 
-/// The question after the ask marker when the marker starts a line: the
-/// rest of that line, or the next non-empty line if the marker stands alone.
-pub(super) fn question_in(raw: &str, marker: &str) -> Option<String> {
+/// The question after the ask marker: the rest of its line, or the next
+/// non-empty line if nothing follows it there — a question only if it has
+/// a question mark. A marker that ends the reply asks what came before it
+/// when it opens its line, as instructed, or follows a question mark. The
+/// local 1.5B also writes the marker as a flourish ("Yes!@human", "@human
+/// Hey Sam! …", "!?@human" before a plain statement), which asks nothing.
+pub(super) fn question_in(raw: &str, marker: &Marker) -> Option<String> {
+    let asks = |t: &str| t.contains(['?', '？']);
     let mut lines = raw.lines().map(str::trim);
     while let Some(line) = lines.next() {
-        if let Some(rest) = line.strip_prefix(marker) {
-            let q = rest.trim();
-            if !q.is_empty() {
-                return Some(q.to_string());
-            }
-            return lines.find(|l| !l.is_empty()).map(|l| l.to_string()).or_else(|| Some(String::new()));
-        }
+        let Some(at) = marker.find(line) else { continue };
+        let rest = line[at.end..].trim();
+        let after = if rest.is_empty() {
+            lines.find(|l| !l.is_empty())
+        } else {
+            Some(rest)
+        };
+        return match after {
+            Some(q) => asks(q).then(|| q.to_string()),
+            None => (at.start == 0 || asks(&line[..at.end])).then(String::new),
+        };
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_question_is_what_follows_the_ask_marker() {
+        let m = Marker::new("!?@human");
+        let q = |raw: &str| question_in(raw, &m);
+        assert_eq!(
+            q("Research first.\n!?@human Which users matter most?").as_deref(),
+            Some("Which users matter most?")
+        );
+        assert_eq!(q("Research first.\n!?@human\n\nWhich users?").as_deref(), Some("Which users?"));
+        // A statement after it asks nothing (the 1.5B put the marker before its whole reply).
+        assert_eq!(q("!?@human\nIt's clear that a formal orientation helps."), None);
+        // Only the marker, as the last line: asked, in the agent's words before it.
+        assert_eq!(q("Research first.\n!?@human").as_deref(), Some(""));
+        // A spelling with a mark dropped opens a line as well.
+        assert_eq!(q("!@human What is the budget?").as_deref(), Some("What is the budget?"));
+        assert_eq!(q("No marker here?"), None);
+    }
+
+    #[test]
+    fn a_marker_written_mid_line_asks_only_when_a_question_follows() {
+        let m = Marker::new("!?@human");
+        let q = |raw: &str| question_in(raw, &m);
+        // The local 1.5B's flourishes: no question for the facilitator.
+        assert_eq!(q("Yes!@human"), None);
+        assert_eq!(q("Hi!@human Ingrid has just made a valid point."), None);
+        assert_eq!(q("Goodbye!@human Thank you all."), None);
+        assert_eq!(q("@human Hey Sam! I thought about this."), None);
+        assert_eq!(q("Which budget do we have?!@human").as_deref(), Some(""));
+        assert_eq!(
+            q("Hiro!@human Could you share last month's sales?").as_deref(),
+            Some("Could you share last month's sales?")
+        );
+    }
 }
