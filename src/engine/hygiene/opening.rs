@@ -1,7 +1,8 @@
 //! How a reply opens. A small model often answers the turn note before it
 //! speaks — "Certainly! Here's Priya's response as she would speak:", a bare
-//! ": Amara, …" — and none of that is a word of the meeting. A lone interjection first ("Certainly!") waits for the sentence
-//! after it: dropped with a meta sentence, shown with anything else.
+//! ": Amara, …" — and none of that is a word of the meeting. A lone
+//! interjection first ("Certainly!") waits for the sentence after it:
+//! dropped with a meta sentence, shown with anything else.
 
 use super::labels::{is_meta, strip_preface};
 use super::{CutKind, Hygiene, Step};
