@@ -89,8 +89,8 @@ impl Party {
             .map(|&i| self.room.agents[i].clone())
             .filter(|a| !a.moderator)
             .collect();
-        for agent in speakers {
-            let messages = self.speaker_front_call(&agent);
+        for agent in &speakers {
+            let messages = self.speaker_front_call(agent);
             // With `room_first` every speaker's front is the same: read once.
             if requests.last().is_some_and(|r| r.messages == messages && r.model == agent.model) {
                 continue;
@@ -104,8 +104,7 @@ impl Party {
                 cue: Cue::WarmUp,
             });
         }
-        let ids: Vec<&str> = likely.iter().map(|&i| self.room.agents[i].id.as_str()).collect();
-        tracing::info!(agents = ?ids, "reading ahead");
+        tracing::info!(agents = ?speakers.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(), "reading ahead");
         let provider = self.room.provider.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
