@@ -2,7 +2,7 @@
 //! line): the round ends at once, the question is shown, and the
 //! facilitator's next message goes to that agent first. A pending question
 //! is a legitimate pause: no automatic push happens meanwhile. A question
-//! that calls on another agent is the room's, not the facilitator's.
+//! that calls on an agent is the room's, not the facilitator's.
 
 use super::party::Party;
 use crate::engine::Event;
@@ -31,13 +31,14 @@ impl Party {
     }
 }
 
-/// A question that opens by calling on another agent ("Amara, should we…"):
-/// for the room, which goes on, not for the facilitator. The ask instruction
-/// says so; the local 1.5B asked its colleagues through the marker anyway.
-pub(super) fn for_another_agent<'a>(question: &str, others: impl IntoIterator<Item = &'a str>) -> bool {
+/// A question that opens by calling on an agent ("Amara, should we…"): for
+/// the room, which goes on, not for the facilitator. The ask instruction
+/// says so; the local 1.5B asked its colleagues through the marker anyway,
+/// and once itself ("Priya, should our city library lend tools…?" by Priya).
+pub(super) fn for_an_agent<'a>(question: &str, names: impl IntoIterator<Item = &'a str>) -> bool {
     let q = question.trim_start_matches([':', '：', ' ', '*']).to_lowercase();
     let q = ["hey ", "hi "].iter().find_map(|g| q.strip_prefix(g)).unwrap_or(&q);
-    others.into_iter().map(str::to_lowercase).any(|name| {
+    names.into_iter().map(str::to_lowercase).any(|name| {
         q.strip_prefix(name.as_str())
             .is_some_and(|rest| rest.starts_with([',', '，', '、']) || rest.starts_with(" and "))
     })
@@ -45,19 +46,21 @@ pub(super) fn for_another_agent<'a>(question: &str, others: impl IntoIterator<It
 
 #[cfg(test)]
 mod tests {
-    use super::for_another_agent;
+    use super::for_an_agent;
 
     #[test]
     fn a_question_calling_on_an_agent_is_for_the_room() {
-        let others = ["Amara", "Kofi"];
+        // The speaker among them: asking itself is no question for the facilitator either.
+        let names = ["Amara", "Kofi", "Priya"];
         for q in [
             ": Amara, should we discuss the risks first?",
             "Kofi, what would the platform cost?",
             "Hey kofi, any numbers?",
             "Amara and Kofi, who takes the website?",
             "阿玛拉，你怎么看？",
+            "Priya, should our city library lend tools as well as books?",
         ] {
-            assert!(for_another_agent(q, others.iter().copied().chain(["阿玛拉"])), "{q}");
+            assert!(for_an_agent(q, names.iter().copied().chain(["阿玛拉"])), "{q}");
         }
         for q in [
             "What budget do we have?",
@@ -65,7 +68,7 @@ mod tests {
             "Amara's plan needs a budget: how much can we spend?",
             "Kofimart or Shopify, which do you use?",
         ] {
-            assert!(!for_another_agent(q, others), "{q}");
+            assert!(!for_an_agent(q, names), "{q}");
         }
     }
 }

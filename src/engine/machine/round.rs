@@ -296,11 +296,11 @@ impl Party {
                 // stops the round (a reply streaming beside it still
                 // finishes); a later question stays in its reply's words.
                 let first = tally.question.is_none() && tally.proposal.is_none();
-                let others = self.room.agents.iter().filter(|a| a.id != agent.id).map(|a| a.name.as_str());
+                let names = self.room.agents.iter().map(|a| a.name.as_str());
                 let question = question.filter(|q| {
-                    let theirs = super::question::for_another_agent(q, others);
+                    let theirs = super::question::for_an_agent(q, names);
                     if theirs {
-                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for another agent: the round goes on");
+                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for an agent: the round goes on");
                     }
                     !theirs
                 });
