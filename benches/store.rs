@@ -38,6 +38,7 @@ fn session(messages: usize) -> Session {
         party: None,
         context: vec![],
         hygiene: Default::default(),
+        self_checks: Vec::new(),
     };
     let turns = (0..messages)
         .map(|i| Turn {

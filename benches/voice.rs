@@ -21,12 +21,13 @@
 mod drive;
 #[path = "voice/score.rs"]
 mod score;
+#[path = "voice/server.rs"]
+mod server;
 
 use std::collections::BTreeMap;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command};
-use std::time::{Duration, Instant};
+use std::process::Command;
+use std::time::Duration;
 
 use serde_json::Value;
 
@@ -102,52 +103,6 @@ fn topics(path: &Path) -> Vec<(bool, String)> {
             Some((lang.trim() == "zh", topic.trim().to_string()))
         })
         .collect()
-}
-
-fn server_up(port: u16) -> bool {
-    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
-    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
-    let _ = write!(s, "GET /v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
-    let mut buf = String::new();
-    let _ = s.read_to_string(&mut buf);
-    buf.starts_with("HTTP/1.1 200") || buf.starts_with("HTTP/1.0 200")
-}
-
-/// Starts the local model server unless one listens already (a busy one
-/// answers late: it serves one request at a time), then waits until it answers.
-fn ensure_server(port: u16, model: &str, log: &Path) -> Option<Child> {
-    let listening = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
-    let child = if listening {
-        eprintln!("voice: using the model server already on port {port}");
-        None
-    } else {
-        eprintln!(
-            "voice: starting the local model server ({model}) on port {port}; the first time builds it (~10 min); its log: {}",
-            log.display()
-        );
-        let out = std::fs::File::create(log).expect("server log");
-        Some(
-            Command::new("bash")
-                .arg("benches/voice/local-model.sh")
-                .arg(port.to_string())
-                .arg(model)
-                .stdout(out.try_clone().expect("log"))
-                .stderr(out)
-                .spawn()
-                .expect("bash runs local-model.sh"),
-        )
-    };
-    let start = Instant::now();
-    while !server_up(port) {
-        assert!(
-            start.elapsed() < Duration::from_secs(3600),
-            "the model server did not answer within an hour"
-        );
-        std::thread::sleep(Duration::from_secs(2));
-    }
-    child
 }
 
 /// Words of the runtime's templates: any long run of them in a reply is a leak.
@@ -415,7 +370,7 @@ fn main() {
         .unwrap_or_else(|| PathBuf::from("target/voice-bench").join(&a.label));
     std::fs::create_dir_all(&dir).expect("results folder");
     if a.rescore.is_none() {
-        let server = ensure_server(a.port, &a.model, &dir.join("server.log"));
+        let server = server::ensure(a.port, &a.model, &dir.join("server.log"));
         let base = format!("http://127.0.0.1:{}/v1", a.port);
         let mut per_lang: BTreeMap<bool, usize> = BTreeMap::new();
         for (i, (chinese, topic)) in topics(&a.topics).into_iter().enumerate() {

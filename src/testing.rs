@@ -95,6 +95,21 @@ impl Recorded {
             .map(str::to_string)
     }
 
+    /// A speaker's self-check after its reply (`engine::self_check`): asked
+    /// with a JSON schema, or, from a server that refused one, by the
+    /// question alone, whose keys it names.
+    pub fn is_self_check(&self) -> bool {
+        if self.body.get("response_format").is_some_and(|f| !f.is_null()) {
+            return true;
+        }
+        let last = self.body["messages"]
+            .as_array()
+            .and_then(|m| m.last())
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default();
+        last.contains("\"stance\"") && last.contains("\"end\"")
+    }
+
     pub fn system_prompt(&self) -> String {
         self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
     }
@@ -109,6 +124,13 @@ struct Shared {
     fallback: Box<Responder>,
     received: Mutex<Vec<Recorded>>,
     read_aheads: Mutex<Vec<Recorded>>,
+    /// Answers to self-checks, in order; then `NEUTRAL_CHECK`.
+    checks: Mutex<VecDeque<Reply>>,
+    checked: Mutex<Vec<Recorded>>,
+    /// Refuse `response_format`: 1 every form with a 400, as servers without
+    /// constrained output do; 2 OpenAI's `json_schema` form with
+    /// llama-cpp-python's 500 (it takes `json_object` with a schema).
+    refuse_response_format: std::sync::atomic::AtomicU8,
     routes: Mutex<Vec<(String, serde_json::Value)>>,
     gets: Mutex<Vec<String>>,
 }
@@ -134,6 +156,10 @@ const TOPICS: &[&str] = &[
     "Caching invalidation bugs hide behind feature flags.",
     "Team capacity planning includes vacation calendars.",
 ];
+
+/// A self-check that judges nothing: a point of its own, no question, no
+/// proposal to end.
+pub const NEUTRAL_CHECK: &str = r#"{"stance": "new", "ask": "", "end": false}"#;
 
 /// A reply that shares few words with its neighbours. Each sentence carries
 /// `n` after its third word, so no reply copies a run of words from another
@@ -226,6 +252,9 @@ impl FakeOpenAi {
             fallback: Box::new(fallback),
             received: Mutex::new(Vec::new()),
             read_aheads: Mutex::new(Vec::new()),
+            checks: Mutex::new(VecDeque::new()),
+            checked: Mutex::new(Vec::new()),
+            refuse_response_format: std::sync::atomic::AtomicU8::new(0),
             routes: Mutex::new(Vec::new()),
             gets: Mutex::new(Vec::new()),
         });
@@ -299,6 +328,29 @@ impl FakeOpenAi {
         self.shared.routes.lock().expect("lock").push((path.to_string(), body));
     }
 
+    /// Queues answers for the next self-checks (`Recorded::is_self_check`),
+    /// before the neutral one applies. Self-checks take no scripted reply
+    /// and are not `received`: they are kept apart, in `checks`.
+    pub fn push_checks(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.shared.checks.lock().expect("lock").extend(replies);
+    }
+
+    /// The self-checks asked, in the order they came (refused ones too).
+    pub fn checks(&self) -> Vec<Recorded> {
+        self.shared.checked.lock().expect("lock").clone()
+    }
+
+    /// From now on a request with `response_format` gets a 400 naming it.
+    pub fn refuse_response_format(&self) {
+        self.shared.refuse_response_format.store(1, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// From now on `response_format` in OpenAI's `json_schema` form gets
+    /// llama-cpp-python's answer: a 500 with the validation error.
+    pub fn refuse_json_schema_like_llama_cpp_python(&self) {
+        self.shared.refuse_response_format.store(2, std::sync::atomic::Ordering::Relaxed);
+    }
+
     /// The paths of the GET requests received.
     pub fn gets(&self) -> Vec<String> {
         self.shared.gets.lock().expect("lock").clone()
@@ -343,6 +395,33 @@ async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> 
             // of a character): no reply, yet nothing to ask again.
             shared.read_aheads.lock().expect("lock").push(rec.clone());
             if !respond(&mut sock, stream_events(vec![chunk(None, Some("length"))]), &shared).await? {
+                break;
+            }
+            continue;
+        }
+        if rec.is_self_check() {
+            shared.checked.lock().expect("lock").push(rec.clone());
+            let form = rec.body["response_format"]["type"].as_str().unwrap_or_default();
+            let reply = match (shared.refuse_response_format.load(std::sync::atomic::Ordering::Relaxed), form) {
+                (1, f) if !f.is_empty() => Some(Reply::Status {
+                    code: 400,
+                    headers: vec![],
+                    body: r#"{"error":{"message":"Unrecognized request argument supplied: response_format","type":"invalid_request_error"}}"#.into(),
+                }),
+                (2, "json_schema") => Some(Reply::Status {
+                    code: 500,
+                    headers: vec![],
+                    body: r#"{"error":{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}","type":"internal_server_error"}}"#.into(),
+                }),
+                _ => None,
+            };
+            let reply = if let Some(refusal) = reply {
+                refusal
+            } else {
+                let scripted = shared.checks.lock().expect("lock").pop_front();
+                scripted.unwrap_or_else(|| stream_of(NEUTRAL_CHECK))
+            };
+            if !respond(&mut sock, reply, &shared).await? {
                 break;
             }
             continue;

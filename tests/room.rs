@@ -13,20 +13,6 @@ use bmad_party::session::{ConfirmKind, ConfirmStatus, TurnKind};
 use bmad_party::testing::{shuffled, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
 use common::*;
 
-fn ended(events: &[Event]) -> Option<ExitReason> {
-    events.iter().find_map(|e| match e {
-        Event::SessionEnded { reason, .. } => *reason,
-        _ => None,
-    })
-}
-
-fn requests(events: &[Event], kind: ConfirmKind) -> usize {
-    events
-        .iter()
-        .filter(|e| matches!(e, Event::ConfirmationRequest { kind: k, .. } if *k == kind))
-        .count()
-}
-
 /// Only agent turns get the scripted text; farewells and summaries vary.
 fn turn_reply(r: &Recorded) -> bool {
     r.prompt_text().contains("Note from the session")
@@ -46,6 +32,8 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     };
     let server = FakeOpenAi::start(agree).await;
     let mut party = Party::new(&server);
+    // Without the speakers' own stances, agreement is measured by similarity.
+    party.config.party.self_check = false;
     party.config.party.consensus.lookback = 2;
     party.config.party.consensus.threshold = 0.8;
     party.config.party.silence.enabled = false;
@@ -64,7 +52,7 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     assert_eq!(scores.len(), 2);
     assert!(scores.iter().all(|s| *s > 0.99), "{scores:?}");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 1, "proposed after the look-back window");
-    assert_eq!(ended(&events), Some(ExitReason::Consensus));
+    assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
     let s = load(&session_file(&events));
     assert!(s.fm.conversation_state.consensus_reached);
     assert!(s.fm.conversation_state.exit_flags.consensus);
@@ -126,6 +114,8 @@ async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     .await;
     let mut party = Party::new(&server);
     party.config.llm.embedding_model = Some("emb".into());
+    // Without the speakers' own stances, agreement is measured by similarity.
+    party.config.party.self_check = false;
     party.config.party.consensus.lookback = 2;
     party.config.party.auto_exit_enabled = true;
     party.config.party.silence.enabled = false;
@@ -134,7 +124,7 @@ async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     assert!(events
         .iter()
         .any(|e| matches!(e, Event::ConsensusScore { method, score: Some(s), .. } if method == "embedding" && *s > 0.99)));
-    assert_eq!(ended(&events), Some(ExitReason::Consensus), "auto exit, no question");
+    assert_eq!(exit_reason(&events), Some(ExitReason::Consensus), "auto exit, no question");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
     assert!(server
         .received()
@@ -181,7 +171,7 @@ async fn an_idle_facilitator_is_warned_then_the_party_ends() {
         .expect("a warning first");
     let exit = n.iter().position(|t| t.contains("No message from Ada")).expect("then the exit");
     assert!(warn < exit);
-    assert_eq!(ended(&events), Some(ExitReason::Silence));
+    assert_eq!(exit_reason(&events), Some(ExitReason::Silence));
     let s = load(&session_file(&events));
     assert!(s.fm.conversation_state.exit_flags.silence);
 }
@@ -226,7 +216,7 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
         "the moderator is not picked for ordinary rounds"
     );
     assert_eq!(requests(&events, ConfirmKind::Silence), 1, "then, still circling, a proposal");
-    assert_eq!(ended(&events), Some(ExitReason::Silence));
+    assert_eq!(exit_reason(&events), Some(ExitReason::Silence));
     let s = load(&session_file(&events));
     assert_eq!(s.fm.conversation_state.silence_count, 2);
     assert!(s.fm.conversation_state.exit_flags.silence);

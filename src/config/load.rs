@@ -42,6 +42,7 @@ struct RawParty {
     reset_triggers: S<Vec<String>>,
     end_detection: Option<RawEnd>,
     ask_marker: S<String>,
+    self_check: S<bool>,
     consensus: Option<RawConsensus>,
     silence: Option<RawSilence>,
     diligence: Option<RawDiligence>,
@@ -66,6 +67,7 @@ struct RawEnd {
     end_marker: S<String>,
     require_confirmation: S<bool>,
     auto_end: S<bool>,
+    quiet_rounds: S<u32>,
 }
 
 #[derive(Deserialize, Default)]
@@ -268,6 +270,8 @@ impl Config {
         take(&e.end_marker, &mut pc.end_detection.end_marker);
         take(&e.require_confirmation, &mut pc.end_detection.require_confirmation);
         take(&e.auto_end, &mut pc.end_detection.auto_end);
+        take(&e.quiet_rounds, &mut pc.end_detection.quiet_rounds);
+        take(&p.self_check, &mut pc.self_check);
         if pc.end_detection.end_marker.trim().is_empty() {
             ck.fail_at(
                 "bmad.party_mode.end_detection.end_marker",

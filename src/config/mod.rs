@@ -38,6 +38,11 @@ pub struct PartyConfig {
     pub reset_triggers: Vec<String>,
     pub end_detection: EndDetection,
     pub ask_marker: String,
+    /// Each speaker judges the room after its reply (`engine::self_check`):
+    /// a proposal to end, a question for the facilitator, its stance. Off
+    /// by default: on a small local model it asks and proposes where it
+    /// should not (docs/real-models.md, "The room's own judgement").
+    pub self_check: bool,
     pub consensus: Consensus,
     pub silence: Silence,
     pub diligence: Diligence,
@@ -92,6 +97,9 @@ pub struct EndDetection {
     pub end_marker: String,
     pub require_confirmation: bool,
     pub auto_end: bool,
+    /// Rounds after a declined proposal to end in which no agent's
+    /// proposal is raised again.
+    pub quiet_rounds: u32,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -193,12 +201,14 @@ impl Default for Config {
                     end_marker: "<!-- END -->".into(),
                     require_confirmation: true,
                     auto_end: false,
+                    quiet_rounds: 2,
                 },
                 ask_marker: "!?@human".into(),
+                self_check: false,
                 consensus: Consensus {
                     enabled: true,
                     threshold: 0.85,
-                    lookback: 3,
+                    lookback: 2,
                     convergence_indicator: "agreed|consensus|exactly".into(),
                     disagreement_words: default_disagreement_words(),
                 },

@@ -11,6 +11,7 @@ pub mod markers;
 pub mod memory;
 mod prompts;
 pub mod selection;
+pub mod self_check;
 pub mod similarity;
 pub mod takeaways;
 
@@ -356,6 +357,22 @@ pub enum Event {
         text: String,
         used: u32,
         budget: u32,
+    },
+    /// A speaker's judgement after its reply (`self_check`); `verdict` None:
+    /// it could not be read, so it judged nothing (`error` says why).
+    SelfCheck {
+        round: u32,
+        agent: String,
+        verdict: Option<crate::engine::self_check::SelfCheck>,
+        error: Option<String>,
+        ms: u64,
+    },
+    /// The room repeats itself (`dry`: it has run dry, a round of passes or
+    /// of mostly passes and echoes): a summary and redirect follow the first
+    /// time, a proposal to end after that.
+    RoomRepeats {
+        round: u32,
+        dry: bool,
     },
     /// Agreement among the agents after a round, and how it was measured.
     ConsensusScore {

@@ -166,6 +166,12 @@ impl PromptEnv<'_> {
         }
     }
 
+    /// After a speaker's reply: the question of its self-check.
+    pub fn self_check_note(&self, a: &Agent) -> String {
+        self.workflow
+            .render("self_check", self.lang, &[("name", a.name.as_str()), ("user_name", self.user_name)])
+    }
+
     /// Added to a turn's note when its reply is asked for once more
     /// because cleaning left nothing of the agent's own.
     pub fn ask_again_note(&self, a: &Agent) -> String {

@@ -7,6 +7,7 @@
 use foldhash::{HashMap, HashMapExt};
 use regex::Regex;
 
+use crate::engine::self_check::Stance;
 use crate::text::is_cjk;
 
 const NEGATORS: &[&str] = &[
@@ -181,9 +182,32 @@ pub fn disagreement(text: &str, words: &[String]) -> Option<String> {
         .cloned()
 }
 
-/// The consensus rule over the last rounds: every round's agreement score
-/// at or above the threshold, the convergence words present in each round,
-/// no disagreement words and no contradiction anywhere in the window.
+/// A round's agreement by its speakers' own stances: the share of replies
+/// that agree, 0 when any disagrees; None when a reply's stance is unknown
+/// (no self-check, or an unreadable one) or fewer than two replied.
+pub fn stance_share(stances: &[Option<Stance>]) -> Option<f64> {
+    if stances.len() < 2 || stances.iter().any(Option::is_none) {
+        return None;
+    }
+    if stances.contains(&Some(Stance::Disagree)) {
+        return Some(0.0);
+    }
+    let agree = stances.iter().filter(|s| **s == Some(Stance::Agree)).count();
+    Some(agree as f64 / stances.len() as f64)
+}
+
+/// Whether a round's stances agree: at least two agree, at most one only
+/// adds a point of its own, nobody disagrees.
+fn stances_agree(stances: &[Option<Stance>]) -> bool {
+    let agree = stances.iter().filter(|s| **s == Some(Stance::Agree)).count();
+    !stances.contains(&Some(Stance::Disagree)) && agree >= 2 && agree + 1 >= stances.len()
+}
+
+/// The consensus rule over the last rounds. A round the speakers' stances
+/// measured counts when they agree (`stances_agree`); one measured by
+/// similarity when its score is at or above the threshold and the
+/// convergence words are in it, with no contradiction anywhere in the
+/// window. Either way, no disagreement words.
 pub struct ConsensusRule<'a> {
     pub threshold: f64,
     pub lookback: usize,
@@ -191,10 +215,18 @@ pub struct ConsensusRule<'a> {
     pub disagreement_words: &'a [String],
 }
 
-/// One round as the rule sees it: the agents' replies and their score.
+/// One round as the rule sees it: the agents' replies, their stances from
+/// their self-checks (None where unknown), and the round's score.
 pub struct RoundView {
     pub replies: Vec<String>,
+    pub stances: Vec<Option<Stance>>,
     pub score: Option<f64>,
+}
+
+impl RoundView {
+    fn by_stance(&self) -> bool {
+        stance_share(&self.stances).is_some()
+    }
 }
 
 #[derive(Debug, PartialEq)]
@@ -211,6 +243,17 @@ impl ConsensusRule<'_> {
         }
         let window = &rounds[rounds.len() - self.lookback..];
         for r in window {
+            for t in &r.replies {
+                if let Some(w) = disagreement(t, self.disagreement_words) {
+                    return Verdict::NotYet(format!("disagreement word `{w}`"));
+                }
+            }
+            if r.by_stance() {
+                if !stances_agree(&r.stances) {
+                    return Verdict::NotYet(format!("stances {:?}", r.stances));
+                }
+                continue;
+            }
             match r.score {
                 Some(s) if s >= self.threshold => {}
                 Some(s) => return Verdict::NotYet(format!("agreement {s:.2} below {:.2}", self.threshold)),
@@ -219,13 +262,10 @@ impl ConsensusRule<'_> {
             if !r.replies.iter().any(|t| self.convergence.is_match(t)) {
                 return Verdict::NotYet("no convergence words".into());
             }
-            for t in &r.replies {
-                if let Some(w) = disagreement(t, self.disagreement_words) {
-                    return Verdict::NotYet(format!("disagreement word `{w}`"));
-                }
-            }
         }
-        let all: Vec<&String> = window.iter().flat_map(|r| &r.replies).collect();
+        // Similar wording can hide "is safe" against "is not safe"; a
+        // speaker's own stance does not.
+        let all: Vec<&String> = window.iter().filter(|r| !r.by_stance()).flat_map(|r| &r.replies).collect();
         for i in 0..all.len() {
             for j in i + 1..all.len() {
                 if let Some(term) = contradiction(all[i], all[j]) {
@@ -282,7 +322,11 @@ mod tests {
         let round = |replies: &[&str]| {
             let replies: Vec<String> = replies.iter().map(|s| s.to_string()).collect();
             let score = mean_pairwise(replies.len(), |i, j| lexical(&replies[i], &replies[j]));
-            RoundView { replies, score }
+            RoundView {
+                stances: vec![None; replies.len()],
+                replies,
+                score,
+            }
         };
         let agree = round(&[
             "Agreed: ship the plugin API with a sandbox first.",
@@ -324,5 +368,57 @@ mod tests {
         let safe = round(&["Agreed, the sandbox is safe.", "Agreed, the sandbox is safe."]);
         let unsafe_ = round(&["Agreed, the sandbox is safe.", "Agreed, the sandbox is not safe."]);
         assert!(matches!(r.judge(&[safe, unsafe_]), Verdict::NotYet(_)));
+    }
+
+    /// Agreement in the speakers' own words shares few of them: their
+    /// stances measure it where similarity cannot.
+    #[test]
+    fn stances_decide_a_round_in_natural_words() {
+        use Stance::{Agree, Disagree, New};
+        let re = Regex::new("(?i)agreed|consensus|exactly").unwrap();
+        let words = crate::config::default_disagreement_words();
+        let r = rule(&re, &words);
+        let round = |replies: &[&str], stances: &[Stance]| RoundView {
+            replies: replies.iter().map(|s| s.to_string()).collect(),
+            stances: stances.iter().copied().map(Some).collect(),
+            score: stance_share(&stances.iter().copied().map(Some).collect::<Vec<_>>()),
+        };
+        let compass = || {
+            round(
+                &[
+                    "I like this plan, Compass is a good name for the tool.",
+                    "Yes, Compass works for me too.",
+                    "Compass it is, and the launch date holds.",
+                ],
+                &[Agree, Agree, New],
+            )
+        };
+        assert!(
+            lexical(
+                "I like this plan, Compass is a good name for the tool.",
+                "Yes, Compass works for me too."
+            ) < 0.5
+        );
+        assert_eq!(r.judge(&[compass(), compass()]), Verdict::Reached);
+        // One who disagrees, or a round where most only add points: not yet.
+        let split = round(&["Compass is good.", "I'd rather call it Beacon."], &[Agree, Disagree]);
+        assert!(matches!(r.judge(&[compass(), split]), Verdict::NotYet(w) if w.contains("stances")));
+        let adding = round(
+            &["Compass is good.", "We also need a logo.", "And a launch post."],
+            &[Agree, New, New],
+        );
+        assert!(matches!(r.judge(&[compass(), adding]), Verdict::NotYet(_)));
+        // Words of disagreement hold it back even when every stance agrees.
+        let however = round(&["Agreed on Compass.", "Agreed, however the name is taken."], &[Agree, Agree]);
+        assert!(matches!(r.judge(&[compass(), however]), Verdict::NotYet(w) if w.contains("disagreement")));
+        // A round without every stance is measured by similarity instead.
+        let unknown = RoundView {
+            replies: vec!["Compass.".into(), "Compass too.".into()],
+            stances: vec![Some(Agree), None],
+            score: Some(0.2),
+        };
+        assert!(matches!(r.judge(&[compass(), unknown]), Verdict::NotYet(w) if w.contains("below")));
+        assert_eq!(stance_share(&[Some(Agree), Some(Disagree)]), Some(0.0));
+        assert_eq!(stance_share(&[Some(Agree)]), None, "one reply measures no agreement");
     }
 }

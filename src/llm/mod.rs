@@ -76,6 +76,12 @@ pub enum Cue {
         names: Vec<String>,
         lang: Lang,
     },
+    /// A speaker's judgement of the room right after its reply
+    /// (`engine::self_check`): a small JSON object.
+    SelfCheck {
+        agent: crate::roster::agents::Agent,
+        round: u32,
+    },
     /// An agent's prompt so far, read ahead while the room waits
     /// (`engine::machine::warm`): its one token is thrown away.
     WarmUp,
@@ -92,6 +98,10 @@ pub struct ChatRequest {
     /// Where the server should stop writing: other speakers' labels. Servers
     /// that take fewer get the first ones; the engine cuts there anyway.
     pub stop: Vec<String>,
+    /// A JSON schema the reply should follow: servers that constrain
+    /// output are asked to (`response_format`); the reply is read leniently
+    /// either way.
+    pub json_schema: Option<serde_json::Value>,
     pub cue: Cue,
 }
 

@@ -205,6 +205,10 @@ impl Rehearsal {
             Cue::Selection { candidates } => serde_json::to_string(&candidates.iter().take(2).collect::<Vec<_>>()).unwrap_or_default(),
             Cue::Takeaways { topic, lang } => takeaways(topic, *lang),
             Cue::Memory { topic, names, lang } => memory(topic, names, *lang),
+            // The rehearsal's judgement comes through its markers (a
+            // proposal after some rounds, a question): its self-check
+            // judges nothing.
+            Cue::SelfCheck { .. } => r#"{"stance": "new", "ask": "", "end": false}"#.to_string(),
             Cue::WarmUp => String::new(),
         }
     }

@@ -52,6 +52,26 @@ pub struct Frontmatter {
     /// (`speaks_as_other`, `echo`, `capped`…): counted, never shown.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hygiene: std::collections::BTreeMap<String, u64>,
+    /// Each speaker's judgement after its reply (`self_check`): what came
+    /// back and what it was read as.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub self_checks: Vec<SelfCheckRecord>,
+}
+
+/// One self-check: the speaker, its round, the answer as the model wrote
+/// it (shortened), what it was read as (None: unreadable, so it judged
+/// nothing), and how long it took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SelfCheckRecord {
+    pub round: u32,
+    pub agent: String,
+    pub answer: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<crate::engine::self_check::SelfCheck>,
+    /// Why it judged nothing: the call failed, or the answer was unreadable.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub ms: u64,
 }
 
 /// An agent as the session saw it.

@@ -469,6 +469,7 @@ mod tests {
             party: Some("crew".into()),
             context: vec!["/work/brief.md".into()],
             hygiene: Default::default(),
+            self_checks: Vec::new(),
             provider: ProviderRecord {
                 kind: "rehearsal".into(),
                 model: "rehearsal".into(),

@@ -251,3 +251,19 @@ pub fn shown_tokens(events: &[Event]) -> String {
 pub fn say(n: usize, text: &'static str) -> Vec<Step> {
     (0..n).map(|_| Step::Say(text)).collect()
 }
+
+/// Why the party ended, from its `session_ended` event.
+pub fn exit_reason(events: &[Event]) -> Option<bmad_party::engine::ExitReason> {
+    events.iter().find_map(|e| match e {
+        Event::SessionEnded { reason, .. } => *reason,
+        _ => None,
+    })
+}
+
+/// How many confirmation requests of `kind` the facilitator was asked.
+pub fn requests(events: &[Event], kind: bmad_party::session::ConfirmKind) -> usize {
+    events
+        .iter()
+        .filter(|e| matches!(e, Event::ConfirmationRequest { kind: k, .. } if *k == kind))
+        .count()
+}

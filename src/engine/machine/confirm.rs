@@ -144,7 +144,7 @@ impl Party {
                 let s = self.state_mut();
                 s.exit_flags.consensus = false;
                 let quiet = s.current_round + self.room.cfg.party.consensus.lookback;
-                self.consensus_quiet_until = quiet;
+                self.judgement.consensus_quiet_until = quiet;
                 self.save().await;
                 Next::Wait
             }
@@ -184,7 +184,11 @@ impl Party {
                 self.notice(NoticeKind::Info, text).await;
                 Next::Wait
             }
-            (ConfirmKind::EndProposal, false) => Next::Wait,
+            (ConfirmKind::EndProposal, false) => {
+                // Declined: no agent proposes again for a while.
+                self.judgement.end_quiet_until = self.state().current_round + self.room.cfg.party.end_detection.quiet_rounds + 1;
+                Next::Wait
+            }
         };
         self.set_phase(if self.pending.is_empty() {
             Phase::Waiting

@@ -173,6 +173,7 @@ impl Party {
             // A sentence or two.
             max_tokens: Some(self.room.cfg.llm.reply_max_tokens.min(120)),
             stop: self.stop_labels(agent),
+            json_schema: None,
             cue: Cue::Farewell {
                 agent: agent.clone(),
                 topic: topic.to_string(),
@@ -205,6 +206,7 @@ impl Party {
             temperature,
             max_tokens: Some(300),
             stop: vec![],
+            json_schema: None,
             cue,
         }
     }

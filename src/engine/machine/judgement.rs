@@ -1,19 +1,109 @@
-//! After each round: how much the agents agree (consensus) and whether the
-//! room repeats itself (silence). Consensus never ends
-//! the party silently: it becomes a proposal the facilitator confirms, or
-//! an exit only with `auto_exit_enabled`. A room going in circles first gets
-//! a moderator's summary and redirect; if it keeps circling, a proposal.
+//! After each round: how much the agents agree (consensus), whether the
+//! room repeats itself (silence) or has run dry (a round of passes, or
+//! rounds of mostly passes and echoes). Consensus never ends the party
+//! silently: it becomes a proposal the facilitator confirms, or an exit
+//! only with `auto_exit_enabled`. A room going in circles or run dry first
+//! gets a moderator's summary and redirect; if it goes on, a proposal.
+//!
+//! Agreement is measured by the best means the room has: the speakers'
+//! own stances (`self_check`), else embeddings from the endpoint, else
+//! lexical similarity.
 
+use foldhash::{HashMap, HashMapExt};
 use regex::RegexBuilder;
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, vector, ConsensusRule, RoundView, Verdict};
+use crate::engine::self_check::Stance;
+use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, stance_share, vector, ConsensusRule, RoundView, Verdict};
 use crate::engine::ExitReason;
 use crate::engine::{Event, NoticeKind};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::session::{ConfirmKind, TurnKind};
+
+/// What judging the room keeps between rounds.
+pub(super) struct Judgement {
+    /// Embedding vectors per transcript index, when embeddings are used.
+    pub(super) embeddings: HashMap<usize, Vec<f32>>,
+    pub(super) embeddings_failed: bool,
+    /// Lexical agreement of a round, by the transcript indices of its
+    /// replies: judging looks back several rounds, each scored once.
+    pub(super) lexical_scores: HashMap<Vec<usize>, Option<f64>>,
+    /// Each speaker's stance from its self-check, by (round, agent id).
+    pub(super) stances: HashMap<(u32, String), Stance>,
+    /// Consecutive rounds that repeated the one before.
+    pub(super) repeat_streak: u32,
+    /// What the last rounds yielded, oldest first (`run_dry`).
+    pub(super) yields: Vec<RoundYield>,
+    /// No consensus proposal before this round after a declined one.
+    pub(super) consensus_quiet_until: u32,
+    /// No agent's proposal to end before this round after a declined one.
+    pub(super) end_quiet_until: u32,
+}
+
+impl Default for Judgement {
+    fn default() -> Self {
+        Judgement {
+            embeddings: HashMap::new(),
+            embeddings_failed: false,
+            lexical_scores: HashMap::new(),
+            stances: HashMap::new(),
+            repeat_streak: 0,
+            yields: Vec::new(),
+            consensus_quiet_until: 0,
+            end_quiet_until: 0,
+        }
+    }
+}
+
+impl Judgement {
+    /// Turns from transcript index `i` on changed: what was measured of them goes.
+    pub(super) fn forget_from(&mut self, i: usize) {
+        self.embeddings.retain(|&k, _| k < i);
+        self.lexical_scores.retain(|k, _| k.iter().all(|&x| x < i));
+    }
+}
+
+/// What one round's speakers came to, as the run-dry rule reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub(super) struct RoundYield {
+    pub(super) speakers: usize,
+    /// Speakers who passed (asked twice, nothing of their own).
+    pub(super) passed: usize,
+    /// Replies whose larger part was cut as copies of earlier turns.
+    pub(super) echoed: usize,
+}
+
+impl RoundYield {
+    fn all_passed(&self) -> bool {
+        self.speakers > 0 && self.passed == self.speakers
+    }
+
+    fn mostly_empty(&self) -> bool {
+        self.speakers > 0 && 2 * (self.passed + self.echoed) > self.speakers
+    }
+}
+
+/// How the room repeats itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Repeats {
+    /// The rounds say much the same (`silence.content_similarity`).
+    Circling,
+    /// Nothing new at all (`run_dry`).
+    Dry,
+}
+
+/// A room that has run dry, the plainest form of content repetition: a
+/// round in which every speaker passed, or two rounds in a row that were
+/// mostly passes and echoes.
+pub(super) fn run_dry(yields: &[RoundYield]) -> bool {
+    match yields {
+        [.., last] if last.all_passed() => true,
+        [.., a, b] => a.mostly_empty() && b.mostly_empty(),
+        _ => false,
+    }
+}
 
 impl Party {
     /// The agents' completed replies of the last `keep` rounds since the
@@ -47,8 +137,19 @@ impl Party {
 
     /// Mean pairwise agreement of one round's replies, with the method used.
     async fn round_score(&mut self, replies: &[(usize, String)]) -> (Option<f64>, &'static str) {
-        if let Some(model) = self.room.cfg.llm.embedding_model.clone().filter(|_| !self.embeddings_failed) {
-            let missing: Vec<(usize, String)> = replies.iter().filter(|(i, _)| !self.embeddings.contains_key(i)).cloned().collect();
+        if let Some(model) = self
+            .room
+            .cfg
+            .llm
+            .embedding_model
+            .clone()
+            .filter(|_| !self.judgement.embeddings_failed)
+        {
+            let missing: Vec<(usize, String)> = replies
+                .iter()
+                .filter(|(i, _)| !self.judgement.embeddings.contains_key(i))
+                .cloned()
+                .collect();
             let mut ok = true;
             if !missing.is_empty() {
                 match self
@@ -59,12 +160,12 @@ impl Party {
                 {
                     Ok(vectors) => {
                         for ((i, _), v) in missing.into_iter().zip(vectors) {
-                            self.embeddings.insert(i, v);
+                            self.judgement.embeddings.insert(i, v);
                         }
                     }
                     Err(cause) => {
                         ok = false;
-                        self.embeddings_failed = true;
+                        self.judgement.embeddings_failed = true;
                         tracing::warn!(%cause, "embeddings failed; lexical similarity from now on");
                         let text = self.render("embedding_fallback", &[("cause", &cause)]);
                         self.notice(NoticeKind::Info, text).await;
@@ -72,12 +173,12 @@ impl Party {
                 }
             }
             if ok {
-                let vs: Vec<&Vec<f32>> = replies.iter().filter_map(|(i, _)| self.embeddings.get(i)).collect();
+                let vs: Vec<&Vec<f32>> = replies.iter().filter_map(|(i, _)| self.judgement.embeddings.get(i)).collect();
                 return (mean_pairwise(vs.len(), |a, b| cosine_dense(vs[a], vs[b])), "embedding");
             }
         }
         let key: Vec<usize> = replies.iter().map(|(i, _)| *i).collect();
-        let score = *self.lexical_scores.entry(key).or_insert_with(|| {
+        let score = *self.judgement.lexical_scores.entry(key).or_insert_with(|| {
             let vectors: Vec<_> = replies.iter().map(|(_, t)| vector(t)).collect();
             mean_pairwise(vectors.len(), |a, b| cosine(&vectors[a], &vectors[b]))
         });
@@ -97,11 +198,16 @@ impl Party {
         let window_start = rounds.len().saturating_sub(lookback);
         let mut views = Vec::new();
         let mut method = "lexical";
-        for (_, replies) in &rounds[window_start..] {
-            let (score, m) = self.round_score(replies).await;
+        for (r, replies) in &rounds[window_start..] {
+            let stances: Vec<Option<Stance>> = replies.iter().map(|(i, _)| self.stance_of(*r, *i)).collect();
+            let (score, m) = match stance_share(&stances) {
+                Some(share) => (Some(share), "stance"),
+                None => self.round_score(replies).await,
+            };
             method = m;
             views.push(RoundView {
                 replies: replies.iter().map(|(_, t)| t.clone()).collect(),
+                stances,
                 score,
             });
         }
@@ -122,7 +228,7 @@ impl Party {
             return Next::Wait;
         }
         let c = self.room.cfg.party.consensus.clone();
-        if c.enabled && round >= self.consensus_quiet_until {
+        if c.enabled && round >= self.judgement.consensus_quiet_until {
             let re = RegexBuilder::new(&c.convergence_indicator)
                 .case_insensitive(true)
                 .build()
@@ -141,17 +247,23 @@ impl Party {
         if self.room.cfg.party.silence.enabled && rounds.len() >= 2 {
             let joined = |r: &(u32, Vec<(usize, String)>)| r.1.iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>().join("\n");
             let sim = lexical(&joined(&rounds[rounds.len() - 2]), &joined(&rounds[rounds.len() - 1]));
-            self.repeat_streak = if sim >= self.room.cfg.party.silence.content_similarity {
-                self.repeat_streak + 1
+            self.judgement.repeat_streak = if sim >= self.room.cfg.party.silence.content_similarity {
+                self.judgement.repeat_streak + 1
             } else {
                 0
             };
-            if self.repeat_streak + 1 >= self.room.cfg.party.silence.consecutive_similar_rounds {
-                self.repeat_streak = 0;
-                return self.going_in_circles(round).await;
+            if self.judgement.repeat_streak + 1 >= self.room.cfg.party.silence.consecutive_similar_rounds {
+                self.judgement.repeat_streak = 0;
+                return self.going_in_circles(round, Repeats::Circling).await;
             }
         }
         Next::Wait
+    }
+
+    /// The stance the speaker of transcript turn `i` gave in round `round`.
+    fn stance_of(&self, round: u32, i: usize) -> Option<Stance> {
+        let agent = self.session.turns.get(i)?.agent.as_deref()?;
+        self.judgement.stances.get(&(round, agent.to_string())).copied()
     }
 
     async fn consensus_reached(&mut self, score: f64, rounds: usize) -> Next {
@@ -173,7 +285,35 @@ impl Party {
         }
     }
 
-    async fn going_in_circles(&mut self, round: u32) -> Next {
+    /// After a round, what its speakers came to: a room that has run dry
+    /// gets a summary and a redirect, then a proposal to end (Some: what
+    /// comes next). Open questions come first.
+    pub(super) async fn judge_yield(&mut self, round: u32, yielded: RoundYield) -> Option<Next> {
+        if !self.room.cfg.party.silence.enabled || yielded.speakers == 0 {
+            return None;
+        }
+        let yields = &mut self.judgement.yields;
+        yields.push(yielded);
+        if yields.len() > 2 {
+            yields.remove(0);
+        }
+        if !self.pending.is_empty() || self.state().awaiting_answer_from.is_some() || !run_dry(&self.judgement.yields) {
+            return None;
+        }
+        tracing::info!(round, yields = ?self.judgement.yields, "the room has run dry");
+        // Fresh evidence for the next time, whatever the similarity rule had counted.
+        self.judgement.yields.clear();
+        self.judgement.repeat_streak = 0;
+        Some(self.going_in_circles(round, Repeats::Dry).await)
+    }
+
+    /// The room repeats itself or has run dry (content repetition): the
+    /// first time a summary and a redirect, then a proposal to end.
+    async fn going_in_circles(&mut self, round: u32, how: Repeats) -> Next {
+        self.emit(Event::RoomRepeats {
+            round,
+            dry: how == Repeats::Dry,
+        });
         let count = {
             let s = self.state_mut();
             s.silence_count += 1;
@@ -185,7 +325,11 @@ impl Party {
         }
         self.state_mut().exit_flags.silence = true;
         let n = self.room.cfg.party.silence.consecutive_similar_rounds;
-        let text = self.render("silence_proposal", &[("rounds", &n.to_string())]);
+        let proposal = match how {
+            Repeats::Circling => "silence_proposal",
+            Repeats::Dry => "dry_proposal",
+        };
+        let text = self.render(proposal, &[("rounds", &n.to_string())]);
         if self.room.cfg.party.auto_exit_enabled {
             self.notice(NoticeKind::Exit, text).await;
             Next::Exit(ExitReason::Silence)
@@ -212,6 +356,7 @@ impl Party {
                 temperature: self.room.cfg.llm.temperature,
                 max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
                 stop: self.stop_labels(&m),
+                json_schema: None,
                 cue: Cue::Turn {
                     agent: m.clone(),
                     round,
@@ -268,6 +413,7 @@ impl Party {
             temperature: 0.3,
             max_tokens: Some(250),
             stop: vec![],
+            json_schema: None,
             cue: Cue::Highlights {
                 topic: self.session.fm.topic.clone(),
                 rounds: round,
@@ -282,5 +428,32 @@ impl Party {
         let text = self.render("circling", &[("summary", &summary)]);
         self.notice(NoticeKind::Warning, text.trim().to_string()).await;
         Next::Wait
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{run_dry, RoundYield};
+
+    fn y(speakers: usize, passed: usize, echoed: usize) -> RoundYield {
+        RoundYield { speakers, passed, echoed }
+    }
+
+    #[test]
+    fn a_round_of_passes_has_run_dry_at_once() {
+        assert!(run_dry(&[y(3, 3, 0)]));
+        assert!(run_dry(&[y(2, 0, 0), y(2, 2, 0)]));
+        assert!(!run_dry(&[y(3, 2, 0)]), "one speaker still had something");
+        assert!(!run_dry(&[]));
+        assert!(!run_dry(&[y(0, 0, 0)]), "a round nobody spoke in says nothing");
+    }
+
+    #[test]
+    fn two_rounds_of_mostly_passes_and_echoes_have_run_dry() {
+        assert!(run_dry(&[y(3, 1, 1), y(3, 2, 0)]));
+        assert!(run_dry(&[y(2, 0, 2), y(3, 0, 2)]), "echoes alone");
+        assert!(!run_dry(&[y(3, 1, 0), y(3, 2, 0)]), "the first had mostly words of its own");
+        assert!(!run_dry(&[y(3, 2, 0)]), "one such round is not yet dry");
+        assert!(!run_dry(&[y(2, 1, 0), y(2, 1, 0)]), "half is not most");
     }
 }

@@ -37,6 +37,7 @@ mod remember;
 mod reset;
 mod round;
 mod save;
+mod self_check;
 mod stream;
 mod takeaways;
 mod takes;

@@ -36,19 +36,11 @@ pub(super) struct Party {
     pub(super) idle_warned: bool,
     /// The facilitator chose to stop the automatic pushes until they write.
     pub(super) pushes_paused: bool,
-    /// Embedding vectors per transcript index, when embeddings are used.
-    pub(super) embeddings: HashMap<usize, Vec<f32>>,
-    pub(super) embeddings_failed: bool,
-    /// Lexical agreement of a round, by the transcript indices of its
-    /// replies: judging looks back several rounds, each scored once.
-    pub(super) lexical_scores: HashMap<Vec<usize>, Option<f64>>,
+    /// What judging the room keeps between rounds (`judgement`).
+    pub(super) judgement: super::judgement::Judgement,
     /// Each speaker's history (with `room_first`, the one they all share),
     /// by the transcript index it starts at.
     pub(super) histories: HashMap<String, (usize, HistoryView)>,
-    /// Consecutive rounds that repeated the one before.
-    pub(super) repeat_streak: u32,
-    /// No consensus proposal before this round after a declined one.
-    pub(super) consensus_quiet_until: u32,
     /// Each turn's estimated tokens, by transcript index.
     pub(super) turn_estimates: Vec<u32>,
     /// Where the next turn goes when not at the end: a reply that finished
@@ -77,12 +69,8 @@ impl Party {
             room_active_at: Instant::now(),
             idle_warned: false,
             pushes_paused: false,
-            embeddings: HashMap::new(),
-            embeddings_failed: false,
-            lexical_scores: HashMap::new(),
+            judgement: Default::default(),
             histories: HashMap::new(),
-            repeat_streak: 0,
-            consensus_quiet_until: 0,
             turn_estimates: Vec::new(),
             insert_at: None,
             briefing: None,
@@ -117,6 +105,7 @@ impl Party {
             party: room.party.as_ref().map(|p| p.id.clone()),
             context: room.documents.iter().map(|d| d.path.display().to_string()).collect(),
             hygiene: Default::default(),
+            self_checks: Vec::new(),
             provider: ProviderRecord {
                 kind: info.kind,
                 model: info.model,
@@ -386,8 +375,7 @@ impl Party {
         self.store.forget_from(i);
         self.turn_estimates.truncate(i);
         self.histories.retain(|_, (from, view)| *from + view.covered() <= i);
-        self.embeddings.retain(|&k, _| k < i);
-        self.lexical_scores.retain(|k, _| k.iter().all(|&x| x < i));
+        self.judgement.forget_from(i);
     }
 
     fn new_turn(&self, round: u32, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) -> Turn {

@@ -100,6 +100,7 @@ impl Party {
             temperature: 0.0,
             max_tokens: Some(64),
             stop: vec![],
+            json_schema: None,
             cue: Cue::Selection {
                 candidates: heuristic.iter().map(|&i| self.room.agents[i].id.clone()).collect(),
             },

@@ -31,6 +31,20 @@ impl Party {
     }
 }
 
+impl Party {
+    /// Whether `agent`'s self-check question `q` would ask again: it asked
+    /// the facilitator in the round before (and was just answered), or the
+    /// room asked the same question earlier. A small model asks its
+    /// question again after the answer, round after round.
+    pub(super) fn asked_before(&self, agent: &Agent, round: u32, q: &str) -> bool {
+        let same = |text: &str| text.contains(q.trim());
+        self.session.turns.iter().rev().filter(|t| t.kind == TurnKind::Question).any(|t| {
+            let theirs = t.agent.as_deref() == Some(agent.id.as_str());
+            (theirs && t.round + 1 >= round) || same(&t.text)
+        })
+    }
+}
+
 /// A question that opens by calling on an agent ("Amara, should we…"): for
 /// the room, which goes on, not for the facilitator. The ask instruction
 /// says so; the local 1.5B asked its colleagues through the marker anyway,

@@ -103,8 +103,7 @@ impl Party {
             s.consensus_score = None;
             s.exit_flags = Default::default();
         }
-        self.repeat_streak = 0;
-        self.consensus_quiet_until = 0;
+        self.judgement = Default::default();
         let divider = self.render("reset_divider", &[]);
         self.push_turn(TurnKind::Reset, None, divider.clone(), false);
         self.save().await;

@@ -7,15 +7,18 @@
 use chrono::Utc;
 use tokio::time::Instant;
 
+use super::judgement::RoundYield;
 use super::party::Party;
+use super::self_check::Checked;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::config::RoundMode;
 use crate::engine::hygiene::Voices;
+use crate::engine::self_check::SelfCheck;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::i18n::{t, Msg};
-use crate::llm::{ChatRequest, Cue};
+use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
 use crate::session::{Latency, StepId, TurnKind};
 
@@ -43,6 +46,8 @@ struct Tally {
     /// An agent asked the facilitator: (agent, question), asked once the
     /// replies streaming beside it are over.
     question: Option<(Agent, String)>,
+    /// What the speakers came to, for the run-dry rule.
+    yielded: RoundYield,
 }
 
 /// What a speaker was given again this round.
@@ -173,6 +178,8 @@ impl Party {
     async fn speak_together(&mut self, speakers: &[Agent], floor: &mut Floor, tally: &mut Tally) -> bool {
         let mut takes = Takes::new(StreamMode::Round);
         let mut tries = vec![Tries::default(); speakers.len()];
+        // Each speaker's prompt as last sent: its self-check goes on from it.
+        let mut prompts: Vec<Vec<ChatMessage>> = Vec::with_capacity(speakers.len());
         let begun = std::time::Instant::now();
         for (slot, agent) in speakers.iter().enumerate() {
             self.emit(Event::AgentStarted {
@@ -180,6 +187,7 @@ impl Party {
                 round: floor.round,
             });
             let (req, voices) = self.turn_request(agent, floor, None);
+            prompts.push(req.messages.clone());
             self.start_take(&mut takes, slot, req, Some(agent), Some(&voices));
         }
         let mut places = Places::new(self.session.turns.len(), speakers.len());
@@ -193,6 +201,7 @@ impl Party {
                 Reply::TooLong(_) if !tries[slot].shortened && !stopped => {
                     tries[slot].shortened = true;
                     let (req, voices) = self.turn_request(agent, floor, tries[slot].ask_again.as_deref());
+                    prompts[slot] = req.messages.clone();
                     self.restart_take(&mut takes, slot, req, agent, &voices, begun);
                 }
                 Reply::Emptied(cause) if tries[slot].ask_again.is_none() && !stopped => {
@@ -208,13 +217,14 @@ impl Party {
                     });
                     let note = self.env().ask_again_note(agent);
                     let (req, voices) = self.turn_request(agent, floor, Some(&note));
+                    prompts[slot] = req.messages.clone();
                     tries[slot].ask_again = Some(note);
                     self.restart_take(&mut takes, slot, req, agent, &voices, begun);
                 }
                 reply => {
                     let before = self.session.turns.len();
                     self.insert_at = Some(places.of(slot));
-                    let (keep, text) = self.record_reply(floor.round, agent, reply, tally).await;
+                    let (keep, text) = self.record_reply(floor.round, agent, reply, &prompts[slot], tally).await;
                     self.insert_at = None;
                     places.add(slot, self.session.turns.len() - before);
                     said[slot] = text;
@@ -253,6 +263,7 @@ impl Party {
             temperature: self.room.cfg.llm.temperature,
             max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
             stop: self.stop_labels(agent),
+            json_schema: None,
             cue: Cue::Turn {
                 agent: agent.clone(),
                 round,
@@ -277,9 +288,18 @@ impl Party {
     }
 
     /// Records a reply (or a pass, a failure, an interruption): whether the
-    /// round goes on after it, and the text the next speakers see.
-    async fn record_reply(&mut self, round: u32, agent: &Agent, reply: Reply, tally: &mut Tally) -> (bool, Option<String>) {
+    /// round goes on after it, and the text the next speakers see. `prompt`
+    /// is the one the reply answered: the speaker's self-check goes on from it.
+    async fn record_reply(
+        &mut self,
+        round: u32,
+        agent: &Agent,
+        reply: Reply,
+        prompt: &[ChatMessage],
+        tally: &mut Tally,
+    ) -> (bool, Option<String>) {
         tally.quit |= matches!(reply, Reply::Quit { .. });
+        tally.yielded.speakers += 1;
         let gone = matches!(reply, Reply::Unreachable(_));
         match reply {
             Reply::Completed {
@@ -288,8 +308,10 @@ impl Party {
                 end_marker,
                 question,
                 latency,
+                echoed,
             } => {
                 tally.ok += 1;
+                tally.yielded.echoed += usize::from(echoed);
                 let text = shown.trim().to_string();
                 self.record_agent_message(round, agent, text.clone(), Some(latency)).await;
                 // The first to ask the facilitator, or to propose the end,
@@ -304,13 +326,43 @@ impl Party {
                     }
                     !theirs
                 });
+                let detecting = self.room.cfg.party.end_detection.enable_detection;
+                let mut proposes = end_marker && detecting;
+                // The markers spoke for the speaker: nothing to ask it.
+                let check = if first && question.is_none() && !proposes && self.room.cfg.party.self_check {
+                    match self.self_check(agent, round, prompt, &text).await {
+                        Checked::Quit => {
+                            tally.quit = true;
+                            return (false, Some(text));
+                        }
+                        Checked::Verdict(v) => v,
+                        Checked::Nothing => None,
+                    }
+                } else {
+                    None
+                };
+                let question = question.or_else(|| {
+                    let names = self.room.agents.iter().map(|a| a.name.as_str());
+                    // A question only with a question mark: an answer cut
+                    // off mid-question asks nothing.
+                    check
+                        .as_ref()
+                        .and_then(|c| c.ask.clone())
+                        .filter(|q| q.trim_end().ends_with(['?', '？']) && !super::question::for_an_agent(q, names))
+                        .filter(|q| !self.asked_before(agent, round, q))
+                });
+                proposes |= check.as_ref().is_some_and(SelfCheck::proposes_end) && detecting;
                 if let Some(q) = question.filter(|_| first) {
                     tally.question = Some((agent.clone(), q));
                     return (false, Some(text));
                 }
-                if end_marker && first && self.room.cfg.party.end_detection.enable_detection {
-                    tally.proposal = Some((agent.clone(), raw, text.clone()));
-                    return (false, Some(text));
+                if proposes && first {
+                    if round < self.judgement.end_quiet_until {
+                        tracing::info!(agent = %agent.id, round, "a proposal to end soon after one was declined: not raised");
+                    } else {
+                        tally.proposal = Some((agent.clone(), raw, text.clone()));
+                        return (false, Some(text));
+                    }
                 }
                 return (true, Some(text));
             }
@@ -319,6 +371,7 @@ impl Party {
                 // failure: the server answered.
                 tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
                 self.count_cut("passed");
+                tally.yielded.passed += 1;
                 let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
                 self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
                 // A round everyone passed was still played.
@@ -411,7 +464,15 @@ impl Party {
         }
         self.room_active_at = Instant::now();
         let next = self.check_termination().await;
-        if !matches!(next, Next::Wait) || tally.ok == 0 {
+        if !matches!(next, Next::Wait) {
+            return next;
+        }
+        if !tally.interrupted {
+            if let Some(next) = self.judge_yield(round, tally.yielded).await {
+                return next;
+            }
+        }
+        if tally.ok == 0 {
             return next;
         }
         let next = self.judge_round(round).await;

@@ -23,6 +23,8 @@ pub(super) enum Reply {
         end_marker: bool,
         question: Option<String>,
         latency: Latency,
+        /// Most of what the model wrote was cut as copies of earlier turns.
+        echoed: bool,
     },
     Failed(String),
     /// The server stayed unreachable for the whole retry window: nobody
@@ -264,8 +266,16 @@ impl Party {
             // (what OpenAI-compatible servers stream).
             tokens: take.counted.map_or(take.pieces, |c| u32::try_from(c).unwrap_or(u32::MAX)),
         };
+        let echo: usize = take
+            .hygiene
+            .cuts()
+            .iter()
+            .filter(|c| c.kind == crate::engine::hygiene::CutKind::Echo)
+            .map(|c| c.text.len())
+            .sum();
         Reply::Completed {
             raw,
+            echoed: echo > shown.len(),
             shown,
             end_marker: take.filter.found(0),
             question,

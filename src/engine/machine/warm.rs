@@ -101,6 +101,7 @@ impl Party {
                 temperature: self.room.cfg.llm.temperature,
                 max_tokens: Some(1),
                 stop: Vec::new(),
+                json_schema: None,
                 cue: Cue::WarmUp,
             });
         }

@@ -49,6 +49,7 @@ pub(super) async fn run(
     loop {
         attempt += 1;
         let cap_field = options.cap_field.load(Ordering::Relaxed);
+        let response_format = options.response_format(req.json_schema.as_ref());
         let body = Body {
             model: &model,
             messages: &messages,
@@ -61,6 +62,7 @@ pub(super) async fn run(
             max_tokens: req.max_tokens.filter(|_| cap_field == 0),
             max_completion_tokens: req.max_tokens.filter(|_| cap_field == 1),
             stop: if options.stop.load(Ordering::Relaxed) { stop } else { &[] },
+            response_format: response_format.as_ref(),
         };
         let err = match one_attempt(&client, &settings, &body, tx).await {
             Ok(()) => {

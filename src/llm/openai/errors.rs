@@ -12,12 +12,16 @@ pub(super) enum Refused {
     Stop,
     MaxTokens,
     MaxCompletionTokens,
+    /// `response_format` with a JSON schema, or that field at all.
+    ResponseFormat,
 }
 
-/// Reads a 400's body for a field the server does not take.
+/// Reads a refusal's body for a field the server does not take.
 fn refused_field(body: &str) -> Option<Refused> {
     let b = body.to_ascii_lowercase();
-    if b.contains("stream_options") {
+    if b.contains("response_format") || b.contains("json_schema") {
+        Some(Refused::ResponseFormat)
+    } else if b.contains("stream_options") {
         Some(Refused::Usage)
     } else if b.contains("max_completion_tokens") && !b.contains("context") {
         Some(Refused::MaxTokens)
@@ -211,7 +215,13 @@ pub(super) fn classify(e: OpenAIError) -> AttemptError {
                         ..AttemptError::fatal(cause)
                     };
                 }
-                if h.status == 400 {
+                // llama-cpp-python answers a request field it cannot take
+                // with a 500 naming it in a validation error.
+                let validation = h.status >= 500 && {
+                    let b = h.body.to_ascii_lowercase();
+                    b.contains("validation error") || b.contains("literal_error")
+                };
+                if h.status == 400 || h.status == 422 || validation {
                     if let Some(r) = refused_field(&h.body) {
                         return AttemptError {
                             refused: Some(r),

@@ -73,6 +73,11 @@ struct Options {
     /// The reply cap: 0 `max_tokens`, 1 `max_completion_tokens` (newer
     /// OpenAI models refuse the older name), 2 none.
     cap_field: std::sync::atomic::AtomicU8,
+    /// How a JSON schema is asked for: 0 OpenAI's `json_schema` form (vLLM,
+    /// Ollama, llama.cpp's server, LM Studio take it too), 1
+    /// `json_object` with the schema beside it (llama-cpp-python's form),
+    /// 2 not at all (the prompt alone asks for JSON).
+    schema_form: std::sync::atomic::AtomicU8,
 }
 
 impl Default for Options {
@@ -81,6 +86,7 @@ impl Default for Options {
             usage: AtomicBool::new(true),
             stop: AtomicBool::new(true),
             cap_field: std::sync::atomic::AtomicU8::new(0),
+            schema_form: std::sync::atomic::AtomicU8::new(0),
         }
     }
 }
@@ -93,6 +99,27 @@ impl Options {
             Refused::Stop => self.stop.swap(false, Ordering::Relaxed),
             Refused::MaxTokens => self.cap_field.compare_exchange(0, 1, Ordering::Relaxed, Ordering::Relaxed).is_ok(),
             Refused::MaxCompletionTokens => self.cap_field.compare_exchange(1, 2, Ordering::Relaxed, Ordering::Relaxed).is_ok(),
+            Refused::ResponseFormat => {
+                let form = self.schema_form.load(Ordering::Relaxed);
+                form < 2
+                    && self
+                        .schema_form
+                        .compare_exchange(form, form + 1, Ordering::Relaxed, Ordering::Relaxed)
+                        .is_ok()
+            }
+        }
+    }
+
+    /// `response_format` for `schema` in the form this server takes, if any.
+    fn response_format(&self, schema: Option<&serde_json::Value>) -> Option<serde_json::Value> {
+        let schema = schema?;
+        match self.schema_form.load(Ordering::Relaxed) {
+            0 => Some(serde_json::json!({
+                "type": "json_schema",
+                "json_schema": { "name": "answer", "strict": true, "schema": schema }
+            })),
+            1 => Some(serde_json::json!({ "type": "json_object", "schema": schema })),
+            _ => None,
         }
     }
 }
@@ -274,7 +301,7 @@ impl Provider for OpenAiProvider {
         let settings = self.settings.clone();
         let options = self.options.clone();
         let agent = match &req.cue {
-            Cue::Turn { agent, .. } | Cue::Farewell { agent, .. } => Some(agent.id.as_str()),
+            Cue::Turn { agent, .. } | Cue::Farewell { agent, .. } | Cue::SelfCheck { agent, .. } => Some(agent.id.as_str()),
             _ => None,
         };
         let messages = self.wire.messages(agent, &req.messages);

@@ -64,6 +64,7 @@ fn wire_cache_reuses_equal_messages_and_remakes_changed_ones() {
         max_tokens: Some(99),
         max_completion_tokens: None,
         stop: &["\nKofi:".to_string()],
+        response_format: None,
     };
     assert_eq!(
         serde_json::to_value(&body).unwrap(),

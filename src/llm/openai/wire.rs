@@ -83,6 +83,9 @@ pub(super) struct Body<'a> {
     pub(super) max_completion_tokens: Option<u32>,
     #[serde(skip_serializing_if = "<[String]>::is_empty")]
     pub(super) stop: &'a [String],
+    /// The reply constrained to a JSON schema, in the server's form.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) response_format: Option<&'a serde_json::Value>,
 }
 
 #[derive(serde::Serialize)]

@@ -1,0 +1,53 @@
+//! The local model server the real-model benches run against: started
+//! (`benches/voice/local-model.sh`) unless one already answers on the port.
+
+use std::io::{Read, Write};
+use std::path::Path;
+use std::process::{Child, Command};
+use std::time::{Duration, Instant};
+
+pub fn up(port: u16) -> bool {
+    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
+    let _ = write!(s, "GET /v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
+    let mut buf = String::new();
+    let _ = s.read_to_string(&mut buf);
+    buf.starts_with("HTTP/1.1 200") || buf.starts_with("HTTP/1.0 200")
+}
+
+/// Starts the local model server unless one listens already (a busy one
+/// answers late: it serves one request at a time), then waits until it answers.
+pub fn ensure(port: u16, model: &str, log: &Path) -> Option<Child> {
+    let listening = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+    let child = if listening {
+        eprintln!("bench: using the model server already on port {port}");
+        None
+    } else {
+        eprintln!(
+            "bench: starting the local model server ({model}) on port {port}; the first time builds it (~10 min); its log: {}",
+            log.display()
+        );
+        let out = std::fs::File::create(log).expect("server log");
+        Some(
+            Command::new("bash")
+                .arg("benches/voice/local-model.sh")
+                .arg(port.to_string())
+                .arg(model)
+                .stdout(out.try_clone().expect("log"))
+                .stderr(out)
+                .spawn()
+                .expect("bash runs local-model.sh"),
+        )
+    };
+    let start = Instant::now();
+    while !up(port) {
+        assert!(
+            start.elapsed() < Duration::from_secs(3600),
+            "the model server did not answer within an hour"
+        );
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    child
+}
