@@ -17,11 +17,14 @@
 //! cargo bench --bench judgement -- --model 0.5b
 //! cargo bench --bench judgement -- --rescore target/judgement-bench/LABEL
 //! ```
-//! Options: `--port N` (18555), `--lang en|zh|both`, `--only ID`, `--bin PATH`
-//! (another build, for before/after), `--self-check off` (the markers
-//! alone), `--label NAME`, `--minutes N` (the limit of one scenario, 30),
+//! Options: `--port N` (18555), `--lang en|zh|both`, `--only ID[,ID…]`, `--bin PATH`
+//! (another build, for before/after), `--reading off` (the markers
+//! alone: no host reading the facilitator's messages), `--self-check on`
+//! (each speaker judges the room after its reply), `--label NAME`, `--minutes N` (the limit of one scenario, 30),
 //! `--` then extra bmad-party arguments.
 
+#[path = "voice/events.rs"]
+mod events;
 #[path = "voice/server.rs"]
 mod server;
 
@@ -65,8 +68,10 @@ struct Args {
     label: String,
     minutes: u64,
     rescore: Option<PathBuf>,
-    /// `--self-check off`: the room judges through its markers only (the default).
+    /// `--self-check on`: each speaker judges the room after its reply (off by default, as in the product).
     self_check: bool,
+    /// `--reading off`: the host does not read the facilitator's messages (on by default, as in the product).
+    reading: bool,
     extra: Vec<String>,
 }
 
@@ -81,7 +86,8 @@ fn args() -> Args {
         label: String::new(),
         minutes: 30,
         rescore: None,
-        self_check: true,
+        self_check: false,
+        reading: true,
         extra: Vec::new(),
     };
     let mut it = std::env::args().skip(1);
@@ -98,6 +104,7 @@ fn args() -> Args {
             "--minutes" => a.minutes = v().parse().expect("--minutes N"),
             "--rescore" => a.rescore = Some(v().into()),
             "--self-check" => a.self_check = v() != "off",
+            "--reading" => a.reading = v() != "off",
             "--bench" => {}
             "--" => a.extra = it.by_ref().collect(),
             other => panic!("unknown option {other}"),
@@ -129,8 +136,8 @@ fn play(a: &Args, s: &Scenario, base_url: &str, log: &Path) {
     // quiet after a declined one, each round's judgement is its own.
     let config = work.path().join("config.yaml");
     let yaml = format!(
-        "bmad:\n  party_mode:\n    end_detection: {{ quiet_rounds: 0 }}\n    self_check: {}\n",
-        a.self_check
+        "bmad:\n  party_mode:\n    end_detection: {{ quiet_rounds: 0 }}\n    self_check: {}\n    read_messages: {}\n",
+        a.self_check, a.reading
     );
     std::fs::write(&config, yaml).expect("config");
     let chinese = s.lang == "zh";
@@ -180,14 +187,15 @@ fn play(a: &Args, s: &Scenario, base_url: &str, log: &Path) {
     let mut roster: Vec<(String, String)> = Vec::new();
     let next = |sent: usize, roster: &[(String, String)], speakers: &[String]| -> Option<(String, String)> {
         let step = s.messages.get(sent)?;
-        let name = |k: usize| {
-            speakers
-                .get(k)
-                .and_then(|id| roster.iter().find(|(i, _)| i == id))
-                .or(roster.iter().filter(|(i, _)| i != "moderator").nth(k))
-                .map(|(_, n)| n.clone())
-                .unwrap_or_default()
-        };
+        // The party's speakers so far, in order, then the rest of the room:
+        // `{a}` and `{b}` are two different agents.
+        let named: Vec<&String> = speakers
+            .iter()
+            .filter_map(|id| roster.iter().find(|(i, _)| i == id))
+            .chain(roster.iter().filter(|(i, _)| i != "moderator" && !speakers.contains(i)))
+            .map(|(_, n)| n)
+            .collect();
+        let name = |k: usize| named.get(k).map(|n| n.to_string()).unwrap_or_default();
         let text = match &step.text {
             Some(t) => t.replace("{a}", &name(0)).replace("{b}", &name(1)),
             None => r#"{"type":"continue"}"#.to_string(),
@@ -204,25 +212,9 @@ fn play(a: &Args, s: &Scenario, base_url: &str, log: &Path) {
         };
         let Ok(ev) = serde_json::from_str::<Value>(&line) else { continue };
         let kind = ev["type"].as_str().unwrap_or_default();
-        if kind != "agent_token" && kind != "status" {
-            let mut stamped = ev.clone();
-            stamped["at_ms"] = Value::from(start.elapsed().as_millis() as u64);
-            let _ = writeln!(out, "{stamped}");
-        }
+        events::log(&mut out, &ev, start);
         match kind {
-            "session_started" => {
-                roster = ev["agents"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|x| {
-                        (
-                            x["id"].as_str().unwrap_or_default().into(),
-                            x["name"].as_str().unwrap_or_default().into(),
-                        )
-                    })
-                    .collect();
-            }
+            "session_started" => roster = events::roster(&ev),
             "agent_message" => {
                 let id = ev["agent"].as_str().unwrap_or_default().to_string();
                 if id != "moderator" && !speakers.contains(&id) {
@@ -296,6 +288,14 @@ struct Tally {
     round_check_ms: u64,
     rounds_timed: usize,
     stances: BTreeMap<String, usize>,
+    /// The host's readings of the facilitator's messages: how many, their
+    /// time (after the round, so added to its wall time), what they read.
+    readings: usize,
+    reading_ms: u64,
+    read_as: BTreeMap<String, usize>,
+    /// The rounds' agreement scores by tag and method: the calibration of
+    /// the similarity measures on real replies.
+    scores: BTreeMap<(String, String), Vec<f64>>,
     listing: String,
 }
 
@@ -348,6 +348,20 @@ fn score(log: &Path, t: &mut Tally) {
                 let stance = e["verdict"]["stance"].as_str().unwrap_or("-").to_string();
                 *t.stances.entry(stance).or_default() += 1;
                 t.listing.push_str(&format!("    (check {} ms: {})\n", ms, e["verdict"]));
+            }
+            "consensus_score" => {
+                if let Some(x) = e["score"].as_f64() {
+                    let method = e["method"].as_str().unwrap_or("-").to_string();
+                    t.scores.entry((tag.clone(), method)).or_default().push(x);
+                }
+            }
+            "reading" => {
+                t.readings += 1;
+                let ms = e["ms"].as_u64().unwrap_or(0);
+                t.reading_ms += ms;
+                let read = e["reading"].as_str().unwrap_or("-").to_string();
+                t.listing.push_str(&format!("    (reading {ms} ms: {read} -> {})\n", e["act"].as_str().unwrap_or_default()));
+                *t.read_as.entry(read).or_default() += 1;
             }
             kind @ ("end_proposal" | "agent_question" | "confirmation_request" | "room_repeats") => {
                 let Some((_, c)) = rounds.last_mut() else { continue };
@@ -442,11 +456,25 @@ fn report(t: &Tally, label: &str) -> String {
         t.check_ms as f64 / 1000.0 / t.checks.max(1) as f64,
         100.0 * t.round_check_ms as f64 / t.round_ms.max(1) as f64
     ));
+    let read_as: Vec<String> = t.read_as.iter().map(|(k, v)| format!("{k} {v}")).collect();
+    s.push_str(&format!("| readings of the facilitator's messages | {}: {} |\n", t.readings, read_as.join(", ")));
+    s.push_str(&format!(
+        "| reading time per message / share of round wall time | {:.1} s / {:.0} % |\n",
+        t.reading_ms as f64 / 1000.0 / t.readings.max(1) as f64,
+        100.0 * t.reading_ms as f64 / (t.round_ms + t.reading_ms).max(1) as f64
+    ));
     s.push_str(&format!(
         "| round wall time (mean of {} rounds) | {:.1} s |\n",
         t.rounds_timed,
         t.round_ms as f64 / 1000.0 / t.rounds_timed.max(1) as f64
     ));
+    s.push_str("\nAgreement scores by tag and method (the similarity measures on these replies):\n\n");
+    for ((tag, method), xs) in &t.scores {
+        let mut xs = xs.clone();
+        xs.sort_by(f64::total_cmp);
+        let list: Vec<String> = xs.iter().map(|x| format!("{x:.2}")).collect();
+        s.push_str(&format!("- `{tag}` ({method}): {}\n", list.join(" ")));
+    }
     s.push_str("\nPer tag (rounds: end proposals / questions / consensus / repeats noticed):\n\n");
     for (tag, c) in &t.by_tag {
         s.push_str(&format!(
@@ -470,7 +498,7 @@ fn main() {
         let server = server::ensure(a.port, &a.model, &dir.join("server.log"));
         let base = format!("http://127.0.0.1:{}/v1", a.port);
         for s in &file.scenario {
-            if (a.lang != "both" && a.lang != s.lang) || a.only.as_ref().is_some_and(|o| o != &s.id) {
+            if (a.lang != "both" && a.lang != s.lang) || a.only.as_ref().is_some_and(|o| !o.split(',').any(|id| id == s.id)) {
                 continue;
             }
             let log = dir.join(format!("{}.jsonl", s.id));

@@ -39,6 +39,7 @@ fn session(messages: usize) -> Session {
         context: vec![],
         hygiene: Default::default(),
         self_checks: Vec::new(),
+        readings: Vec::new(),
     };
     let turns = (0..messages)
         .map(|i| Turn {

@@ -19,6 +19,8 @@
 
 #[path = "voice/drive.rs"]
 mod drive;
+#[path = "voice/events.rs"]
+mod events;
 #[path = "voice/score.rs"]
 mod score;
 #[path = "voice/server.rs"]

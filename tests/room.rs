@@ -95,6 +95,83 @@ async fn consensus_becomes_a_proposal_only_with_all_three_conditions() {
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0, "contradiction blocks consensus");
 }
 
+/// A server that embeds every reply alike; every other request gets a varied reply.
+async fn embedding_server(embeds: bool) -> FakeOpenAi {
+    FakeOpenAi::start(move |r: &Recorded, n: usize| {
+        if !r.path.ends_with("/embeddings") {
+            stream_of(&varied_reply(n))
+        } else if embeds {
+            let inputs = r.body["input"].as_array().map_or(0, |a| a.len());
+            let data: Vec<serde_json::Value> = (0..inputs)
+                .map(|i| serde_json::json!({"index": i, "embedding": [0.6, 0.8, 0.0]}))
+                .collect();
+            Reply::Json(serde_json::json!({ "object": "list", "data": data }))
+        } else {
+            Reply::Status {
+                code: 404,
+                headers: vec![],
+                body: r#"{"detail":"Not Found"}"#.into(),
+            }
+        }
+    })
+    .await
+}
+
+fn methods(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::ConsensusScore { method, score: Some(_), .. } => Some(method.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn an_endpoint_that_serves_embeddings_is_found_without_configuration() {
+    let server = embedding_server(true).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Next")]).await;
+    assert_eq!(methods(&events), ["embedding", "embedding"]);
+    let asked = server.embeddings();
+    assert_eq!(asked[0].body["model"], "test-model", "probed with the model the endpoint serves");
+}
+
+#[tokio::test]
+async fn an_endpoint_without_embeddings_is_probed_once_and_falls_back_quietly() {
+    let server = embedding_server(false).await;
+    let party = Party::new(&server);
+    let events = party
+        .run(vec![Step::Say("Topic"), Step::Say("Next"), Step::Say("More")])
+        .await;
+    assert_eq!(server.embeddings().len(), 1, "probed once");
+    assert_eq!(methods(&events), ["lexical", "lexical", "lexical"]);
+    assert!(
+        !notices(&events).iter().any(|n| n.contains("Embeddings")),
+        "nobody asked for embeddings: no notice"
+    );
+}
+
+#[tokio::test]
+async fn a_slow_embeddings_endpoint_costs_one_wait_then_lexical() {
+    let server = FakeOpenAi::start(|r: &Recorded, n: usize| {
+        if r.path.ends_with("/embeddings") {
+            Reply::Hang
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let mut s = settings(&server);
+    s.request_timeout = std::time::Duration::from_millis(300);
+    let mut party = Party::new(&server);
+    party.provider = provider_with(s);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Next")]).await;
+    assert_eq!(server.embeddings().len(), 1);
+    assert_eq!(methods(&events), ["lexical", "lexical"]);
+    assert_eq!(agent_messages(&events).len(), 4, "the room went on");
+}
+
 #[tokio::test]
 async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     // The endpoint offers embeddings: identical vectors for every reply.
@@ -127,7 +204,7 @@ async fn consensus_with_auto_exit_and_embeddings_with_fallback() {
     assert_eq!(exit_reason(&events), Some(ExitReason::Consensus), "auto exit, no question");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
     assert!(server
-        .received()
+        .embeddings()
         .iter()
         .any(|r| r.path == "/v1/embeddings" && r.body["model"] == "emb"));
 

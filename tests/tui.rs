@@ -344,7 +344,7 @@ async fn turn_reset_budget_and_consensus_modals() {
 
 #[tokio::test]
 async fn an_agent_question_shows_in_transcript_pane_and_status_bar() {
-    // The rehearsal's first speaker asks the facilitator in round 3.
+    // The rehearsal's first speaker asks the facilitator in round 2.
     let (events, _d) = rehearsal_events(&["One", "Two", "Three"], Config::default()).await;
     let upto = prefix_until(&events, |e| matches!(e, Event::Status(s) if s.awaiting_answer_from.is_some()));
     let app = app_from(&upto);

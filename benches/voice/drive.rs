@@ -11,6 +11,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
+use super::events;
+
 pub struct Plan {
     pub chinese: bool,
     pub topic: String,
@@ -119,25 +121,9 @@ pub fn run(bin: &Path, base_url: &str, plan: &Plan, log: &Path, limit: Duration,
         };
         let Ok(ev) = serde_json::from_str::<Value>(&line) else { continue };
         let kind = ev["type"].as_str().unwrap_or_default();
-        if kind != "agent_token" && kind != "status" {
-            let mut stamped = ev.clone();
-            stamped["at_ms"] = Value::from(start.elapsed().as_millis() as u64);
-            let _ = writeln!(out, "{stamped}");
-        }
+        events::log(&mut out, &ev, start);
         match kind {
-            "session_started" => {
-                roster = ev["agents"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|a| {
-                        (
-                            a["id"].as_str().unwrap_or_default().to_string(),
-                            a["name"].as_str().unwrap_or_default().to_string(),
-                        )
-                    })
-                    .collect();
-            }
+            "session_started" => roster = events::roster(&ev),
             "agent_message" => spoke.push(ev["agent"].as_str().unwrap_or_default().to_string()),
             "agent_question" => question = true,
             "awaiting_input" => {

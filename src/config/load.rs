@@ -43,6 +43,7 @@ struct RawParty {
     end_detection: Option<RawEnd>,
     ask_marker: S<String>,
     self_check: S<bool>,
+    read_messages: S<bool>,
     consensus: Option<RawConsensus>,
     silence: Option<RawSilence>,
     diligence: Option<RawDiligence>,
@@ -78,6 +79,7 @@ struct RawConsensus {
     lookback: S<u32>,
     convergence_indicator: S<String>,
     disagreement_words: S<Vec<String>>,
+    agreement_words: S<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -272,6 +274,7 @@ impl Config {
         take(&e.auto_end, &mut pc.end_detection.auto_end);
         take(&e.quiet_rounds, &mut pc.end_detection.quiet_rounds);
         take(&p.self_check, &mut pc.self_check);
+        take(&p.read_messages, &mut pc.read_messages);
         if pc.end_detection.end_marker.trim().is_empty() {
             ck.fail_at(
                 "bmad.party_mode.end_detection.end_marker",
@@ -293,6 +296,7 @@ impl Config {
         take(&cs.lookback, &mut pc.consensus.lookback);
         take(&cs.convergence_indicator, &mut pc.consensus.convergence_indicator);
         take(&cs.disagreement_words, &mut pc.consensus.disagreement_words);
+        take(&cs.agreement_words, &mut pc.consensus.agreement_words);
         if !(0.0..=1.0).contains(&pc.consensus.threshold) {
             ck.fail_at(
                 "bmad.party_mode.consensus.threshold",

@@ -43,6 +43,10 @@ pub struct PartyConfig {
     /// by default: on a small local model it asks and proposes where it
     /// should not (docs/real-models.md, "The room's own judgement").
     pub self_check: bool,
+    /// After each round the host reads the facilitator's message that
+    /// opened it (`engine::reading`): a close invited, agreement asked for,
+    /// a job without its facts. One short call per message.
+    pub read_messages: bool,
     pub consensus: Consensus,
     pub silence: Silence,
     pub diligence: Diligence,
@@ -109,6 +113,9 @@ pub struct Consensus {
     pub lookback: u32,
     pub convergence_indicator: String,
     pub disagreement_words: Vec<String>,
+    /// Words a reply states agreement with (in its first sentence), when
+    /// the facilitator asked the room whether it agrees.
+    pub agreement_words: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -205,12 +212,14 @@ impl Default for Config {
                 },
                 ask_marker: "!?@human".into(),
                 self_check: false,
+                read_messages: true,
                 consensus: Consensus {
                     enabled: true,
                     threshold: 0.85,
                     lookback: 2,
                     convergence_indicator: "agreed|consensus|exactly".into(),
                     disagreement_words: default_disagreement_words(),
+                    agreement_words: default_agreement_words(),
                 },
                 silence: Silence {
                     enabled: true,
@@ -264,6 +273,29 @@ pub fn default_disagreement_words() -> Vec<String> {
         "不认同",
         "有风险",
         "担心",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Words that state agreement at a reply's start, English and Chinese. A
+/// word that also opens other sentences ("对于", "可以") is not one.
+pub fn default_agreement_words() -> Vec<String> {
+    [
+        "agree",
+        "agreed",
+        "yes",
+        "exactly",
+        "absolutely",
+        "on board",
+        "works for me",
+        "sounds good",
+        "同意",
+        "赞成",
+        "没问题",
+        "没错",
+        "说得对",
+        "一致",
     ]
     .map(String::from)
     .to_vec()

@@ -11,6 +11,7 @@ pub mod markers;
 pub mod memory;
 mod prompts;
 pub mod selection;
+pub mod reading;
 pub mod self_check;
 pub mod similarity;
 pub mod takeaways;
@@ -365,6 +366,15 @@ pub enum Event {
         agent: String,
         verdict: Option<crate::engine::self_check::SelfCheck>,
         error: Option<String>,
+        ms: u64,
+    },
+    /// The host read the facilitator's message that opened `round`
+    /// (`read_messages`): what it asks of the room (None: unreadable or the
+    /// call failed) and what the host did about it.
+    Reading {
+        round: u32,
+        reading: Option<crate::engine::reading::Reading>,
+        act: String,
         ms: u64,
     },
     /// The room repeats itself (`dry`: it has run dry, a round of passes or

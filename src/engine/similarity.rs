@@ -165,6 +165,11 @@ pub fn mean_pairwise(n: usize, sim: impl Fn(usize, usize) -> f64) -> Option<f64>
 
 /// The configured words that signal disagreement, found in `text`.
 pub fn disagreement(text: &str, words: &[String]) -> Option<String> {
+    find_word(text, words)
+}
+
+/// The first of `words` in `text`, as a whole word (any place in Chinese).
+pub fn find_word(text: &str, words: &[String]) -> Option<String> {
     let lower = text.to_lowercase();
     words
         .iter()
@@ -180,6 +185,21 @@ pub fn disagreement(text: &str, words: &[String]) -> Option<String> {
             })
         })
         .cloned()
+}
+
+/// A reply's stance by its own words: disagreement anywhere (a configured
+/// word) first; else agreement when its first sentence has an agreement
+/// word; else a point of its own.
+pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
+    if disagreement(text, disagreement_words).is_some() {
+        return Stance::Disagree;
+    }
+    let end = text.find(['.', '!', '?', '。', '！', '？', '\n']).map_or(text.len(), |i| i + 1);
+    if find_word(&text[..end], agreement_words).is_some() {
+        Stance::Agree
+    } else {
+        Stance::New
+    }
 }
 
 /// A round's agreement by its speakers' own stances: the share of replies

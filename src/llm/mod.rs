@@ -82,6 +82,12 @@ pub enum Cue {
         agent: crate::roster::agents::Agent,
         round: u32,
     },
+    /// The host's reading of the facilitator's message (`engine::reading`):
+    /// one letter, or the question for missing facts (`question: true`).
+    Reading {
+        round: u32,
+        question: bool,
+    },
     /// An agent's prompt so far, read ahead while the room waits
     /// (`engine::machine::warm`): its one token is thrown away.
     WarmUp,

@@ -18,7 +18,9 @@ pub struct Rehearsal {
     pub token_delay: Duration,
     /// An end proposal comes at rounds that are multiples of this (0: never).
     pub propose_every: u32,
-    /// A question to the facilitator comes at round 3, then every this many rounds (0: never).
+    /// A question to the facilitator comes at round 2, then every this many rounds (0: never).
+    /// It stays clear of the proposal rounds: an end marker in the round that
+    /// answers the room's question is not raised.
     pub ask_every: u32,
 }
 
@@ -170,10 +172,10 @@ impl Rehearsal {
                 lang,
             } => {
                 let mut text = turn_reply(agent, *round, message.as_deref(), topic, earlier, *lang);
-                // The first speaker of round 3 (then every 5th) asks the
+                // The first speaker of round 2 (then every 5th) asks the
                 // facilitator directly, so the question protocol shows up too.
                 if let Some(marker) = ask_marker {
-                    if self.ask_every > 0 && round % self.ask_every == 3 % self.ask_every && earlier.is_empty() && message.is_some() {
+                    if self.ask_every > 0 && round % self.ask_every == 2 % self.ask_every && earlier.is_empty() && message.is_some() {
                         text.push_str("\n\n");
                         text.push_str(marker);
                         text.push(' ');
@@ -209,6 +211,10 @@ impl Rehearsal {
             // proposal after some rounds, a question): its self-check
             // judges nothing.
             Cue::SelfCheck { .. } => r#"{"stance": "new", "ask": "", "end": false}"#.to_string(),
+            // Nor does its reading: the rehearsal's facilitator is a person
+            // trying the program, whose messages it does not sort.
+            Cue::Reading { question: false, .. } => "D".to_string(),
+            Cue::Reading { question: true, .. } => String::new(),
             Cue::WarmUp => String::new(),
         }
     }

@@ -56,6 +56,27 @@ pub struct Frontmatter {
     /// back and what it was read as.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub self_checks: Vec<SelfCheckRecord>,
+    /// The host's readings of the facilitator's messages (`read_messages`):
+    /// what came back, what it was read as, what the host did.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub readings: Vec<ReadingRecord>,
+}
+
+/// One reading of a facilitator's message, after the round it opened: the
+/// answer as the model wrote it (shortened), what it was read as (None:
+/// unreadable or failed, so nothing followed), what the host did
+/// (`propose_end`, `check_agreement`, `ask_facts`, `nothing`), and how long
+/// the call(s) took.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ReadingRecord {
+    pub round: u32,
+    pub answer: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<crate::engine::reading::Reading>,
+    pub act: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    pub ms: u64,
 }
 
 /// One self-check: the speaker, its round, the answer as the model wrote

@@ -470,6 +470,7 @@ mod tests {
             context: vec!["/work/brief.md".into()],
             hygiene: Default::default(),
             self_checks: Vec::new(),
+            readings: Vec::new(),
             provider: ProviderRecord {
                 kind: "rehearsal".into(),
                 model: "rehearsal".into(),

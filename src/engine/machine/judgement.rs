@@ -65,6 +65,21 @@ impl Judgement {
     }
 }
 
+/// How long a probe for embeddings waits for its first answer.
+const EMBEDDING_PROBE: std::time::Duration = std::time::Duration::from_secs(15);
+
+/// The model an unconfigured endpoint is asked for embeddings with:
+/// OpenAI's small embedding model on OpenAI (its chat models embed
+/// nothing), the chat model itself elsewhere (Ollama, llama.cpp and vLLM
+/// embed with the model they serve, when started to).
+pub(super) fn probe_model(base_url: Option<&str>, chat_model: &str) -> String {
+    match base_url {
+        None => "text-embedding-3-small".into(),
+        Some(u) if u.contains("api.openai.com") => "text-embedding-3-small".into(),
+        Some(_) => chat_model.into(),
+    }
+}
+
 /// What one round's speakers came to, as the run-dry rule reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub(super) struct RoundYield {
@@ -135,16 +150,22 @@ impl Party {
         out
     }
 
+    /// The embedding model: the configured one; else, on a real endpoint,
+    /// one probed for once (`probe_model`) and kept while it answers.
+    fn embedding_model(&self) -> Option<(String, bool)> {
+        if self.judgement.embeddings_failed {
+            return None;
+        }
+        if let Some(m) = self.room.cfg.llm.embedding_model.clone() {
+            return Some((m, false));
+        }
+        let info = self.room.provider.info();
+        (!info.rehearsal).then(|| (probe_model(info.base_url.as_deref(), &info.model), true))
+    }
+
     /// Mean pairwise agreement of one round's replies, with the method used.
     async fn round_score(&mut self, replies: &[(usize, String)]) -> (Option<f64>, &'static str) {
-        if let Some(model) = self
-            .room
-            .cfg
-            .llm
-            .embedding_model
-            .clone()
-            .filter(|_| !self.judgement.embeddings_failed)
-        {
+        if let Some((model, probing)) = self.embedding_model() {
             let missing: Vec<(usize, String)> = replies
                 .iter()
                 .filter(|(i, _)| !self.judgement.embeddings.contains_key(i))
@@ -152,20 +173,35 @@ impl Party {
                 .collect();
             let mut ok = true;
             if !missing.is_empty() {
-                match self
-                    .room
-                    .provider
-                    .embed(&model, missing.iter().map(|(_, t)| t.clone()).collect())
-                    .await
-                {
-                    Ok(vectors) => {
+                let call = self.room.provider.embed(&model, missing.iter().map(|(_, t)| t.clone()).collect());
+                // A probe waits briefly: an endpoint that serves embeddings
+                // answers a few replies in seconds.
+                let answer = if probing && self.judgement.embeddings.is_empty() {
+                    tokio::time::timeout(EMBEDDING_PROBE, call)
+                        .await
+                        .unwrap_or_else(|_| Err(format!("no answer within {} s", EMBEDDING_PROBE.as_secs())))
+                } else {
+                    call.await
+                };
+                match answer {
+                    Ok(vectors) if vectors.len() == missing.len() && vectors.iter().all(|v| !v.is_empty()) => {
+                        if self.judgement.embeddings.is_empty() && probing {
+                            tracing::info!(%model, "the endpoint serves embeddings: consensus measures by them");
+                        }
                         for ((i, _), v) in missing.into_iter().zip(vectors) {
                             self.judgement.embeddings.insert(i, v);
                         }
                     }
-                    Err(cause) => {
+                    Ok(_) | Err(_) if probing && self.judgement.embeddings.is_empty() => {
+                        // Nobody asked for embeddings: no notice, a log line.
                         ok = false;
                         self.judgement.embeddings_failed = true;
+                        tracing::info!(%model, "no embeddings from the endpoint: lexical similarity");
+                    }
+                    answer => {
+                        ok = false;
+                        self.judgement.embeddings_failed = true;
+                        let cause = answer.err().unwrap_or_else(|| "vectors missing from the reply".into());
                         tracing::warn!(%cause, "embeddings failed; lexical similarity from now on");
                         let text = self.render("embedding_fallback", &[("cause", &cause)]);
                         self.notice(NoticeKind::Info, text).await;
@@ -266,16 +302,23 @@ impl Party {
         self.judgement.stances.get(&(round, agent.to_string())).copied()
     }
 
+    /// Consensus measured over `rounds` rounds at `score`: proposed.
     async fn consensus_reached(&mut self, score: f64, rounds: usize) -> Next {
+        let text = self.render(
+            "consensus_proposal",
+            &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())],
+        );
+        self.propose_consensus(text).await
+    }
+
+    /// The room agrees: flagged in the file, then a proposal the facilitator
+    /// confirms (with `auto_exit_enabled`, the graceful exit).
+    pub(super) async fn propose_consensus(&mut self, text: String) -> Next {
         {
             let s = self.state_mut();
             s.consensus_reached = true;
             s.exit_flags.consensus = true;
         }
-        let text = self.render(
-            "consensus_proposal",
-            &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())],
-        );
         if self.room.cfg.party.auto_exit_enabled {
             self.notice(NoticeKind::Exit, text).await;
             Next::Exit(ExitReason::Consensus)
@@ -433,10 +476,17 @@ impl Party {
 
 #[cfg(test)]
 mod tests {
-    use super::{run_dry, RoundYield};
+    use super::{probe_model, run_dry, RoundYield};
 
     fn y(speakers: usize, passed: usize, echoed: usize) -> RoundYield {
         RoundYield { speakers, passed, echoed }
+    }
+
+    #[test]
+    fn an_unconfigured_endpoint_is_probed_with_a_model_it_can_embed_with() {
+        assert_eq!(probe_model(None, "gpt-4o-mini"), "text-embedding-3-small");
+        assert_eq!(probe_model(Some("https://api.openai.com/v1"), "gpt-4o-mini"), "text-embedding-3-small");
+        assert_eq!(probe_model(Some("http://127.0.0.1:11434/v1"), "llama3.2:latest"), "llama3.2:latest");
     }
 
     #[test]

@@ -37,6 +37,7 @@ mod remember;
 mod reset;
 mod round;
 mod save;
+mod reading;
 mod self_check;
 mod stream;
 mod takeaways;

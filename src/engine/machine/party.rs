@@ -106,6 +106,7 @@ impl Party {
             context: room.documents.iter().map(|d| d.path.display().to_string()).collect(),
             hygiene: Default::default(),
             self_checks: Vec::new(),
+            readings: Vec::new(),
             provider: ProviderRecord {
                 kind: info.kind,
                 model: info.model,

@@ -34,10 +34,11 @@ impl Party {
         Some(self.asker_first(picked))
     }
 
-    /// The agent who asked the facilitator hears the answer first.
+    /// The agent who asked the facilitator hears the answer first; the
+    /// host, who asks for the room (`reading`), leaves it to the room.
     pub(super) fn asker_first(&self, mut picked: Vec<usize>) -> Vec<usize> {
         if let Some(id) = &self.state().awaiting_answer_from {
-            if let Some(i) = self.room.agents.iter().position(|a| &a.id == id) {
+            if let Some(i) = self.room.agents.iter().position(|a| &a.id == id && !a.moderator) {
                 picked.retain(|&x| x != i);
                 picked.insert(0, i);
                 picked.truncate(self.room.cfg.party.agents_per_round.1.max(1));

@@ -32,6 +32,18 @@ impl Party {
 }
 
 impl Party {
+    /// Whether `round` opened with the facilitator's answer to a question
+    /// the room asked in the round before: work the room asked for, never
+    /// a close, and nothing to ask about again.
+    pub(super) fn answers_question(&self, round: u32) -> bool {
+        self.session
+            .turns
+            .iter()
+            .rev()
+            .find(|t| t.kind == TurnKind::Question)
+            .is_some_and(|t| t.round + 1 == round)
+    }
+
     /// Whether `agent`'s self-check question `q` would ask again: it asked
     /// the facilitator in the round before (and was just answered), or the
     /// room asked the same question earlier. A small model asks its

@@ -119,7 +119,9 @@ impl Party {
         if let Some((agent, question)) = tally.question.take() {
             self.agent_question(round, &agent, question).await;
         }
-        self.close_round(round, tally).await
+        // The host reads what the facilitator wrote (not a push, not [C]).
+        let read = floor.message.filter(|_| matches!(input, RoundInput::Message(_)));
+        self.close_round(round, tally, read).await
     }
 
     /// What opens the round goes into the transcript; the message the room
@@ -359,6 +361,8 @@ impl Party {
                 if proposes && first {
                     if round < self.judgement.end_quiet_until {
                         tracing::info!(agent = %agent.id, round, "a proposal to end soon after one was declined: not raised");
+                    } else if self.answers_question(round) {
+                        tracing::info!(agent = %agent.id, round, "a proposal to end in the round that answers the room's question: not raised");
                     } else {
                         tally.proposal = Some((agent.clone(), raw, text.clone()));
                         return (false, Some(text));
@@ -434,7 +438,7 @@ impl Party {
 
     /// After the speakers: what the round came to decides what comes next —
     /// nobody reachable, a proposal to end, check-termination, judgement.
-    async fn close_round(&mut self, round: u32, tally: Tally) -> Next {
+    async fn close_round(&mut self, round: u32, tally: Tally, read: Option<String>) -> Next {
         if tally.interrupted && self.state().current_round < round {
             // Stopped before anyone spoke: the round still counts.
             self.count_round(round);
@@ -474,6 +478,12 @@ impl Party {
         }
         if tally.ok == 0 {
             return next;
+        }
+        if let Some(message) = read.filter(|_| self.room.cfg.party.read_messages && !tally.interrupted) {
+            if let Some(next) = self.read_message(round, &message).await {
+                self.room_active_at = Instant::now();
+                return next;
+            }
         }
         let next = self.judge_round(round).await;
         // Judging may have called the model (embeddings, the moderator).

@@ -456,7 +456,7 @@ impl App {
             }
             Event::DiligencePush { text, .. } => self.push(EntryKind::Push, text),
             Event::ConsensusScore { score, .. } => self.consensus = score,
-            Event::SelfCheck { .. } | Event::RoomRepeats { .. } => {}
+            Event::SelfCheck { .. } | Event::Reading { .. } | Event::RoomRepeats { .. } => {}
             Event::Termination { .. } => {
                 self.modals.retain(|m| !matches!(m, Modal::ConfirmExit(_)));
                 self.panes.clear();

@@ -8,8 +8,10 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
+
+mod wire;
+use wire::serve;
 
 /// One scripted answer to one request.
 #[derive(Debug, Clone)]
@@ -110,6 +112,14 @@ impl Recorded {
         last.contains("\"stance\"") && last.contains("\"end\"")
     }
 
+    /// The host's reading of a facilitator's message, or its question for
+    /// missing facts (`engine::reading`): known by the default templates'
+    /// words.
+    pub fn is_reading(&self) -> bool {
+        let text = self.body["messages"].to_string();
+        text.contains("You sort what the leader of a meeting says") || text.contains("Write the one short question the meeting should ask")
+    }
+
     pub fn system_prompt(&self) -> String {
         self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
     }
@@ -127,6 +137,10 @@ struct Shared {
     /// Answers to self-checks, in order; then `NEUTRAL_CHECK`.
     checks: Mutex<VecDeque<Reply>>,
     checked: Mutex<Vec<Recorded>>,
+    /// Answers to readings, in order; then `NEUTRAL_READING` / `FACTS_QUESTION`.
+    readings: Mutex<VecDeque<Reply>>,
+    read: Mutex<Vec<Recorded>>,
+    embedded: Mutex<Vec<Recorded>>,
     /// Refuse `response_format`: 1 every form with a 400, as servers without
     /// constrained output do; 2 OpenAI's `json_schema` form with
     /// llama-cpp-python's 500 (it takes `json_object` with a schema).
@@ -157,6 +171,10 @@ const TOPICS: &[&str] = &[
     "Team capacity planning includes vacation calendars.",
 ];
 
+/// The reading a message gets unless a test scripts one: "anything else".
+pub const NEUTRAL_READING: &str = "D";
+/// The host's question for missing facts unless a test scripts one.
+pub const FACTS_QUESTION: &str = "How many people is it for, and what budget and date?";
 /// A self-check that judges nothing: a point of its own, no question, no
 /// proposal to end.
 pub const NEUTRAL_CHECK: &str = r#"{"stance": "new", "ask": "", "end": false}"#;
@@ -254,6 +272,9 @@ impl FakeOpenAi {
             read_aheads: Mutex::new(Vec::new()),
             checks: Mutex::new(VecDeque::new()),
             checked: Mutex::new(Vec::new()),
+            readings: Mutex::new(VecDeque::new()),
+            read: Mutex::new(Vec::new()),
+            embedded: Mutex::new(Vec::new()),
             refuse_response_format: std::sync::atomic::AtomicU8::new(0),
             routes: Mutex::new(Vec::new()),
             gets: Mutex::new(Vec::new()),
@@ -335,6 +356,24 @@ impl FakeOpenAi {
         self.shared.checks.lock().expect("lock").extend(replies);
     }
 
+    /// Queues answers for the next readings and facts questions
+    /// (`Recorded::is_reading`), before the neutral ones apply. Kept apart
+    /// from the scripted replies, like self-checks.
+    pub fn push_readings(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.shared.readings.lock().expect("lock").extend(replies);
+    }
+
+    /// The readings and facts questions asked, in the order they came.
+    pub fn readings(&self) -> Vec<Recorded> {
+        self.shared.read.lock().expect("lock").clone()
+    }
+
+    /// The embeddings asked for (`/v1/embeddings`), in the order they came:
+    /// answered by the fallback, never by the script.
+    pub fn embeddings(&self) -> Vec<Recorded> {
+        self.shared.embedded.lock().expect("lock").clone()
+    }
+
     /// The self-checks asked, in the order they came (refused ones too).
     pub fn checks(&self) -> Vec<Recorded> {
         self.shared.checked.lock().expect("lock").clone()
@@ -355,245 +394,4 @@ impl FakeOpenAi {
     pub fn gets(&self) -> Vec<String> {
         self.shared.gets.lock().expect("lock").clone()
     }
-}
-
-/// Serves requests on one connection until a reply ends it. Like real
-/// endpoints, a complete reply keeps the connection open for the next
-/// request; faults that break the connection (a cut, a stall, a hang) end it.
-async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
-    let mut buf = Vec::new();
-    while let Some(rec) = read_request(&mut sock, &mut buf).await? {
-        if rec.method == "GET" {
-            // Questions about the server (the context window) are no calls:
-            // they neither take a scripted reply nor count as received.
-            let route = shared
-                .routes
-                .lock()
-                .expect("lock")
-                .iter()
-                .find(|(p, _)| *p == rec.path)
-                .map(|(_, v)| v.clone());
-            shared.gets.lock().expect("lock").push(rec.path.clone());
-            let reply = match route {
-                Some(v) => Reply::Json(v),
-                None => Reply::Status {
-                    code: 404,
-                    headers: vec![],
-                    body: r#"{"detail":"Not Found"}"#.into(),
-                },
-            };
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        if rec.body["max_tokens"].as_u64() == Some(1) {
-            // A prompt read ahead (`engine::machine::warm`): its one token is
-            // thrown away, so it takes no scripted reply and is kept apart
-            // from the calls whose replies count. Answered as llama.cpp may
-            // answer it, with no text at all (the token held back as part
-            // of a character): no reply, yet nothing to ask again.
-            shared.read_aheads.lock().expect("lock").push(rec.clone());
-            if !respond(&mut sock, stream_events(vec![chunk(None, Some("length"))]), &shared).await? {
-                break;
-            }
-            continue;
-        }
-        if rec.is_self_check() {
-            shared.checked.lock().expect("lock").push(rec.clone());
-            let form = rec.body["response_format"]["type"].as_str().unwrap_or_default();
-            let reply = match (shared.refuse_response_format.load(std::sync::atomic::Ordering::Relaxed), form) {
-                (1, f) if !f.is_empty() => Some(Reply::Status {
-                    code: 400,
-                    headers: vec![],
-                    body: r#"{"error":{"message":"Unrecognized request argument supplied: response_format","type":"invalid_request_error"}}"#.into(),
-                }),
-                (2, "json_schema") => Some(Reply::Status {
-                    code: 500,
-                    headers: vec![],
-                    body: r#"{"error":{"message":"1 validation error:\n  {'type': 'literal_error', 'loc': ('body', 'response_format', 'type'), 'msg': \"Input should be 'text' or 'json_object'\", 'input': 'json_schema'}","type":"internal_server_error"}}"#.into(),
-                }),
-                _ => None,
-            };
-            let reply = if let Some(refusal) = reply {
-                refusal
-            } else {
-                let scripted = shared.checks.lock().expect("lock").pop_front();
-                scripted.unwrap_or_else(|| stream_of(NEUTRAL_CHECK))
-            };
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        let n = {
-            let mut r = shared.received.lock().expect("lock");
-            r.push(rec.clone());
-            r.len()
-        };
-        let scripted = shared.script.lock().expect("lock").pop_front();
-        let reply = scripted.unwrap_or_else(|| (shared.fallback)(&rec, n));
-        if !respond(&mut sock, reply, &shared).await? {
-            break;
-        }
-    }
-    let _ = sock.shutdown().await;
-    Ok(())
-}
-
-/// Reads one request; what follows it stays in `buf` for the next one.
-/// None when the client closed the connection.
-async fn read_request(sock: &mut TcpStream, buf: &mut Vec<u8>) -> std::io::Result<Option<Recorded>> {
-    let mut tmp = [0u8; 8192];
-    let header_end = loop {
-        if let Some(p) = buf.windows(4).position(|w| w == b"\r\n\r\n") {
-            break p + 4;
-        }
-        let n = sock.read(&mut tmp).await?;
-        if n == 0 {
-            return Ok(None);
-        }
-        buf.extend_from_slice(&tmp[..n]);
-    };
-    let head = String::from_utf8_lossy(&buf[..header_end]).into_owned();
-    let mut lines = head.split("\r\n");
-    let mut first = lines.next().unwrap_or("").split_whitespace();
-    let method = first.next().unwrap_or("").to_string();
-    let path = first.next().unwrap_or("").to_string();
-    let headers: Vec<(String, String)> = lines
-        .filter_map(|l| l.split_once(':').map(|(k, v)| (k.trim().to_string(), v.trim().to_string())))
-        .collect();
-    let len: usize = headers
-        .iter()
-        .find(|(k, _)| k.eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, v)| v.parse().ok())
-        .unwrap_or(0);
-    while buf.len() < header_end + len {
-        let n = sock.read(&mut tmp).await?;
-        if n == 0 {
-            break;
-        }
-        buf.extend_from_slice(&tmp[..n]);
-    }
-    let body_end = (header_end + len).min(buf.len());
-    let body = serde_json::from_slice(&buf[header_end..body_end]).unwrap_or(serde_json::Value::Null);
-    buf.drain(..body_end);
-    Ok(Some(Recorded {
-        method,
-        path,
-        headers,
-        body,
-    }))
-}
-
-/// Sends one reply; false when the connection must not be used again.
-async fn respond(sock: &mut TcpStream, reply: Reply, shared: &Shared) -> std::io::Result<bool> {
-    match reply {
-        Reply::Restart { down } => {
-            let _ = shared.outage.send(down);
-            // The accept loop drops this connection with the others.
-            std::future::pending::<()>().await;
-        }
-        Reply::Status { code, headers, body } => {
-            let mut head = format!("HTTP/1.1 {code} X\r\ncontent-length: {}\r\n", body.len());
-            for (k, v) in headers {
-                head.push_str(&format!("{k}: {v}\r\n"));
-            }
-            if !head.to_lowercase().contains("content-type") {
-                head.push_str("content-type: application/json\r\n");
-            }
-            head.push_str("\r\n");
-            head.push_str(&body);
-            sock.write_all(head.as_bytes()).await?;
-        }
-        Reply::Json(v) => {
-            let body = v.to_string();
-            let head = format!(
-                "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\r\n{body}",
-                body.len()
-            );
-            sock.write_all(head.as_bytes()).await?;
-        }
-        Reply::Hang => {
-            tokio::time::sleep(Duration::from_secs(3600)).await;
-            return Ok(false);
-        }
-        Reply::ReadsPrompt { wait, events } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                .await?;
-            sock.flush().await?;
-            tokio::time::sleep(wait).await;
-            for ev in events {
-                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
-            }
-            write_chunk(sock, b"data: [DONE]\n\n").await?;
-            sock.write_all(b"0\r\n\r\n").await?;
-        }
-        Reply::Paced { first, each, events } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                .await?;
-            sock.flush().await?;
-            tokio::time::sleep(first).await;
-            for (i, ev) in events.iter().enumerate() {
-                if i > 0 {
-                    tokio::time::sleep(each).await;
-                }
-                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
-            }
-            write_chunk(sock, b"data: [DONE]\n\n").await?;
-            sock.write_all(b"0\r\n\r\n").await?;
-        }
-        Reply::RawStream { chunks, done } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                .await?;
-            for c in chunks {
-                write_chunk(sock, &c).await?;
-            }
-            if done {
-                write_chunk(sock, b"data: [DONE]\n\n").await?;
-            }
-            sock.write_all(b"0\r\n\r\n").await?;
-        }
-        Reply::Stream {
-            events,
-            done,
-            delay,
-            cut_after,
-            stall_after,
-        } => {
-            sock.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n",
-            )
-            .await?;
-            for (i, ev) in events.iter().enumerate() {
-                if cut_after == Some(i) {
-                    // An abrupt end: no chunked terminator, as when a proxy dies.
-                    return Ok(false);
-                }
-                if stall_after == Some(i) {
-                    tokio::time::sleep(Duration::from_secs(3600)).await;
-                    return Ok(false);
-                }
-                if !delay.is_zero() {
-                    tokio::time::sleep(delay).await;
-                }
-                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
-            }
-            if done {
-                write_chunk(sock, b"data: [DONE]\n\n").await?;
-            }
-            sock.write_all(b"0\r\n\r\n").await?;
-        }
-    }
-    sock.flush().await?;
-    Ok(true)
-}
-
-/// One chunk of a chunked body, in one write, as a server sends one event.
-async fn write_chunk(sock: &mut TcpStream, data: &[u8]) -> std::io::Result<()> {
-    let mut frame = format!("{:x}\r\n", data.len()).into_bytes();
-    frame.extend_from_slice(data);
-    frame.extend_from_slice(b"\r\n");
-    sock.write_all(&frame).await?;
-    sock.flush().await
 }

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Tries designs of the host's reading (`read_messages`, src/engine/reading.rs) on a local
+model, fast: every facilitator message of the judgement bench's scenarios (tuned and
+held out) and of messages.json (messages of other meetings), each sorted by the model at
+temperature 0, scored against its tag (end -> A, agree -> B, ask -> C, else D).
+
+    python3 benches/judgement/read_probe.py                                 # the shipped templates
+    python3 benches/judgement/read_probe.py designs/read-four-letters.json  # letters: another design
+    python3 benches/judgement/read_probe.py designs/read-yes-no.json        # yes/no questions: P(yes) per question
+
+A server must answer on --port (18555) with `logprobs` (llama-cpp-python's does):
+benches/voice/local-model.sh starts one. Messages are read with no history (only the
+facilitator's earlier messages), as the engine sends them.
+"""
+import argparse, json, math, os, time, tomllib, urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+STEP = os.path.join(HERE, "..", "..", "workflows", "party-mode", "steps", "step-02-discussion-orchestration.md")
+
+
+def template(name):
+    """A template's text from the step file, as src/workflow.rs reads it."""
+    text = open(STEP, encoding="utf-8").read()
+    block = text.split(f"## Template: {name}\n", 1)[1]
+    return block.split("```text\n", 1)[1].split("\n```", 1)[0]
+WANT = {"end": "A", "agree": "B", "ask": "C"}
+
+
+def post(port, body):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/chat/completions", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    return json.load(urllib.request.urlopen(req, timeout=900))
+
+
+def messages():
+    rows = []
+    for name in ("scenarios.toml", "holdout.toml"):
+        for s in tomllib.load(open(os.path.join(HERE, name), "rb"))["scenario"]:
+            earlier = []
+            for m in s["messages"]:
+                if not m.get("text"):
+                    continue
+                rows.append((s["id"], m["expect"], list(earlier), m["text"].replace("{a}", "Maya").replace("{b}", "Kofi")))
+                earlier.append(m["text"])
+                if m["expect"] == "ask":
+                    earlier.append(s["answer"])
+    for m in json.load(open(os.path.join(HERE, "messages.json"))):
+        rows.append(("other", m["expect"], m["earlier"], m["text"]))
+    return rows
+
+
+def top(port, system, user, n):
+    r = post(port, {"model": "local", "messages": [{"role": "system", "content": system}, {"role": "user", "content": user}],
+                    "temperature": 0, "max_tokens": 1, "logprobs": True, "top_logprobs": n, "stream": False})
+    return [(e["token"].strip(), math.exp(e["logprob"])) for e in r["choices"][0]["logprobs"]["content"][0]["top_logprobs"]]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("design", nargs="?", help="a design file; without one, the shipped templates")
+    ap.add_argument("--port", type=int, default=18555)
+    a = ap.parse_args()
+    if a.design:
+        d = json.load(open(os.path.join(HERE, a.design) if not os.path.exists(a.design) else a.design))
+    else:
+        d = {"system": template("read_message_system"), "user": template("read_message")}
+    rows, t0 = messages(), time.time()
+    if "system" in d:  # one letter A-D
+        confusion = {}
+        for sid, exp, earlier, text in rows:
+            user = d["user"].replace("{{earlier}}", " / ".join(earlier[-3:]) or "(nothing yet)").replace("{{message}}", text)
+            ps = {}
+            for tok, p in top(a.port, d["system"], user, 10):
+                if tok.upper() in ("A", "B", "C", "D"):
+                    ps[tok.upper()] = ps.get(tok.upper(), 0) + p
+            got = max(ps, key=ps.get) if ps else "?"
+            want = WANT.get(exp, "D")
+            confusion[(want, got)] = confusion.get((want, got), 0) + 1
+            print(f"{sid[:12]:12} {exp:8} want {want} got {got}  {text[:70]}")
+        for letter in "ABCD":
+            hit = confusion.get((letter, letter), 0)
+            n = sum(v for (w, _), v in confusion.items() if w == letter)
+            wrong = sum(v for (w, g), v in confusion.items() if g == letter and w != letter)
+            print(f"{letter}: {hit} of {n} found; {wrong} of {len(rows) - n} others read as {letter}")
+    else:  # yes/no questions
+        for sid, exp, earlier, text in rows:
+            line = f"{sid[:12]:12} {exp:8}"
+            for key, q in d.items():
+                user = q["user"].replace("{{earlier}}", "\n".join(f"- {e}" for e in earlier[-3:]) or "(nothing yet)").replace("{{message}}", text)
+                yes = no = 0.0
+                for tok, p in top(a.port, q["system"], user, 8):
+                    yes += p if tok.lower() in ("yes", "是") else 0
+                    no += p if tok.lower() in ("no", "否") else 0
+                line += f"  {key}={yes / (yes + no + 1e-9):.2f}{'*' if exp == q['expect'] else ' '}"
+            print(line, text[:60])
+    print(f"{(time.time() - t0) / len(rows):.1f} s a message")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,225 @@
+//! After a round the facilitator's message opened, the host reads that
+//! message (`engine::reading`): a close invited and not contested becomes
+//! the host's proposal to end; agreement asked for is answered by the
+//! replies' own words (consensus); a job without its facts becomes the
+//! host's question. Every reading is in the session file (`readings`) and
+//! sent as an event, read or not. The facilitator decides every proposal.
+
+use super::party::Party;
+use super::stream::{Reply, StreamMode};
+use super::Next;
+use crate::engine::reading::{act, agreed, parse, Act, RoundFacts};
+use crate::engine::self_check::Stance;
+use crate::engine::similarity::{disagreement, stated_stance};
+use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
+use crate::roster::agents::Agent;
+use crate::session::{ReadingRecord, TurnKind};
+
+/// The letter, with room for a space or a quote before it. Asking for
+/// JSON instead (a schema the server enforces) made the 1.5B read more
+/// ordinary questions as jobs without their facts (docs/real-models.md).
+const READING_MAX_TOKENS: u32 = 3;
+/// One short question.
+const QUESTION_MAX_TOKENS: u32 = 80;
+
+impl Party {
+    /// Reads `message`, the facilitator's message that opened `round`, and
+    /// acts on it. Some: what comes next (a proposal or a question raised,
+    /// the facilitator quit); None: judging goes on as after any round.
+    pub(super) async fn read_message(&mut self, round: u32, message: &str) -> Option<Next> {
+        if !self.pending.is_empty() || self.state().awaiting_answer_from.is_some() {
+            return None;
+        }
+        let replies = self.round_replies(round);
+        let words = &self.room.cfg.party.consensus.disagreement_words;
+        let facts = RoundFacts {
+            replies: replies.len(),
+            disagreement: replies.iter().any(|(_, t)| disagreement(t, words).is_some()),
+            just_answered: self.answers_question(round),
+            asks: message.contains(['?', '？']),
+        };
+        let earlier = self.earlier_messages(round);
+        let system = self.render("read_message_system", &[]);
+        let user = self.render("read_message", &[("earlier", &earlier), ("message", &crate::text::ellipsize(message, 600))]);
+        let started = std::time::Instant::now();
+        let req = ChatRequest {
+            model: None,
+            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)],
+            // A judgement, not a voice: the likeliest answer.
+            temperature: 0.0,
+            max_tokens: Some(READING_MAX_TOKENS),
+            stop: vec![],
+            json_schema: None,
+            cue: Cue::Reading { round, question: false },
+        };
+        let (answer, failure) = match self.stream_reply(req, None, StreamMode::Silent, None).await {
+            Reply::Quit { .. } => return Some(Next::Quit),
+            Reply::Completed { raw, .. } => (raw, None),
+            Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => (String::new(), Some(e)),
+            Reply::Interrupted { shown } => (shown, Some("interrupted".into())),
+        };
+        let reading = parse(&answer);
+        let error = failure.or_else(|| reading.is_none().then(|| "no letter A–D in the answer".to_string()));
+        let decided = reading.map_or(Act::Nothing, |r| act(r, facts));
+        let mut outcome = None;
+        let mut done = match decided {
+            Act::ProposeEnd if self.room.cfg.party.end_detection.enable_detection => "propose_end",
+            Act::CheckAgreement => "check_agreement",
+            Act::AskFacts => "ask_facts",
+            _ => "nothing",
+        };
+        let mut question = None;
+        if decided == Act::AskFacts {
+            match self.facts_question(round, message, &earlier).await {
+                Err(next) => return Some(next),
+                Ok(Some(q)) => question = Some(q),
+                Ok(None) => done = "nothing: no question in the answer",
+            }
+        }
+        let ms = started.elapsed().as_millis() as u64;
+        self.session.fm.readings.push(ReadingRecord {
+            round,
+            answer: crate::text::ellipsize(&answer, 200),
+            reading,
+            act: done.to_string(),
+            error: error.clone(),
+            ms,
+        });
+        self.save().await;
+        self.emit(crate::engine::Event::Reading {
+            round,
+            reading,
+            act: done.to_string(),
+            ms,
+        });
+        if let Some(e) = &error {
+            tracing::info!(round, error = %e, answer = %crate::text::ellipsize(&answer, 200), "the reading judged nothing");
+        }
+        match done {
+            "propose_end" => {
+                let host = self.host_of(round);
+                let text = self.render("host_close", &[("user_name", &self.room.user_name.clone())]);
+                // Why the host proposes, in the transcript before the modal.
+                let said = format!("{} {}: {text}", host.icon, host.name);
+                self.notice(crate::engine::NoticeKind::Info, said).await;
+                outcome = Some(self.end_proposal(&host, text.clone(), text).await);
+            }
+            "check_agreement" => outcome = self.stated_agreement(round, &replies).await,
+            "ask_facts" => {
+                if let Some(q) = question {
+                    let host = self.host_of(round);
+                    self.agent_question(round, &host, q).await;
+                    outcome = Some(Next::Wait);
+                }
+            }
+            _ => {}
+        }
+        outcome
+    }
+
+    /// The host's question for the facts a job needs: a second neutral
+    /// call. Ok(None): the answer held no question; Err: what comes next
+    /// (the facilitator quit).
+    async fn facts_question(&mut self, round: u32, message: &str, earlier: &str) -> Result<Option<String>, Next> {
+        let language = self.env().speech_language.to_string();
+        let prompt = self.render(
+            "facts_question",
+            &[
+                ("user_name", &self.room.user_name.clone()),
+                ("message", &crate::text::ellipsize(message, 600)),
+                ("earlier", earlier),
+                ("language", &language),
+            ],
+        );
+        let req = ChatRequest {
+            model: None,
+            messages: vec![ChatMessage::new(Role::User, prompt)],
+            temperature: 0.0,
+            max_tokens: Some(QUESTION_MAX_TOKENS),
+            stop: vec!["\n\n".into()],
+            json_schema: None,
+            cue: Cue::Reading { round, question: true },
+        };
+        match self.stream_reply(req, None, StreamMode::Silent, None).await {
+            Reply::Quit { .. } => Err(Next::Quit),
+            Reply::Completed { raw, .. } => Ok(crate::engine::reading::question_in(&raw)),
+            _ => Ok(None),
+        }
+    }
+
+    /// When the facilitator asked whether the room agrees: the round's
+    /// replies by their own words (an agreement word in the first sentence;
+    /// a word of disagreement anywhere), judged by `reading::agreed`.
+    async fn stated_agreement(&mut self, round: u32, replies: &[(String, String)]) -> Option<Next> {
+        let c = self.room.cfg.party.consensus.clone();
+        if !c.enabled || round < self.judgement.consensus_quiet_until {
+            return None;
+        }
+        let stances: Vec<Stance> = replies
+            .iter()
+            .map(|(id, text)| {
+                let s = stated_stance(text, &c.agreement_words, &c.disagreement_words);
+                self.judgement.stances.insert((round, id.clone()), s);
+                s
+            })
+            .collect();
+        if agreed(&stances) {
+            let text = self.render("agreement_proposal", &[]);
+            Some(self.propose_consensus(text).await)
+        } else {
+            tracing::info!(round, ?stances, "agreement asked for, not given");
+            None
+        }
+    }
+
+    /// The agents' completed replies of `round`: (agent id, text).
+    fn round_replies(&self, round: u32) -> Vec<(String, String)> {
+        self.session
+            .turns
+            .iter()
+            .rev()
+            .take_while(|t| t.round >= round)
+            .filter(|t| t.round == round && t.kind == TurnKind::Agent && !t.interrupted)
+            .filter_map(|t| Some((t.agent.clone()?, t.text.clone())))
+            .collect::<Vec<_>>()
+            .into_iter()
+            .rev()
+            .collect()
+    }
+
+    /// The facilitator's last three messages before `round`, oldest first.
+    fn earlier_messages(&self, round: u32) -> String {
+        let mut said: Vec<String> = self
+            .session
+            .turns
+            .iter()
+            .rev()
+            .filter(|t| t.kind == TurnKind::Facilitator && t.round < round)
+            .take(3)
+            .map(|t| crate::text::ellipsize(&t.text, 300))
+            .collect();
+        said.reverse();
+        if said.is_empty() {
+            "(nothing yet)".into()
+        } else {
+            said.join(" / ")
+        }
+    }
+
+    /// Who speaks for the room: the host (`moderator: true`), else the
+    /// round's first speaker.
+    fn host_of(&self, round: u32) -> Agent {
+        let first = || {
+            let id = self.session.turns.iter().find(|t| t.round == round && t.kind == TurnKind::Agent)?.agent.clone()?;
+            self.room.agents.iter().find(|a| a.id == id)
+        };
+        self.room
+            .agents
+            .iter()
+            .find(|a| a.moderator)
+            .or_else(first)
+            .or(self.room.agents.first())
+            .cloned()
+            .expect("a room has agents")
+    }
+}

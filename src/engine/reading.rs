@@ -1,0 +1,213 @@
+//! The host's reading of the facilitator's message, after the round it
+//! opened: what the message asks of the room. One small call, neutral (no
+//! persona, no room rules), answered with one letter — a small model sorts a
+//! message among four worked examples far better than it judges the room in
+//! character or answers yes/no questions about it (docs/real-models.md).
+//!
+//! The reading is the explicit signal; the round's replies only hold it
+//! back (a word of disagreement stops an end proposal), and the facilitator
+//! still decides every proposal in the modal.
+
+use serde_json::Value;
+
+use crate::engine::self_check::Stance;
+
+/// What the facilitator's message asks of the room.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reading {
+    /// The matter is settled, or may the room end? (A)
+    Close,
+    /// Does everyone agree on a choice? (B)
+    Agreement,
+    /// A job (plan, organise, write) without the facts it depends on:
+    /// how many people, the budget, the date, the place. (C)
+    MissingFacts,
+    /// Anything else: a question to discuss, a debate, facts, a job whose
+    /// facts are given. (D)
+    Other,
+}
+
+impl Reading {
+    /// The answer's letters, in the order the prompt lists them.
+    pub const LETTERS: [(char, Reading); 4] = [
+        ('A', Reading::Close),
+        ('B', Reading::Agreement),
+        ('C', Reading::MissingFacts),
+        ('D', Reading::Other),
+    ];
+
+    fn from_letter(c: char) -> Option<Reading> {
+        let c = c.to_ascii_uppercase();
+        Self::LETTERS.iter().find(|(l, _)| *l == c).map(|(_, r)| *r)
+    }
+}
+
+/// Reads an answer: the letter it opens with ("C", " D.", "-> B", "A: the
+/// matter is settled"), or `{"answer": "A"}` from a server that answers in
+/// JSON. None for anything else, a sentence that opens with the article "A"
+/// included: nothing is read from an unclear answer.
+pub fn parse(answer: &str) -> Option<Reading> {
+    if let Some(open) = answer.find('{') {
+        let close = answer[open..].find('}').map_or(answer.len(), |c| open + c + 1);
+        if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&answer[open..close]) {
+            return map.get("answer").and_then(Value::as_str).and_then(opening_letter);
+        }
+    }
+    opening_letter(answer)
+}
+
+/// The letter A–D an answer opens with, standing alone.
+fn opening_letter(text: &str) -> Option<Reading> {
+    let t = text.trim_start_matches(|c: char| c.is_whitespace() || "\"'`*->(:".contains(c));
+    let mut chars = t.chars();
+    let letter = chars.next().filter(char::is_ascii_uppercase)?;
+    let rest = chars.as_str();
+    let mut after = rest.chars();
+    match after.next() {
+        None => {}
+        Some(c) if c.is_alphanumeric() => return None,
+        // "A plan…": the article, not the answer.
+        Some(' ') if after.next().is_some_and(char::is_lowercase) => return None,
+        Some(_) => {}
+    }
+    Reading::from_letter(letter)
+}
+
+/// The question in a model's answer for the missing facts: its first
+/// line, without a label or quotes, up to its last question mark. None
+/// when it asks nothing (no question mark): nothing is asked then.
+pub fn question_in(answer: &str) -> Option<String> {
+    let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
+    let labels = ["question:", "question：", "问题：", "问题:", "**question:**"];
+    let lower = line.to_lowercase();
+    let line = labels
+        .iter()
+        .find(|l| lower.starts_with(*l))
+        .map_or(line, |l| line[l.len()..].trim_start());
+    let line = line.trim_matches(['"', '“', '”', '「', '」', '*', ' ']);
+    let end = line.rfind(['?', '？'])?;
+    let q = line[..end + line[end..].chars().next().map_or(0, char::len_utf8)].trim();
+    (q.chars().count() > 3).then(|| q.to_string())
+}
+
+/// Whether the room answered "does everyone agree?" with yes: as in a
+/// meeting, when nobody objects and someone says so. At least two
+/// replies, one of them stating agreement, none disagreeing.
+pub fn agreed(stances: &[Stance]) -> bool {
+    stances.len() >= 2 && stances.contains(&Stance::Agree) && !stances.contains(&Stance::Disagree)
+}
+
+/// What the round the message opened came to, as the reading's decision
+/// needs it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct RoundFacts {
+    /// Agents who replied.
+    pub replies: usize,
+    /// A reply used a word of disagreement.
+    pub disagreement: bool,
+    /// The room asked the facilitator something in the round before (a
+    /// message answering it is not asked again).
+    pub just_answered: bool,
+    /// The message has a question mark: only a question asks whether
+    /// everyone agrees, however a small model sorts a statement.
+    pub asks: bool,
+}
+
+/// What the host does after reading the message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// Propose the end: the facilitator invited it and nobody objected.
+    ProposeEnd,
+    /// Read the replies' stances: the facilitator asked for agreement.
+    CheckAgreement,
+    /// Ask the facilitator for the facts the job needs.
+    AskFacts,
+    Nothing,
+}
+
+/// The decision, pure. An end is proposed only when invited and not
+/// contested in the replies; the facts are asked for once, not again right
+/// after an answer.
+pub fn act(reading: Reading, round: RoundFacts) -> Act {
+    match reading {
+        _ if round.replies == 0 => Act::Nothing,
+        Reading::Close if !round.disagreement => Act::ProposeEnd,
+        Reading::Close => Act::Nothing,
+        Reading::Agreement if round.asks => Act::CheckAgreement,
+        Reading::Agreement => Act::Nothing,
+        Reading::MissingFacts if !round.just_answered => Act::AskFacts,
+        Reading::MissingFacts | Reading::Other => Act::Nothing,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_is_read_from_the_letter_it_opens_with() {
+        assert_eq!(parse("B"), Some(Reading::Agreement));
+        assert_eq!(parse(" C"), Some(Reading::MissingFacts));
+        assert_eq!(parse("-> D."), Some(Reading::Other));
+        assert_eq!(parse("\"A\""), Some(Reading::Close));
+        assert_eq!(parse("A: the leader says it is settled"), Some(Reading::Close));
+        assert_eq!(parse("C\n\nThe leader gives a job"), Some(Reading::MissingFacts));
+        assert_eq!(parse(r#"{"answer": "A"}"#), Some(Reading::Close));
+        assert_eq!(parse("```json\n{\"answer\":\"C\"}\n```"), Some(Reading::MissingFacts));
+        // The article, a word, a lower-case or another letter: no answer.
+        assert_eq!(parse("A plan needs a budget."), None);
+        assert_eq!(parse("Because it is settled: A"), None);
+        assert_eq!(parse("a"), None);
+        assert_eq!(parse("E"), None);
+        assert_eq!(parse(""), None);
+        assert_eq!(parse(r#"{"letter": "A"}"#), None);
+    }
+
+    #[test]
+    fn the_hosts_question_is_the_answers_first_line_up_to_its_question_mark() {
+        assert_eq!(question_in("How many people, and what budget?").as_deref(), Some("How many people, and what budget?"));
+        assert_eq!(question_in("Question: \"When is it?\" Thanks.").as_deref(), Some("When is it?"));
+        assert_eq!(question_in("\n问题：一共多少人？预算是多少？\n").as_deref(), Some("一共多少人？预算是多少？"));
+        // No question mark, no question.
+        assert_eq!(question_in("Please tell us the budget."), None);
+        assert_eq!(question_in("?"), None);
+        assert_eq!(question_in(""), None);
+    }
+
+    #[test]
+    fn agreement_asked_for_is_given_when_someone_says_so_and_nobody_objects() {
+        use Stance::*;
+        assert!(agreed(&[Agree, New, New]));
+        assert!(agreed(&[Agree, Agree]));
+        assert!(!agreed(&[Agree, Disagree, Agree]));
+        assert!(!agreed(&[New, New]));
+        assert!(!agreed(&[Agree]), "one voice is not the room");
+    }
+
+    #[test]
+    fn an_invited_close_is_proposed_unless_a_reply_objects() {
+        let quiet = RoundFacts { replies: 3, ..RoundFacts::default() };
+        assert_eq!(act(Reading::Close, quiet), Act::ProposeEnd);
+        let contested = RoundFacts { disagreement: true, ..quiet };
+        assert_eq!(act(Reading::Close, contested), Act::Nothing);
+        assert_eq!(act(Reading::Close, RoundFacts::default()), Act::Nothing);
+    }
+
+    #[test]
+    fn facts_are_asked_for_once_not_again_after_the_answer() {
+        let round = RoundFacts { replies: 2, ..RoundFacts::default() };
+        assert_eq!(act(Reading::MissingFacts, round), Act::AskFacts);
+        let answered = RoundFacts { just_answered: true, ..round };
+        assert_eq!(act(Reading::MissingFacts, answered), Act::Nothing);
+        assert_eq!(act(Reading::Other, round), Act::Nothing);
+    }
+
+    #[test]
+    fn agreement_is_checked_only_when_the_message_asks() {
+        let round = RoundFacts { replies: 2, ..RoundFacts::default() };
+        assert_eq!(act(Reading::Agreement, round), Act::Nothing);
+        let asks = RoundFacts { asks: true, ..round };
+        assert_eq!(act(Reading::Agreement, asks), Act::CheckAgreement);
+    }
+}

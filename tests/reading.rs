@@ -1,0 +1,223 @@
+//! The host's reading of the facilitator's message (`read_messages`, on by
+//! default), end to end against the loopback OpenAI server: an invited close
+//! proposed by the host and decided by the facilitator, held back by a reply
+//! that objects; a job without its facts asked about once; agreement asked
+//! for and stated in the replies' own words; unreadable and failed readings
+//! that change nothing; a letter in prose or JSON.
+
+mod common;
+
+use bmad_party::engine::{Event, ExitReason};
+use bmad_party::session::ConfirmKind;
+use bmad_party::testing::{stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
+use common::*;
+
+fn letter(l: &str) -> Reply {
+    stream_of(l)
+}
+
+fn questions(events: &[Event]) -> Vec<(String, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentQuestion { agent, question, .. } => Some((agent.clone(), question.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+async fn party_on(server: &FakeOpenAi) -> Party {
+    let mut party = Party::new(server);
+    party.config.party.agents_per_round = (2, 2);
+    party
+}
+
+#[tokio::test]
+async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decides() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), letter("A")]);
+    let events = party
+        .run(vec![
+            Step::Say("Which name?"),
+            Step::Say("Compass it is. Are we done?"),
+            Step::CONFIRM,
+        ])
+        .await;
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+    // Both rounds played in full: the reading comes after the replies.
+    assert_eq!(agent_messages(&events).len(), 4);
+    let proposer = events.iter().find_map(|e| match e {
+        Event::EndProposal { agent, .. } => Some(agent.clone()),
+        _ => None,
+    });
+    assert_eq!(proposer.as_deref(), Some("moderator"), "the host proposes for the room");
+    // One neutral call per message: no persona, no room, the likeliest answer.
+    let read = server.readings();
+    assert_eq!(read.len(), 2);
+    let first: &Recorded = &read[0];
+    assert_eq!(first.body["temperature"], 0.0);
+    assert!(first.body["response_format"].is_null(), "a letter needs no schema");
+    assert_eq!(first.body["max_tokens"], 3);
+    let msgs = first.body["messages"].as_array().unwrap();
+    assert_eq!(msgs.len(), 2);
+    assert!(!first.prompt_text().contains("Business Analyst"), "no persona in the reading");
+    assert!(read[1].prompt_text().contains("Compass it is. Are we done?"));
+    assert!(read[1].prompt_text().contains("Which name?"), "earlier messages give the context");
+    let s = load(&session_file(&events));
+    let acts: Vec<&str> = s.fm.readings.iter().map(|r| r.act.as_str()).collect();
+    assert_eq!(acts, ["nothing", "propose_end"]);
+    assert_eq!(s.fm.readings[1].reading, Some(bmad_party::engine::reading::Reading::Close));
+}
+
+#[tokio::test]
+async fn a_reply_that_objects_holds_an_invited_close_back() {
+    let server = FakeOpenAi::start(|_, n| {
+        stream_of(if n == 1 {
+            "I disagree: the rollout plan is not ready."
+        } else {
+            "Fine with me."
+        })
+    })
+    .await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("A")]);
+    let events = party.run(vec![Step::Say("Are we done?")]).await;
+    assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings[0].act, "nothing");
+}
+
+#[tokio::test]
+async fn a_job_without_its_facts_gets_the_hosts_question_once() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    // The answer to the question reads as a job without facts again: not asked twice.
+    server.push_readings([letter("C"), stream_of("Question: \"How many people, and when?\""), letter("C")]);
+    let events = party
+        .run(vec![
+            Step::Say("Plan our offsite."),
+            Step::Say("Twelve people in March."),
+        ])
+        .await;
+    assert_eq!(
+        questions(&events),
+        [("moderator".to_string(), "How many people, and when?".to_string())]
+    );
+    // The round the answer opened is answered by the room, not by the host.
+    let second: Vec<String> = rounds(&events).into_iter().nth(1).unwrap_or_default();
+    assert!(!second.is_empty() && !second.contains(&"moderator".to_string()), "{second:?}");
+    let read = server.readings();
+    assert_eq!(read.len(), 3, "letter, question, letter");
+    assert!(read[1].prompt_text().contains("Plan our offsite."));
+    let s = load(&session_file(&events));
+    let acts: Vec<&str> = s.fm.readings.iter().map(|r| r.act.as_str()).collect();
+    assert_eq!(acts, ["ask_facts", "nothing"]);
+}
+
+#[tokio::test]
+async fn the_end_marker_in_the_round_that_answers_the_rooms_question_is_not_raised() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("C")]);
+    server.push([
+        stream_of(&varied_reply(1)),
+        stream_of(&varied_reply(2)),
+        stream_of("Twelve people fit one long table at the venue by the river. <!-- END -->"),
+    ]);
+    let events = party
+        .run(vec![Step::Say("Plan our offsite."), Step::Say("Twelve people in March.")])
+        .await;
+    assert_eq!(questions(&events).len(), 1);
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::EndProposal { .. })),
+        "facts the room asked for open work, not a close"
+    );
+    assert_eq!(agent_messages(&events).len(), 4, "the answer's round played in full");
+}
+
+#[tokio::test]
+async fn agreement_asked_for_and_stated_in_the_replies_own_words_is_consensus() {
+    let server = FakeOpenAi::start(|_, n| {
+        stream_of(if n % 2 == 0 {
+            "Agreed, Compass it is. It reads well in every language we ship."
+        } else {
+            "Yes, Compass works for me: short, and the domain is free."
+        })
+    })
+    .await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("B")]);
+    let events = party.run(vec![Step::Say("Does everyone agree on Compass?"), Step::CONFIRM]).await;
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
+    assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
+}
+
+#[tokio::test]
+async fn agreement_asked_for_but_contested_is_no_consensus() {
+    let server = FakeOpenAi::start(|_, n| {
+        stream_of(if n % 2 == 0 {
+            "Agreed, Compass it is."
+        } else {
+            "Yes, the name is fine, but I worry the domain costs too much."
+        })
+    })
+    .await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("B")]);
+    // "but I" is a word of disagreement.
+    let events = party.run(vec![Step::Say("Does everyone agree on Compass?")]).await;
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
+}
+
+#[tokio::test]
+async fn unreadable_and_failed_readings_change_nothing() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    server.push_readings([
+        stream_of("I think the leader wants a plan."),
+        Reply::Status {
+            code: 400,
+            headers: vec![],
+            body: "{\"error\":{\"message\":\"bad request\"}}".into(),
+        },
+    ]);
+    let events = party.run(vec![Step::Say("Plugins?"), Step::Say("More?")]).await;
+    assert!(questions(&events).is_empty());
+    assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
+    assert_eq!(agent_messages(&events).len(), 4, "both rounds played in full");
+    let s = load(&session_file(&events));
+    assert!(s.fm.readings[0].reading.is_none());
+    assert!(s.fm.readings[0].error.as_deref().is_some_and(|e| e.contains("no letter")));
+    assert!(s.fm.readings[1].error.is_some());
+}
+
+#[tokio::test]
+async fn a_letter_wrapped_in_prose_or_json_is_read() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    server.push_readings([stream_of("\"D\" -"), stream_of("{\"answer\": \"A\"}")]);
+    let events = party
+        .run(vec![Step::Say("Plugins?"), Step::Say("That settles it. Are we done?"), Step::CONFIRM])
+        .await;
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+}
+
+#[tokio::test]
+async fn continue_rounds_and_a_room_that_reads_nothing_make_no_reading() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = party_on(&server).await;
+    let events = party
+        .run(vec![
+            Step::Say("Plugins?"),
+            Step::Cmd(bmad_party::engine::Command::Continue),
+        ])
+        .await;
+    assert_eq!(server.readings().len(), 1, "the message is read, [C] is not");
+    assert!(events.iter().any(|e| matches!(e, Event::Reading { .. })));
+    let server = FakeOpenAi::varied().await;
+    party = party_on(&server).await;
+    party.config.party.read_messages = false;
+    party.run(vec![Step::Say("Plugins?")]).await;
+    assert!(server.readings().is_empty());
+}
