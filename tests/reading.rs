@@ -171,6 +171,38 @@ async fn agreement_asked_for_but_contested_is_no_consensus() {
 }
 
 #[tokio::test]
+async fn one_yes_among_replies_arguing_for_another_name_is_no_consensus() {
+    let server = FakeOpenAi::start(|_, n| {
+        stream_of(if n % 3 == 0 {
+            "Agreed! Compass is easy to remember."
+        } else {
+            "Based on our discussion, TeamGoalManager is the most fitting name for the tool."
+        })
+    })
+    .await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("B")]);
+    let events = party.run(vec![Step::Say("Does everyone agree we go with Compass?")]).await;
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
+}
+
+#[tokio::test]
+async fn a_question_that_hands_the_facilitator_their_own_message_back_is_not_asked() {
+    let server = FakeOpenAi::start(|_, n| {
+        if n == 0 {
+            stream_of("我们应用要不要加深色模式？ !?@human")
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let party = party_on(&server).await;
+    let events = party.run(vec![Step::Say("我们的应用要不要加深色模式？")]).await;
+    assert!(questions(&events).is_empty(), "{:?}", questions(&events));
+    assert_eq!(agent_messages(&events).len(), 2, "the round played in full");
+}
+
+#[tokio::test]
 async fn unreadable_and_failed_readings_change_nothing() {
     let server = FakeOpenAi::varied().await;
     let party = party_on(&server).await;

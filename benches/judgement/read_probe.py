@@ -32,9 +32,9 @@ def post(port, body):
     return json.load(urllib.request.urlopen(req, timeout=900))
 
 
-def messages():
+def messages(held_out):
     rows = []
-    for name in ("scenarios.toml", "holdout.toml"):
+    for name in ("scenarios.toml", "holdout.toml") if held_out else ("scenarios.toml",):
         for s in tomllib.load(open(os.path.join(HERE, name), "rb"))["scenario"]:
             earlier = []
             for m in s["messages"]:
@@ -59,12 +59,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("design", nargs="?", help="a design file; without one, the shipped templates")
     ap.add_argument("--port", type=int, default=18555)
+    ap.add_argument("--tuned", action="store_true", help="leave out holdout.toml: the messages a design may be tuned on")
     a = ap.parse_args()
     if a.design:
         d = json.load(open(os.path.join(HERE, a.design) if not os.path.exists(a.design) else a.design))
     else:
         d = {"system": template("read_message_system"), "user": template("read_message")}
-    rows, t0 = messages(), time.time()
+    rows, t0 = messages(not a.tuned), time.time()
     if "system" in d:  # one letter A-D
         confusion = {}
         for sid, exp, earlier, text in rows:

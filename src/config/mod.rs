@@ -269,6 +269,8 @@ pub fn default_disagreement_words() -> Vec<String> {
         "不同意",
         "但是",
         "然而",
+        // "however," with its comma: "再好不过" is praise.
+        "不过，",
         "反对",
         "不认同",
         "有风险",

@@ -79,23 +79,27 @@ fn opening_letter(text: &str) -> Option<Reading> {
 /// when it asks nothing (no question mark): nothing is asked then.
 pub fn question_in(answer: &str) -> Option<String> {
     let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
-    let labels = ["question:", "question：", "问题：", "问题:", "**question:**"];
-    let lower = line.to_lowercase();
-    let line = labels
-        .iter()
-        .find(|l| lower.starts_with(*l))
-        .map_or(line, |l| line[l.len()..].trim_start());
+    // A short label before a colon ("Question:", "小林：", "**Host:**") is
+    // the model naming the line, not part of the question.
+    let line = line
+        .char_indices()
+        .take(16)
+        .find(|(_, c)| matches!(c, ':' | '：'))
+        .filter(|(i, _)| !line[..*i].contains(['?', '？', '。', '.']))
+        .map_or(line, |(i, c)| line[i + c.len_utf8()..].trim_start());
     let line = line.trim_matches(['"', '“', '”', '「', '」', '*', ' ']);
     let end = line.rfind(['?', '？'])?;
     let q = line[..end + line[end..].chars().next().map_or(0, char::len_utf8)].trim();
     (q.chars().count() > 3).then(|| q.to_string())
 }
 
-/// Whether the room answered "does everyone agree?" with yes: as in a
-/// meeting, when nobody objects and someone says so. At least two
-/// replies, one of them stating agreement, none disagreeing.
+/// Whether the room answered "does everyone agree?" with yes: at least two
+/// replies, most of them stating agreement, none disagreeing. A reply that
+/// says neither may still argue for something else (another name, another
+/// plan), so one "agreed" among silent replies is not the room's yes.
 pub fn agreed(stances: &[Stance]) -> bool {
-    stances.len() >= 2 && stances.contains(&Stance::Agree) && !stances.contains(&Stance::Disagree)
+    let yes = stances.iter().filter(|s| **s == Stance::Agree).count();
+    stances.len() >= 2 && yes * 2 > stances.len() && !stances.contains(&Stance::Disagree)
 }
 
 /// What the round the message opened came to, as the reading's decision
@@ -170,6 +174,13 @@ mod tests {
         assert_eq!(question_in("Question: \"When is it?\" Thanks.").as_deref(), Some("When is it?"));
         assert_eq!(question_in("\n问题：一共多少人？预算是多少？\n").as_deref(), Some("一共多少人？预算是多少？"));
         // No question mark, no question.
+        assert_eq!(question_in("小林：大概多少人参加？").as_deref(), Some("大概多少人参加？"));
+        assert_eq!(question_in("**Host:** When is it?").as_deref(), Some("When is it?"));
+        assert_eq!(
+            question_in("What matters most: the date or the budget?").as_deref(),
+            Some("What matters most: the date or the budget?"),
+            "a colon inside the question, after its first words, stays"
+        );
         assert_eq!(question_in("Please tell us the budget."), None);
         assert_eq!(question_in("?"), None);
         assert_eq!(question_in(""), None);
@@ -178,8 +189,10 @@ mod tests {
     #[test]
     fn agreement_asked_for_is_given_when_someone_says_so_and_nobody_objects() {
         use Stance::*;
-        assert!(agreed(&[Agree, New, New]));
+        assert!(agreed(&[Agree, Agree, New]));
         assert!(agreed(&[Agree, Agree]));
+        assert!(!agreed(&[Agree, New, New]), "one yes among replies that say neither");
+        assert!(!agreed(&[Agree, New]), "half is not most");
         assert!(!agreed(&[Agree, Disagree, Agree]));
         assert!(!agreed(&[New, New]));
         assert!(!agreed(&[Agree]), "one voice is not the room");

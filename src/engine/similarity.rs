@@ -194,8 +194,11 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
     if disagreement(text, disagreement_words).is_some() {
         return Stance::Disagree;
     }
-    let end = text.find(['.', '!', '?', '。', '！', '？', '\n']).map_or(text.len(), |i| i + 1);
-    if find_word(&text[..end], agreement_words).is_some() {
+    let first = text
+        .char_indices()
+        .find(|(_, c)| matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n'))
+        .map_or(text, |(i, c)| &text[..i + c.len_utf8()]);
+    if find_word(first, agreement_words).is_some() {
         Stance::Agree
     } else {
         Stance::New
@@ -440,5 +443,19 @@ mod tests {
         assert!(matches!(r.judge(&[compass(), unknown]), Verdict::NotYet(w) if w.contains("below")));
         assert_eq!(stance_share(&[Some(Agree), Some(Disagree)]), Some(0.0));
         assert_eq!(stance_share(&[Some(Agree)]), None, "one reply measures no agreement");
+    }
+
+    #[test]
+    fn a_stated_stance_is_read_from_the_first_sentence_in_any_script() {
+        let yes = crate::config::default_agreement_words();
+        let no = crate::config::default_disagreement_words();
+        assert_eq!(stated_stance("Agreed! Compass is short.", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("Compass is short. I agree.", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("Agreed, but I worry the domain costs too much.", &yes, &no), Stance::Disagree);
+        // A sentence that ends in a wide character ends at its last byte.
+        assert_eq!(stated_stance("当然可以！短视频在预算中占一定比例。", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("我同意！就叫「罗盘」。", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("好的，没问题。", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("", &yes, &no), Stance::New);
     }
 }

@@ -44,6 +44,19 @@ impl Party {
             .is_some_and(|t| t.round + 1 == round)
     }
 
+    /// Whether `q` hands the facilitator's own message back: the latest
+    /// facilitator message up to `round` says nearly the same words. A
+    /// question the facilitator just asked the room is the room's to answer.
+    pub(super) fn echoes_facilitator(&self, round: u32, q: &str) -> bool {
+        self.session
+            .turns
+            .iter()
+            .rev()
+            .filter(|t| t.round <= round)
+            .find(|t| t.kind == TurnKind::Facilitator)
+            .is_some_and(|t| crate::engine::similarity::lexical(&t.text, q) >= ECHO_SIMILARITY)
+    }
+
     /// Whether `agent`'s self-check question `q` would ask again: it asked
     /// the facilitator in the round before (and was just answered), or the
     /// room asked the same question earlier. A small model asks its
@@ -56,6 +69,10 @@ impl Party {
         })
     }
 }
+
+/// The lexical similarity from which a question repeats the facilitator's
+/// message rather than asking something of its own.
+const ECHO_SIMILARITY: f64 = 0.8;
 
 /// A question that opens by calling on an agent ("Amara, should we…"): for
 /// the room, which goes on, not for the facilitator. The ask instruction

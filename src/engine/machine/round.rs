@@ -326,7 +326,11 @@ impl Party {
                     if theirs {
                         tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for an agent: the round goes on");
                     }
-                    !theirs
+                    let echo = !theirs && self.echoes_facilitator(round, q);
+                    if echo {
+                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before the facilitator's own question: the round goes on");
+                    }
+                    !theirs && !echo
                 });
                 let detecting = self.room.cfg.party.end_detection.enable_detection;
                 let mut proposes = end_marker && detecting;
