@@ -360,7 +360,10 @@ fn score(log: &Path, t: &mut Tally) {
                 let ms = e["ms"].as_u64().unwrap_or(0);
                 t.reading_ms += ms;
                 let read = e["reading"].as_str().unwrap_or("-").to_string();
-                t.listing.push_str(&format!("    (reading {ms} ms: {read} -> {})\n", e["act"].as_str().unwrap_or_default()));
+                t.listing.push_str(&format!(
+                    "    (reading {ms} ms: {read} -> {})\n",
+                    e["act"].as_str().unwrap_or_default()
+                ));
                 *t.read_as.entry(read).or_default() += 1;
             }
             kind @ ("end_proposal" | "agent_question" | "confirmation_request" | "room_repeats") => {
@@ -457,11 +460,15 @@ fn report(t: &Tally, label: &str) -> String {
         100.0 * t.round_check_ms as f64 / t.round_ms.max(1) as f64
     ));
     let read_as: Vec<String> = t.read_as.iter().map(|(k, v)| format!("{k} {v}")).collect();
-    s.push_str(&format!("| readings of the facilitator's messages | {}: {} |\n", t.readings, read_as.join(", ")));
     s.push_str(&format!(
-        "| reading time per message / share of round wall time | {:.1} s / {:.0} % |\n",
+        "| readings of the facilitator's messages | {}: {} |\n",
+        t.readings,
+        read_as.join(", ")
+    ));
+    s.push_str(&format!(
+        "| reading time per message / added to the rounds' wall time | {:.1} s / {:.0} % |\n",
         t.reading_ms as f64 / 1000.0 / t.readings.max(1) as f64,
-        100.0 * t.reading_ms as f64 / (t.round_ms + t.reading_ms).max(1) as f64
+        100.0 * t.reading_ms as f64 / t.round_ms.max(1) as f64
     ));
     s.push_str(&format!(
         "| round wall time (mean of {} rounds) | {:.1} s |\n",

@@ -214,6 +214,18 @@ fn marker_server_at(request_no: usize) -> impl Fn(&bmad_party::testing::Recorded
 }
 
 #[tokio::test]
+async fn an_end_marker_in_the_first_round_is_held_back() {
+    let server = FakeOpenAi::start(marker_server_at(1)).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::EndProposal { .. })),
+        "nothing discussed yet"
+    );
+    assert!(!shown_tokens(&events).contains("END"), "the marker is still stripped");
+}
+
+#[tokio::test]
 async fn end_marker_confirmed_ends_the_party() {
     // Request 1 and 2: round 1 (two or three agents); request 4 is in round 2.
     let server = FakeOpenAi::start(marker_server_at(4)).await;
@@ -251,10 +263,14 @@ async fn end_marker_confirmed_ends_the_party() {
 
 #[tokio::test]
 async fn end_marker_answered_with_a_message_continues_the_party() {
-    let server = FakeOpenAi::start(marker_server_at(1)).await;
+    let server = FakeOpenAi::start(marker_server_at(4)).await;
     let party = Party::new(&server);
     let events = party
-        .run(vec![Step::Say("Topic"), Step::Say("No, let's look at costs first")])
+        .run(vec![
+            Step::Say("Topic"),
+            Step::Say("Thoughts?"),
+            Step::Say("No, let's look at costs first"),
+        ])
         .await;
     assert!(events.iter().any(|e| matches!(
         e,
@@ -265,18 +281,20 @@ async fn end_marker_answered_with_a_message_continues_the_party() {
     )));
     assert!(events
         .iter()
-        .any(|e| matches!(e, Event::FacilitatorMessage { round: 2, text } if text == "No, let's look at costs first")));
-    assert_eq!(rounds(&events).len(), 2);
+        .any(|e| matches!(e, Event::FacilitatorMessage { round: 3, text } if text == "No, let's look at costs first")));
+    assert_eq!(rounds(&events).len(), 3);
     assert_eq!(ended(&events), (Some(ExitReason::FacilitatorLeft), true));
 }
 
 #[tokio::test]
 async fn auto_end_and_disabled_detection() {
-    let server = FakeOpenAi::start(marker_server_at(1)).await;
+    let server = FakeOpenAi::start(marker_server_at(4)).await;
     let mut party = Party::new(&server);
     party.config.party.end_detection.auto_end = true;
-    let events = party.run(vec![Step::Say("Topic"), Step::Say("never reached")]).await;
-    assert_eq!(rounds(&events).len(), 1);
+    let events = party
+        .run(vec![Step::Say("Topic"), Step::Say("Thoughts?"), Step::Say("never reached")])
+        .await;
+    assert_eq!(rounds(&events).len(), 2);
     assert_eq!(ended(&events), (Some(ExitReason::AgentProposed), true));
     assert!(!events.iter().any(|e| matches!(e, Event::ConfirmationRequest { .. })));
 

@@ -219,6 +219,7 @@ async fn a_declined_proposal_is_not_raised_again_for_the_quiet_rounds() {
     server.push_checks((0..20).map(|_| check("agree", "", true)));
     let events = party
         .run(vec![
+            Step::Say("Topic."),
             Step::Say("Done?"),
             Step::Say("No, go on."),
             Step::Say("More."),
@@ -226,7 +227,8 @@ async fn a_declined_proposal_is_not_raised_again_for_the_quiet_rounds() {
             Step::CONFIRM,
         ])
         .await;
-    // Proposed in round 1, declined; rounds 2 and 3 are quiet; round 4 proposes again.
+    // Held in round 1 (nothing discussed yet); proposed in round 2,
+    // declined; rounds 3 and 4 are quiet; round 5 proposes again.
     let proposals: Vec<u32> = {
         let mut round = 0;
         events
@@ -241,7 +243,7 @@ async fn a_declined_proposal_is_not_raised_again_for_the_quiet_rounds() {
             })
             .collect()
     };
-    assert_eq!(proposals, [1, 4]);
+    assert_eq!(proposals, [2, 5]);
     let s = load(&session_file(&events));
     let statuses: Vec<ConfirmStatus> = s.fm.confirmations.iter().map(|c| c.status).collect();
     assert_eq!(statuses, [ConfirmStatus::Rejected, ConfirmStatus::Confirmed]);

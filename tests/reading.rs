@@ -73,7 +73,7 @@ async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decid
 #[tokio::test]
 async fn a_reply_that_objects_holds_an_invited_close_back() {
     let server = FakeOpenAi::start(|_, n| {
-        stream_of(if n == 1 {
+        stream_of(if n == 3 {
             "I disagree: the rollout plan is not ready."
         } else {
             "Fine with me."
@@ -81,10 +81,23 @@ async fn a_reply_that_objects_holds_an_invited_close_back() {
     })
     .await;
     let party = party_on(&server).await;
-    server.push_readings([letter("A")]);
-    let events = party.run(vec![Step::Say("Are we done?")]).await;
+    server.push_readings([letter("D"), letter("A")]);
+    let events = party.run(vec![Step::Say("The rollout."), Step::Say("Are we done?")]).await;
     assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
     let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings[1].reading, Some(bmad_party::engine::reading::Reading::Close));
+    assert_eq!(s.fm.readings[1].act, "nothing");
+}
+
+#[tokio::test]
+async fn the_opening_message_never_reads_as_an_invited_close() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("A")]);
+    let events = party.run(vec![Step::Say("Our team goals tool needs a name.")]).await;
+    assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings[0].reading, Some(bmad_party::engine::reading::Reading::Close));
     assert_eq!(s.fm.readings[0].act, "nothing");
 }
 
@@ -95,10 +108,7 @@ async fn a_job_without_its_facts_gets_the_hosts_question_once() {
     // The answer to the question reads as a job without facts again: not asked twice.
     server.push_readings([letter("C"), stream_of("Question: \"How many people, and when?\""), letter("C")]);
     let events = party
-        .run(vec![
-            Step::Say("Plan our offsite."),
-            Step::Say("Twelve people in March."),
-        ])
+        .run(vec![Step::Say("Plan our offsite."), Step::Say("Twelve people in March.")])
         .await;
     assert_eq!(
         questions(&events),
@@ -173,7 +183,8 @@ async fn agreement_asked_for_but_contested_is_no_consensus() {
 #[tokio::test]
 async fn one_yes_among_replies_arguing_for_another_name_is_no_consensus() {
     let server = FakeOpenAi::start(|_, n| {
-        stream_of(if n % 3 == 0 {
+        // The round's first reply agrees; the second argues for another name.
+        stream_of(if n == 1 {
             "Agreed! Compass is easy to remember."
         } else {
             "Based on our discussion, TeamGoalManager is the most fitting name for the tool."
@@ -189,8 +200,8 @@ async fn one_yes_among_replies_arguing_for_another_name_is_no_consensus() {
 #[tokio::test]
 async fn a_question_that_hands_the_facilitator_their_own_message_back_is_not_asked() {
     let server = FakeOpenAi::start(|_, n| {
-        if n == 0 {
-            stream_of("我们应用要不要加深色模式？ !?@human")
+        if n == 1 {
+            stream_of("!?@human 我们应用要不要加深色模式？")
         } else {
             stream_of(&varied_reply(n))
         }
@@ -230,7 +241,11 @@ async fn a_letter_wrapped_in_prose_or_json_is_read() {
     let party = party_on(&server).await;
     server.push_readings([stream_of("\"D\" -"), stream_of("{\"answer\": \"A\"}")]);
     let events = party
-        .run(vec![Step::Say("Plugins?"), Step::Say("That settles it. Are we done?"), Step::CONFIRM])
+        .run(vec![
+            Step::Say("Plugins?"),
+            Step::Say("That settles it. Are we done?"),
+            Step::CONFIRM,
+        ])
         .await;
     assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
 }
@@ -240,10 +255,7 @@ async fn continue_rounds_and_a_room_that_reads_nothing_make_no_reading() {
     let server = FakeOpenAi::varied().await;
     let mut party = party_on(&server).await;
     let events = party
-        .run(vec![
-            Step::Say("Plugins?"),
-            Step::Cmd(bmad_party::engine::Command::Continue),
-        ])
+        .run(vec![Step::Say("Plugins?"), Step::Cmd(bmad_party::engine::Command::Continue)])
         .await;
     assert_eq!(server.readings().len(), 1, "the message is read, [C] is not");
     assert!(events.iter().any(|e| matches!(e, Event::Reading { .. })));

@@ -121,7 +121,9 @@ fn methods(events: &[Event]) -> Vec<String> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::ConsensusScore { method, score: Some(_), .. } => Some(method.clone()),
+            Event::ConsensusScore {
+                method, score: Some(_), ..
+            } => Some(method.clone()),
             _ => None,
         })
         .collect()
@@ -141,9 +143,7 @@ async fn an_endpoint_that_serves_embeddings_is_found_without_configuration() {
 async fn an_endpoint_without_embeddings_is_probed_once_and_falls_back_quietly() {
     let server = embedding_server(false).await;
     let party = Party::new(&server);
-    let events = party
-        .run(vec![Step::Say("Topic"), Step::Say("Next"), Step::Say("More")])
-        .await;
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Next"), Step::Say("More")]).await;
     assert_eq!(server.embeddings().len(), 1, "probed once");
     assert_eq!(methods(&events), ["lexical", "lexical", "lexical"]);
     assert!(

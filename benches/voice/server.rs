@@ -7,14 +7,17 @@ use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 pub fn up(port: u16) -> bool {
-    let Ok(mut s) = std::net::TcpStream::connect(("127.0.0.1", port)) else {
-        return false;
-    };
+    models(port).is_some()
+}
+
+/// The server's answer to `GET /v1/models`, when it answers 200.
+fn models(port: u16) -> Option<String> {
+    let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
     let _ = s.set_read_timeout(Some(Duration::from_secs(5)));
     let _ = write!(s, "GET /v1/models HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n");
     let mut buf = String::new();
     let _ = s.read_to_string(&mut buf);
-    buf.starts_with("HTTP/1.1 200") || buf.starts_with("HTTP/1.0 200")
+    (buf.starts_with("HTTP/1.1 200") || buf.starts_with("HTTP/1.0 200")).then_some(buf)
 }
 
 /// Starts the local model server unless one listens already (a busy one
@@ -49,5 +52,13 @@ pub fn ensure(port: u16, model: &str, log: &Path) -> Option<Child> {
         );
         std::thread::sleep(Duration::from_secs(2));
     }
+    // A server left running for another model would label every figure
+    // wrongly: the one on the port must serve the model asked for.
+    let listed = models(port).unwrap_or_default().to_lowercase();
+    assert!(
+        listed.contains(&model.to_lowercase()),
+        "the server on port {port} does not serve the {model} model (it lists: {}); stop it or use --port",
+        listed.lines().last().unwrap_or_default()
+    );
     child
 }

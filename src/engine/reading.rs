@@ -116,6 +116,9 @@ pub struct RoundFacts {
     /// The message has a question mark: only a question asks whether
     /// everyone agrees, however a small model sorts a statement.
     pub asks: bool,
+    /// The party's first round: the opening message starts the discussion,
+    /// so it cannot invite its close, however a small model sorts it.
+    pub first_round: bool,
 }
 
 /// What the host does after reading the message.
@@ -136,7 +139,7 @@ pub enum Act {
 pub fn act(reading: Reading, round: RoundFacts) -> Act {
     match reading {
         _ if round.replies == 0 => Act::Nothing,
-        Reading::Close if !round.disagreement => Act::ProposeEnd,
+        Reading::Close if !round.disagreement && !round.first_round => Act::ProposeEnd,
         Reading::Close => Act::Nothing,
         Reading::Agreement if round.asks => Act::CheckAgreement,
         Reading::Agreement => Act::Nothing,
@@ -170,9 +173,15 @@ mod tests {
 
     #[test]
     fn the_hosts_question_is_the_answers_first_line_up_to_its_question_mark() {
-        assert_eq!(question_in("How many people, and what budget?").as_deref(), Some("How many people, and what budget?"));
+        assert_eq!(
+            question_in("How many people, and what budget?").as_deref(),
+            Some("How many people, and what budget?")
+        );
         assert_eq!(question_in("Question: \"When is it?\" Thanks.").as_deref(), Some("When is it?"));
-        assert_eq!(question_in("\n问题：一共多少人？预算是多少？\n").as_deref(), Some("一共多少人？预算是多少？"));
+        assert_eq!(
+            question_in("\n问题：一共多少人？预算是多少？\n").as_deref(),
+            Some("一共多少人？预算是多少？")
+        );
         // No question mark, no question.
         assert_eq!(question_in("小林：大概多少人参加？").as_deref(), Some("大概多少人参加？"));
         assert_eq!(question_in("**Host:** When is it?").as_deref(), Some("When is it?"));
@@ -200,25 +209,45 @@ mod tests {
 
     #[test]
     fn an_invited_close_is_proposed_unless_a_reply_objects() {
-        let quiet = RoundFacts { replies: 3, ..RoundFacts::default() };
+        let quiet = RoundFacts {
+            replies: 3,
+            ..RoundFacts::default()
+        };
         assert_eq!(act(Reading::Close, quiet), Act::ProposeEnd);
-        let contested = RoundFacts { disagreement: true, ..quiet };
+        let contested = RoundFacts {
+            disagreement: true,
+            ..quiet
+        };
         assert_eq!(act(Reading::Close, contested), Act::Nothing);
+        let opening = RoundFacts {
+            first_round: true,
+            ..quiet
+        };
+        assert_eq!(act(Reading::Close, opening), Act::Nothing);
         assert_eq!(act(Reading::Close, RoundFacts::default()), Act::Nothing);
     }
 
     #[test]
     fn facts_are_asked_for_once_not_again_after_the_answer() {
-        let round = RoundFacts { replies: 2, ..RoundFacts::default() };
+        let round = RoundFacts {
+            replies: 2,
+            ..RoundFacts::default()
+        };
         assert_eq!(act(Reading::MissingFacts, round), Act::AskFacts);
-        let answered = RoundFacts { just_answered: true, ..round };
+        let answered = RoundFacts {
+            just_answered: true,
+            ..round
+        };
         assert_eq!(act(Reading::MissingFacts, answered), Act::Nothing);
         assert_eq!(act(Reading::Other, round), Act::Nothing);
     }
 
     #[test]
     fn agreement_is_checked_only_when_the_message_asks() {
-        let round = RoundFacts { replies: 2, ..RoundFacts::default() };
+        let round = RoundFacts {
+            replies: 2,
+            ..RoundFacts::default()
+        };
         assert_eq!(act(Reading::Agreement, round), Act::Nothing);
         let asks = RoundFacts { asks: true, ..round };
         assert_eq!(act(Reading::Agreement, asks), Act::CheckAgreement);

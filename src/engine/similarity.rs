@@ -188,20 +188,44 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 }
 
 /// A reply's stance by its own words: disagreement anywhere (a configured
-/// word) first; else agreement when its first sentence has an agreement
+/// word) first; else agreement when its opening (`opening`) has an agreement
 /// word; else a point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
     if disagreement(text, disagreement_words).is_some() {
         return Stance::Disagree;
     }
-    let first = text
-        .char_indices()
-        .find(|(_, c)| matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n'))
-        .map_or(text, |(i, c)| &text[..i + c.len_utf8()]);
-    if find_word(first, agreement_words).is_some() {
+    if find_word(opening(text), agreement_words).is_some() {
         Stance::Agree
     } else {
         Stance::New
+    }
+}
+
+/// A reply's opening: its first sentence, and the next ones while they are
+/// only interjections ("Certainly!", "好的！"), which small models put
+/// before saying whether they agree.
+fn opening(text: &str) -> &str {
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') {
+            let end = i + c.len_utf8();
+            if !interjection(&text[start..end]) {
+                return &text[..end];
+            }
+            start = end;
+        }
+    }
+    text
+}
+
+/// A sentence of at most two words (four characters in Chinese).
+fn interjection(sentence: &str) -> bool {
+    let s = sentence.trim();
+    let wide = s.chars().filter(|c| is_cjk(*c)).count();
+    if wide > 0 {
+        wide <= 4
+    } else {
+        s.split_whitespace().count() <= 2
     }
 }
 
@@ -451,11 +475,21 @@ mod tests {
         let no = crate::config::default_disagreement_words();
         assert_eq!(stated_stance("Agreed! Compass is short.", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("Compass is short. I agree.", &yes, &no), Stance::New);
-        assert_eq!(stated_stance("Agreed, but I worry the domain costs too much.", &yes, &no), Stance::Disagree);
+        assert_eq!(
+            stated_stance("Agreed, but I worry the domain costs too much.", &yes, &no),
+            Stance::Disagree
+        );
         // A sentence that ends in a wide character ends at its last byte.
         assert_eq!(stated_stance("当然可以！短视频在预算中占一定比例。", &yes, &no), Stance::New);
         assert_eq!(stated_stance("我同意！就叫「罗盘」。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("好的，没问题。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("", &yes, &no), Stance::New);
+        // An interjection first: the agreement is in the sentence after it.
+        assert_eq!(
+            stated_stance("Certainly!  I agree that Compass is strong.", &yes, &no),
+            Stance::Agree
+        );
+        assert_eq!(stated_stance("好的！我同意，就叫罗盘。", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("Sure! Dashboards would help. I agree.", &yes, &no), Stance::New);
     }
 }

@@ -485,7 +485,10 @@ mod tests {
     #[test]
     fn an_unconfigured_endpoint_is_probed_with_a_model_it_can_embed_with() {
         assert_eq!(probe_model(None, "gpt-4o-mini"), "text-embedding-3-small");
-        assert_eq!(probe_model(Some("https://api.openai.com/v1"), "gpt-4o-mini"), "text-embedding-3-small");
+        assert_eq!(
+            probe_model(Some("https://api.openai.com/v1"), "gpt-4o-mini"),
+            "text-embedding-3-small"
+        );
         assert_eq!(probe_model(Some("http://127.0.0.1:11434/v1"), "llama3.2:latest"), "llama3.2:latest");
     }
 

@@ -37,10 +37,14 @@ impl Party {
             disagreement: replies.iter().any(|(_, t)| disagreement(t, words).is_some()),
             just_answered: self.answers_question(round),
             asks: message.contains(['?', '？']),
+            first_round: round <= 1,
         };
         let earlier = self.earlier_messages(round);
         let system = self.render("read_message_system", &[]);
-        let user = self.render("read_message", &[("earlier", &earlier), ("message", &crate::text::ellipsize(message, 600))]);
+        let user = self.render(
+            "read_message",
+            &[("earlier", &earlier), ("message", &crate::text::ellipsize(message, 600))],
+        );
         let started = std::time::Instant::now();
         let req = ChatRequest {
             model: None,
@@ -210,7 +214,13 @@ impl Party {
     /// round's first speaker.
     fn host_of(&self, round: u32) -> Agent {
         let first = || {
-            let id = self.session.turns.iter().find(|t| t.round == round && t.kind == TurnKind::Agent)?.agent.clone()?;
+            let id = self
+                .session
+                .turns
+                .iter()
+                .find(|t| t.round == round && t.kind == TurnKind::Agent)?
+                .agent
+                .clone()?;
             self.room.agents.iter().find(|a| a.id == id)
         };
         self.room

@@ -363,13 +363,13 @@ impl Party {
                     return (false, Some(text));
                 }
                 if proposes && first {
-                    if round < self.judgement.end_quiet_until {
-                        tracing::info!(agent = %agent.id, round, "a proposal to end soon after one was declined: not raised");
-                    } else if self.answers_question(round) {
-                        tracing::info!(agent = %agent.id, round, "a proposal to end in the round that answers the room's question: not raised");
-                    } else {
-                        tally.proposal = Some((agent.clone(), raw, text.clone()));
-                        return (false, Some(text));
+                    let quiet_until = self.judgement.end_quiet_until;
+                    match crate::engine::proposals::held(round, quiet_until, self.answers_question(round)) {
+                        Some(why) => tracing::info!(agent = %agent.id, round, ?why, "a proposal to end held back"),
+                        None => {
+                            tally.proposal = Some((agent.clone(), raw, text.clone()));
+                            return (false, Some(text));
+                        }
                     }
                 }
                 return (true, Some(text));

@@ -359,7 +359,11 @@ impl Printer {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", t(self.lang, Msg::PushLabel));
             }
-            Event::ConsensusScore { .. } | Event::SelfCheck { .. } | Event::Reading { .. } | Event::RoomRepeats { .. } | Event::AgentFirstToken { .. } => {}
+            Event::ConsensusScore { .. }
+            | Event::SelfCheck { .. }
+            | Event::Reading { .. }
+            | Event::RoomRepeats { .. }
+            | Event::AgentFirstToken { .. } => {}
             Event::Takeaways { path } => {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "📝 {} {path}", pick(self.lang, "Takeaways:", "要点："));
