@@ -265,3 +265,139 @@ async fn continue_rounds_and_a_room_that_reads_nothing_make_no_reading() {
     party.run(vec![Step::Say("Plugins?")]).await;
     assert!(server.readings().is_empty());
 }
+
+/// A room that asks the facilitator in round 2, through the marker.
+async fn asking_room() -> FakeOpenAi {
+    FakeOpenAi::start(|_, n| {
+        if n == 3 {
+            stream_of("Fine by me.\n!?@human Can we move on to the next part of the discussion?")
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn an_agents_question_after_an_invited_close_is_held_and_the_close_proposed() {
+    let server = asking_room().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), letter("A")]);
+    let events = party
+        .run(vec![
+            Step::Say("Which name?"),
+            Step::Say("Compass it is. Shall we wrap up?"),
+            Step::CONFIRM,
+        ])
+        .await;
+    assert!(questions(&events).is_empty(), "{:?}", questions(&events));
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+    assert_eq!(server.readings().len(), 2, "each message read once");
+    let s = load(&session_file(&events));
+    let r = &s.fm.readings[1];
+    assert_eq!(r.act, "propose_end");
+    assert_eq!(
+        r.held_question.as_deref(),
+        Some("Can we move on to the next part of the discussion?")
+    );
+    assert!(
+        s.turns.iter().any(|t| t.text.contains("next part of the discussion")),
+        "the question stays in its reply's words"
+    );
+}
+
+#[tokio::test]
+async fn an_agents_question_after_a_call_for_agreement_is_held() {
+    let server = asking_room().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), letter("B")]);
+    let events = party
+        .run(vec![Step::Say("Which name?"), Step::Say("Compass, then. Does everyone agree?")])
+        .await;
+    assert!(questions(&events).is_empty(), "{:?}", questions(&events));
+    let s = load(&session_file(&events));
+    assert!(s.fm.readings[1].held_question.is_some());
+}
+
+#[tokio::test]
+async fn an_agents_question_on_any_other_message_is_asked_and_stands_for_the_hosts() {
+    let server = asking_room().await;
+    let party = party_on(&server).await;
+    // The job reads as lacking its facts: the agent's question is the one
+    // asked, and no second call writes the host's.
+    server.push_readings([letter("D"), letter("C")]);
+    let events = party
+        .run(vec![Step::Say("Which name?"), Step::Say("Now plan the launch party.")])
+        .await;
+    let asked: Vec<String> = questions(&events).into_iter().map(|(_, q)| q).collect();
+    assert_eq!(asked, ["Can we move on to the next part of the discussion?"]);
+    assert_eq!(server.readings().len(), 2, "no facts question written");
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings[1].act, "nothing: an agent asked");
+    assert!(s.fm.readings[1].held_question.is_none());
+}
+
+#[tokio::test]
+async fn an_agents_question_stands_when_the_reading_fails() {
+    let server = asking_room().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), stream_of("Well, it depends.")]);
+    let events = party.run(vec![Step::Say("Which name?"), Step::Say("Shall we wrap up?")]).await;
+    assert_eq!(questions(&events).len(), 1, "the agent's own judgement stands");
+}
+
+#[tokio::test]
+async fn an_agents_question_in_the_round_that_answers_the_rooms_question_is_held() {
+    // Every first reply of a round asks: once, and again after the answer.
+    let server = FakeOpenAi::start(|_, n| {
+        if n % 2 == 1 {
+            stream_of("Good point.\n!?@human How many people are coming?")
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let party = party_on(&server).await;
+    let events = party
+        .run(vec![Step::Say("Plan our offsite."), Step::Say("Twelve people in March.")])
+        .await;
+    let asked: Vec<String> = questions(&events).into_iter().map(|(_, q)| q).collect();
+    assert_eq!(asked, ["How many people are coming?"], "asked once, not again after the answer");
+    assert_eq!(agent_messages(&events).len(), 3, "the answer's round played in full");
+    let s = load(&session_file(&events));
+    let held: Vec<_> = s.fm.readings.iter().filter_map(|r| r.held_question.as_deref()).collect();
+    assert_eq!(held, ["How many people are coming?"]);
+}
+
+#[tokio::test]
+async fn an_invited_close_in_a_room_that_has_run_dry_is_proposed_not_redirected() {
+    const TOPIC: &str = "What should our plugin API look like for third-party developers?";
+    // The first speaker of each round says something; the others only
+    // repeat the topic (cut, asked again, they pass): two rounds mostly
+    // passes, the room has run dry.
+    let server = FakeOpenAi::start(|r, n| {
+        if r.prompt_text().contains("Already spoke this round") {
+            stream_of(TOPIC)
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.config.party.agents_per_round = (3, 3);
+    server.push_readings([letter("D"), letter("A")]);
+    let events = party
+        .run(vec![
+            Step::Say(TOPIC),
+            Step::Say("Good, a REST API with webhooks it is. Shall we wrap up?"),
+            Step::CONFIRM,
+        ])
+        .await;
+    let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { .. })).count();
+    assert!(passed >= 3, "the room ran dry: {passed} passes");
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::RoomRepeats { .. })),
+        "no redirect when the facilitator invited the close"
+    );
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+}

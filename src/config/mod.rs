@@ -262,6 +262,12 @@ pub fn default_disagreement_words() -> Vec<String> {
         "however",
         "but i",
         "not convinced",
+        // An agreement word negated ("I'm not okay with that").
+        "not okay with",
+        "not ok with",
+        "not fine with",
+        "not happy with",
+        "not on board",
         "on the contrary",
         "i doubt",
         "risky",
@@ -292,12 +298,19 @@ pub fn default_agreement_words() -> Vec<String> {
         "on board",
         "works for me",
         "sounds good",
+        // The answer in the words of "Is everyone okay / fine / happy with that?"
+        "okay with",
+        "ok with",
+        "fine with",
+        "fine by me",
+        "happy with",
         "同意",
         "赞成",
         "没问题",
         "没错",
         "说得对",
         "一致",
+        "没意见",
     ]
     .map(String::from)
     .to_vec()

@@ -102,6 +102,17 @@ pub fn agreed(stances: &[Stance]) -> bool {
     stances.len() >= 2 && yes * 2 > stances.len() && !stances.contains(&Stance::Disagree)
 }
 
+/// Whether an agent's question to the facilitator is held back rather than
+/// put to them (it stays in its reply's words): after an invited close or a
+/// call for agreement, which the room answers — a question then ("Can we
+/// wrap up?", "Can we go on to the next part?") only stalls it — and in the
+/// round that opened with the facilitator's answer to the room's question,
+/// where the room works with the answer. `reading` None: nothing was read,
+/// and the agent's own judgement stands.
+pub fn holds_question(reading: Option<Reading>, just_answered: bool) -> bool {
+    just_answered || matches!(reading, Some(Reading::Close | Reading::Agreement))
+}
+
 /// What the round the message opened came to, as the reading's decision
 /// needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -240,6 +251,18 @@ mod tests {
         };
         assert_eq!(act(Reading::MissingFacts, answered), Act::Nothing);
         assert_eq!(act(Reading::Other, round), Act::Nothing);
+    }
+
+    #[test]
+    fn a_close_a_call_for_agreement_or_an_answer_holds_an_agents_question_back() {
+        assert!(holds_question(Some(Reading::Close), false));
+        assert!(holds_question(Some(Reading::Agreement), false));
+        assert!(!holds_question(Some(Reading::MissingFacts), false));
+        assert!(!holds_question(Some(Reading::Other), false));
+        assert!(!holds_question(None, false), "nothing read: the agent's judgement stands");
+        for r in [None, Some(Reading::Other), Some(Reading::MissingFacts)] {
+            assert!(holds_question(r, true), "right after the answer: {r:?}");
+        }
     }
 
     #[test]

@@ -491,5 +491,17 @@ mod tests {
         );
         assert_eq!(stated_stance("好的！我同意，就叫罗盘。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("Sure! Dashboards would help. I agree.", &yes, &no), Stance::New);
+        // The answer in the question's own words.
+        assert_eq!(
+            stated_stance("I'm okay with that. Let's start with the take-home task.", &yes, &no),
+            Stance::Agree
+        );
+        assert_eq!(stated_stance("Fine by me: pairing beats a whiteboard.", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("我没意见，就这么定。", &yes, &no), Stance::Agree);
+        assert_eq!(
+            stated_stance("I'm not okay with that: the take-home task is too long.", &yes, &no),
+            Stance::Disagree,
+            "a word of disagreement wins"
+        );
     }
 }

@@ -76,6 +76,10 @@ pub struct ReadingRecord {
     pub act: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// An agent's question to the facilitator in the round, held back
+    /// because the message invited the close or asked for agreement.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub held_question: Option<String>,
     pub ms: u64,
 }
 

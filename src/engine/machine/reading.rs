@@ -8,7 +8,7 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, parse, Act, RoundFacts};
+use crate::engine::reading::{act, agreed, parse, Act, Reading, RoundFacts};
 use crate::engine::self_check::Stance;
 use crate::engine::similarity::{disagreement, stated_stance};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
@@ -22,23 +22,32 @@ const READING_MAX_TOKENS: u32 = 3;
 /// One short question.
 const QUESTION_MAX_TOKENS: u32 = 80;
 
+/// The host's reading of a message, made and not yet acted on.
+pub(super) struct Read {
+    /// The answer as the model wrote it.
+    answer: String,
+    /// What it was read as; None: unreadable or failed.
+    reading: Option<Reading>,
+    /// Why nothing was read.
+    error: Option<String>,
+    /// The facilitator's messages before it, as the call showed them.
+    earlier: String,
+    started: std::time::Instant,
+    /// An agent's question held back (`reading::holds_question`).
+    pub(super) held: Option<String>,
+}
+
+impl Read {
+    /// What the message was read as (None: unreadable or failed).
+    pub(super) fn reading(&self) -> Option<Reading> {
+        self.reading
+    }
+}
+
 impl Party {
-    /// Reads `message`, the facilitator's message that opened `round`, and
-    /// acts on it. Some: what comes next (a proposal or a question raised,
-    /// the facilitator quit); None: judging goes on as after any round.
-    pub(super) async fn read_message(&mut self, round: u32, message: &str) -> Option<Next> {
-        if !self.pending.is_empty() || self.state().awaiting_answer_from.is_some() {
-            return None;
-        }
-        let replies = self.round_replies(round);
-        let words = &self.room.cfg.party.consensus.disagreement_words;
-        let facts = RoundFacts {
-            replies: replies.len(),
-            disagreement: replies.iter().any(|(_, t)| disagreement(t, words).is_some()),
-            just_answered: self.answers_question(round),
-            asks: message.contains(['?', '？']),
-            first_round: round <= 1,
-        };
+    /// Reads `message`, the facilitator's message that opened `round`: one
+    /// neutral call. Err: the facilitator quit meanwhile.
+    pub(super) async fn read(&mut self, round: u32, message: &str) -> Result<Read, Next> {
         let earlier = self.earlier_messages(round);
         let system = self.render("read_message_system", &[]);
         let user = self.render(
@@ -57,16 +66,61 @@ impl Party {
             cue: Cue::Reading { round, question: false },
         };
         let (answer, failure) = match self.stream_reply(req, None, StreamMode::Silent, None).await {
-            Reply::Quit { .. } => return Some(Next::Quit),
+            Reply::Quit { .. } => return Err(Next::Quit),
             Reply::Completed { raw, .. } => (raw, None),
             Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => (String::new(), Some(e)),
             Reply::Interrupted { shown } => (shown, Some("interrupted".into())),
         };
         let reading = parse(&answer);
         let error = failure.or_else(|| reading.is_none().then(|| "no letter A–D in the answer".to_string()));
-        let decided = reading.map_or(Act::Nothing, |r| act(r, facts));
+        Ok(Read {
+            answer,
+            reading,
+            error,
+            earlier,
+            started,
+            held: None,
+        })
+    }
+
+    /// Acts on the reading of `message`, the facilitator's message that
+    /// opened `round` (`made`: already read, to weigh an agent's question).
+    /// Some: what comes next (a proposal or a question raised, the
+    /// facilitator quit); None: judging goes on as after any round.
+    pub(super) async fn read_message(&mut self, round: u32, message: &str, made: Option<Read>) -> Option<Next> {
+        let asked = self.state().awaiting_answer_from.is_some();
+        if !self.pending.is_empty() || (asked && made.is_none()) {
+            return None;
+        }
+        let replies = self.round_replies(round);
+        let words = &self.room.cfg.party.consensus.disagreement_words;
+        let facts = RoundFacts {
+            replies: replies.len(),
+            disagreement: replies.iter().any(|(_, t)| disagreement(t, words).is_some()),
+            just_answered: self.answers_question(round),
+            asks: message.contains(['?', '？']),
+            first_round: round <= 1,
+        };
+        let made = match made {
+            Some(r) => r,
+            None => match self.read(round, message).await {
+                Ok(r) => r,
+                Err(next) => return Some(next),
+            },
+        };
+        let Read {
+            answer,
+            reading,
+            error,
+            earlier,
+            started,
+            held,
+        } = made;
+        // An agent's question stands for the host's: the facilitator answers one.
+        let decided = reading.filter(|_| !asked).map_or(Act::Nothing, |r| act(r, facts));
         let mut outcome = None;
         let mut done = match decided {
+            _ if asked => "nothing: an agent asked",
             Act::ProposeEnd if self.room.cfg.party.end_detection.enable_detection => "propose_end",
             Act::CheckAgreement => "check_agreement",
             Act::AskFacts => "ask_facts",
@@ -87,6 +141,7 @@ impl Party {
             reading,
             act: done.to_string(),
             error: error.clone(),
+            held_question: held,
             ms,
         });
         self.save().await;

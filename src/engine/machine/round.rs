@@ -9,6 +9,7 @@ use tokio::time::Instant;
 
 use super::judgement::RoundYield;
 use super::party::Party;
+use super::reading::Read;
 use super::self_check::Checked;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
@@ -116,12 +117,40 @@ impl Party {
                 break;
             }
         }
-        if let Some((agent, question)) = tally.question.take() {
-            self.agent_question(round, &agent, question).await;
-        }
         // The host reads what the facilitator wrote (not a push, not [C]).
         let read = floor.message.filter(|_| matches!(input, RoundInput::Message(_)));
-        self.close_round(round, tally, read).await
+        let made = self.weigh_question(round, &mut tally, read.as_deref()).await;
+        self.close_round(round, tally, read, made).await
+    }
+
+    /// An agent's question to the facilitator is put to them, unless
+    /// `reading::holds_question` holds it back (the host's reading of the
+    /// message that opened the round, or the round answering the room's
+    /// question); the reading made for it is acted on when the round
+    /// closes, so the message is read once.
+    async fn weigh_question(&mut self, round: u32, tally: &mut Tally, message: Option<&str>) -> Option<Read> {
+        let (agent, question) = tally.question.take()?;
+        let reads = self.room.cfg.party.read_messages && !tally.interrupted && !tally.quit;
+        let mut made = None;
+        if let Some(message) = message.filter(|_| reads) {
+            match self.read(round, message).await {
+                Ok(r) => made = Some(r),
+                Err(_) => tally.quit = true,
+            }
+        }
+        if tally.quit {
+            return made;
+        }
+        let just_answered = self.answers_question(round);
+        if crate::engine::reading::holds_question(made.as_ref().and_then(Read::reading), just_answered) {
+            tracing::info!(agent = %agent.id, %question, just_answered, "an agent's question held back");
+            if let Some(r) = made.as_mut() {
+                r.held = Some(crate::text::ellipsize(&question, 200));
+            }
+        } else {
+            self.agent_question(round, &agent, question).await;
+        }
+        made
     }
 
     /// What opens the round goes into the transcript; the message the room
@@ -442,7 +471,7 @@ impl Party {
 
     /// After the speakers: what the round came to decides what comes next —
     /// nobody reachable, a proposal to end, check-termination, judgement.
-    async fn close_round(&mut self, round: u32, tally: Tally, read: Option<String>) -> Next {
+    async fn close_round(&mut self, round: u32, tally: Tally, read: Option<String>, made: Option<Read>) -> Next {
         if tally.interrupted && self.state().current_round < round {
             // Stopped before anyone spoke: the round still counts.
             self.count_round(round);
@@ -475,6 +504,16 @@ impl Party {
         if !matches!(next, Next::Wait) {
             return next;
         }
+        // What the facilitator asked for comes before what the room's yield
+        // suggests: an invited close is proposed, not redirected as a room
+        // that has run dry.
+        let reads = self.room.cfg.party.read_messages && !tally.interrupted && tally.ok > 0;
+        if let Some(message) = read.filter(|_| reads) {
+            if let Some(next) = self.read_message(round, &message, made).await {
+                self.room_active_at = Instant::now();
+                return next;
+            }
+        }
         if !tally.interrupted {
             if let Some(next) = self.judge_yield(round, tally.yielded).await {
                 return next;
@@ -482,12 +521,6 @@ impl Party {
         }
         if tally.ok == 0 {
             return next;
-        }
-        if let Some(message) = read.filter(|_| self.room.cfg.party.read_messages && !tally.interrupted) {
-            if let Some(next) = self.read_message(round, &message).await {
-                self.room_active_at = Instant::now();
-                return next;
-            }
         }
         let next = self.judge_round(round).await;
         // Judging may have called the model (embeddings, the moderator).
