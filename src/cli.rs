@@ -20,7 +20,7 @@ pub enum EventFormat {
 /// runs (no network). Set OPENAI_API_KEY and/or OPENAI_BASE_URL (or --base-url)
 /// to use any OpenAI-compatible endpoint.
 #[derive(Debug, Parser)]
-#[command(name = "bmad-party", version, disable_help_subcommand = true, after_long_help = AFTER_HELP)]
+#[command(name = "bmad-party", version, disable_help_subcommand = true, after_long_help = after_help(Lang::En))]
 pub struct Cli {
     /// Configuration file, over your own ~/.config/bmad-party/config.yaml key by key (default: the workflow's config.yaml).
     #[arg(long, value_name = "FILE")]
@@ -104,31 +104,115 @@ pub struct Cli {
     pub command: Option<Sub>,
 }
 
-const AFTER_HELP: &str = "\
-Environment:
-  OPENAI_API_KEY   the key of a hosted endpoint (never written to a file or the log)
-  OPENAI_BASE_URL  an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1
-  OPENAI_MODEL     the model, unless the config or --model names one
-  NO_COLOR         any value: no colours on screen or in --headless text
-  BMAD_PARTY_LOG   the log's level, e.g. debug
+/// The sections after the options, in English and Chinese: `--help`
+/// shows them as text, the man page as its own sections (`man_sections`).
+pub struct HelpSection {
+    /// The man page's section title.
+    pub man: &'static str,
+    pub title: (&'static str, &'static str),
+    /// (what, English, Chinese).
+    pub rows: &'static [(&'static str, &'static str, &'static str)],
+}
 
-Files:
-  ~/.config/bmad-party/config.yaml      your defaults (`bmad-party init` writes one)
-  workflows/party-mode/config.yaml      a project's config: overrides yours key by key
-  <output>/party-mode/*.md              the sessions (`bmad-party sessions` lists them)";
+pub const HELP_SECTIONS: &[HelpSection] = &[
+    HelpSection {
+        man: "ENVIRONMENT",
+        title: ("Environment:", "环境变量："),
+        rows: &[
+            (
+                "OPENAI_API_KEY",
+                "the key of a hosted endpoint (never written to a file or the log)",
+                "托管服务的密钥（从不写入文件或日志）",
+            ),
+            (
+                "OPENAI_BASE_URL",
+                "an OpenAI-compatible endpoint, e.g. http://localhost:11434/v1",
+                "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1",
+            ),
+            (
+                "OPENAI_MODEL",
+                "the model, unless the config or --model names one",
+                "模型（配置或 --model 未指定时）",
+            ),
+            (
+                "NO_COLOR",
+                "any value: no colours on screen or in --headless text",
+                "任意值：屏幕和 --headless 文本都不用颜色",
+            ),
+            ("BMAD_PARTY_LOG", "the log's level, e.g. debug", "日志级别，例如 debug"),
+        ],
+    },
+    HelpSection {
+        man: "EXIT STATUS",
+        title: ("Exit status:", "退出码："),
+        rows: &[
+            (
+                "0",
+                "the party ended (you, a limit or the room ended it, or you left it to resume) and is saved",
+                "派对结束（由您、限制或房间结束，或留待继续）且已保存",
+            ),
+            ("1", "the program stopped for another reason", "程序因其他原因停止"),
+            (
+                "2",
+                "bad usage, or a config, agent or session file that needs fixing",
+                "用法错误，或配置、角色、会话文件需要修改",
+            ),
+            (
+                "3",
+                "the party ended because the model could not be reached",
+                "无法连接模型，派对因此结束",
+            ),
+            (
+                "4",
+                "the session's end could not be saved (the file holds what was saved before)",
+                "会话的结尾未能保存（文件中只有之前保存的内容）",
+            ),
+            (
+                "130",
+                "stopped by a signal (SIGINT, SIGTERM, SIGHUP); saved, and it can be resumed",
+                "被信号中止（SIGINT、SIGTERM、SIGHUP）；已保存，可以继续",
+            ),
+        ],
+    },
+    HelpSection {
+        man: "FILES",
+        title: ("Files:", "文件："),
+        rows: &[
+            (
+                "~/.config/bmad-party/config.yaml",
+                "your defaults (`bmad-party init` writes one)",
+                "您的默认设置（`bmad-party init` 可生成）",
+            ),
+            (
+                "workflows/party-mode/config.yaml",
+                "a project's config: overrides yours key by key",
+                "项目的配置：逐项覆盖您的设置",
+            ),
+            (
+                "<output>/party-mode/*.md",
+                "the sessions (`bmad-party sessions` lists them)",
+                "会话文件（`bmad-party sessions` 可列出）",
+            ),
+        ],
+    },
+];
 
-const AFTER_HELP_ZH: &str = "\
-环境变量：
-  OPENAI_API_KEY   托管服务的密钥（从不写入文件或日志）
-  OPENAI_BASE_URL  OpenAI 兼容的服务地址，例如 http://localhost:11434/v1
-  OPENAI_MODEL     模型（配置或 --model 未指定时）
-  NO_COLOR         任意值：屏幕和 --headless 文本都不用颜色
-  BMAD_PARTY_LOG   日志级别，例如 debug
-
-文件：
-  ~/.config/bmad-party/config.yaml      您的默认设置（`bmad-party init` 可生成）
-  workflows/party-mode/config.yaml      项目的配置：逐项覆盖您的设置
-  <output>/party-mode/*.md              会话文件（`bmad-party sessions` 可列出）";
+/// The sections after the options as `--help` shows them.
+fn after_help(lang: Lang) -> String {
+    HELP_SECTIONS
+        .iter()
+        .map(|s| {
+            let width = s.rows.iter().map(|r| r.0.len()).max().unwrap_or(0);
+            let title = if lang == Lang::Zh { s.title.1 } else { s.title.0 };
+            let rows = s.rows.iter().map(|(what, en, zh)| {
+                let text = if lang == Lang::Zh { zh } else { en };
+                format!("  {what:width$}  {text}")
+            });
+            std::iter::once(title.to_string()).chain(rows).collect::<Vec<_>>().join("\n")
+        })
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
 
 /// What else the program does besides a party.
 #[derive(Debug, Clone, clap::Subcommand)]
@@ -219,7 +303,7 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
         .help_template(
             "{about-with-newline}\n用法：{usage}\n\n命令：\n{subcommands}\n\n参数：\n{positionals}\n\n选项：\n{options}{after-help}",
         )
-        .after_long_help(AFTER_HELP_ZH)
+        .after_long_help(after_help(Lang::Zh))
         .mut_subcommand("sessions", |s| s.about("列出输出文件夹中的会话，最新的在前：日期、轮次、状态、话题、文件"))
         .mut_subcommand("export", |s| {
             s.about("把会话导出为一个独立的 HTML 页面（默认）或干净的 Markdown 记录")

@@ -65,7 +65,7 @@ pub fn run(cli: &Cli, sub: &Sub) -> ExitCode {
                 _ => ExitCode::SUCCESS,
             }
         }
-        Sub::Man => match clap_mangen::Man::new(Cli::command()).render(&mut std::io::stdout()) {
+        Sub::Man => match man_page(&mut std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
             Err(e) => fail(&e.to_string()),
@@ -93,4 +93,26 @@ fn sessions(cli: &Cli) -> ExitCode {
         print!("{}", crate::session::list::render(&found, i18n::ui_lang()));
     }
     ExitCode::SUCCESS
+}
+
+/// The man page: clap's sections for the command line, then ENVIRONMENT,
+/// EXIT STATUS and FILES from the same table as `--help`'s.
+fn man_page(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    use roff::{bold, roman, Roff};
+    let man = clap_mangen::Man::new(Cli::command().after_long_help(None::<&str>));
+    man.render_title(out)?;
+    man.render_name_section(out)?;
+    man.render_synopsis_section(out)?;
+    man.render_description_section(out)?;
+    man.render_options_section(out)?;
+    man.render_subcommands_section(out)?;
+    let mut roff = Roff::new();
+    for section in crate::cli::HELP_SECTIONS {
+        roff.control("SH", [section.man]);
+        for (what, en, _) in section.rows {
+            roff.control("TP", []).text([bold(*what)]).text([roman(*en)]);
+        }
+    }
+    roff.to_writer(out)?;
+    man.render_version_section(out)
 }

@@ -114,6 +114,7 @@ pub enum Msg {
     Interrupted,
     SessionFinished,
     SessionSaved,
+    SessionNotSaved,
     SaveFailed,
     PushLabel,
     Round,
@@ -144,6 +145,10 @@ pub fn t(lang: Lang, msg: Msg) -> &'static str {
             "该会话已经结束（workflow_completed: true），请开始新的对话。",
         ),
         SessionSaved => ("Session saved to", "会话已保存到"),
+        SessionNotSaved => (
+            "The session's end could not be saved (the file holds what was saved before):",
+            "会话的结尾未能保存（文件中只有之前保存的内容）：",
+        ),
         SaveFailed => ("Could not save the session file", "无法保存会话文件"),
         PushLabel => ("automatic push", "自动推进"),
         Round => ("Round", "轮次"),

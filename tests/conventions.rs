@@ -143,6 +143,22 @@ fn the_man_page_comes_from_the_same_command_line() {
     for needle in ["\\-\\-resume", "\\-\\-max\\-rounds", "export", "NO_COLOR", "OPENAI_BASE_URL"] {
         assert!(page.contains(needle), "the man page names {needle}");
     }
+    for section in [".SH ENVIRONMENT", ".SH \"EXIT STATUS\"", ".SH FILES"] {
+        assert!(page.contains(section), "the man page has {section}: {page}");
+    }
+    assert!(!page.contains(".SH EXTRA"), "no catch-all section: {page}");
+}
+
+#[test]
+fn help_names_every_exit_status_in_both_languages() {
+    for (lang, title) in [("en", "Exit status:"), ("zh", "退出码：")] {
+        let out = std::process::Command::new(BIN).args(["--lang", lang, "--help"]).output().unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        let at = text.find(title).unwrap_or_else(|| panic!("{lang}: {text}"));
+        let section: Vec<&str> = text[at..].lines().skip(1).take_while(|l| !l.trim().is_empty()).collect();
+        let codes: Vec<&str> = section.iter().filter_map(|l| l.split_whitespace().next()).collect();
+        assert_eq!(codes, ["0", "1", "2", "3", "4", "130"], "{lang}: {text}");
+    }
 }
 
 #[test]

@@ -86,7 +86,7 @@ async fn a_model_out_of_reach_is_a_clear_failure() {
         .arg(&config)
         .arg("Topic");
     let (code, stdout, stderr) = run_with_input(cmd, "").await;
-    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(code, 3, "the exit status for a model out of reach: {stderr}");
     assert!(stderr.contains("could not be reached"), "{stderr}");
     assert!(stdout.is_empty());
 }

@@ -409,10 +409,14 @@ pub enum Event {
         path: String,
         error: String,
     },
+    /// The party is over. `completed`: the graceful exit ran to its end
+    /// and was saved; `saved`: the file on disk holds the whole session
+    /// (false: the last save failed, so the end is not on disk).
     SessionEnded {
         file: Option<String>,
         reason: Option<ExitReason>,
         completed: bool,
+        saved: bool,
     },
 }
 

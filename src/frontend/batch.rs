@@ -6,7 +6,8 @@
 //! exit writes the takeaways. Standard output gets their path alone;
 //! progress and problems go to standard error. Same engine, no stdin.
 
-use crate::engine::{self, Command, Event, ExitReason, InputKind, Setup};
+use super::exit::Status;
+use crate::engine::{self, Command, Event, InputKind, Setup};
 use crate::i18n::Lang;
 use crate::session::ConfirmKind;
 
@@ -19,7 +20,7 @@ pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
     let mut opening = Some(topic);
     let mut played = 0u32;
     let mut takeaways: Option<String> = None;
-    let mut ended: Option<Option<ExitReason>> = None;
+    let mut ending = super::exit::Ending::default();
     let mut last_failure = String::new();
     let say = |en: String, zh: String| {
         eprintln!("bmad-party: {}", if lang == Lang::Zh { zh } else { en });
@@ -28,11 +29,13 @@ pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
         let ev = tokio::select! {
             ev = engine.events.recv() => ev,
             _ = signals.next() => {
+                ending.signalled = true;
                 let _ = engine.commands.send(Command::Quit);
                 continue;
             }
         };
         let Some(ev) = ev else { break };
+        ending.see(&ev);
         let command = match ev {
             Event::SessionFile { path } => {
                 say(format!("session file {path}"), format!("会话文件 {path}"));
@@ -77,10 +80,6 @@ pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
                 takeaways = Some(path);
                 None
             }
-            Event::SessionEnded { reason, .. } => {
-                ended = Some(reason);
-                None
-            }
             _ => None,
         };
         if let Some(c) = command {
@@ -88,29 +87,29 @@ pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
         }
     }
     let _ = engine.task.await;
-    match (ended, takeaways) {
-        (Some(Some(ExitReason::Unreachable)), path) => {
+    let status = ending.status();
+    match (status, takeaways) {
+        (Status::Ended, Some(path)) => {
+            println!("{path}");
+            return status.code().into();
+        }
+        (Status::Ended, None) => say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
+        (Status::Unreachable, path) => {
             let path = path.unwrap_or_default();
             say(
                 format!("the model could not be reached ({last_failure}); takeaways from the transcript alone: {path}"),
                 format!("无法连接模型（{last_failure}）；仅根据对话记录生成的要点：{path}"),
             );
-            1
         }
-        (Some(Some(_)), Some(path)) => {
-            println!("{path}");
-            0
-        }
-        (Some(None), _) => {
-            say(
-                "stopped before the end; the session can be resumed".into(),
-                "在结束前停止；会话可以继续".into(),
-            );
-            1
-        }
-        _ => {
-            say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into());
-            1
-        }
+        (Status::Interrupted, _) => say(
+            "stopped before the end; the session can be resumed".into(),
+            "在结束前停止；会话可以继续".into(),
+        ),
+        (Status::NotSaved, _) => say("the session could not be saved (see above)".into(), "会话无法保存（见上文）".into()),
+        (_, _) => say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
+    }
+    match status {
+        Status::Ended => Status::Failed.code().into(),
+        s => s.code().into(),
     }
 }

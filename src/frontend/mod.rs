@@ -4,6 +4,7 @@
 //! HTTP.
 
 pub mod batch;
+pub mod exit;
 pub mod headless;
 pub mod signals;
 pub mod tui;

@@ -238,7 +238,7 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]], folder: Folder) -> std::io::Re
     if folder == Folder::MayBeNew {
         std::fs::create_dir_all(dir)?;
     }
-    {
+    let written = (|| {
         let mut opts = std::fs::OpenOptions::new();
         opts.write(true).create(true).truncate(true);
         #[cfg(unix)]
@@ -247,12 +247,27 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]], folder: Folder) -> std::io::Re
             opts.mode(0o600);
         }
         let mut f = opts.open(&tmp)?;
+        // Debug builds only: a disk that fills up after the first save, for
+        // the tests of the real binary (a full tmpfs needs root to mount).
+        #[cfg(debug_assertions)]
+        if path.exists() && std::env::var("BMAD_PARTY_FAULT").is_ok_and(|v| v == "disk-full") {
+            return Err(std::io::Error::from_raw_os_error(28));
+        }
         write_all_vectored(&mut f, parts)?;
         // fdatasync: the data and the size, not the timestamps.
-        f.sync_data()?;
-    }
+        f.sync_data()
+    })();
     let appears = folder == Folder::MayBeNew && !path.exists();
-    std::fs::rename(&tmp, path)?;
+    // A failed write leaves no partial temp file beside the session (only
+    // a plain file is ours to remove); the session file itself is
+    // untouched until the rename.
+    let renamed = written.and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = renamed {
+        if std::fs::symlink_metadata(&tmp).is_ok_and(|m| m.is_file()) {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        return Err(e);
+    }
     // The directory is synced when the file first appears, so it survives a
     // power cut. A later rename that is lost to one leaves the previous
     // complete version: still a valid state, so it costs no second fsync.

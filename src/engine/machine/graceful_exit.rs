@@ -101,7 +101,8 @@ impl Party {
         self.emit(Event::SessionEnded {
             file,
             reason: Some(reason),
-            completed: true,
+            completed: !self.save_failing,
+            saved: !self.save_failing,
         });
     }
 
@@ -230,6 +231,7 @@ impl Party {
             file,
             reason: None,
             completed: false,
+            saved: !self.save_failing,
         });
     }
 

@@ -143,6 +143,8 @@ impl Room {
             file: None,
             reason,
             completed: false,
+            // Nothing was said: nothing to lose.
+            saved: true,
         });
     }
 }

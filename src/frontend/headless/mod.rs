@@ -320,10 +320,16 @@ impl Printer {
                     "（内容保留在内存中；每次变化时重试保存）"
                 )
             ),
-            Event::SessionEnded { file, .. } => {
+            Event::SessionEnded { file, saved, .. } => {
                 self.end_line(&mut out);
-                if let Some(f) = file {
-                    let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
+                match file {
+                    Some(f) if *saved => {
+                        let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
+                    }
+                    Some(f) => {
+                        let _ = writeln!(out, "⚠️ {} {f}", t(self.lang, Msg::SessionNotSaved));
+                    }
+                    None => {}
                 }
             }
             Event::AwaitingInput { kind } => {
@@ -393,6 +399,7 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
     let mut awaiting = false;
     let mut signals = Signals::new();
     let mut opening = topic.map(|text| Command::Message { text });
+    let mut ending = super::exit::Ending::default();
     loop {
         tokio::select! {
             ev = engine.events.recv() => {
@@ -406,6 +413,7 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
                 let mut yielded = false;
                 while let Some(ev) = next.take() {
                     printer.print(&ev);
+                    ending.see(&ev);
                     match ev {
                         Event::AwaitingInput { .. } => awaiting = true,
                         Event::SessionEnded { .. } => ended = true,
@@ -438,6 +446,7 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
                 }
             },
             _ = signals.next() => {
+                ending.signalled = true;
                 let _ = engine.commands.send(Command::Quit);
             }
         }
@@ -471,7 +480,7 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
     }
     printer.flush();
     match engine.task.await {
-        Ok(()) => 0,
+        Ok(()) => ending.status().code().into(),
         Err(e) => {
             eprintln!(
                 "bmad-party: {}",

@@ -101,11 +101,11 @@ pub async fn run(setup: Setup, topic: Option<String>) -> i32 {
         );
         return 1;
     }
-    let code = match Terminal::new(CrosstermBackend::new(stdout())) {
+    let (code, after) = match Terminal::new(CrosstermBackend::new(stdout())) {
         Ok(mut terminal) => {
-            let code = event_loop(&mut terminal, setup, topic).await;
+            let out = event_loop(&mut terminal, setup, topic).await;
             let _ = terminal.show_cursor();
-            code
+            out
         }
         Err(e) => {
             restore();
@@ -113,14 +113,25 @@ pub async fn run(setup: Setup, topic: Option<String>) -> i32 {
                 "bmad-party: {}",
                 crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}")
             );
-            1
+            (1, None)
         }
     };
     restore();
+    // What the full screen said last is gone with it: a party that did not
+    // end well says why where the shell shows it.
+    if let Some(line) = after {
+        eprintln!("bmad-party: {line}");
+    }
     code
 }
 
-async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, setup: Setup, topic: Option<String>) -> i32 {
+/// The exit code, and a line for the shell when the party did not end well.
+async fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
+    setup: Setup,
+    topic: Option<String>,
+) -> (i32, Option<String>) {
+    let lang = setup.lang;
     let mut app = App::new(setup.lang);
     app.no_color = !crate::frontend::colors_allowed();
     let mut engine = engine::spawn(setup);
@@ -136,6 +147,9 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut engine_done = false;
     let mut quitting = false;
+    let mut ending = crate::frontend::exit::Ending::default();
+    let mut file: Option<String> = None;
+    let mut last_failure = String::new();
     // For the start-up benchmark: exec to first frame, then leave.
     let first_frame_only = std::env::var_os("BMAD_PARTY_EXIT_AFTER_FIRST_FRAME").is_some();
     loop {
@@ -161,9 +175,19 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
             ev = engine.events.recv(), if !engine_done => match ev {
                 Some(ev) => {
                     let ended = matches!(ev, Event::SessionEnded { completed: false, .. });
+                    let mut see = |ev: &Event| {
+                        ending.see(ev);
+                        match ev {
+                            Event::SessionEnded { file: Some(f), .. } | Event::SessionFile { path: f } => file = Some(f.clone()),
+                            Event::AgentFailed { cause, .. } => last_failure = cause.clone(),
+                            _ => {}
+                        }
+                    };
+                    see(&ev);
                     dirty |= app.on_event(ev);
                     // Drain what is already queued: one frame for a burst.
                     while let Ok(ev) = engine.events.try_recv() {
+                        see(&ev);
                         dirty |= app.on_event(ev);
                     }
                     if ended || (quitting && app.ended.is_some()) {
@@ -214,6 +238,7 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
             _ = tokio::time::sleep_until(redraw_at), if dirty => {}
             _ = tick.tick(), if clock_running => dirty = true,
             _ = signals.next() => {
+                ending.signalled = true;
                 let _ = engine.commands.send(Command::Quit);
                 quitting = true;
             }
@@ -224,7 +249,22 @@ async fn event_loop(terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>, 
     }
     drop(engine.commands);
     match tokio::time::timeout(Duration::from_secs(5), engine.task).await {
-        Ok(Err(e)) if e.is_panic() => 101,
-        _ => 0,
+        Ok(Err(e)) if e.is_panic() => (101, None),
+        _ => {
+            // The engine's last word may still be queued (the screen left
+            // before it came): it decides the status.
+            while let Ok(ev) = engine.events.try_recv() {
+                if let Event::SessionEnded { file: Some(f), .. } = &ev {
+                    file = Some(f.clone());
+                }
+                ending.see(&ev);
+            }
+            let status = ending.status();
+            let file = file.unwrap_or_default();
+            (
+                i32::from(status.code()),
+                crate::frontend::exit::explain(status, lang, &file, &last_failure),
+            )
+        }
     }
 }
