@@ -35,13 +35,13 @@ pub struct Cli {
     #[arg(long, value_name = "DIR", global = true)]
     pub output: Option<PathBuf>,
     /// Round limit (overrides the config).
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_rounds: Option<u32>,
     /// Who streams at once in a round (overrides the config's round_mode).
     #[arg(long, value_enum, value_name = "MODE")]
     pub round_mode: Option<crate::config::RoundMode>,
     /// Active-time limit in minutes (overrides the config; fractions allowed).
-    #[arg(long, value_name = "MIN")]
+    #[arg(long, value_name = "MIN", value_parser = positive_minutes, allow_negative_numbers = true)]
     pub max_minutes: Option<f64>,
     /// Model name (else OPENAI_MODEL, the config, or per agent).
     #[arg(long, value_name = "NAME")]
@@ -102,6 +102,15 @@ pub struct Cli {
     pub topic: Option<String>,
     #[command(subcommand)]
     pub command: Option<Sub>,
+}
+
+/// A flag's minutes: a positive, finite number. Checked here so that the
+/// error names the flag, not the config key it overrides.
+fn positive_minutes(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
+        _ => Err(crate::tr!("must be a positive number of minutes", "必须是正数（分钟）")),
+    }
 }
 
 /// The sections after the options, in English and Chinese: `--help`

@@ -132,6 +132,24 @@ async fn config_errors_name_file_line_column_and_key() {
 }
 
 #[tokio::test]
+async fn a_flags_bad_value_names_the_flag_not_a_config_the_user_never_wrote() {
+    for (flag, value) in [
+        ("--max-rounds", "0"),
+        ("--max-minutes", "0"),
+        ("--max-minutes", "-3"),
+        ("--max-minutes", "soon"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut cmd = party(dir.path());
+        cmd.args(["--headless", flag, value]);
+        let (code, _, stderr) = run_with_input(cmd, "x\n").await;
+        assert_eq!(code, 2, "{flag} {value}: {stderr}");
+        assert!(stderr.contains(flag), "{flag} {value}: {stderr}");
+        assert!(!stderr.contains("config.yaml") && !stderr.contains("bmad.party_mode"), "{stderr}");
+    }
+}
+
+#[tokio::test]
 async fn agent_errors_name_file_and_field() {
     let dir = tempfile::tempdir().unwrap();
     let agents = dir.path().join("room");
