@@ -140,8 +140,8 @@ pub const HELP_SECTIONS: &[HelpSection] = &[
             ),
             (
                 "OPENAI_MODEL",
-                "the model, unless the config or --model names one",
-                "模型（配置或 --model 未指定时）",
+                "the model, unless the config or --model names one; with none named, the one the endpoint lists",
+                "模型（配置或 --model 未指定时）；都未指定时用服务端列出的模型",
             ),
             (
                 "NO_COLOR",
@@ -168,8 +168,8 @@ pub const HELP_SECTIONS: &[HelpSection] = &[
             ),
             (
                 "3",
-                "the party ended because the model could not be reached",
-                "无法连接模型，派对因此结束",
+                "the model could not be reached or answered nothing; saved, and it can be resumed",
+                "无法连接模型或模型没有回答；已保存，可以继续",
             ),
             (
                 "4",

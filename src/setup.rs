@@ -103,12 +103,7 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartEr
             "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"
         )));
     }
-    let model = config
-        .llm
-        .model
-        .clone()
-        .or_else(|| env_nonempty("OPENAI_MODEL"))
-        .unwrap_or_else(|| DEFAULT_MODEL.to_string());
+    let named = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
     let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
         .and_then(|v| v.parse().ok())
         .map(Duration::from_millis)
@@ -116,7 +111,8 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartEr
     let settings = OpenAiSettings {
         base_url,
         api_key: key.unwrap_or_default(),
-        model,
+        model_named: named.is_some(),
+        model: named.unwrap_or_else(|| DEFAULT_MODEL.to_string()),
         request_timeout: Duration::from_secs(config.llm.request_timeout_seconds),
         stall_timeout: Duration::from_secs(config.llm.stall_timeout_seconds),
         max_retries: config.llm.max_retries,

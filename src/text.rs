@@ -93,6 +93,30 @@ pub fn sanitize(input: &str) -> String {
     Sanitizer::new().push(input)
 }
 
+/// A URL's host and port (`http://127.0.0.1:8080/v1` → `127.0.0.1:8080`),
+/// for a line with little room; the whole text if it has no scheme.
+pub fn host_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    // Credentials in a URL are never shown.
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    sanitize(host)
+}
+
+/// A URL as shown to the facilitator: without the `user:password@` a URL
+/// may carry, and without escape sequences.
+pub fn shown_url(url: &str) -> String {
+    let shown = match url.split_once("://") {
+        Some((scheme, rest)) => {
+            let (host, path) = rest.find(['/', '?', '#']).map_or((rest, ""), |i| rest.split_at(i));
+            let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+            format!("{scheme}://{host}{path}")
+        }
+        None => url.to_string(),
+    };
+    sanitize(&shown)
+}
+
 /// A file-name-safe slug of a topic. Keeps letters of any script (a Chinese
 /// topic gives a Chinese file name) and cuts at a character boundary.
 pub fn slug(topic: &str, max_chars: usize) -> String {
@@ -249,5 +273,13 @@ mod tests {
         assert!(t.contains(&"插件".to_string()));
         assert!(t.contains(&"件系".to_string()));
         assert!(t.contains(&"plugin".to_string()));
+    }
+
+    #[test]
+    fn urls_are_shown_without_credentials() {
+        assert_eq!(super::shown_url("http://me:secret@host:8080/v1"), "http://host:8080/v1");
+        assert_eq!(super::shown_url("http://127.0.0.1:11434/v1"), "http://127.0.0.1:11434/v1");
+        assert_eq!(super::host_of("https://me:secret@api.example.com/v1?x=1"), "api.example.com");
+        assert_eq!(super::host_of("localhost:8080"), "localhost:8080");
     }
 }

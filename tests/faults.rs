@@ -79,10 +79,10 @@ async fn rate_limit_without_retry_after_backs_off_exponentially_then_fails_visib
     assert_eq!(
         ended(&events),
         Some(ExitReason::Unreachable),
-        "nobody reachable: a graceful end, with the reason"
+        "nobody reachable: the party stops, with the reason"
     );
     let s = file_is_sound(&events);
-    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("unreachable"));
+    assert!(s.fm.party_active && !s.fm.workflow_completed, "kept open for --resume");
 }
 
 #[tokio::test]
@@ -372,7 +372,7 @@ async fn failed_agent_is_shown_and_the_party_goes_on() {
 }
 
 #[tokio::test]
-async fn a_round_nobody_can_answer_ends_gracefully() {
+async fn a_round_nobody_can_answer_stops_and_keeps_the_session_open() {
     let server = FakeOpenAi::start(|_, _| Reply::Status {
         code: 401,
         headers: vec![],
@@ -383,12 +383,22 @@ async fn a_round_nobody_can_answer_ends_gracefully() {
     let events = party.run(vec![Step::Say("Topic"), Step::Say("never")]).await;
     assert_eq!(ended(&events), Some(ExitReason::Unreachable));
     assert!(
-        events.iter().any(|e| matches!(e, Event::SessionEnded { completed: true, .. })),
-        "the graceful exit completes the file"
+        events.iter().any(|e| matches!(
+            e,
+            Event::SessionEnded {
+                completed: false,
+                saved: true,
+                ..
+            }
+        )),
+        "saved, not finished: fixed, the party can be resumed"
     );
+    assert!(!events
+        .iter()
+        .any(|e| matches!(e, Event::Farewell { .. } | Event::Highlights { .. })));
     let s = load(&session_file(&events));
-    assert_eq!(s.fm.conversation_state.exit_reason.as_deref(), Some("unreachable"));
-    assert!(s.fm.workflow_completed);
+    assert_eq!(s.fm.conversation_state.exit_reason, None);
+    assert!(s.fm.party_active && !s.fm.workflow_completed);
     assert!(notices(&events).iter().any(|n| n.contains("invalid api key")));
     // A 401 is not retried.
     assert!(server.received().len() <= 3);

@@ -376,17 +376,28 @@ async fn a_server_that_is_down_is_waited_for_on_the_pane_and_the_status_bar() {
         window_ms: 60_000,
         cause: "cannot connect: Connection refused".into(),
     });
-    let app = app_from(&upto);
+    let mut app = app_from(&upto);
+    // As on a local server whose model was chosen from its list.
+    app.rehearsal = false;
+    app.provider = "openai".into();
+    app.server = Some("localhost:11434".into());
+    app.on_event(Event::ModelChosen {
+        model: "llama3.2:latest".into(),
+    });
     let down = app.server_down_since.expect("the wait is known");
     let mut t = Terminal::new(TestBackend::new(100, 30)).unwrap();
     t.draw(|f| view::draw(f, &app, down + Duration::from_secs(12))).unwrap();
     snapshot("server_down_100x30", &t);
     let screen = screen_text(&t);
-    assert_eq!(
-        screen.matches("waiting for the server (12 s)").count(),
-        2,
-        "pane and status bar: {screen}"
+    assert!(
+        screen.contains("openai · llama3.2:latest"),
+        "the header names the chosen model: {screen}"
     );
+    assert!(
+        screen.contains("│waiting for the server at localhost:11434 (12 s)│"),
+        "the pane: {screen}"
+    );
+    assert!(screen.contains("waiting for localhost:11434 (12 s)"), "the status bar: {screen}");
     // The first token after the outage: the wait is over everywhere.
     let mut app = app;
     app.on_event(Event::AgentToken {

@@ -232,6 +232,11 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         party: Option<String>,
     },
+    /// No model was named, and the endpoint's list gave this one: the
+    /// header shows it from now on (a notice says so).
+    ModelChosen {
+        model: String,
+    },
     Welcome {
         text: String,
     },

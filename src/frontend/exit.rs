@@ -17,7 +17,8 @@ pub enum Status {
     /// Bad usage, config, agent or session file: fix the input (clap's own
     /// code for bad arguments, and `StartError`'s).
     Usage,
-    /// Ended because no agent could reach the model.
+    /// Stopped because no agent could reach the model; the session is kept
+    /// open, to be resumed.
     Unreachable,
     /// The session's end is not on disk: the last save failed.
     NotSaved,
@@ -75,8 +76,8 @@ pub fn explain(status: Status, lang: Lang, file: &str, cause: &str) -> Option<St
     let (en, zh) = match status {
         Status::Ended => return None,
         Status::Unreachable => (
-            format!("the party ended because the model could not be reached ({cause}); the session is in {file}"),
-            format!("无法连接模型（{cause}），派对已结束；会话在 {file}"),
+            format!("the party stopped because the model could not be reached ({cause}); the session is kept open in {file}: `bmad-party --resume` continues it"),
+            format!("无法连接模型（{cause}），派对已暂停；会话保存在 {file}，可用 `bmad-party --resume` 继续"),
         ),
         Status::NotSaved => (
             format!("the session's end could not be saved to {file}; the file holds what was saved before"),

@@ -1,6 +1,7 @@
 //! Model providers. The engine asks for a streamed reply and gets a stream
 //! of small events; retries, timeouts and server quirks stay in here.
 
+pub mod discovery;
 mod openai;
 mod rehearsal;
 
@@ -156,12 +157,39 @@ pub struct ProviderInfo {
     /// `openai` or `rehearsal`.
     pub kind: String,
     pub model: String,
+    /// False while the model is still to be chosen from the endpoint's
+    /// list (none was named and the endpoint has not answered yet).
+    pub model_settled: bool,
     pub base_url: Option<String>,
     pub rehearsal: bool,
 }
 
+/// What the endpoint answered when asked at start (`Provider::check`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct EndpointCheck {
+    /// The endpoint, for messages.
+    pub url: String,
+    /// Why the server could not be reached, if it could not.
+    pub unreachable: Option<String>,
+    /// The models it lists (empty when it lists none or would not say).
+    pub listed: Vec<String>,
+    /// The model taken from that list because none was named.
+    pub chosen: Option<String>,
+    /// The model used when a call names none (`chosen`, or the named one,
+    /// or the default).
+    pub model: String,
+}
+
 pub trait Provider: Send + Sync {
+    /// Who serves the replies. The model is the one in use: once the
+    /// endpoint has been checked, the one chosen from its list.
     fn info(&self) -> ProviderInfo;
+    /// Asks the endpoint whether it is there and which models it has,
+    /// choosing one when none was named. A few seconds at most; None for
+    /// a provider with nothing to ask.
+    fn check(&self) -> BoxFuture<'static, Option<EndpointCheck>> {
+        Box::pin(async { None })
+    }
     /// Starts a streamed reply. Dropping the stream cancels the request.
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent>;
     /// Embedding vectors for `texts` with `model`, in order.

@@ -242,6 +242,7 @@ impl Provider for Rehearsal {
         ProviderInfo {
             kind: "rehearsal".into(),
             model: "rehearsal".into(),
+            model_settled: true,
             base_url: None,
             rehearsal: true,
         }

@@ -22,6 +22,7 @@ pub fn settings(server: &FakeOpenAi) -> OpenAiSettings {
         base_url: server.base_url(),
         api_key: "test-key".into(),
         model: "test-model".into(),
+        model_named: true,
         request_timeout: Duration::from_secs(5),
         stall_timeout: Duration::from_secs(2),
         max_retries: 3,

@@ -135,7 +135,7 @@ t send-keys -t "$S" "clear; OPENAI_BASE_URL=http://127.0.0.1:9/v1 OPENAI_API_KEY
 wait_for 'What would you like to discuss' 15
 t send-keys -t "$S" -l 'Anyone there?'
 t send-keys -t "$S" Enter
-wait_for 'waiting for the server \([0-9]+ s\)' 15
+wait_for 'waiting for the server at 127.0.0.1:9 \([0-9]+ s\)' 15
 quit_now
 
 # A topic on the command line opens the party at once.

@@ -37,6 +37,7 @@ impl Party {
                 ExitReason::AgentProposed => f.agent_proposed = true,
                 ExitReason::Consensus => f.consensus = true,
                 ExitReason::Silence => f.silence = true,
+                // Not an exit: `suspend` keeps the session open.
                 ExitReason::Unreachable => {}
             }
         }
@@ -49,7 +50,7 @@ impl Party {
 
         let topic = self.session.fm.topic.clone();
         let engaged = self.most_engaged();
-        let quit = reason != ExitReason::Unreachable && self.farewells(&engaged, &topic).await;
+        let quit = self.farewells(&engaged, &topic).await;
 
         let rounds = self.state().current_round;
         let perspectives = engaged_names(&self.room.agents, &self.session);
@@ -58,7 +59,7 @@ impl Party {
         let why = self.reason_text(reason);
         let mut outcomes = String::new();
         let spoke = self.session.turns.iter().any(|t| t.kind == TurnKind::Agent);
-        if reason != ExitReason::Unreachable && spoke && !quit {
+        if spoke && !quit {
             let reply = self
                 .ask_note_taker(|this| this.highlights_request(&topic, &perspectives, rounds, &why))
                 .await;
@@ -230,6 +231,24 @@ impl Party {
         self.emit(Event::SessionEnded {
             file,
             reason: None,
+            completed: false,
+            saved: !self.save_failing,
+        });
+    }
+
+    /// Nobody could reach the model: no farewells or highlights (nobody
+    /// could give them), the session left open as a crash would leave it,
+    /// so `--resume` continues it once the server is back. A party asked
+    /// for takeaways gets them from the transcript.
+    pub(super) async fn suspend(mut self) {
+        self.stop_warming();
+        self.write_takeaways(ExitReason::Unreachable).await;
+        self.save().await;
+        self.set_phase(Phase::Ended);
+        let file = Some(self.store.path.display().to_string());
+        self.emit(Event::SessionEnded {
+            file,
+            reason: Some(ExitReason::Unreachable),
             completed: false,
             saved: !self.save_failing,
         });

@@ -63,7 +63,19 @@ impl Room {
         self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
         loop {
             self.emit(Event::AwaitingInput { kind: InputKind::Message });
-            let cmd = self.rx.recv().await.unwrap_or(Command::Quit);
+            // The endpoint's answer is told as soon as it comes, while the
+            // facilitator is still typing.
+            let cmd = loop {
+                tokio::select! {
+                    cmd = self.rx.recv() => break cmd.unwrap_or(Command::Quit),
+                    done = async { self.endpoint_check.as_mut().expect("checked above").await }, if self.endpoint_check.is_some() => {
+                        self.endpoint_check = None;
+                        if let Ok(Some(check)) = done {
+                            self.tell_endpoint(&check);
+                        }
+                    }
+                }
+            };
             match cmd {
                 Command::Message { text } => {
                     let text = sanitize(&text).trim().to_string();

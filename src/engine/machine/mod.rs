@@ -27,6 +27,7 @@ mod clock;
 mod confirm;
 mod context;
 mod diligence;
+mod endpoint;
 mod graceful_exit;
 mod judgement;
 mod lobby;
@@ -80,6 +81,9 @@ enum Next {
     Exit(ExitReason),
     /// Stop at once, state saved, session resumable.
     Quit,
+    /// Nobody could reach the model: stop, the session kept open to be
+    /// resumed once the server is back.
+    Suspend,
 }
 
 /// What starts a round.
@@ -114,6 +118,9 @@ struct Room {
     push_text: diligence::PushText,
     /// The context budget every prompt is fitted to.
     budget: Budget,
+    /// The endpoint's answer about itself and its models, while it is
+    /// awaited (`endpoint`).
+    endpoint_check: Option<tokio::task::JoinHandle<Option<crate::llm::EndpointCheck>>>,
     /// The server's answer about its window, while it is awaited.
     window_probe: Option<tokio::task::JoinHandle<Option<u32>>>,
     takeaways: crate::engine::TakeawaysTo,
@@ -198,6 +205,7 @@ impl Engine {
             profiles: selection::Profiles::new(&setup.agents),
             push_text,
             window_probe: None,
+            endpoint_check: None,
             sessions_dir: setup.output.join("party-mode"),
             cfg: setup.config,
             workflow: setup.workflow,
@@ -227,12 +235,29 @@ impl Engine {
     /// then the party's steps until it ends.
     pub async fn run(self) {
         let Engine { mut room, resume } = self;
+        room.check_endpoint();
+        // With no model named, the header names the one the endpoint lists:
+        // its answer is waited for (a few seconds at most) before the room
+        // is announced. Otherwise it is told while the topic is typed.
+        let answered = match room.provider.info().model_settled {
+            true => None,
+            false => room.endpoint_answer().await,
+        };
         room.probe_window();
         room.announce(resume.as_ref());
+        if let Some(check) = answered {
+            room.tell_endpoint(&check);
+        }
         let (party, next) = match resume {
-            Some(resume) => Party::resume(room, resume).await,
+            Some(resume) => {
+                room.settle_endpoint().await;
+                Party::resume(room, resume).await
+            }
             None => match room.wait_for_topic().await {
-                Opening::Topic(topic) => Party::open(room, topic),
+                Opening::Topic(topic) => {
+                    room.settle_endpoint().await;
+                    Party::open(room, topic)
+                }
                 Opening::Ended(reason) => return room.end_before_topic(reason),
             },
         };

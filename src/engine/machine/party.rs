@@ -187,6 +187,7 @@ impl Party {
                 Next::Round(input) => self.round(input).await,
                 Next::Exit(reason) => return self.graceful_exit(reason).await,
                 Next::Quit => return self.quit_now().await,
+                Next::Suspend => return self.suspend().await,
             };
         }
     }

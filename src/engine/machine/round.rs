@@ -17,7 +17,7 @@ use super::{Next, RoundInput};
 use crate::config::RoundMode;
 use crate::engine::hygiene::Voices;
 use crate::engine::self_check::SelfCheck;
-use crate::engine::{Event, ExitReason, NoticeKind, Phase};
+use crate::engine::{Event, NoticeKind, Phase};
 use crate::i18n::{t, Msg};
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
@@ -492,7 +492,7 @@ impl Party {
         if tally.ok == 0 && tally.failed > 0 && !tally.interrupted {
             let text = self.render("unreachable", &[("cause", &tally.last_cause)]);
             self.notice(NoticeKind::Error, text).await;
-            return Next::Exit(ExitReason::Unreachable);
+            return Next::Suspend;
         }
         if let Some((agent, raw, clean_text)) = tally.proposal {
             if let Next::Exit(reason) = self.end_proposal(&agent, raw, clean_text).await {

@@ -54,6 +54,8 @@ struct Printer {
     /// The server outage being waited out: the last wait heard of (ms) and
     /// the ten-second step last reported.
     outage: Option<(u64, u64)>,
+    /// The model server's URL, for "waiting for the server".
+    server: Option<String>,
     /// Names in colour and bold: text output to a terminal, `NO_COLOR` unset.
     ink: bool,
     /// Output is buffered and flushed when no more events are waiting, so a
@@ -75,6 +77,7 @@ impl Printer {
             mid_line: false,
             spoke: false,
             outage: None,
+            server: None,
             ink,
             buf: Vec::with_capacity(64 * 1024),
             floor: floor::Floor::new(),
@@ -155,8 +158,10 @@ impl Printer {
                 agents,
                 user_name,
                 party,
+                base_url,
                 ..
             } => {
+                self.server = base_url.as_deref().map(crate::text::shown_url);
                 self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
                 self.user_name = user_name.clone();
                 let what = if *rehearsal {
@@ -167,6 +172,8 @@ impl Printer {
                 let party = party.as_ref().map(|p| format!(" · {p}")).unwrap_or_default();
                 let _ = writeln!(out, "bmad-party{party} · {what}\n");
             }
+            // The notice beside it says so; the header line is printed.
+            Event::ModelChosen { .. } => {}
             Event::Welcome { text } => {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "{text}\n");
@@ -253,11 +260,15 @@ impl Printer {
                 if announce {
                     self.end_line(&mut out);
                     let (secs, window) = (waited_ms / 1000, window_ms / 1000);
-                    let _ = writeln!(
-                        out,
-                        "  ⏳ {}",
-                        crate::tr!(self.lang; "waiting for the server ({secs} s of {window} s): {cause}", "正在等待服务器（{secs}/{window} 秒）：{cause}")
-                    );
+                    let text = match &self.server {
+                        Some(url) => {
+                            crate::tr!(self.lang; "waiting for the server at {url} ({secs} s of {window} s): {cause}", "正在等待 {url} 的服务器（{secs}/{window} 秒）：{cause}")
+                        }
+                        None => {
+                            crate::tr!(self.lang; "waiting for the server ({secs} s of {window} s): {cause}", "正在等待服务器（{secs}/{window} 秒）：{cause}")
+                        }
+                    };
+                    let _ = writeln!(out, "  ⏳ {text}");
                     if !agent.is_empty() {
                         let (icon, name) = self.agent(agent);
                         let _ = write!(out, "{icon} {name}: ");

@@ -89,6 +89,8 @@ pub struct App {
     pub user_name: String,
     pub provider: String,
     pub model: String,
+    /// The model server's host and port, for "waiting for the server".
+    pub server: Option<String>,
     pub rehearsal: bool,
     pub topic: Option<String>,
     /// The named party's name (None: the default room).
@@ -134,6 +136,7 @@ impl App {
             user_name: String::new(),
             provider: String::new(),
             model: String::new(),
+            server: None,
             rehearsal: false,
             topic: None,
             party: None,
@@ -270,11 +273,13 @@ impl App {
                 file,
                 topic,
                 party,
+                base_url,
                 ..
             } => {
                 self.party = party;
                 self.provider = provider;
                 self.model = model;
+                self.server = base_url.as_deref().map(crate::text::host_of);
                 self.rehearsal = rehearsal;
                 self.agents = agents;
                 self.lang = lang;
@@ -282,6 +287,7 @@ impl App {
                 self.file = file;
                 self.topic = topic;
             }
+            Event::ModelChosen { model } => self.model = model,
             Event::Welcome { text } => self.push(EntryKind::Welcome, text),
             Event::SessionFile { path } => self.file = Some(path),
             Event::Earlier { turns } => {

@@ -92,7 +92,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             optional.push((
                 0,
                 Span::styled(
-                    format!("⏳ {}", super::view::server_down(app, now)),
+                    format!("⏳ {}", super::view::server_down(app, now, true)),
                     Style::new().fg(AMBER).add_modifier(Modifier::BOLD),
                 ),
             ));

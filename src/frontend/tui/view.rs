@@ -168,10 +168,16 @@ fn truncate_to_width(s: &str, max: usize) -> String {
     out
 }
 
-/// "waiting for the server (12 s)", counted from when it was last reached.
-pub fn server_down(app: &App, now: Instant) -> String {
+/// "waiting for the server at host:port (12 s)" on a pane, "waiting for
+/// host:port (12 s)" where room is short; counted from when the server was
+/// last reached.
+pub fn server_down(app: &App, now: Instant, short: bool) -> String {
     let secs = app.server_down_since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
-    crate::tr!(app.lang; "waiting for the server ({secs} s)", "正在等待服务器（{secs} 秒）")
+    match &app.server {
+        Some(host) if short => crate::tr!(app.lang; "waiting for {host} ({secs} s)", "正在等待 {host}（{secs} 秒）"),
+        Some(host) => crate::tr!(app.lang; "waiting for the server at {host} ({secs} s)", "正在等待 {host} 的服务器（{secs} 秒）"),
+        None => crate::tr!(app.lang; "waiting for the server ({secs} s)", "正在等待服务器（{secs} 秒）"),
+    }
 }
 
 fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
@@ -199,7 +205,7 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
             Span::styled(text, Style::new().fg(Color::Green))
         }
         PaneStatus::Retrying => Span::styled(format!("{} {}", pick(lang, "retrying", "重试"), p.note), Style::new().fg(AMBER)),
-        PaneStatus::ServerDown => Span::styled(server_down(app, now), Style::new().fg(AMBER)),
+        PaneStatus::ServerDown => Span::styled(server_down(app, now, false), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(
             pick(lang, "waiting for facilitator", "等待主持人"),
             Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),

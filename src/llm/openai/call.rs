@@ -18,6 +18,7 @@ use serde_json::value::RawValue;
 use tokio::sync::mpsc;
 
 use super::errors::{classify, error_message, redact, AttemptError};
+use super::listing::Listing;
 use super::wire::{cached_tokens, Body, Chunk, StreamOptions};
 use super::{stop_limit, OpenAiSettings, Options};
 use crate::llm::{ChatRequest, LlmEvent};
@@ -26,6 +27,7 @@ pub(super) async fn run(
     client: Client<OpenAIConfig>,
     settings: OpenAiSettings,
     options: Arc<Options>,
+    listing: Listing,
     req: ChatRequest,
     messages: Vec<Arc<RawValue>>,
     tx: &mpsc::Sender<LlmEvent>,
@@ -142,6 +144,12 @@ pub(super) async fn run(
         }
         // The server answered: an outage, if there was one, is over.
         outage = None;
+        if err.model_missing {
+            let sep = if err.cause.ends_with(['.', '!', '。']) { " " } else { ". " };
+            let cause = format!("{}{sep}{}", err.cause, models_to_name(&listing, &settings, &model).await);
+            let _ = tx.send(LlmEvent::Failed(cause)).await;
+            return;
+        }
         if !err.retryable {
             let _ = tx.send(LlmEvent::Failed(err.cause)).await;
             return;
@@ -166,6 +174,29 @@ pub(super) async fn run(
             .await;
         tokio::time::sleep(delay).await;
     }
+}
+
+/// What to do about a model the server does not have: the models it has
+/// (asked now if need be) and where a model is named.
+async fn models_to_name(listing: &Listing, settings: &OpenAiSettings, model: &str) -> String {
+    let url = crate::text::shown_url(&settings.base_url);
+    let listed = listing.get().await.map(|l| l.models).unwrap_or_default();
+    let ids: Vec<&str> = listed
+        .iter()
+        .filter(|m| !crate::llm::discovery::same_model(m, model))
+        .map(String::as_str)
+        .collect();
+    let has = if ids.is_empty() {
+        crate::tr!("The server at {url} lists no models.", "{url} 的服务器没有列出模型。")
+    } else {
+        let names = crate::llm::discovery::name_some(&ids);
+        crate::tr!("The server at {url} has: {names}.", "{url} 的服务器上有：{names}。")
+    };
+    let how = crate::tr!(
+        "Name one with --model NAME, `bmad.llm.model` in the config, OPENAI_MODEL, or `model:` in the agent's file.",
+        "可用 --model 名称、配置中的 `bmad.llm.model`、OPENAI_MODEL 或智能体文件中的 `model:` 指定。"
+    );
+    format!("{has} {how}")
 }
 
 /// A server that cannot be reached, since when, and how soon to look again.

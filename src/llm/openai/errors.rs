@@ -101,6 +101,9 @@ pub(super) struct AttemptError {
     /// llama-cpp-python's way, while streaming, of refusing a prompt over
     /// its window (said properly only to a request that is not streamed).
     pub(super) ended_without_text: bool,
+    /// The server does not have the model asked for (a 404, OpenAI's
+    /// `model_not_found`, Ollama's "try pulling it first").
+    pub(super) model_missing: bool,
 }
 
 /// What a context-length refusal says, where it says it.
@@ -169,6 +172,13 @@ pub(super) fn too_long(body: &str) -> Option<TooLong> {
     Some(TooLong { window, prompt })
 }
 
+/// Whether an error answer says the model asked for is not there.
+pub(super) fn model_missing(status: u16, body: &str) -> bool {
+    let b = body.to_ascii_lowercase();
+    b.contains("model_not_found")
+        || (status == 404 || status == 400) && b.contains("model") && (b.contains("not found") || b.contains("does not exist"))
+}
+
 /// The number right after `phrase` (spaces, `(`, `:` and `over` between).
 fn number_after(text: &str, phrase: &str) -> Option<u32> {
     let at = text.find(phrase)? + phrase.len();
@@ -188,6 +198,7 @@ impl AttemptError {
             unreachable: false,
             too_long: None,
             ended_without_text: false,
+            model_missing: false,
         }
     }
     pub(super) fn fatal(cause: impl Into<String>) -> Self {
@@ -199,6 +210,7 @@ impl AttemptError {
             unreachable: false,
             too_long: None,
             ended_without_text: false,
+            model_missing: false,
         }
     }
 }
@@ -228,6 +240,12 @@ pub(super) fn classify(e: OpenAIError) -> AttemptError {
                             ..AttemptError::fatal(cause)
                         };
                     }
+                }
+                if model_missing(h.status, &h.body) {
+                    return AttemptError {
+                        model_missing: true,
+                        ..AttemptError::fatal(cause)
+                    };
                 }
                 let quota = h.body.contains("insufficient_quota");
                 let retryable = !quota && (h.status == 429 || h.status == 408 || h.status >= 500);
@@ -297,7 +315,7 @@ fn broken_connection(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-fn describe_reqwest(e: &reqwest::Error) -> String {
+pub(super) fn describe_reqwest(e: &reqwest::Error) -> String {
     use std::error::Error as _;
     let mut msg = if e.is_connect() {
         crate::tr!("cannot connect", "无法连接")

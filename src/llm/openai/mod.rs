@@ -29,12 +29,14 @@ use super::{ChatRequest, Cue, LlmEvent, Provider, ProviderInfo};
 
 mod call;
 mod errors;
+mod listing;
 #[cfg(test)]
 mod tests;
 mod window;
 mod wire;
 
 use errors::{classify, parse_retry_after, redact, HttpStatus, Refused};
+use listing::{Listed, Listing};
 use window::{window_in_models, window_in_props, PROBE_TIMEOUT};
 pub use wire::read_chunk;
 use wire::WireCache;
@@ -43,7 +45,11 @@ use wire::WireCache;
 pub struct OpenAiSettings {
     pub base_url: String,
     pub api_key: String,
+    /// The model a call names when its agent names none.
     pub model: String,
+    /// Whether `model` was named (a flag, the config, the environment);
+    /// if not, the endpoint's own list chooses (`llm::discovery`).
+    pub model_named: bool,
     pub request_timeout: Duration,
     pub stall_timeout: Duration,
     pub max_retries: u32,
@@ -62,6 +68,7 @@ pub struct OpenAiProvider {
     options: Arc<Options>,
     wire: WireCache,
     http: reqwest::Client,
+    listing: Listing,
 }
 
 /// Request fields that not every server takes.
@@ -201,21 +208,40 @@ impl OpenAiProvider {
         // `Client::with_config` would build a second reqwest client, reading
         // every system root certificate again: start-up time for nothing.
         let client = Client::build(http.clone(), config).with_http_service(Transport { http: http.clone() });
+        let listing = Listing::new(http.clone(), &settings.base_url, &settings.api_key);
         Ok(OpenAiProvider {
             client,
             settings,
             options: Arc::new(Options::default()),
             wire: WireCache::default(),
             http,
+            listing,
         })
     }
+
+    /// The model a call without its own uses, as far as it is known now.
+    fn model(&self) -> String {
+        model_from(&self.settings, self.listing.known())
+    }
+}
+
+/// The named model; else the one chosen from the endpoint's list, once it
+/// has answered; else the default.
+fn model_from(settings: &OpenAiSettings, listed: Option<&Listed>) -> String {
+    if settings.model_named {
+        return settings.model.clone();
+    }
+    listed
+        .and_then(|l| crate::llm::discovery::choose(&l.models, &settings.model))
+        .unwrap_or_else(|| settings.model.clone())
 }
 
 impl Provider for OpenAiProvider {
     fn info(&self) -> ProviderInfo {
         ProviderInfo {
             kind: "openai".into(),
-            model: self.settings.model.clone(),
+            model: self.model(),
+            model_settled: self.settings.model_named || self.listing.known().is_some(),
             base_url: Some(self.settings.base_url.clone()),
             rehearsal: false,
         }
@@ -263,34 +289,49 @@ impl Provider for OpenAiProvider {
         })
     }
 
+    fn check(&self) -> futures::future::BoxFuture<'static, Option<crate::llm::EndpointCheck>> {
+        let listing = self.listing.clone();
+        let settings = self.settings.clone();
+        Box::pin(async move {
+            let answer = listing.get().await;
+            let listed = answer.as_ref().map(|l| l.models.clone()).unwrap_or_default();
+            let model = model_from(&settings, answer.as_ref().ok());
+            let chosen = (!settings.model_named && model != settings.model).then(|| model.clone());
+            Some(crate::llm::EndpointCheck {
+                url: crate::text::shown_url(&settings.base_url),
+                unreachable: answer.err().map(|e| redact(&e, &settings.api_key)),
+                listed,
+                chosen,
+                model,
+            })
+        })
+    }
+
     fn context_window(&self) -> futures::future::BoxFuture<'static, Option<u32>> {
         let http = self.http.clone();
         let base = self.settings.base_url.trim_end_matches('/').to_string();
         let key = self.settings.api_key.clone();
-        let model = self.settings.model.clone();
+        let listing = self.listing.clone();
+        let settings = self.settings.clone();
         Box::pin(async move {
-            let get = |url: String| {
-                let req = http.get(url).bearer_auth(&key).timeout(PROBE_TIMEOUT);
-                async move {
-                    req.send()
-                        .await
-                        .ok()?
-                        .error_for_status()
-                        .ok()?
-                        .json::<serde_json::Value>()
-                        .await
-                        .ok()
-                }
-            };
             // vLLM (and servers copying it): `max_model_len` per model.
-            if let Some(v) = get(format!("{base}/models")).await {
-                if let Some(n) = window_in_models(&v, &model) {
-                    return Some(n);
-                }
+            let listed = listing.get().await.ok();
+            let model = model_from(&settings, listed.as_ref());
+            if let Some(n) = listed.and_then(|l| window_in_models(&l.json, &model)) {
+                return Some(n);
             }
             // llama.cpp's server: `/props` at the server's root.
             let root = base.strip_suffix("/v1").unwrap_or(&base);
-            let v = get(format!("{root}/props")).await?;
+            let req = http.get(format!("{root}/props")).bearer_auth(&key).timeout(PROBE_TIMEOUT);
+            let v = req
+                .send()
+                .await
+                .ok()?
+                .error_for_status()
+                .ok()?
+                .json::<serde_json::Value>()
+                .await
+                .ok()?;
             window_in_props(&v)
         })
     }
@@ -298,8 +339,9 @@ impl Provider for OpenAiProvider {
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
         let (tx, mut rx) = mpsc::channel(256);
         let client = self.client.clone();
-        let settings = self.settings.clone();
+        let mut settings = self.settings.clone();
         let options = self.options.clone();
+        let listing = self.listing.clone();
         let agent = match &req.cue {
             Cue::Turn { agent, .. } | Cue::Farewell { agent, .. } | Cue::SelfCheck { agent, .. } => Some(agent.id.as_str()),
             _ => None,
@@ -309,7 +351,14 @@ impl Provider for OpenAiProvider {
         // not as a task of its own: one hand-over between tasks less per
         // token. Dropping the stream (a cancel) drops the request with it,
         // which closes the connection. The channel ends when `run` is done.
-        let request = async move { call::run(client, settings, options, req, messages, &tx).await };
+        let request = async move {
+            // With no model named, the first call waits for the endpoint's
+            // list (a few seconds at most) rather than guess.
+            if !settings.model_named && req.model.is_none() {
+                settings.model = model_from(&settings, listing.get().await.ok().as_ref());
+            }
+            call::run(client, settings, options, listing, req, messages, &tx).await
+        };
         let driver = futures::stream::once(request).filter_map(|()| futures::future::ready(None));
         let events = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
         futures::stream::select(events, driver).boxed()

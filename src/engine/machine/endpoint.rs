@@ -1,0 +1,187 @@
+//! At start, before the first round: is the model's server there, and which
+//! model does it have? Asked in the background while the facilitator types
+//! the topic; what it answered is told at once (a server that cannot be
+//! reached, named by its URL; the model chosen from its list; a named model
+//! it does not list), and the party opens on the model it chose.
+
+use std::time::Duration;
+
+use super::Room;
+use crate::engine::{Event, NoticeKind};
+use crate::llm::discovery::{name_some, others, same_model};
+use crate::llm::EndpointCheck;
+
+/// How long the opening of the party waits for an answer still under way:
+/// the provider asks for a few seconds at most.
+const CHECK_WAIT: Duration = Duration::from_secs(5);
+
+/// What the facilitator is told about the endpoint, given the models in use
+/// (the default one first, then each agent's own with the agents' names).
+pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], window_s: u64) -> Vec<(NoticeKind, String)> {
+    let url = &check.url;
+    let mut out = Vec::new();
+    if let Some(cause) = &check.unreachable {
+        out.push((
+            NoticeKind::Warning,
+            crate::tr!(
+                "The model server at {url} cannot be reached ({cause}). The party can start: each reply waits up to {window_s} s for the server.",
+                "无法连接 {url} 的模型服务器（{cause}）。派对仍可开始：每条回复最多等待服务器 {window_s} 秒。"
+            ),
+        ));
+        return out;
+    }
+    if let Some(model) = &check.chosen {
+        let also = others(&check.listed, model);
+        let text = if also.is_empty() {
+            crate::tr!(
+                "Using the model `{model}`, the one the server at {url} has (no model was named).",
+                "使用模型 `{model}`：{url} 的服务器上的那一个（未指定模型）。"
+            )
+        } else {
+            crate::tr!(
+                "Using the model `{model}` of the server at {url} (no model was named); it also has {also}. Name one with --model NAME.",
+                "使用 {url} 服务器上的模型 `{model}`（未指定模型）；它还有 {also}。可用 --model 名称 指定。"
+            )
+        };
+        out.push((NoticeKind::Info, text));
+    }
+    if check.listed.is_empty() {
+        return out;
+    }
+    for (model, agents) in in_use {
+        if check.listed.iter().any(|m| same_model(m, model)) {
+            continue;
+        }
+        let listed: Vec<&str> = check.listed.iter().map(String::as_str).collect();
+        let has = name_some(&listed);
+        let whose = if agents.is_empty() {
+            String::new()
+        } else {
+            let names = agents.join(", ");
+            crate::tr!(" (for {names})", "（{names} 使用）")
+        };
+        out.push((
+            NoticeKind::Warning,
+            crate::tr!(
+                "The server at {url} does not list the model `{model}`{whose}; it has {has}. Name one with --model NAME, or `model:` in the agent's file.",
+                "{url} 的服务器没有列出模型 `{model}`{whose}；它有 {has}。可用 --model 名称 或智能体文件中的 `model:` 指定。"
+            ),
+        ));
+    }
+    out
+}
+
+impl Room {
+    /// Starts asking the endpoint; the answer is told when it comes.
+    pub(super) fn check_endpoint(&mut self) {
+        self.endpoint_check = Some(tokio::spawn(self.provider.check()));
+    }
+
+    /// Waits (briefly) for an answer still under way, then tells it: the
+    /// session is about to record which model it runs on.
+    pub(super) async fn settle_endpoint(&mut self) {
+        if let Some(check) = self.endpoint_answer().await {
+            self.tell_endpoint(&check);
+        }
+    }
+
+    /// The answer, waited for (briefly) if it has not come.
+    pub(super) async fn endpoint_answer(&mut self) -> Option<EndpointCheck> {
+        let handle = self.endpoint_check.take()?;
+        match tokio::time::timeout(CHECK_WAIT, handle).await {
+            Ok(Ok(check)) => check,
+            Ok(Err(_)) => None,
+            Err(_) => {
+                tracing::warn!("the endpoint did not answer in time; the party opens on the default model");
+                None
+            }
+        }
+    }
+
+    /// Tells the front ends what the endpoint answered.
+    pub(super) fn tell_endpoint(&self, check: &EndpointCheck) {
+        tracing::info!(url = %check.url, unreachable = ?check.unreachable, listed = check.listed.len(), model = %check.model, "endpoint checked");
+        if let Some(model) = &check.chosen {
+            self.emit(Event::ModelChosen { model: model.clone() });
+        }
+        let mut in_use: Vec<(String, Vec<String>)> = vec![(check.model.clone(), Vec::new())];
+        for a in &self.agents {
+            let Some(m) = a.model.as_ref().filter(|m| !m.trim().is_empty()) else {
+                continue;
+            };
+            match in_use.iter_mut().skip(1).find(|(x, _)| x == m) {
+                Some((_, names)) => names.push(a.name.clone()),
+                None => in_use.push((m.clone(), vec![a.name.clone()])),
+            }
+        }
+        // The default model matters only if some agent uses it.
+        if self.agents.iter().all(|a| a.model.as_ref().is_some_and(|m| !m.trim().is_empty())) {
+            in_use.remove(0);
+        }
+        for (kind, text) in notices(check, &in_use, self.cfg.llm.retry_window_seconds) {
+            self.emit(Event::Notice { kind, text });
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(listed: &[&str], chosen: Option<&str>, model: &str) -> EndpointCheck {
+        EndpointCheck {
+            url: "http://127.0.0.1:11434/v1".into(),
+            unreachable: None,
+            listed: listed.iter().map(|s| s.to_string()).collect(),
+            chosen: chosen.map(str::to_string),
+            model: model.into(),
+        }
+    }
+
+    fn in_use(model: &str) -> Vec<(String, Vec<String>)> {
+        vec![(model.to_string(), Vec::new())]
+    }
+
+    #[test]
+    fn an_unreachable_server_is_named_by_its_url_and_nothing_else_is_said() {
+        let c = EndpointCheck {
+            unreachable: Some("cannot connect: Connection refused".into()),
+            ..check(&[], None, "gpt-4o-mini")
+        };
+        let n = notices(&c, &in_use("gpt-4o-mini"), 60);
+        assert_eq!(n.len(), 1);
+        assert_eq!(n[0].0, NoticeKind::Warning);
+        assert!(n[0].1.contains("http://127.0.0.1:11434/v1") && n[0].1.contains("Connection refused") && n[0].1.contains("60 s"));
+    }
+
+    #[test]
+    fn a_chosen_model_is_said_with_the_others_and_the_flag() {
+        let one = notices(
+            &check(&["llama3.2:latest"], Some("llama3.2:latest"), "llama3.2:latest"),
+            &in_use("llama3.2:latest"),
+            60,
+        );
+        assert_eq!(one.len(), 1);
+        assert!(one[0].1.contains("`llama3.2:latest`") && !one[0].1.contains("also"), "{one:?}");
+        let two = notices(&check(&["qwen2.5", "mistral"], Some("qwen2.5"), "qwen2.5"), &in_use("qwen2.5"), 60);
+        assert!(two[0].1.contains("also has mistral") && two[0].1.contains("--model"), "{two:?}");
+    }
+
+    #[test]
+    fn a_named_model_the_server_does_not_list_is_warned_of_with_what_it_has() {
+        let n = notices(&check(&["llama3.2:latest"], None, "gpt-4o-mini"), &in_use("gpt-4o-mini"), 60);
+        assert_eq!(n.len(), 1);
+        assert_eq!(n[0].0, NoticeKind::Warning);
+        assert!(
+            n[0].1.contains("`gpt-4o-mini`") && n[0].1.contains("llama3.2:latest") && n[0].1.contains("--model"),
+            "{n:?}"
+        );
+        // Ollama's bare name is its `:latest`; an agent's model names its agents.
+        let agents = vec![("llama3.2".to_string(), Vec::new()), ("phi3".to_string(), vec!["Kofi".to_string()])];
+        let n = notices(&check(&["llama3.2:latest"], None, "llama3.2"), &agents, 60);
+        assert_eq!(n.len(), 1, "{n:?}");
+        assert!(n[0].1.contains("`phi3` (for Kofi)"), "{n:?}");
+        // A server that lists nothing is not second-guessed.
+        assert!(notices(&check(&[], None, "gpt-4o-mini"), &in_use("gpt-4o-mini"), 60).is_empty());
+    }
+}

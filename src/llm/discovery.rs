@@ -1,0 +1,147 @@
+//! Which model to use when none is named: the endpoint's own list
+//! (`GET /v1/models`), read and chosen from by pure functions.
+
+/// How many of the other listed models a message names before "and N more".
+const NAMED: usize = 6;
+
+/// The model ids a `/models` answer lists, in its order: OpenAI's shape
+/// (`data[].id`, served by vLLM, llama.cpp, LM Studio, Ollama's `/v1`) or
+/// Ollama's own (`models[].name`).
+pub fn listed_models(v: &serde_json::Value) -> Vec<String> {
+    let from = |list: &serde_json::Value, keys: &[&str]| -> Vec<String> {
+        list.as_array()
+            .map(|a| {
+                a.iter()
+                    .filter_map(|m| keys.iter().find_map(|k| m[*k].as_str()))
+                    .map(|id| crate::text::sanitize(id).trim().to_string())
+                    .filter(|id| !id.is_empty() && id.len() <= 200)
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let mut ids = from(&v["data"], &["id", "name"]);
+    if ids.is_empty() {
+        ids = from(&v["models"], &["name", "model", "id"]);
+    }
+    let mut seen = std::collections::HashSet::new();
+    ids.retain(|id| seen.insert(id.clone()));
+    ids
+}
+
+/// Whether a listed model is one that writes replies, judged by its name:
+/// servers list embedding, speech, image and moderation models beside the
+/// chat ones.
+pub fn writes_replies(id: &str) -> bool {
+    const NOT_CHAT: [&str; 12] = [
+        "embed",
+        "bge-",
+        "minilm",
+        "e5-",
+        "rerank",
+        "whisper",
+        "tts",
+        "dall-e",
+        "moderation",
+        "transcribe",
+        "davinci-002",
+        "babbage-002",
+    ];
+    let id = id.to_ascii_lowercase();
+    !NOT_CHAT.iter().any(|w| id.contains(w))
+}
+
+/// The same model, as a server would take it: Ollama serves `llama3.2`
+/// as `llama3.2:latest`.
+pub fn same_model(a: &str, b: &str) -> bool {
+    let bare = |s: &str| s.trim().strip_suffix(":latest").unwrap_or(s.trim()).to_string();
+    a.trim() == b.trim() || bare(a) == bare(b)
+}
+
+/// The model to use when none is named: the default where the server
+/// lists it, else the first chat model it lists (a local server lists the
+/// one it has loaded first; Ollama its most recent). None when it lists
+/// no chat model.
+pub fn choose(listed: &[String], default: &str) -> Option<String> {
+    let chat: Vec<&String> = listed.iter().filter(|m| writes_replies(m)).collect();
+    chat.iter()
+        .find(|m| same_model(m, default))
+        .or_else(|| chat.first())
+        .map(|m| m.to_string())
+}
+
+/// The listed models other than `model`, for a message: at most a few,
+/// then how many more.
+pub fn others(listed: &[String], model: &str) -> String {
+    let rest: Vec<&str> = listed
+        .iter()
+        .filter(|m| !same_model(m, model) && writes_replies(m))
+        .map(String::as_str)
+        .collect();
+    name_some(&rest)
+}
+
+/// `a, b, c` or `a, b, c … and 4 more`.
+pub fn name_some(ids: &[&str]) -> String {
+    let shown = ids.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
+    match ids.len().saturating_sub(NAMED) {
+        0 => shown,
+        more => crate::tr!("{shown} and {more} more", "{shown} 等另外 {more} 个"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn ids(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn the_list_is_read_in_openais_shape_and_ollamas() {
+        let openai = json!({"object": "list", "data": [{"id": "llama3.2:latest"}, {"id": "qwen2.5"}, {"id": "llama3.2:latest"}]});
+        assert_eq!(listed_models(&openai), ids(&["llama3.2:latest", "qwen2.5"]));
+        let ollama = json!({"models": [{"name": "mistral:7b", "model": "mistral:7b"}]});
+        assert_eq!(listed_models(&ollama), ids(&["mistral:7b"]));
+        assert!(listed_models(&json!({"error": "no"})).is_empty());
+        assert!(listed_models(&json!({"data": [{"id": ""}, {"object": "model"}]})).is_empty());
+        // A name is shown to the facilitator: no escape sequence passes.
+        assert_eq!(listed_models(&json!({"data": [{"id": "evil\u{1b}[2Jmodel"}]})), ids(&["evilmodel"]));
+    }
+
+    #[test]
+    fn one_chat_model_is_chosen_the_default_first_and_never_an_embedding_model() {
+        assert_eq!(
+            choose(&ids(&["llama3.2:latest"]), "gpt-4o-mini").as_deref(),
+            Some("llama3.2:latest")
+        );
+        assert_eq!(
+            choose(&ids(&["nomic-embed-text", "qwen2.5:1.5b", "llama3.2"]), "gpt-4o-mini").as_deref(),
+            Some("qwen2.5:1.5b")
+        );
+        assert_eq!(
+            choose(&ids(&["gpt-4o", "text-embedding-3-small", "gpt-4o-mini"]), "gpt-4o-mini").as_deref(),
+            Some("gpt-4o-mini")
+        );
+        assert_eq!(choose(&ids(&["text-embedding-3-small", "whisper-1"]), "gpt-4o-mini"), None);
+        assert_eq!(choose(&[], "gpt-4o-mini"), None);
+    }
+
+    #[test]
+    fn ollamas_latest_tag_is_the_bare_name() {
+        assert!(same_model("llama3.2", "llama3.2:latest"));
+        assert!(same_model("llama3.2:latest", "llama3.2"));
+        assert!(!same_model("llama3.2:1b", "llama3.2"));
+        assert!(!same_model("gpt-4o", "gpt-4o-mini"));
+    }
+
+    #[test]
+    fn the_others_are_named_up_to_a_few() {
+        let listed = ids(&["a", "b", "nomic-embed-text", "c"]);
+        assert_eq!(others(&listed, "b"), "a, c");
+        let many: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
+        assert_eq!(others(&many, "m0"), "m1, m2, m3, m4, m5, m6 and 3 more");
+        assert_eq!(others(&ids(&["only"]), "only"), "");
+    }
+}
