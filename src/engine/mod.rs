@@ -422,6 +422,10 @@ pub enum Event {
         reason: Option<ExitReason>,
         completed: bool,
         saved: bool,
+        /// Where the whole session is instead, when `file` could not be
+        /// written to the end (the user's state folder, else the temp one).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        elsewhere: Option<String>,
     },
 }
 

@@ -45,6 +45,8 @@ impl Status {
 pub struct Ending {
     /// The engine's `session_ended`: (reason, saved).
     last_word: Option<(Option<ExitReason>, bool)>,
+    /// Where the whole session is when its file could not be written.
+    pub elsewhere: Option<String>,
     /// A signal asked the party to stop.
     pub signalled: bool,
 }
@@ -52,8 +54,12 @@ pub struct Ending {
 impl Ending {
     /// Takes note of the event that ends a party.
     pub fn see(&mut self, event: &Event) {
-        if let Event::SessionEnded { reason, saved, .. } = event {
+        if let Event::SessionEnded {
+            reason, saved, elsewhere, ..
+        } = event
+        {
             self.last_word = Some((*reason, *saved));
+            self.elsewhere = elsewhere.clone();
         }
     }
 
@@ -72,22 +78,26 @@ impl Ending {
 
 /// A line that says why the status is not `Ended`, for front ends whose
 /// screen is gone when the program ends; None when it ended well.
-pub fn explain(status: Status, lang: Lang, file: &str, cause: &str) -> Option<String> {
-    let (en, zh) = match status {
-        Status::Ended => return None,
-        Status::Unreachable => (
+pub fn explain(status: Status, lang: Lang, file: &str, cause: &str, elsewhere: Option<&str>) -> Option<String> {
+    let (en, zh) = match (status, elsewhere) {
+        (Status::Ended, _) => return None,
+        (Status::Unreachable, _) => (
             format!("the party stopped because the model could not be reached ({cause}); the session is kept open in {file}: `bmad-party --resume` continues it"),
             format!("无法连接模型（{cause}），派对已暂停；会话保存在 {file}，可用 `bmad-party --resume` 继续"),
         ),
-        Status::NotSaved => (
+        (Status::NotSaved, Some(there)) => (
+            format!("the session could not be saved to {file}; the whole session is in {there} (`bmad-party --resume {there}` continues it)"),
+            format!("会话未能保存到 {file}；整个会话在 {there}（可用 `bmad-party --resume {there}` 继续）"),
+        ),
+        (Status::NotSaved, None) => (
             format!("the session's end could not be saved to {file}; the file holds what was saved before"),
             format!("会话的结尾未能保存到 {file}；文件中只有之前保存的内容"),
         ),
-        Status::Interrupted => (
+        (Status::Interrupted, _) => (
             format!("stopped by a signal; the session is saved and can be resumed: {file}"),
             format!("被信号中止；会话已保存，可以继续：{file}"),
         ),
-        Status::Failed | Status::Usage => ("the party stopped unexpectedly".to_string(), "派对意外停止".to_string()),
+        (Status::Failed | Status::Usage, _) => ("the party stopped unexpectedly".to_string(), "派对意外停止".to_string()),
     };
     Some(if lang == Lang::Zh { zh } else { en })
 }
@@ -102,6 +112,7 @@ mod tests {
             reason,
             completed: saved && reason.is_some(),
             saved,
+            elsewhere: None,
         }
     }
 

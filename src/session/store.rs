@@ -248,10 +248,18 @@ pub fn write_atomic(path: &Path, parts: &[&[u8]], folder: Folder) -> std::io::Re
         }
         let mut f = opts.open(&tmp)?;
         // Debug builds only: a disk that fills up after the first save, for
-        // the tests of the real binary (a full tmpfs needs root to mount).
+        // the tests of the real binary where a small tmpfs cannot be mounted
+        // (`disk-full`: every folder; `disk-full:DIR`: the folders under DIR).
         #[cfg(debug_assertions)]
-        if path.exists() && std::env::var("BMAD_PARTY_FAULT").is_ok_and(|v| v == "disk-full") {
-            return Err(std::io::Error::from_raw_os_error(28));
+        if path.exists() {
+            if let Some(scope) = std::env::var("BMAD_PARTY_FAULT").ok().and_then(|v| {
+                v.strip_prefix("disk-full")
+                    .map(|rest| rest.strip_prefix(':').map(std::path::PathBuf::from))
+            }) {
+                if scope.is_none_or(|dir| path.starts_with(dir)) {
+                    return Err(std::io::Error::from_raw_os_error(28));
+                }
+            }
         }
         write_all_vectored(&mut f, parts)?;
         // fdatasync: the data and the size, not the timestamps.

@@ -24,6 +24,8 @@ pub fn party(cwd: &Path) -> Command {
         .env("LANG", "C.UTF-8")
         // The developer's own config and colour choice change no test.
         .env("XDG_CONFIG_HOME", cwd.join(".config"))
+        // A session that cannot be saved in place goes to the state folder.
+        .env("XDG_STATE_HOME", cwd.join(".state"))
         .env_remove("NO_COLOR")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())

@@ -98,13 +98,7 @@ impl Party {
         fm.steps_completed = vec![StepId::Number(1), StepId::Number(2), StepId::Number(3)];
         self.save().await;
         self.set_phase(Phase::Ended);
-        let file = Some(self.store.path.display().to_string());
-        self.emit(Event::SessionEnded {
-            file,
-            reason: Some(reason),
-            completed: !self.save_failing,
-            saved: !self.save_failing,
-        });
+        self.emit(self.ended(Some(reason), true));
     }
 
     /// The farewells stream side by side; each is recorded as soon as it is
@@ -227,13 +221,7 @@ impl Party {
     pub(super) async fn quit_now(mut self) {
         self.save().await;
         self.set_phase(Phase::Ended);
-        let file = Some(self.store.path.display().to_string());
-        self.emit(Event::SessionEnded {
-            file,
-            reason: None,
-            completed: false,
-            saved: !self.save_failing,
-        });
+        self.emit(self.ended(None, false));
     }
 
     /// Nobody could reach the model: no farewells or highlights (nobody
@@ -245,13 +233,7 @@ impl Party {
         self.write_takeaways(ExitReason::Unreachable).await;
         self.save().await;
         self.set_phase(Phase::Ended);
-        let file = Some(self.store.path.display().to_string());
-        self.emit(Event::SessionEnded {
-            file,
-            reason: Some(ExitReason::Unreachable),
-            completed: false,
-            saved: !self.save_failing,
-        });
+        self.emit(self.ended(Some(ExitReason::Unreachable), false));
     }
 
     fn reason_text(&self, reason: ExitReason) -> String {

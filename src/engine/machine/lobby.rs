@@ -157,6 +157,7 @@ impl Room {
             completed: false,
             // Nothing was said: nothing to lose.
             saved: true,
+            elsewhere: None,
         });
     }
 }

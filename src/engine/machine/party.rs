@@ -27,8 +27,8 @@ pub(super) struct Party {
     pub(super) clock: Clock,
     /// Questions for the facilitator still open, oldest first.
     pub(super) pending: VecDeque<Pending>,
-    pub(super) save_failing: bool,
-    pub(super) saved_once: bool,
+    /// How saving goes (`save`).
+    pub(super) saving: super::save::Saving,
     /// When the facilitator last did anything (typed, sent, answered).
     pub(super) facilitator_active_at: Instant,
     /// When the room last finished a round.
@@ -63,8 +63,7 @@ impl Party {
             phase: Phase::Welcome,
             clock,
             pending: VecDeque::new(),
-            save_failing: false,
-            saved_once: false,
+            saving: super::save::Saving::default(),
             facilitator_active_at: Instant::now(),
             room_active_at: Instant::now(),
             idle_warned: false,

@@ -1,9 +1,36 @@
 //! Saving: the session file is replaced whole (temporary file, sync,
 //! rename) after every change. A failing disk does not stop the party: it is
-//! said once, and every later change tries again.
+//! said once, every later change tries again, and meanwhile the whole
+//! session goes to a fallback place (the user's state folder, else the temp
+//! folder), so a crash or the end of the party loses nothing.
+
+use std::path::{Path, PathBuf};
 
 use super::party::Party;
-use crate::engine::{Event, Saves};
+use crate::engine::{Event, ExitReason, NoticeKind, Saves};
+
+/// How saving goes.
+#[derive(Debug, Default)]
+pub(crate) struct Saving {
+    /// The last save to the session file failed.
+    pub(super) failing: bool,
+    /// A save to the session file has worked once: its folder is there.
+    pub(super) once: bool,
+    /// Where the whole session is while its file cannot be written.
+    pub(super) elsewhere: Option<PathBuf>,
+}
+
+/// The folders a session goes to when its own cannot be written, best
+/// first: the user's state folder (`$XDG_STATE_HOME`, `~/.local/state`),
+/// then the temp folder.
+pub(super) fn fallback_folders() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = dirs::state_dir()
+        .map(|d| d.join("bmad-party").join("sessions"))
+        .into_iter()
+        .collect();
+    v.push(std::env::temp_dir().join("bmad-party-sessions"));
+    v
+}
 
 impl Party {
     /// Writes the session file (see `crate::session::store_write`): after
@@ -14,7 +41,7 @@ impl Party {
         session.fm.conversation_state.active_seconds = active;
         // After one good save the folder is there: later saves skip the
         // folder checks. A failure may mean it went away, so check again.
-        let folder = if self.save_failing || !self.saved_once {
+        let folder = if self.saving.failing || !self.saving.once {
             crate::session::Folder::MayBeNew
         } else {
             crate::session::Folder::Known
@@ -27,34 +54,98 @@ impl Party {
                 return;
             }
         };
-        let result = match self.room.saves {
-            Saves::Inline => crate::session::store_write(&path, &rendered.parts(), folder),
+        let (result, text) = match self.room.saves {
+            Saves::Inline => (crate::session::store_write(&path, &rendered.parts(), folder), None),
             Saves::Background => {
                 let (text, write_path) = (rendered.to_text(), path.clone());
-                tokio::task::spawn_blocking(move || crate::session::store_write(&write_path, &[text.as_bytes()], folder))
+                let shared = std::sync::Arc::new(text);
+                let for_write = shared.clone();
+                let result = tokio::task::spawn_blocking(move || crate::session::store_write(&write_path, &[for_write.as_bytes()], folder))
                     .await
-                    .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())))
+                    .unwrap_or_else(|e| Err(std::io::Error::other(e.to_string())));
+                (result, Some(shared))
             }
         };
         match result {
             Ok(()) => {
-                self.saved_once = true;
-                if self.save_failing {
+                self.saving.once = true;
+                if self.saving.failing {
                     tracing::info!("saving works again: {}", path.display());
                 }
-                self.save_failing = false;
+                self.saving.failing = false;
+                if let Some(old) = self.saving.elsewhere.take() {
+                    // The session file has everything again.
+                    let _ = std::fs::remove_file(&old);
+                    let (file, old) = (path.display().to_string(), old.display().to_string());
+                    self.emit(Event::Notice {
+                        kind: NoticeKind::Info,
+                        text: crate::tr!(
+                            "Saving to {file} works again (the copy in {old} is removed).",
+                            "已能再次保存到 {file}（{old} 中的副本已删除）。"
+                        ),
+                    });
+                }
             }
             Err(e) => {
                 tracing::error!(path = %path.display(), error = %e, "saving the session failed");
                 // Say it once per failure streak; every later change retries.
-                if !self.save_failing {
+                if !self.saving.failing {
                     self.emit(Event::SaveFailed {
                         path: path.display().to_string(),
                         error: e.to_string(),
                     });
                 }
-                self.save_failing = true;
+                self.saving.failing = true;
+                let text = match text {
+                    Some(t) => t.to_string(),
+                    None => self.store.render(&self.session).map(|r| r.to_text()).unwrap_or_default(),
+                };
+                self.save_elsewhere(&path, &text);
             }
+        }
+    }
+
+    /// The whole session, to the first fallback folder that takes it.
+    fn save_elsewhere(&mut self, path: &Path, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let name = path.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "session.md".into());
+        let places: Vec<PathBuf> = match &self.saving.elsewhere {
+            Some(p) => vec![p.clone()],
+            None => fallback_folders().into_iter().map(|d| d.join(&name)).collect(),
+        };
+        for place in places {
+            match crate::session::store_write(&place, &[text.as_bytes()], crate::session::Folder::MayBeNew) {
+                Ok(()) => {
+                    if self.saving.elsewhere.is_none() {
+                        let (file, there) = (path.display().to_string(), place.display().to_string());
+                        self.emit(Event::Notice {
+                            kind: NoticeKind::Warning,
+                            text: crate::tr!(
+                                "Until {file} can be written, the whole session is saved to {there} (`bmad-party --resume {there}` continues it).",
+                                "在 {file} 可以写入之前，整个会话保存在 {there}（可用 `bmad-party --resume {there}` 继续）。"
+                            ),
+                        });
+                    }
+                    self.saving.elsewhere = Some(place);
+                    return;
+                }
+                Err(e) => tracing::error!(path = %place.display(), error = %e, "the fallback save failed too"),
+            }
+        }
+    }
+
+    /// The last word to the front ends: whether the session is saved, and
+    /// where it is if not in its file.
+    pub(super) fn ended(&self, reason: Option<ExitReason>, completed: bool) -> Event {
+        let saved = !self.saving.failing;
+        Event::SessionEnded {
+            file: Some(self.store.path.display().to_string()),
+            reason,
+            completed: completed && saved,
+            saved,
+            elsewhere: self.saving.elsewhere.as_ref().filter(|_| !saved).map(|p| p.display().to_string()),
         }
     }
 }

@@ -331,11 +331,21 @@ impl Printer {
                     "（内容保留在内存中；每次变化时重试保存）"
                 )
             ),
-            Event::SessionEnded { file, saved, .. } => {
+            Event::SessionEnded {
+                file, saved, elsewhere, ..
+            } => {
                 self.end_line(&mut out);
                 match file {
                     Some(f) if *saved => {
                         let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
+                    }
+                    Some(f) if elsewhere.is_some() => {
+                        let there = elsewhere.as_deref().unwrap_or_default();
+                        let text = crate::tr!(self.lang;
+                            "The session could not be saved to {f}; the whole session is in {there} (`bmad-party --resume {there}` continues it).",
+                            "会话未能保存到 {f}；整个会话在 {there}（可用 `bmad-party --resume {there}` 继续）。"
+                        );
+                        let _ = writeln!(out, "⚠️ {text}");
                     }
                     Some(f) => {
                         let _ = writeln!(out, "⚠️ {} {f}", t(self.lang, Msg::SessionNotSaved));

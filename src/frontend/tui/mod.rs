@@ -263,7 +263,7 @@ async fn event_loop(
             let file = file.unwrap_or_default();
             (
                 i32::from(status.code()),
-                crate::frontend::exit::explain(status, lang, &file, &last_failure),
+                crate::frontend::exit::explain(status, lang, &file, &last_failure, ending.elsewhere.as_deref()),
             )
         }
     }
