@@ -107,7 +107,10 @@ async fn config_errors_name_file_line_column_and_key() {
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
     assert!(
-        stderr.contains(&format!("{}:3:5: `max_roundz`: unknown field", cfg.display())),
+        stderr.contains(&format!(
+            "{}:3:5: `bmad.party_mode.max_roundz`: unknown key `max_roundz`; did you mean `max_rounds`?",
+            cfg.display()
+        )),
         "{stderr}"
     );
 
@@ -174,7 +177,7 @@ async fn agent_errors_name_file_and_field() {
     let (code, _, stderr) = run_with_input(cmd, "x\n").await;
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("b.md") && stderr.contains("`title`") && stderr.contains("missing field"),
+        stderr.contains("b.md") && stderr.contains("`title`") && stderr.contains("`title` is missing"),
         "{stderr}"
     );
     assert!(stderr.contains("c.md: `id`: duplicate id `a`"), "{stderr}");
@@ -474,4 +477,54 @@ fn help_speaks_the_facilitators_language() {
         .output()
         .unwrap();
     assert!(String::from_utf8_lossy(&out.stdout).contains("Continue a saved session"));
+}
+
+/// Each bad file the way a user would write it, and what they are told:
+/// their own key path and line, what was expected, never the YAML
+/// library's advice to its programmers.
+#[tokio::test]
+async fn bad_files_are_reported_in_the_users_own_words() {
+    let dir = tempfile::tempdir().unwrap();
+    // A real session, left open, then edited by hand.
+    let mut cmd = party(dir.path());
+    cmd.args(["--non-interactive", "--rounds", "1", "--output"])
+        .arg(dir.path().join("out"))
+        .arg("Which name?");
+    let (code, _, stderr) = run_with_input(cmd, "").await;
+    assert_eq!(code, 0, "{stderr}");
+    let real = std::fs::read_to_string(&session_files(&dir.path().join("out"))[0])
+        .unwrap()
+        .replace("party_active: false", "party_active: true")
+        .replace("workflow_completed: true", "workflow_completed: false");
+    assert!(real.contains("\n  max_rounds: 1\n") && real.contains("\nuser_name: "), "{real}");
+    let cases: Vec<(&str, String)> = vec![
+        ("config.yaml", "bmad:\n  party_mode:\n    max_rounds: lots\n".into()),
+        ("config.yaml", "bmad:\n  party_mode:\n    max_rounds: 3\n    max_rounds: 4\n".into()),
+        ("config.yaml", "bmad:\n  party_mode:\n    max_round: 3\n".into()),
+        ("config.yaml", "bmad:\n  llm:\n    temperature: [0.7]\n".into()),
+        ("config.yaml", "bmad:\n  llm:\n    tempreature: 0.7\n".into()),
+        ("session.md", real.replace("\n  max_rounds: 1\n", "\n  max_round: 1\n")),
+        ("session.md", real.replacen("\nuser_name: ", "\nuser_name: Me\nuser_name: ", 1)),
+    ];
+    let mut report = String::new();
+    for (i, (kind, text)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("{i}-{kind}"));
+        std::fs::write(&path, text).unwrap();
+        let mut cmd = party(dir.path());
+        cmd.arg("--headless");
+        if *kind == "config.yaml" {
+            cmd.arg("--config").arg(&path);
+        } else {
+            cmd.arg("--resume").arg(&path);
+        }
+        let (code, _, stderr) = run_with_input(cmd, "").await;
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            !stderr.contains("Options") && !stderr.contains("invalid u32"),
+            "no library words: {stderr}"
+        );
+        report.push_str(&stderr.replace(&dir.path().display().to_string(), "DIR"));
+        report.push('\n');
+    }
+    insta::assert_snapshot!("bad_files_in_the_users_words", report);
 }

@@ -52,9 +52,11 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-/// Turns a YAML parse error into a located error; `line_offset` shifts
-/// lines when the YAML is embedded in a larger file (frontmatter).
-pub fn yaml_error(e: &serde_saphyr::Error, file: &str, line_offset: u64) -> ConfigError {
+/// Turns a YAML parse error into a located error in the user's words (the
+/// key path, what was expected; `words`), with a snippet. `text` is the
+/// whole file; `line_offset` shifts the library's lines when the YAML is
+/// embedded in it (frontmatter).
+pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: u64) -> ConfigError {
     let loc = e.location();
     let full = e.to_string();
     // The crate's message starts with "error: line L column C: msg" followed
@@ -64,19 +66,18 @@ pub fn yaml_error(e: &serde_saphyr::Error, file: &str, line_offset: u64) -> Conf
         Some((pos, rest)) if pos.starts_with("line ") => rest.to_string(),
         _ => first.to_string(),
     };
-    let key = message
-        .split('`')
-        .nth(1)
-        .filter(|_| message.starts_with("unknown field") || message.starts_with("missing field") || message.starts_with("duplicate field"))
-        .unwrap_or("")
-        .to_string();
+    let (mut line, mut column) = (loc.map(|l| l.line() + line_offset), loc.map(|l| l.column()));
+    let worded = super::words::reword(&message, text, line, column);
+    if let Some((l, c)) = worded.at {
+        (line, column) = (Some(l), Some(c));
+    }
     ConfigError {
         file: file.to_string(),
-        line: loc.map(|l| l.line() + line_offset),
-        column: loc.map(|l| l.column()),
-        key,
-        message,
-        snippet: None,
+        line,
+        column,
+        key: worded.key,
+        message: worded.message,
+        snippet: line.and_then(|l| snippet(text, l, column)),
     }
 }
 

@@ -151,7 +151,7 @@ impl Config {
         let raw: RawFile = if text.trim().is_empty() {
             RawFile::default()
         } else {
-            serde_saphyr::from_str(text).map_err(|e| yaml_error(&e, file, 0))?
+            serde_saphyr::from_str(text).map_err(|e| yaml_error(&e, file, text, 0))?
         };
         let bmad = raw.bmad.unwrap_or_default();
         let p = bmad.party_mode.unwrap_or_default();

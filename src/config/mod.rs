@@ -8,6 +8,7 @@ mod parties;
 #[cfg(test)]
 mod tests;
 pub mod user;
+mod words;
 
 pub use error::{snippet, yaml_error, ConfigError};
 

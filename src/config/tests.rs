@@ -14,8 +14,12 @@ fn empty_file_gives_defaults() {
 fn unknown_key_is_located() {
     let e = parse("bmad:\n  party_mode:\n    max_roundz: 3\n").unwrap_err();
     assert_eq!((e.line, e.column), (Some(3), Some(5)));
-    assert_eq!(e.key, "max_roundz");
-    assert!(e.to_string().starts_with("config.yaml:3:5: `max_roundz`: unknown field"), "{e}");
+    assert_eq!(e.key, "bmad.party_mode.max_roundz");
+    assert!(
+        e.to_string()
+            .starts_with("config.yaml:3:5: `bmad.party_mode.max_roundz`: unknown key `max_roundz`; did you mean `max_rounds`?"),
+        "{e}"
+    );
 }
 
 #[test]

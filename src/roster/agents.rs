@@ -222,11 +222,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
             ),
         ));
     };
-    let raw: RawAgent = serde_saphyr::from_str(yaml).map_err(|e| {
-        let mut err = yaml_error(&e, &file.path, first_line - 1);
-        err.snippet = err.line.and_then(|l| crate::config::snippet(&file.text, l, err.column));
-        err
-    })?;
+    let raw: RawAgent = serde_saphyr::from_str(yaml).map_err(|e| yaml_error(&e, &file.path, &file.text, first_line - 1))?;
     let clean = |s: &str| crate::text::sanitize(s).trim().to_string();
     let agent = Agent {
         id: clean(&raw.id),
@@ -351,7 +347,7 @@ mod tests {
         let e = parse_agent(&file("agents/a.md", &GOOD.replace("title: Architect\n", ""))).unwrap_err();
         assert_eq!(e.file, "agents/a.md");
         assert_eq!(e.key, "title");
-        assert!(e.to_string().contains("missing field"), "{e}");
+        assert!(e.to_string().contains("`title` is missing"), "{e}");
     }
 
     #[test]

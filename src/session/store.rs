@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 
 use super::{Frontmatter, LockError, Session, SessionLock, Turn, TurnKind};
-use crate::config::{snippet, yaml_error};
+use crate::config::yaml_error;
 use crate::roster::agents::split_frontmatter;
 
 const MARK: &str = "<!-- party:";
@@ -356,11 +356,8 @@ pub fn parse(text: &str, file: &str) -> Result<Session, SessionFileError> {
     let Some((yaml, body, first_line)) = split_frontmatter(text) else {
         return Err(SessionFileError::NotASession { file: file.to_string() });
     };
-    let fm: Frontmatter = serde_saphyr::from_str(yaml).map_err(|e| {
-        let mut err = yaml_error(&e, file, first_line - 1);
-        err.snippet = err.line.and_then(|l| snippet(text, l, err.column));
-        SessionFileError::Frontmatter(err)
-    })?;
+    let fm: Frontmatter =
+        serde_saphyr::from_str(yaml).map_err(|e| SessionFileError::Frontmatter(yaml_error(&e, file, text, first_line - 1)))?;
     if fm.workflow_type != "party-mode" {
         return Err(SessionFileError::WrongWorkflow {
             file: file.to_string(),

@@ -45,7 +45,7 @@ pub fn load(project: &Project) -> ProjectConfig {
                 output = clean(y.output_folder);
             }
             Err(e) => {
-                let err = crate::config::yaml_error(&e, &rel(&project.root, &yaml_path), 0);
+                let err = crate::config::yaml_error(&e, &rel(&project.root, &yaml_path), &text, 0);
                 cfg.problems.push(ConfigError::new(err.file, err.line, &err.key, {
                     let m = &err.message;
                     crate::tr!("{m}; ignored", "{m}；已忽略")
