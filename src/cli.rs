@@ -43,7 +43,7 @@ pub struct Cli {
     /// Active-time limit in minutes (overrides the config; fractions allowed).
     #[arg(long, value_name = "MIN", value_parser = positive_minutes, allow_negative_numbers = true)]
     pub max_minutes: Option<f64>,
-    /// Model name (else OPENAI_MODEL, the config, or per agent).
+    /// Model name (else the config, OPENAI_MODEL, the one the endpoint lists; an agent's own wins).
     #[arg(long, value_name = "NAME")]
     pub model: Option<String>,
     /// OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (else OPENAI_BASE_URL or the config).
@@ -278,7 +278,10 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
         ("max_rounds", "轮次上限（覆盖配置）"),
         ("round_mode", "一轮中谁同时发言（覆盖配置的 round_mode）：依次、先一后众、同时"),
         ("max_minutes", "活跃时间上限，单位分钟（覆盖配置；可用小数）"),
-        ("model", "模型名称（否则用 OPENAI_MODEL、配置或智能体自己的设置）"),
+        (
+            "model",
+            "模型名称（否则用配置、OPENAI_MODEL、服务端列出的模型；智能体自己的设置优先）",
+        ),
         (
             "base_url",
             "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）",

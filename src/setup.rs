@@ -188,8 +188,20 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     let room = crate::roster::load(cli)?;
     let provider = provider(cli, &config)?;
     let project = room.project.clone().unwrap_or_default();
+    let mut newer = None;
     let resume = match resume_path(cli)? {
-        Some(p) => Some(resume_session(&p, cli.lang)?),
+        Some(p) => {
+            // The session went on in a fallback folder while its own could
+            // not be written: that copy has more.
+            let p = match crate::session::fallback::newer_copy(&p) {
+                Some(copy) => {
+                    newer = Some((p, copy.clone()));
+                    copy
+                }
+                None => p,
+            };
+            Some(resume_session(&p, cli.lang)?)
+        }
         None => None,
     };
     // Program text: --lang, the session being resumed, the project's
@@ -222,6 +234,13 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
         .clone()
         .unwrap_or_else(|| lang.speech_name().to_string());
     let mut notices: Vec<String> = room.notice.iter().cloned().collect();
+    if let Some((file, copy)) = newer {
+        let (file, copy) = (file.display(), copy.display());
+        notices.push(crate::tr!(
+            "Resuming the newer copy {copy}: it went on there while {file} could not be written.",
+            "继续较新的副本 {copy}：在 {file} 无法写入时会话在那里继续。"
+        ));
+    }
     // A resumed session is held by the party it was held by, unless --party says otherwise.
     let parties = parties_of(&room, &config);
     let recorded = resume.as_ref().and_then(|r| r.session.fm.party.clone());

@@ -103,12 +103,15 @@ pub fn host_of(url: &str) -> String {
     sanitize(host)
 }
 
-/// A URL as shown to the facilitator: without the `user:password@` a URL
-/// may carry, and without escape sequences.
+/// A URL as shown to the facilitator: without the `user:password@` or the
+/// query a URL may carry (either may hold a key), and without escape
+/// sequences.
 pub fn shown_url(url: &str) -> String {
     let shown = match url.split_once("://") {
         Some((scheme, rest)) => {
-            let (host, path) = rest.find(['/', '?', '#']).map_or((rest, ""), |i| rest.split_at(i));
+            // A query may carry a key (`?api-key=…`): only scheme, host and path.
+            let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+            let (host, path) = rest.find('/').map_or((rest, ""), |i| rest.split_at(i));
             let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
             format!("{scheme}://{host}{path}")
         }
@@ -279,6 +282,7 @@ mod tests {
     fn urls_are_shown_without_credentials() {
         assert_eq!(super::shown_url("http://me:secret@host:8080/v1"), "http://host:8080/v1");
         assert_eq!(super::shown_url("http://127.0.0.1:11434/v1"), "http://127.0.0.1:11434/v1");
+        assert_eq!(super::shown_url("https://x.example/v1?api-key=secret"), "https://x.example/v1");
         assert_eq!(super::host_of("https://me:secret@api.example.com/v1?x=1"), "api.example.com");
         assert_eq!(super::host_of("localhost:8080"), "localhost:8080");
     }

@@ -32,7 +32,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_00, "exit_requested", &["user_name"]),
     (STEP_00, "facilitator_left", &["user_name"]),
     (STEP_00, "end_accepted", &["name"]),
-    (STEP_00, "unreachable", &["cause"]),
+    (STEP_00, "unreachable", &["cause", "file"]),
     (STEP_00, "remaining", &["rounds_left", "minutes_left"]),
     (STEP_00, "consensus_proposal", &["score", "rounds"]),
     (STEP_00, "agreement_proposal", &[]),

@@ -33,7 +33,7 @@ async fn party_runs_to_the_round_limit_with_the_defaults() {
     assert_eq!(rounds(&events).len(), 10, "ten rounds ran");
     let warning_at = events
         .iter()
-        .position(|e| matches!(e, Event::Notice { kind: NoticeKind::Warning, text } if text.contains("8 rounds so far (limit 10)")))
+        .position(|e| matches!(e, Event::Notice { kind: NoticeKind::Warning, text } if text.contains("round 8 of 10 is done")))
         .expect("warning");
     let round9 = events
         .iter()
@@ -41,7 +41,7 @@ async fn party_runs_to_the_round_limit_with_the_defaults() {
         .unwrap();
     assert!(warning_at < round9, "the warning comes after round 8, before round 9");
     assert_eq!(
-        notices(&events).iter().filter(|n| n.contains("rounds so far")).count(),
+        notices(&events).iter().filter(|n| n.contains("Heads-up: round")).count(),
         1,
         "the warning fires once"
     );

@@ -391,7 +391,7 @@ async fn a_round_nobody_can_answer_stops_and_keeps_the_session_open() {
                 ..
             }
         )),
-        "saved, not finished: fixed, the party can be resumed"
+        "saved, not finished: the party can be resumed"
     );
     assert!(!events
         .iter()

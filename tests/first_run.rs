@@ -11,7 +11,11 @@ const LISTED: &str = "llama3.2:latest";
 
 /// Ollama's `/v1`: one model listed, any other refused as Ollama does.
 async fn ollama_like() -> FakeOpenAi {
-    let server = FakeOpenAi::start(|r: &Recorded, n| {
+    ollama_like_at("127.0.0.1:0").await
+}
+
+async fn ollama_like_at(addr: &str) -> FakeOpenAi {
+    let server = FakeOpenAi::start_at(addr, |r: &Recorded, n| {
         let model = r.body["model"].as_str().unwrap_or_default().to_string();
         if model == LISTED || model == "llama3.2" {
             stream_of(&varied_reply(n))
@@ -231,4 +235,38 @@ async fn an_outage_longer_than_the_window_keeps_the_session_open_and_resume_cont
         text.contains("workflow_completed: true") && text.contains("Let's try again."),
         "{text}"
     );
+}
+
+#[tokio::test]
+async fn a_server_that_comes_up_after_the_party_started_gets_the_model_it_lists() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("c.yaml");
+    std::fs::write(&config, "bmad:\n  llm:\n    retry_window_seconds: 30\n").unwrap();
+    let mut cmd = party(dir.path());
+    cmd.env("OPENAI_BASE_URL", format!("http://127.0.0.1:{port}/v1"))
+        .args(["--headless", "--events", "json", "--max-rounds", "1", "--config"])
+        .arg(&config)
+        .arg("--output")
+        .arg(dir.path().join("out"));
+    // Ollama is started a little after the party, as people do.
+    let late = async {
+        tokio::time::sleep(std::time::Duration::from_secs(2)).await;
+        ollama_like_at(&format!("127.0.0.1:{port}")).await
+    };
+    let ((code, stdout, stderr), server) = tokio::join!(run_with_input(cmd, "How should we name the tool?\n"), late);
+    assert_eq!(code, 0, "{stdout}\n{stderr}");
+    let events = json_lines(&stdout);
+    assert!(!events.iter().any(|e| e["type"] == "agent_failed"), "{stdout}");
+    assert!(
+        events.iter().any(|e| e["type"] == "model_chosen" && e["model"] == LISTED),
+        "the header follows: {stdout}"
+    );
+    let chats: Vec<_> = server.received().into_iter().filter(|r| r.method == "POST").collect();
+    assert!(
+        !chats.is_empty() && chats.iter().all(|r| r.body["model"] == LISTED),
+        "every call the server saw named its model"
+    );
+    let file = std::fs::read_to_string(&session_files(&dir.path().join("out"))[0]).unwrap();
+    assert!(file.contains(&format!("model: {LISTED}")), "{file}");
 }

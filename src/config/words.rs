@@ -45,11 +45,17 @@ pub fn reword(message: &str, text: &str, line: Option<u64>, column: Option<u64>)
     };
     // A key the file should not have: the nearest known one, else the list.
     if let Some(unknown) = field("unknown field") {
-        let known: Vec<&str> = message
-            .split_once("expected one of ")
-            .or_else(|| message.split_once("expected "))
-            .map(|(_, list)| list.split(", ").map(|k| k.trim_matches('`')).collect())
+        // serde's wordings: "expected `a`", "expected `a` or `b`",
+        // "expected one of `a`, `b`, `c`".
+        let list = message
+            .split_once("expected ")
+            .map(|(_, l)| l.trim_start_matches("one of ").replace(" or ", ", "))
             .unwrap_or_default();
+        let known: Vec<&str> = list
+            .split(", ")
+            .map(|k| k.trim().trim_matches('`'))
+            .filter(|k| !k.is_empty())
+            .collect();
         let hint = match nearest(&unknown, &known) {
             Some(k) => crate::tr!("did you mean `{k}`?", "是不是 `{k}`？"),
             None if !known.is_empty() => {
@@ -136,13 +142,15 @@ pub fn reword(message: &str, text: &str, line: Option<u64>, column: Option<u64>)
     }
 }
 
-/// The nearest of `known` to `word`, if it is near enough to be a slip.
+/// The nearest of `known` to `word`, if it is near enough to be a slip: a
+/// letter or two wrong, missing, extra or swapped (fewer for short words).
 fn nearest(word: &str, known: &[&str]) -> Option<String> {
+    let most = (word.chars().count() / 4).max(1);
     known
         .iter()
-        .map(|k| (strsim::jaro_winkler(word, k), *k))
-        .filter(|(score, _)| *score >= 0.85)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
+        .filter(|(d, _)| *d <= most)
+        .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k.to_string())
 }
 
@@ -255,6 +263,10 @@ mod tests {
             Some(5),
         );
         assert_eq!(w.message, "unknown key `zebra`; the keys known here: a_long_key, another");
+        let w = reword("unknown field `mx`, expected `min` or `max`", CONFIG, Some(4), Some(5));
+        assert_eq!(w.message, "unknown key `mx`; did you mean `max`?");
+        let w = reword("unknown field `zz`, expected `min` or `max`", CONFIG, Some(4), Some(5));
+        assert_eq!(w.message, "unknown key `zz`; the keys known here: min, max");
     }
 
     #[test]

@@ -7,6 +7,8 @@
 //! grows by appending only and servers' prefix caches keep hitting. The
 //! persona, the topic and the latest round always stay.
 
+use crate::llm::discovery::is_local;
+
 /// Tokens kept free beyond the reply's cap: chat-template tokens per
 /// message and the estimate's error.
 const MARGIN: u32 = 96;
@@ -22,36 +24,6 @@ pub fn default_window(base_url: Option<&str>) -> u32 {
         Some(u) if is_local(u) => 4096,
         _ => 32_768,
     }
-}
-
-/// Loopback, private networks, `.local` names and Ollama's port.
-pub fn is_local(url: &str) -> bool {
-    let host = url
-        .split("://")
-        .nth(1)
-        .unwrap_or(url)
-        .split(['/', '?'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let (name, port) = match host.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(']') || host.starts_with('[') => (h.trim_matches(['[', ']']).to_string(), p.to_string()),
-        _ => (host.clone(), String::new()),
-    };
-    name == "localhost"
-        || name.starts_with("127.")
-        || name == "::1"
-        || name.starts_with("10.")
-        || name.starts_with("192.168.")
-        || (name.starts_with("172.")
-            && name
-                .split('.')
-                .nth(1)
-                .and_then(|x| x.parse::<u8>().ok())
-                .is_some_and(|b| (16..32).contains(&b)))
-        || name.ends_with(".local")
-        || name == "host.docker.internal"
-        || port == "11434"
 }
 
 /// A deliberately high estimate of a text's tokens without the model's

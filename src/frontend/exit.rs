@@ -82,8 +82,8 @@ pub fn explain(status: Status, lang: Lang, file: &str, cause: &str, elsewhere: O
     let (en, zh) = match (status, elsewhere) {
         (Status::Ended, _) => return None,
         (Status::Unreachable, _) => (
-            format!("the party stopped because the model could not be reached ({cause}); the session is kept open in {file}: `bmad-party --resume` continues it"),
-            format!("无法连接模型（{cause}），派对已暂停；会话保存在 {file}，可用 `bmad-party --resume` 继续"),
+            format!("the party stopped because the model could not be reached ({cause}); the session is kept open: `bmad-party --resume {file}` continues it"),
+            format!("无法连接模型（{cause}），派对已暂停；会话保持未结束：可用 `bmad-party --resume {file}` 继续"),
         ),
         (Status::NotSaved, Some(there)) => (
             format!("the session could not be saved to {file}; the whole session is in {there} (`bmad-party --resume {there}` continues it)"),

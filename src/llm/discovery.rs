@@ -32,7 +32,7 @@ pub fn listed_models(v: &serde_json::Value) -> Vec<String> {
 /// servers list embedding, speech, image and moderation models beside the
 /// chat ones.
 pub fn writes_replies(id: &str) -> bool {
-    const NOT_CHAT: [&str; 12] = [
+    const NOT_CHAT: [&str; 19] = [
         "embed",
         "bge-",
         "minilm",
@@ -45,9 +45,47 @@ pub fn writes_replies(id: &str) -> bool {
         "transcribe",
         "davinci-002",
         "babbage-002",
+        "image",
+        "realtime",
+        "audio",
+        "guard",
+        "ocr",
+        "flux",
+        "sora",
     ];
     let id = id.to_ascii_lowercase();
     !NOT_CHAT.iter().any(|w| id.contains(w))
+}
+
+/// Whether an endpoint is on this machine or its network: loopback,
+/// private networks, `.local` names and Ollama's port.
+pub fn is_local(url: &str) -> bool {
+    let host = url
+        .split("://")
+        .nth(1)
+        .unwrap_or(url)
+        .split(['/', '?'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let (name, port) = match host.rsplit_once(':') {
+        Some((h, p)) if !h.ends_with(']') || host.starts_with('[') => (h.trim_matches(['[', ']']).to_string(), p.to_string()),
+        _ => (host.clone(), String::new()),
+    };
+    name == "localhost"
+        || name.starts_with("127.")
+        || name == "::1"
+        || name.starts_with("10.")
+        || name.starts_with("192.168.")
+        || (name.starts_with("172.")
+            && name
+                .split('.')
+                .nth(1)
+                .and_then(|x| x.parse::<u8>().ok())
+                .is_some_and(|b| (16..32).contains(&b)))
+        || name.ends_with(".local")
+        || name == "host.docker.internal"
+        || port == "11434"
 }
 
 /// The same model, as a server would take it: Ollama serves `llama3.2`
@@ -58,15 +96,17 @@ pub fn same_model(a: &str, b: &str) -> bool {
 }
 
 /// The model to use when none is named: the default where the server
-/// lists it, else the first chat model it lists (a local server lists the
-/// one it has loaded first; Ollama its most recent). None when it lists
-/// no chat model.
-pub fn choose(listed: &[String], default: &str) -> Option<String> {
+/// lists it; else, on a local server or one that has a single chat model,
+/// the first chat model it lists (a local server lists the one it has
+/// loaded first, Ollama its most recent). A hosted router's list of
+/// hundreds is no choice to make for the user (the first may be costly):
+/// None there, as when it lists no chat model.
+pub fn choose(listed: &[String], default: &str, local: bool) -> Option<String> {
     let chat: Vec<&String> = listed.iter().filter(|m| writes_replies(m)).collect();
-    chat.iter()
-        .find(|m| same_model(m, default))
-        .or_else(|| chat.first())
-        .map(|m| m.to_string())
+    if let Some(m) = chat.iter().find(|m| same_model(m, default)) {
+        return Some(m.to_string());
+    }
+    (local || chat.len() == 1).then(|| chat.first().map(|m| m.to_string())).flatten()
 }
 
 /// The listed models other than `model`, for a message: at most a few,
@@ -112,20 +152,31 @@ mod tests {
 
     #[test]
     fn one_chat_model_is_chosen_the_default_first_and_never_an_embedding_model() {
+        let pick = |listed: &[&str], local: bool| choose(&ids(listed), "gpt-4o-mini", local);
+        assert_eq!(pick(&["llama3.2:latest"], true).as_deref(), Some("llama3.2:latest"));
         assert_eq!(
-            choose(&ids(&["llama3.2:latest"]), "gpt-4o-mini").as_deref(),
-            Some("llama3.2:latest")
-        );
-        assert_eq!(
-            choose(&ids(&["nomic-embed-text", "qwen2.5:1.5b", "llama3.2"]), "gpt-4o-mini").as_deref(),
+            pick(&["nomic-embed-text", "qwen2.5:1.5b", "llama3.2"], true).as_deref(),
             Some("qwen2.5:1.5b")
         );
         assert_eq!(
-            choose(&ids(&["gpt-4o", "text-embedding-3-small", "gpt-4o-mini"]), "gpt-4o-mini").as_deref(),
+            pick(&["gpt-4o", "text-embedding-3-small", "gpt-4o-mini"], false).as_deref(),
             Some("gpt-4o-mini")
         );
-        assert_eq!(choose(&ids(&["text-embedding-3-small", "whisper-1"]), "gpt-4o-mini"), None);
-        assert_eq!(choose(&[], "gpt-4o-mini"), None);
+        assert_eq!(pick(&["text-embedding-3-small", "whisper-1"], true), None);
+        assert_eq!(pick(&[], true), None);
+    }
+
+    #[test]
+    fn a_hosted_routers_long_list_is_not_chosen_from_but_a_single_model_is() {
+        let router = ["anthropic/claude-opus", "openai/gpt-4o", "meta/llama-3-70b"];
+        let pick = |listed: &[&str], local: bool| choose(&ids(listed), "gpt-4o-mini", local);
+        assert_eq!(pick(&router, false), None);
+        assert_eq!(pick(&router, true).as_deref(), Some("anthropic/claude-opus"));
+        assert_eq!(
+            pick(&["my-deployment", "text-embedding-3-small"], false).as_deref(),
+            Some("my-deployment")
+        );
+        assert_eq!(pick(&["gpt-image-1", "gpt-4o-realtime", "llama-guard-3"], true), None);
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The session: state (the YAML frontmatter) and transcript (the Markdown
 //! body) of one party, and the file that holds both.
 
+pub mod fallback;
 pub mod list;
 mod lock;
 mod store;

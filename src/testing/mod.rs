@@ -261,7 +261,13 @@ pub fn split_words(text: &str) -> Vec<String> {
 impl FakeOpenAi {
     /// Starts a server whose unscripted requests get `fallback(request, n)`.
     pub async fn start(fallback: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static) -> FakeOpenAi {
-        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind loopback");
+        FakeOpenAi::start_at("127.0.0.1:0", fallback).await
+    }
+
+    /// The same on a given address: a server that comes up where a party
+    /// has been waiting for one.
+    pub async fn start_at(addr: &str, fallback: impl Fn(&Recorded, usize) -> Reply + Send + Sync + 'static) -> FakeOpenAi {
+        let listener = TcpListener::bind(addr).await.expect("bind loopback");
         let addr = listener.local_addr().expect("local addr");
         let (outage, mut outages) = tokio::sync::mpsc::unbounded_channel::<Duration>();
         let shared = Arc::new(Shared {

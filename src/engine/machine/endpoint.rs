@@ -6,6 +6,7 @@
 
 use std::time::Duration;
 
+use super::party::Party;
 use super::Room;
 use crate::engine::{Event, NoticeKind};
 use crate::llm::discovery::{name_some, others, same_model};
@@ -99,9 +100,10 @@ impl Room {
     }
 
     /// Tells the front ends what the endpoint answered.
-    pub(super) fn tell_endpoint(&self, check: &EndpointCheck) {
+    pub(super) fn tell_endpoint(&mut self, check: &EndpointCheck) {
         tracing::info!(url = %check.url, unreachable = ?check.unreachable, listed = check.listed.len(), model = %check.model, "endpoint checked");
         if let Some(model) = &check.chosen {
+            self.told_model = model.clone();
             self.emit(Event::ModelChosen { model: model.clone() });
         }
         let mut in_use: Vec<(String, Vec<String>)> = vec![(check.model.clone(), Vec::new())];
@@ -109,7 +111,7 @@ impl Room {
             let Some(m) = a.model.as_ref().filter(|m| !m.trim().is_empty()) else {
                 continue;
             };
-            match in_use.iter_mut().skip(1).find(|(x, _)| x == m) {
+            match in_use.iter_mut().skip(1).find(|(x, _)| same_model(x, m)) {
                 Some((_, names)) => names.push(a.name.clone()),
                 None => in_use.push((m.clone(), vec![a.name.clone()])),
             }
@@ -121,6 +123,30 @@ impl Room {
         for (kind, text) in notices(check, &in_use, self.cfg.llm.retry_window_seconds) {
             self.emit(Event::Notice { kind, text });
         }
+    }
+}
+
+impl Party {
+    /// The model in use changed since the session recorded it: chosen from
+    /// the endpoint's list only once the server could be asked (it was
+    /// down at start). The session and the header follow it.
+    pub(super) fn follow_model(&mut self) {
+        let now = self.room.provider.info().model;
+        if self.room.told_model == now {
+            return;
+        }
+        tracing::info!(was = %self.room.told_model, now = %now, "the model in use changed");
+        self.room.told_model = now.clone();
+        self.session.fm.provider.model = now.clone();
+        let text = crate::tr!(
+            "Now using the model `{now}`, the one the server lists (no model was named).",
+            "现在使用服务器列出的模型 `{now}`（未指定模型）。"
+        );
+        self.emit(Event::ModelChosen { model: now });
+        self.emit(Event::Notice {
+            kind: NoticeKind::Info,
+            text,
+        });
     }
 }
 

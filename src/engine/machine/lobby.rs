@@ -18,6 +18,7 @@ impl Room {
     /// Tells the front ends who is in the room and which model they use.
     pub(super) fn announce(&mut self, resume: Option<&Resume>) {
         let info = self.provider.info();
+        self.told_model = info.model.clone();
         self.emit(Event::SessionStarted {
             provider: info.kind.clone(),
             model: info.model.clone(),

@@ -118,6 +118,8 @@ struct Room {
     push_text: diligence::PushText,
     /// The context budget every prompt is fitted to.
     budget: Budget,
+    /// The model the front ends were told of (`endpoint`).
+    told_model: String,
     /// The endpoint's answer about itself and its models, while it is
     /// awaited (`endpoint`).
     endpoint_check: Option<tokio::task::JoinHandle<Option<crate::llm::EndpointCheck>>>,
@@ -206,6 +208,7 @@ impl Engine {
             push_text,
             window_probe: None,
             endpoint_check: None,
+            told_model: String::new(),
             sessions_dir: setup.output.join("party-mode"),
             cfg: setup.config,
             workflow: setup.workflow,

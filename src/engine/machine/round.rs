@@ -70,7 +70,7 @@ struct Tries {
 pub(super) fn round_mode(configured: Option<RoundMode>, base_url: Option<&str>, rehearsal: bool) -> RoundMode {
     match (configured, base_url) {
         (Some(m), _) => m,
-        (None, Some(url)) if !rehearsal && crate::engine::budget::is_local(url) => RoundMode::Sequential,
+        (None, Some(url)) if !rehearsal && crate::llm::discovery::is_local(url) => RoundMode::Sequential,
         (None, _) => RoundMode::Hybrid,
     }
 }
@@ -478,6 +478,7 @@ impl Party {
             self.save().await;
         }
         self.room_active_at = Instant::now();
+        self.follow_model();
         self.emit(Event::RoundFinished {
             round,
             menu: self.render("round_menu", &[]),
@@ -490,7 +491,8 @@ impl Party {
             return Next::Quit;
         }
         if tally.ok == 0 && tally.failed > 0 && !tally.interrupted {
-            let text = self.render("unreachable", &[("cause", &tally.last_cause)]);
+            let file = self.store.path.display().to_string();
+            let text = self.render("unreachable", &[("cause", &tally.last_cause), ("file", &file)]);
             self.notice(NoticeKind::Error, text).await;
             return Next::Suspend;
         }

@@ -20,18 +20,6 @@ pub(crate) struct Saving {
     pub(super) elsewhere: Option<PathBuf>,
 }
 
-/// The folders a session goes to when its own cannot be written, best
-/// first: the user's state folder (`$XDG_STATE_HOME`, `~/.local/state`),
-/// then the temp folder.
-pub(super) fn fallback_folders() -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = dirs::state_dir()
-        .map(|d| d.join("bmad-party").join("sessions"))
-        .into_iter()
-        .collect();
-    v.push(std::env::temp_dir().join("bmad-party-sessions"));
-    v
-}
-
 impl Party {
     /// Writes the session file (see `crate::session::store_write`): after
     /// every change, before the change is announced.
@@ -73,7 +61,7 @@ impl Party {
                     tracing::info!("saving works again: {}", path.display());
                 }
                 self.saving.failing = false;
-                if let Some(old) = self.saving.elsewhere.take() {
+                if let Some(old) = self.saving.elsewhere.take().filter(|old| *old != path) {
                     // The session file has everything again.
                     let _ = std::fs::remove_file(&old);
                     let (file, old) = (path.display().to_string(), old.display().to_string());
@@ -105,20 +93,35 @@ impl Party {
         }
     }
 
-    /// The whole session, to the first fallback folder that takes it.
+    /// The whole session, to the first fallback place that takes it: the
+    /// one used before, else each fallback folder in turn. When none does,
+    /// no copy is claimed to be the whole session any more.
     fn save_elsewhere(&mut self, path: &Path, text: &str) {
         if text.is_empty() {
             return;
         }
         let name = path.file_name().map(|n| n.to_os_string()).unwrap_or_else(|| "session.md".into());
-        let places: Vec<PathBuf> = match &self.saving.elsewhere {
-            Some(p) => vec![p.clone()],
-            None => fallback_folders().into_iter().map(|d| d.join(&name)).collect(),
-        };
+        let mut places: Vec<PathBuf> = self.saving.elsewhere.iter().cloned().collect();
+        for d in crate::session::fallback::folders() {
+            let place = d.join(&name);
+            if !places.contains(&place) {
+                places.push(place);
+            }
+        }
+        // A session resumed from a fallback copy is its own file there.
+        places.retain(|p| p != path);
+        let before = self.saving.elsewhere.take();
         for place in places {
-            match crate::session::store_write(&place, &[text.as_bytes()], crate::session::Folder::MayBeNew) {
+            let written = place
+                .parent()
+                .map_or(Ok(()), crate::session::fallback::private_folder)
+                .and_then(|()| crate::session::store_write(&place, &[text.as_bytes()], crate::session::Folder::MayBeNew));
+            match written {
                 Ok(()) => {
-                    if self.saving.elsewhere.is_none() {
+                    if let Some(old) = before.as_ref().filter(|old| **old != place) {
+                        let _ = std::fs::remove_file(old);
+                    }
+                    if before.as_ref() != Some(&place) {
                         let (file, there) = (path.display().to_string(), place.display().to_string());
                         self.emit(Event::Notice {
                             kind: NoticeKind::Warning,
@@ -133,6 +136,18 @@ impl Party {
                 }
                 Err(e) => tracing::error!(path = %place.display(), error = %e, "the fallback save failed too"),
             }
+        }
+        if let Some(old) = before {
+            // Kept (it may hold more than the file), but no longer claimed
+            // to be the whole session.
+            let there = old.display().to_string();
+            self.emit(Event::Notice {
+                kind: NoticeKind::Warning,
+                text: crate::tr!(
+                    "{there} cannot be written any more either; it keeps the session up to its last good save.",
+                    "{there} 也无法再写入；其中保留着到最后一次成功保存为止的会话。"
+                ),
+            });
         }
     }
 

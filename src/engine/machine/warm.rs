@@ -52,7 +52,7 @@ pub(super) fn warms(setting: WarmUp, base_url: Option<&str>, rehearsal: bool) ->
         _ if rehearsal => false,
         WarmUp::On => true,
         WarmUp::Off => false,
-        WarmUp::Auto => base_url.is_some_and(crate::engine::budget::is_local),
+        WarmUp::Auto => base_url.is_some_and(crate::llm::discovery::is_local),
     }
 }
 

@@ -38,7 +38,11 @@ pub(super) async fn run(
         .with_max_times(settings.max_retries as usize)
         .with_jitter()
         .build();
-    let model = req.model.clone().unwrap_or_else(|| settings.model.clone());
+    // With no model named, the endpoint's list decides, and is asked again
+    // when it could not be asked before (a server down at start).
+    let chosen = !settings.model_named && req.model.is_none();
+    let mut model = req.model.clone().unwrap_or_else(|| settings.model.clone());
+    let mut asked_again = false;
     let stop = &req.stop[..req.stop.len().min(stop_limit(&settings.base_url))];
     let mut attempt = 0u32;
     let mut outage: Option<Outage> = None;
@@ -140,10 +144,26 @@ pub(super) async fn run(
                     .await;
                 tokio::time::sleep(delay).await;
             }
+            if chosen && listing.known().is_none() {
+                if let Ok(listed) = listing.get().await {
+                    model = super::model_from(&settings, Some(&listed));
+                }
+            }
             continue;
         }
         // The server answered: an outage, if there was one, is over.
         outage = None;
+        if err.model_missing && chosen && !asked_again {
+            asked_again = true;
+            if let Ok(listed) = listing.get().await {
+                let again = super::model_from(&settings, Some(&listed));
+                if again != model {
+                    model = again;
+                    attempt -= 1;
+                    continue;
+                }
+            }
+        }
         if err.model_missing {
             let sep = if err.cause.ends_with(['.', '!', '。']) { " " } else { ". " };
             let cause = format!("{}{sep}{}", err.cause, models_to_name(&listing, &settings, &model).await);

@@ -232,7 +232,7 @@ fn model_from(settings: &OpenAiSettings, listed: Option<&Listed>) -> String {
         return settings.model.clone();
     }
     listed
-        .and_then(|l| crate::llm::discovery::choose(&l.models, &settings.model))
+        .and_then(|l| crate::llm::discovery::choose(&l.models, &settings.model, crate::llm::discovery::is_local(&settings.base_url)))
         .unwrap_or_else(|| settings.model.clone())
 }
 

@@ -1,0 +1,144 @@
+use super::*;
+use crate::session::*;
+
+pub fn sample() -> Session {
+    let now = DateTime::parse_from_rfc3339("2026-02-19T10:00:00Z").unwrap().with_timezone(&Utc);
+    let fm = Frontmatter {
+        workflow_type: "party-mode".into(),
+        topic: "Plugins: yes or no?".into(),
+        user_name: "Ada".into(),
+        date: "2026-02-19".into(),
+        agents: vec!["architect".into(), "pm".into()],
+        cast: vec![],
+        steps_completed: vec![StepId::Number(1), StepId::Number(2)],
+        agents_loaded: true,
+        party_active: true,
+        workflow_completed: false,
+        conversation_state: ConversationState {
+            current_round: 1,
+            active_seconds: 12,
+            ..ConversationState::new(now, 10, 8, 30.0, 25.0)
+        },
+        diligence: DiligenceState { budget: 3, used: 0 },
+        confirmations: vec![],
+        lang: crate::i18n::Lang::En,
+        party: Some("crew".into()),
+        context: vec!["/work/brief.md".into()],
+        hygiene: Default::default(),
+        self_checks: Vec::new(),
+        readings: Vec::new(),
+        provider: ProviderRecord {
+            kind: "rehearsal".into(),
+            model: "rehearsal".into(),
+            base_url: None,
+            context_tokens: Some(4096),
+            lowered_context_tokens: None,
+        },
+    };
+    let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {
+        kind,
+        agent: agent.map(String::from),
+        round: 1,
+        at: now,
+        label: label.into(),
+        text: text.into(),
+        interrupted: false,
+        latency: None,
+    };
+    Session {
+        fm,
+        turns: vec![
+            turn(TurnKind::Facilitator, None, "Ada", "Plugins: yes or no?"),
+            turn(
+                TurnKind::Agent,
+                Some("architect"),
+                "🏗️ Ingrid",
+                "Yes, **but**:\n\n- contracts first\n<!-- party:turn kind=agent round=9 at=x -->\n\\<!-- party: tricky",
+            ),
+            turn(TurnKind::Notice, None, "", "🔔 note\n\nsecond line"),
+            turn(TurnKind::Agent, Some("pm"), "📋 Tomás", "Agreed: ship it."),
+        ],
+    }
+}
+
+#[test]
+fn round_trips_frontmatter_and_turns_including_forged_markers() {
+    let s = sample();
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SessionStore::create(dir.path(), &s.fm.topic, Utc::now());
+    let path = store.path.clone();
+    let rendered = store.render(&s).unwrap();
+    write_atomic(&path, &rendered.parts(), Folder::MayBeNew).unwrap();
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), rendered.to_text());
+    let back = load(&path).unwrap();
+    assert_eq!(back.fm, s.fm);
+    assert_eq!(back.turns, s.turns);
+    assert!(rendered.body.contains("🏗️ **Ingrid**: Yes, **but**:"));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        assert_eq!(std::fs::metadata(&store.path).unwrap().permissions().mode() & 0o777, 0o600);
+    }
+}
+
+#[test]
+fn incremental_render_equals_full_render() {
+    let mut s = sample();
+    let last = s.turns.pop().unwrap();
+    let mut a = SessionStore::reopen(Path::new("x.md"));
+    a.render(&s).unwrap();
+    s.turns.push(last);
+    let inc = a.render(&s).unwrap().to_text();
+    let full = SessionStore::reopen(Path::new("x.md")).render(&s).unwrap().to_text();
+    assert_eq!(inc, full);
+}
+
+#[test]
+fn two_parties_in_the_same_second_on_the_same_topic_get_two_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let now = Utc::now();
+    let first = SessionStore::create(dir.path(), "Pricing", now);
+    // Nothing saved yet: only the first party's lock says the name is taken.
+    assert!(!first.path.exists());
+    let second = SessionStore::create(dir.path(), "Pricing", now);
+    assert_ne!(first.path, second.path);
+    assert!(
+        second.path.to_string_lossy().ends_with("-pricing-2.md"),
+        "{}",
+        second.path.display()
+    );
+    drop((first, second));
+    // Released, the name is free again (the file was never written).
+    let third = SessionStore::create(dir.path(), "Pricing", now);
+    assert!(third.path.to_string_lossy().ends_with("-pricing.md"));
+}
+
+#[test]
+fn bad_frontmatter_is_located() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().join("s.md");
+    std::fs::write(&p, "---\nworkflowType: party-mode\ntopic: x\nuser_name: [\n---\n").unwrap();
+    let e = load(&p).unwrap_err();
+    assert!(matches!(e, SessionFileError::Frontmatter(_)), "{e:?}");
+    assert!(e.to_string().contains("s.md:4:"), "{e}");
+    std::fs::write(&p, "no frontmatter").unwrap();
+    assert!(matches!(load(&p), Err(SessionFileError::NotASession { .. })));
+    // A good file with one turn marker broken: the error names its line.
+    let good = SessionStore::reopen(Path::new("x.md")).render(&sample()).unwrap().to_text();
+    let (at, _) = good.lines().enumerate().find(|(_, l)| l.starts_with("<!-- party:turn")).unwrap();
+    let broken: Vec<String> = good
+        .lines()
+        .enumerate()
+        .map(|(i, l)| {
+            if i == at {
+                l.replacen("round=", "round=x", 1)
+            } else {
+                l.to_string()
+            }
+        })
+        .collect();
+    match parse(&broken.join("\n"), "s.md") {
+        Err(SessionFileError::Body { line, .. }) => assert_eq!(line, at + 1),
+        other => panic!("{other:?}"),
+    }
+}
