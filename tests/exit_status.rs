@@ -76,11 +76,7 @@ async fn a_disk_that_fills_up_exits_4_says_so_and_leaves_no_temp_file() {
         } else if front[0] == "--headless" {
             assert!(stdout.contains("could not be saved"), "{stdout}");
         }
-        let left: Vec<_> = std::fs::read_dir(out.join("party-mode"))
-            .unwrap()
-            .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-            .filter(|n| n.ends_with(".tmp"))
-            .collect();
+        let left = temp_files(&out);
         assert!(left.is_empty(), "{left:?}");
     }
 }

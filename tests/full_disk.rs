@@ -107,11 +107,7 @@ async fn a_disk_that_fills_up_loses_nothing_the_whole_session_goes_to_the_state_
     assert_eq!(files.len(), 1, "{files:?}");
     let earlier = bmad_party::session::load(&files[0]).unwrap();
     assert!(earlier.turns.len() < kept.turns.len());
-    let left: Vec<_> = std::fs::read_dir(out.join("party-mode"))
-        .unwrap()
-        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
-        .filter(|n| n.ends_with(".tmp"))
-        .collect();
+    let left = temp_files(&out);
     assert!(left.is_empty(), "{left:?}");
     drop(disk);
 }

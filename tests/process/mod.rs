@@ -66,6 +66,15 @@ pub fn session_files(out: &Path) -> Vec<PathBuf> {
     v
 }
 
+/// Temp files a save left beside the sessions in `out`.
+pub fn temp_files(out: &Path) -> Vec<String> {
+    std::fs::read_dir(out.join("party-mode"))
+        .expect("the sessions folder")
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".tmp"))
+        .collect()
+}
+
 pub fn json_lines(stdout: &str) -> Vec<serde_json::Value> {
     stdout
         .lines()

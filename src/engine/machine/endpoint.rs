@@ -111,7 +111,7 @@ impl Room {
             let Some(m) = a.model.as_ref().filter(|m| !m.trim().is_empty()) else {
                 continue;
             };
-            match in_use.iter_mut().skip(1).find(|(x, _)| same_model(x, m)) {
+            match in_use.iter_mut().find(|(x, _)| same_model(x, m)) {
                 Some((_, names)) => names.push(a.name.clone()),
                 None => in_use.push((m.clone(), vec![a.name.clone()])),
             }
