@@ -326,6 +326,15 @@ impl Judge {
         if FIXED.iter().any(|f| lower.contains(f)) {
             return true;
         }
+        // The end marker with its comment marks lost (`-- END`, `END -->`,
+        // a bare `END`), as small models write it at a reply's end.
+        const MANGLED_END: &[&str] = &["-- END", "--END", "END -->", "END-->"];
+        if reply.lines().any(|l| {
+            let t = l.trim_end();
+            t == "END" || MANGLED_END.iter().any(|m| t.ends_with(m))
+        }) {
+            return true;
+        }
         // A run of the runtime's own words: 8 words, or 12 CJK characters.
         let n_latin = 8;
         let toks = tokens(reply);
@@ -420,6 +429,9 @@ mod tests {
         assert!(flaws("analyst", "As Maya said, research comes first.").contains(&Flaw::SelfQuote));
         assert!(flaws("analyst", "Maya: research comes first, always.").contains(&Flaw::SelfQuote));
         assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
+        assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
+        assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
+        assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
         assert!(flaws(
             "analyst",
             "Remember to speak only as yourself and never write lines for the other agents."
