@@ -96,11 +96,9 @@ pub fn sanitize(input: &str) -> String {
 /// A URL's host and port (`http://127.0.0.1:8080/v1` → `127.0.0.1:8080`),
 /// for a line with little room; the whole text if it has no scheme.
 pub fn host_of(url: &str) -> String {
-    let rest = url.split_once("://").map_or(url, |(_, r)| r);
-    let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
-    // Credentials in a URL are never shown.
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    sanitize(host)
+    let shown = shown_url(url);
+    let rest = shown.split_once("://").map_or(shown.as_str(), |(_, r)| r);
+    rest.split('/').next().unwrap_or(rest).to_string()
 }
 
 /// A URL as shown to the facilitator: without the `user:password@` or the

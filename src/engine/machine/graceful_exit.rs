@@ -85,7 +85,7 @@ impl Party {
         self.push_turn(TurnKind::Highlights, None, highlights.clone(), false);
         self.emit(Event::Highlights { text: highlights });
         if !quit {
-            self.remember_at_end(reason).await;
+            self.remember_at_end().await;
             self.write_takeaways(reason).await;
         }
         let closing = self.render("closing", &[]);

@@ -9,7 +9,7 @@ use super::graceful_exit::engaged_names;
 use super::party::Party;
 use super::stream::Reply;
 use crate::engine::memory::{check_against_transcript, fallback, parse_reply};
-use crate::engine::{Event, ExitReason};
+use crate::engine::Event;
 use crate::llm::{ChatRequest, Cue};
 use crate::memlog::Entry;
 use crate::session::TurnKind;
@@ -28,30 +28,28 @@ impl Party {
     }
 
     /// At the graceful exit: what the session leaves the party's memory.
-    pub(super) async fn remember_at_end(&mut self, reason: ExitReason) {
+    pub(super) async fn remember_at_end(&mut self) {
         if self.room.memory.is_none() || !self.session.turns.iter().any(|t| t.kind == TurnKind::Agent) {
             return;
         }
         let mut entries = Vec::new();
-        if reason != ExitReason::Unreachable {
-            let topic = self.session.fm.topic.clone();
-            let asked = self.memory_system(&topic);
-            match self.ask_note_taker(|this| this.memory_request(&asked, &topic)).await {
-                Reply::Completed { shown, .. } => {
-                    let said: Vec<(String, String)> = (self.session.turns.iter())
-                        .filter(|t| t.kind == TurnKind::Agent)
-                        .filter_map(|t| Some((t.agent.clone()?, t.text.clone())))
-                        .collect();
-                    entries = check_against_transcript(parse_reply(&shown, &self.room.agents, &asked), &said);
-                    if entries.is_empty() {
-                        tracing::info!("the memory note-taker wrote no lines in the asked form: taken from the transcript");
-                    }
+        let topic = self.session.fm.topic.clone();
+        let asked = self.memory_system(&topic);
+        match self.ask_note_taker(|this| this.memory_request(&asked, &topic)).await {
+            Reply::Completed { shown, .. } => {
+                let said: Vec<(String, String)> = (self.session.turns.iter())
+                    .filter(|t| t.kind == TurnKind::Agent)
+                    .filter_map(|t| Some((t.agent.clone()?, t.text.clone())))
+                    .collect();
+                entries = check_against_transcript(parse_reply(&shown, &self.room.agents, &asked), &said);
+                if entries.is_empty() {
+                    tracing::info!("the memory note-taker wrote no lines in the asked form: taken from the transcript");
                 }
-                Reply::Failed(cause) | Reply::Unreachable(cause) | Reply::TooLong(cause) | Reply::Emptied(cause) => {
-                    tracing::warn!(%cause, "no memory lines from the model: taken from the transcript");
-                }
-                Reply::Interrupted { .. } | Reply::Quit { .. } => return,
             }
+            Reply::Failed(cause) | Reply::Unreachable(cause) | Reply::TooLong(cause) | Reply::Emptied(cause) => {
+                tracing::warn!(%cause, "no memory lines from the model: taken from the transcript");
+            }
+            Reply::Interrupted { .. } | Reply::Quit { .. } => return,
         }
         if entries.is_empty() {
             entries = fallback(&self.transcript_notes(), &self.session_line());

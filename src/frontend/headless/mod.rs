@@ -340,12 +340,9 @@ impl Printer {
                         let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
                     }
                     Some(f) if elsewhere.is_some() => {
-                        let there = elsewhere.as_deref().unwrap_or_default();
-                        let text = crate::tr!(self.lang;
-                            "The session could not be saved to {f}; the whole session is in {there} (`bmad-party --resume {there}` continues it).",
-                            "会话未能保存到 {f}；整个会话在 {there}（可用 `bmad-party --resume {there}` 继续）。"
-                        );
-                        let _ = writeln!(out, "⚠️ {text}");
+                        let status = crate::frontend::exit::Status::NotSaved;
+                        let text = crate::frontend::exit::explain(status, self.lang, f, "", elsewhere.as_deref());
+                        let _ = writeln!(out, "⚠️ {}", text.unwrap_or_default());
                     }
                     Some(f) => {
                         let _ = writeln!(out, "⚠️ {} {f}", t(self.lang, Msg::SessionNotSaved));

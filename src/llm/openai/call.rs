@@ -38,10 +38,15 @@ pub(super) async fn run(
         .with_max_times(settings.max_retries as usize)
         .with_jitter()
         .build();
-    // With no model named, the endpoint's list decides, and is asked again
-    // when it could not be asked before (a server down at start).
+    // With no model named, the endpoint's list decides (the first call
+    // waits for it, a few seconds at most, rather than guess), and is asked
+    // again when it could not be asked before (a server down at start).
     let chosen = !settings.model_named && req.model.is_none();
-    let mut model = req.model.clone().unwrap_or_else(|| settings.model.clone());
+    let mut model = match &req.model {
+        Some(m) => m.clone(),
+        None if chosen => super::model_from(&settings, listing.get().await.ok().as_ref()),
+        None => settings.model.clone(),
+    };
     let mut asked_again = false;
     let stop = &req.stop[..req.stop.len().min(stop_limit(&settings.base_url))];
     let mut attempt = 0u32;

@@ -339,7 +339,7 @@ impl Provider for OpenAiProvider {
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
         let (tx, mut rx) = mpsc::channel(256);
         let client = self.client.clone();
-        let mut settings = self.settings.clone();
+        let settings = self.settings.clone();
         let options = self.options.clone();
         let listing = self.listing.clone();
         let agent = match &req.cue {
@@ -351,14 +351,7 @@ impl Provider for OpenAiProvider {
         // not as a task of its own: one hand-over between tasks less per
         // token. Dropping the stream (a cancel) drops the request with it,
         // which closes the connection. The channel ends when `run` is done.
-        let request = async move {
-            // With no model named, the first call waits for the endpoint's
-            // list (a few seconds at most) rather than guess.
-            if !settings.model_named && req.model.is_none() {
-                settings.model = model_from(&settings, listing.get().await.ok().as_ref());
-            }
-            call::run(client, settings, options, listing, req, messages, &tx).await
-        };
+        let request = async move { call::run(client, settings, options, listing, req, messages, &tx).await };
         let driver = futures::stream::once(request).filter_map(|()| futures::future::ready(None));
         let events = futures::stream::poll_fn(move |cx| rx.poll_recv(cx));
         futures::stream::select(events, driver).boxed()
