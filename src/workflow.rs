@@ -91,6 +91,7 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_02, "read_message", &["earlier", "message"]),
     (STEP_02, "facts_question", &["user_name", "message", "earlier", "language"]),
     (STEP_02, "host_close", &["user_name"]),
+    (STEP_02, "host_close_caveat", &["user_name", "name", "point"]),
     (STEP_02, "self_check", &["name", "user_name"]),
     (STEP_02, "question", &["name", "question", "user_name"]),
     (STEP_02, "push_notice", &["text"]),

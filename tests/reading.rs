@@ -1,7 +1,7 @@
 //! The host's reading of the facilitator's message (`read_messages`, on by
 //! default), end to end against the loopback OpenAI server: an invited close
-//! proposed by the host and decided by the facilitator, held back by a reply
-//! that objects; a job without its facts asked about once; agreement asked
+//! proposed by the host and decided by the facilitator, with a point a
+//! reply still raised named; a job without its facts asked about once; agreement asked
 //! for and stated in the replies' own words; unreadable and failed readings
 //! that change nothing; a letter in prose or JSON.
 
@@ -71,10 +71,10 @@ async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decid
 }
 
 #[tokio::test]
-async fn a_reply_that_objects_holds_an_invited_close_back() {
+async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_named() {
     let server = FakeOpenAi::start(|_, n| {
         stream_of(if n == 3 {
-            "I disagree: the rollout plan is not ready."
+            "Agreed on the name. However, the rollout plan is not ready yet. Legal must see it."
         } else {
             "Fine with me."
         })
@@ -83,10 +83,18 @@ async fn a_reply_that_objects_holds_an_invited_close_back() {
     let party = party_on(&server).await;
     server.push_readings([letter("D"), letter("A")]);
     let events = party.run(vec![Step::Say("The rollout."), Step::Say("Are we done?")]).await;
-    assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
+    let said = events.iter().find_map(|e| match e {
+        Event::EndProposal { response_clean, .. } => Some(response_clean.clone()),
+        _ => None,
+    });
+    let said = said.expect("the facilitator asked: the host proposes the end");
+    assert!(
+        said.contains("raised one more point: \"However, the rollout plan is not ready yet.\""),
+        "{said}"
+    );
     let s = load(&session_file(&events));
     assert_eq!(s.fm.readings[1].reading, Some(bmad_party::engine::reading::Reading::Close));
-    assert_eq!(s.fm.readings[1].act, "nothing");
+    assert_eq!(s.fm.readings[1].act, "propose_end");
 }
 
 #[tokio::test]
@@ -293,6 +301,11 @@ async fn an_agents_question_after_an_invited_close_is_held_and_the_close_propose
     assert!(questions(&events).is_empty(), "{:?}", questions(&events));
     assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
     assert_eq!(server.readings().len(), 2, "each message read once");
+    assert_eq!(
+        agent_messages(&events).len(),
+        4,
+        "the speaker after the held question still answered"
+    );
     let s = load(&session_file(&events));
     let r = &s.fm.readings[1];
     assert_eq!(r.act, "propose_end");
@@ -307,14 +320,22 @@ async fn an_agents_question_after_an_invited_close_is_held_and_the_close_propose
 }
 
 #[tokio::test]
-async fn an_agents_question_after_a_call_for_agreement_is_held() {
-    let server = asking_room().await;
+async fn an_agents_question_after_a_call_for_agreement_is_held_and_the_round_goes_on() {
+    let server = FakeOpenAi::start(|_, n| match n {
+        3 => stream_of("Fine by me.\n!?@human Can we move on to the next part of the discussion?"),
+        4 => stream_of("Agreed, Compass it is: short and easy to say."),
+        _ => stream_of(&varied_reply(n)),
+    })
+    .await;
     let party = party_on(&server).await;
     server.push_readings([letter("D"), letter("B")]);
     let events = party
         .run(vec![Step::Say("Which name?"), Step::Say("Compass, then. Does everyone agree?")])
         .await;
     assert!(questions(&events).is_empty(), "{:?}", questions(&events));
+    // The next speaker still answered, and its yes made the room's.
+    assert_eq!(agent_messages(&events).len(), 4);
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 1, "consensus proposed");
     let s = load(&session_file(&events));
     assert!(s.fm.readings[1].held_question.is_some());
 }

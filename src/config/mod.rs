@@ -269,6 +269,9 @@ pub fn default_disagreement_words() -> Vec<String> {
         "not fine with",
         "not happy with",
         "not on board",
+        "don't agree",
+        "do not agree",
+        "not a good idea",
         "on the contrary",
         "i doubt",
         "risky",
@@ -305,6 +308,8 @@ pub fn default_agreement_words() -> Vec<String> {
         "fine with",
         "fine by me",
         "happy with",
+        "good idea",
+        "makes sense",
         "同意",
         "赞成",
         "没问题",
@@ -312,6 +317,8 @@ pub fn default_agreement_words() -> Vec<String> {
         "说得对",
         "一致",
         "没意见",
+        "好主意",
+        "有道理",
     ]
     .map(String::from)
     .to_vec()

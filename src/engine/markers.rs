@@ -12,21 +12,36 @@ use std::ops::Range;
 /// and, when that rest is a mention (`@human`), by the mention alone as a word.
 const MARKS: [char; 4] = ['!', '?', '！', '？'];
 
+/// The marks around the word of a marker written as an HTML comment.
+const COMMENT_MARKS: [char; 3] = ['<', '!', '-'];
+
 /// One marker and the ways a model may write it.
 #[derive(Debug, Clone)]
 pub struct Marker {
     written: String,
     /// What follows the opening marks, when the marker has them.
     core: Option<String>,
+    /// The word of a marker written as an HTML comment (`END` of
+    /// `<!-- END -->`). Small models drop the comment's ends ("-- END",
+    /// "END -->", "END" alone on the last line): the word with nothing but
+    /// comment marks around it on its line, dashed or alone, is the marker.
+    word: Option<String>,
 }
 
 impl Marker {
     pub fn new(written: &str) -> Marker {
         let core = written.trim_start_matches(MARKS);
         let core = (core.len() < written.len() && !core.trim().is_empty()).then(|| core.to_string());
+        let word = written
+            .strip_prefix("<!--")
+            .and_then(|w| w.strip_suffix("-->"))
+            .map(str::trim)
+            .filter(|w| !w.is_empty() && w.chars().all(char::is_alphanumeric))
+            .map(str::to_string);
         Marker {
             written: written.to_string(),
             core,
+            word,
         }
     }
 
@@ -54,7 +69,9 @@ impl Marker {
             return None;
         }
         let Some(core) = &self.core else {
-            return text.find(self.written.as_str()).map(|s| s..s + self.written.len());
+            let exact = text.find(self.written.as_str()).map(|s| s..s + self.written.len());
+            let mangled = || self.word.as_deref().and_then(|w| mangled(w, prev, text));
+            return exact.or_else(mangled);
         };
         let mut from = 0;
         while let Some(i) = text[from..].find(core.as_str()) {
@@ -78,7 +95,9 @@ impl Marker {
     /// How many bytes at the end of `text` could still become the marker.
     fn open_tail(&self, prev: Option<char>, text: &str) -> usize {
         let Some(core) = &self.core else {
-            return longest_suffix_prefix(text, &self.written);
+            let exact = longest_suffix_prefix(text, &self.written);
+            let mangled = self.word.as_deref().map_or(0, |w| mangled_tail(w, prev, text));
+            return exact.max(mangled);
         };
         // Marks, then a proper prefix of the rest (perhaps none of it yet);
         // or the start of a mention.
@@ -92,6 +111,56 @@ impl Marker {
             })
             .unwrap_or(0)
     }
+}
+
+/// Where `word` is first written as a comment marker with its ends
+/// dropped: on its line, nothing after it but comment marks and blanks, and
+/// before it a dashed opening (`--`, `<!--`) or nothing. `prev`: the
+/// character before `text` (None: its start is a line's start).
+fn mangled(word: &str, prev: Option<char>, text: &str) -> Option<Range<usize>> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find(word) {
+        let at = from + i;
+        let end = at + word.len();
+        from = end;
+        if text[end..].starts_with(char::is_alphanumeric) {
+            continue;
+        }
+        let line_start = text[..at].rfind('\n').map_or(0, |n| n + 1);
+        let marks = text[line_start..at].trim_end_matches([' ', '\t']);
+        let opening = marks.len() - marks.trim_end_matches(COMMENT_MARKS).len();
+        let start = line_start + marks.len() - opening;
+        let line_end = text[end..].find('\n').map_or(text.len(), |n| end + n);
+        let after = &text[end..line_end];
+        let closing = after.len() - after.trim_start_matches([' ', '\t', '-', '>']).len();
+        let alone = text[line_start..start].trim().is_empty() && (line_start > 0 || prev.is_none_or(|c| c == '\n'));
+        let dashed = text[start..at].contains("--") || after[..closing].contains("--");
+        let word_starts = !text[..start].ends_with(char::is_alphanumeric);
+        if after[closing..].trim().is_empty() && (alone || dashed) && word_starts {
+            return Some(start..end + closing);
+        }
+    }
+    None
+}
+
+/// How many bytes at the end of `text` could still become `word` written
+/// as a mangled comment marker (`mangled`): comment marks, blanks and the
+/// start of the word, where they open a line or a dashed opening.
+fn mangled_tail(word: &str, prev: Option<char>, text: &str) -> usize {
+    let line_start = text.rfind('\n').map_or(0, |n| n + 1);
+    let line = &text[line_start..];
+    let at_line_start = line_start > 0 || prev.is_none_or(|c| c == '\n');
+    line.char_indices()
+        .map(|(i, _)| i)
+        .find(|&p| {
+            let tail = &line[p..];
+            let marks = tail.len() - tail.trim_start_matches(COMMENT_MARKS).len();
+            let rest = tail[marks..].trim_start_matches([' ', '\t']);
+            let could = word.starts_with(rest) && (marks > 0 || !rest.is_empty());
+            let opens = (at_line_start && line[..p].trim().is_empty()) || tail.starts_with(['-', '<']);
+            could && opens && !line[..p].ends_with(char::is_alphanumeric)
+        })
+        .map_or(0, |p| line.len() - p)
 }
 
 /// Bytes of the run of marks that `text` ends with.
@@ -204,6 +273,41 @@ mod tests {
     }
 
     #[test]
+    fn an_end_marker_with_its_comment_ends_dropped_is_still_the_marker() {
+        // What the local 1.5B wrote for `<!-- END -->`, split at every point.
+        for (reply, shown, found) in [
+            (
+                "Okay, let's wrap up.\n\nThank you!\n\n-- END",
+                "Okay, let's wrap up.\n\nThank you!\n\n",
+                true,
+            ),
+            ("Thanks, all! -- END", "Thanks, all! ", true),
+            ("Done.\nEND -->", "Done.\n", true),
+            ("Done.\n<!-- END", "Done.\n", true),
+            ("Done.\nEND\n", "Done.\n\n", true),
+            ("好的，就这样。\n-- END --", "好的，就这样。\n", true),
+            // The word in a sentence, or undashed after words: not the marker.
+            ("The END of the beta is near.", "The END of the beta is near.", false),
+            ("We reach the END soon.", "We reach the END soon.", false),
+            ("Ship it -- ENDLESS tests first.", "Ship it -- ENDLESS tests first.", false),
+            ("See the -- END -- of section two.", "See the -- END -- of section two.", false),
+            ("A list:\n- Every team\n- Each one", "A list:\n- Every team\n- Each one", false),
+        ] {
+            for cut in (0..=reply.len()).filter(|&c| reply.is_char_boundary(c)) {
+                let mut f = MarkerFilter::new(vec!["<!-- END -->".into(), "!?@human".into()]);
+                let out = f.push(&reply[..cut]) + &f.push(&reply[cut..]) + &f.finish();
+                assert_eq!(out, shown, "{reply:?} cut at {cut}");
+                assert_eq!(f.found(0), found, "{reply:?} cut at {cut}");
+            }
+        }
+        // Released text before it: "END" after words is not alone on its line.
+        let mut f = MarkerFilter::new(vec!["<!-- END -->".into()]);
+        let out = f.push("We are at the ") + &f.push("END") + &f.finish();
+        assert_eq!(out, "We are at the END");
+        assert!(!f.found(0));
+    }
+
+    #[test]
     fn multibyte_text_is_cut_safely() {
         let mut f = MarkerFilter::new(vec!["！？@人".into()]);
         let out = f.push("好的！") + &f.finish();
@@ -251,8 +355,8 @@ mod tests {
         let mut f = MarkerFilter::new(vec!["!?@human".into()]);
         assert_eq!(f.push("Great!"), "Great");
         assert_eq!(f.push(" Really?") + &f.finish(), "! Really?");
-        // The end marker is no mention: only its own spelling counts.
-        assert_eq!(Marker::new("<!-- END -->").find("END -->"), None);
+        // The end marker is no mention.
+        assert_eq!(Marker::new("<!-- END -->").find("@human END"), None);
     }
 
     #[test]

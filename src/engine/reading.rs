@@ -10,7 +10,9 @@
 
 use serde_json::Value;
 
+use crate::engine::hygiene::first_sentences;
 use crate::engine::self_check::Stance;
+use crate::engine::similarity::disagreement;
 
 /// What the facilitator's message asks of the room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -102,6 +104,23 @@ pub fn agreed(stances: &[Stance]) -> bool {
     stances.len() >= 2 && yes * 2 > stances.len() && !stances.contains(&Stance::Disagree)
 }
 
+/// The first sentence of the round's replies (agent id, text) that uses a
+/// word of disagreement: (agent id, the sentence). An invited close is
+/// proposed with it named ("Amara raised one more point: …").
+pub fn caveat(replies: &[(String, String)], words: &[String]) -> Option<(String, String)> {
+    replies.iter().find_map(|(who, text)| {
+        let mut rest = text.as_str();
+        while !rest.trim().is_empty() {
+            let sentence = first_sentences(rest, 1);
+            if disagreement(sentence, words).is_some() {
+                return Some((who.clone(), sentence.trim().to_string()));
+            }
+            rest = &rest[sentence.len()..];
+        }
+        None
+    })
+}
+
 /// Whether an agent's question to the facilitator is held back rather than
 /// put to them (it stays in its reply's words): after an invited close or a
 /// call for agreement, which the room answers — a question then ("Can we
@@ -119,8 +138,6 @@ pub fn holds_question(reading: Option<Reading>, just_answered: bool) -> bool {
 pub struct RoundFacts {
     /// Agents who replied.
     pub replies: usize,
-    /// A reply used a word of disagreement.
-    pub disagreement: bool,
     /// The room asked the facilitator something in the round before (a
     /// message answering it is not asked again).
     pub just_answered: bool,
@@ -144,13 +161,14 @@ pub enum Act {
     Nothing,
 }
 
-/// The decision, pure. An end is proposed only when invited and not
-/// contested in the replies; the facts are asked for once, not again right
-/// after an answer.
+/// The decision, pure. An end is proposed only when invited, never in the
+/// opening round (a point a reply still raised is named in the proposal:
+/// the facilitator asked, and decides with it in view); the facts are
+/// asked for once, not again right after an answer.
 pub fn act(reading: Reading, round: RoundFacts) -> Act {
     match reading {
         _ if round.replies == 0 => Act::Nothing,
-        Reading::Close if !round.disagreement && !round.first_round => Act::ProposeEnd,
+        Reading::Close if !round.first_round => Act::ProposeEnd,
         Reading::Close => Act::Nothing,
         Reading::Agreement if round.asks => Act::CheckAgreement,
         Reading::Agreement => Act::Nothing,
@@ -219,23 +237,40 @@ mod tests {
     }
 
     #[test]
-    fn an_invited_close_is_proposed_unless_a_reply_objects() {
+    fn an_invited_close_is_proposed_after_the_opening_round() {
         let quiet = RoundFacts {
             replies: 3,
             ..RoundFacts::default()
         };
         assert_eq!(act(Reading::Close, quiet), Act::ProposeEnd);
-        let contested = RoundFacts {
-            disagreement: true,
-            ..quiet
-        };
-        assert_eq!(act(Reading::Close, contested), Act::Nothing);
         let opening = RoundFacts {
             first_round: true,
             ..quiet
         };
         assert_eq!(act(Reading::Close, opening), Act::Nothing);
         assert_eq!(act(Reading::Close, RoundFacts::default()), Act::Nothing);
+    }
+
+    #[test]
+    fn a_point_still_raised_at_an_invited_close_is_its_first_sentence_of_disagreement() {
+        let words = crate::config::default_disagreement_words();
+        let replies = |r: &[(&str, &str)]| r.iter().map(|(a, t)| (a.to_string(), t.to_string())).collect::<Vec<_>>();
+        let round = replies(&[
+            ("pm", "I agree, flat pricing it is. Thanks all!"),
+            (
+                "architect",
+                "Agreed on the plan. However, it may need changes in support. Legal should look at it.",
+            ),
+            ("qa", "But I still doubt the cap."),
+        ]);
+        assert_eq!(
+            caveat(&round, &words),
+            Some(("architect".into(), "However, it may need changes in support.".into()))
+        );
+        let zh = replies(&[("pm", "好的，就这么定。但是预算还要再确认一下。")]);
+        assert_eq!(caveat(&zh, &words), Some(("pm".into(), "但是预算还要再确认一下。".into())));
+        assert_eq!(caveat(&replies(&[("pm", "Yes, we are done. Thank you!")]), &words), None);
+        assert_eq!(caveat(&[], &words), None);
     }
 
     #[test]

@@ -187,15 +187,19 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
         .cloned()
 }
 
-/// A reply's stance by its own words: disagreement anywhere (a configured
-/// word) first; else agreement when its opening (`opening`) has an agreement
-/// word; else a point of its own.
+/// A reply's stance by its own words, read from its opening (`opening`)
+/// first: a word of disagreement there disagrees; else an agreement word
+/// there agrees, whatever caveat follows ("I agree. … However, the rollout
+/// needs care" is a yes with a point); else a word of disagreement anywhere
+/// disagrees; else a point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
-    if disagreement(text, disagreement_words).is_some() {
-        return Stance::Disagree;
-    }
-    if find_word(opening(text), agreement_words).is_some() {
+    let opening = opening(text);
+    if disagreement(opening, disagreement_words).is_some() {
+        Stance::Disagree
+    } else if find_word(opening, agreement_words).is_some() {
         Stance::Agree
+    } else if disagreement(text, disagreement_words).is_some() {
+        Stance::Disagree
     } else {
         Stance::New
     }
@@ -503,5 +507,38 @@ mod tests {
             Stance::Disagree,
             "a word of disagreement wins"
         );
+        // A yes first, then a caveat: still a yes (the 1.5B's "Agree! … However, there are also some challenges").
+        assert_eq!(
+            stated_stance("Agree! It simplifies billing.  However, there are also some challenges.", &yes, &no),
+            Stance::Agree
+        );
+        assert_eq!(
+            stated_stance("同意，这个安排很好。不过，推广时要注意节奏。", &yes, &no),
+            Stance::Agree
+        );
+        assert_eq!(
+            stated_stance("Agreed! However, I prefer Beacon.", &yes, &no),
+            Stance::Disagree,
+            "a bare yes, then a no in the same opening: a no"
+        );
+        assert_eq!(
+            stated_stance("Compass is nice. However, I prefer Beacon.", &yes, &no),
+            Stance::Disagree,
+            "no yes first: the caveat is the stance"
+        );
+        assert_eq!(
+            stated_stance("I think it's a good idea. It is a step forward.", &yes, &no),
+            Stance::Agree
+        );
+        assert_eq!(
+            stated_stance("I don't agree: Beacon says more.", &yes, &no),
+            Stance::Disagree,
+            "an agreement word negated"
+        );
+        assert_eq!(
+            stated_stance("That's not a good idea for a small team.", &yes, &no),
+            Stance::Disagree
+        );
+        assert_eq!(stated_stance("我觉得这是个好主意。", &yes, &no), Stance::Agree);
     }
 }

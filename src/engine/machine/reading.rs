@@ -1,6 +1,6 @@
 //! After a round the facilitator's message opened, the host reads that
-//! message (`engine::reading`): a close invited and not contested becomes
-//! the host's proposal to end; agreement asked for is answered by the
+//! message (`engine::reading`): a close invited becomes the host's
+//! proposal to end, naming a point a reply still raised; agreement asked for is answered by the
 //! replies' own words (consensus); a job without its facts becomes the
 //! host's question. Every reading is in the session file (`readings`) and
 //! sent as an event, read or not. The facilitator decides every proposal.
@@ -8,9 +8,9 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, parse, Act, Reading, RoundFacts};
+use crate::engine::reading::{act, agreed, caveat, parse, Act, Reading, RoundFacts};
 use crate::engine::self_check::Stance;
-use crate::engine::similarity::{disagreement, stated_stance};
+use crate::engine::similarity::stated_stance;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{ReadingRecord, TurnKind};
@@ -93,10 +93,8 @@ impl Party {
             return None;
         }
         let replies = self.round_replies(round);
-        let words = &self.room.cfg.party.consensus.disagreement_words;
         let facts = RoundFacts {
             replies: replies.len(),
-            disagreement: replies.iter().any(|(_, t)| disagreement(t, words).is_some()),
             just_answered: self.answers_question(round),
             asks: message.contains(['?', '？']),
             first_round: round <= 1,
@@ -157,7 +155,7 @@ impl Party {
         match done {
             "propose_end" => {
                 let host = self.host_of(round);
-                let text = self.render("host_close", &[("user_name", &self.room.user_name.clone())]);
+                let text = self.close_text(&replies);
                 // Why the host proposes, in the transcript before the modal.
                 let said = format!("{} {}: {text}", host.icon, host.name);
                 self.notice(crate::engine::NoticeKind::Info, said).await;
@@ -174,6 +172,21 @@ impl Party {
             _ => {}
         }
         outcome
+    }
+
+    /// The host's proposal to end an invited close: with the point a reply
+    /// still raised (`reading::caveat`), named with its speaker.
+    fn close_text(&self, replies: &[(String, String)]) -> String {
+        let user = self.room.user_name.clone();
+        let words = &self.room.cfg.party.consensus.disagreement_words;
+        let named = caveat(replies, words).and_then(|(id, point)| {
+            let agent = self.room.agents.iter().find(|a| a.id == id)?;
+            Some((agent.name.clone(), crate::text::ellipsize(&point, 160)))
+        });
+        match named {
+            Some((name, point)) => self.render("host_close_caveat", &[("user_name", &user), ("name", &name), ("point", &point)]),
+            None => self.render("host_close", &[("user_name", &user)]),
+        }
     }
 
     /// The host's question for the facts a job needs: a second neutral

@@ -42,6 +42,8 @@ struct Tally {
     /// The facilitator quit while a reply streamed.
     quit: bool,
     last_cause: String,
+    /// A speaker's server was gone for the whole retry window.
+    gone: bool,
     /// An agent proposed to end: (agent, raw reply, shown reply).
     proposal: Option<(Agent, String, String)>,
     /// An agent asked the facilitator: (agent, question), asked once the
@@ -49,6 +51,14 @@ struct Tally {
     question: Option<(Agent, String)>,
     /// What the speakers came to, for the run-dry rule.
     yielded: RoundYield,
+}
+
+impl Tally {
+    /// Whether nothing but a question stopped the round: nobody proposed
+    /// the end, quit, interrupted, or found the server gone.
+    fn goes_on(&self) -> bool {
+        self.proposal.is_none() && !self.quit && !self.interrupted && !self.gone
+    }
 }
 
 /// What a speaker was given again this round.
@@ -109,48 +119,55 @@ impl Party {
             topic,
             earlier: Vec::new(),
         };
+        // The host reads what the facilitator wrote (not a push, not [C]).
+        let read = floor.message.clone().filter(|_| matches!(input, RoundInput::Message(_)));
         let mut tally = Tally::default();
+        let mut made = None;
         for group in self.room.round_mode.groups(picked.len()) {
             let speakers: Vec<Agent> = picked[group].iter().map(|&i| self.room.agents[i].clone()).collect();
-            let go_on = self.speak_together(&speakers, &mut floor, &mut tally).await;
+            let mut go_on = self.speak_together(&speakers, &mut floor, &mut tally).await;
+            if tally.question.is_some() {
+                // A question held back stays in its reply's words and the
+                // next speakers still answer the facilitator's message.
+                go_on = self.weigh_question(round, &mut tally, read.as_deref(), &mut made).await && tally.goes_on();
+            }
             if !go_on || self.clock.time_up {
                 break;
             }
         }
-        // The host reads what the facilitator wrote (not a push, not [C]).
-        let read = floor.message.filter(|_| matches!(input, RoundInput::Message(_)));
-        let made = self.weigh_question(round, &mut tally, read.as_deref()).await;
         self.close_round(round, tally, read, made).await
     }
 
-    /// An agent's question to the facilitator is put to them, unless
-    /// `reading::holds_question` holds it back (the host's reading of the
-    /// message that opened the round, or the round answering the room's
-    /// question); the reading made for it is acted on when the round
-    /// closes, so the message is read once.
-    async fn weigh_question(&mut self, round: u32, tally: &mut Tally, message: Option<&str>) -> Option<Read> {
-        let (agent, question) = tally.question.take()?;
+    /// An agent's question to the facilitator is put to them (false: the
+    /// round stops there), unless `reading::holds_question` holds it back
+    /// (the host's reading of the message that opened the round, made once
+    /// into `made` and acted on when the round closes; or the round
+    /// answering the room's question): true, the round goes on.
+    async fn weigh_question(&mut self, round: u32, tally: &mut Tally, message: Option<&str>, made: &mut Option<Read>) -> bool {
+        let Some((agent, question)) = tally.question.take() else {
+            return true;
+        };
         let reads = self.room.cfg.party.read_messages && !tally.interrupted && !tally.quit;
-        let mut made = None;
-        if let Some(message) = message.filter(|_| reads) {
+        if let Some(message) = message.filter(|_| reads && made.is_none()) {
             match self.read(round, message).await {
-                Ok(r) => made = Some(r),
+                Ok(r) => *made = Some(r),
                 Err(_) => tally.quit = true,
             }
         }
         if tally.quit {
-            return made;
+            return false;
         }
         let just_answered = self.answers_question(round);
         if crate::engine::reading::holds_question(made.as_ref().and_then(Read::reading), just_answered) {
             tracing::info!(agent = %agent.id, %question, just_answered, "an agent's question held back");
-            if let Some(r) = made.as_mut() {
+            if let Some(r) = made.as_mut().filter(|r| r.held.is_none()) {
                 r.held = Some(crate::text::ellipsize(&question, 200));
             }
+            true
         } else {
             self.agent_question(round, &agent, question).await;
+            false
         }
-        made
     }
 
     /// What opens the round goes into the transcript; the message the room
@@ -435,6 +452,7 @@ impl Party {
                     cause,
                 });
                 if gone {
+                    tally.gone = true;
                     return (false, None);
                 }
             }
