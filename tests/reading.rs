@@ -422,3 +422,32 @@ async fn an_invited_close_in_a_room_that_has_run_dry_is_proposed_not_redirected(
     );
     assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
 }
+
+#[tokio::test]
+async fn an_invited_close_that_every_speaker_passes_on_is_proposed() {
+    const TOPIC: &str = "What should our plugin API look like for third-party developers?";
+    // Asked whether the room is done, every speaker only repeats the topic:
+    // cut, asked again, they pass. Nothing more to add is an answer.
+    let server = FakeOpenAi::start(|r, n| {
+        if r.prompt_text().contains("Shall we wrap up?") {
+            stream_of(TOPIC)
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), letter("A")]);
+    let events = party
+        .run(vec![
+            Step::Say(TOPIC),
+            Step::Say("Good, a REST API with webhooks it is. Shall we wrap up?"),
+            Step::CONFIRM,
+        ])
+        .await;
+    let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { round: 2, .. })).count();
+    assert_eq!(passed, 2, "every speaker of the close passed");
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings[1].act, "propose_end");
+}

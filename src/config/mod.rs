@@ -270,6 +270,8 @@ pub fn default_disagreement_words() -> Vec<String> {
         "not happy with",
         "not on board",
         "don't agree",
+        "not sure",
+        "unsure",
         "do not agree",
         "not a good idea",
         "on the contrary",
@@ -277,6 +279,7 @@ pub fn default_disagreement_words() -> Vec<String> {
         "risky",
         "concern",
         "不同意",
+        "不行",
         "但是",
         "然而",
         // "however," with its comma: "再好不过" is praise.
@@ -310,6 +313,11 @@ pub fn default_agreement_words() -> Vec<String> {
         "happy with",
         "good idea",
         "makes sense",
+        // Asked "does everyone agree?", a reply opening "Sure." or "Of course!"
+        // says yes: in every bench round so far it did.
+        "sure",
+        "of course",
+        "certainly",
         "同意",
         "赞成",
         "没问题",
@@ -319,6 +327,8 @@ pub fn default_agreement_words() -> Vec<String> {
         "没意见",
         "好主意",
         "有道理",
+        "当然",
+        "好的",
     ]
     .map(String::from)
     .to_vec()

@@ -138,6 +138,8 @@ pub fn holds_question(reading: Option<Reading>, just_answered: bool) -> bool {
 pub struct RoundFacts {
     /// Agents who replied.
     pub replies: usize,
+    /// Agents who passed: asked twice, nothing of their own to add.
+    pub passed: usize,
     /// The room asked the facilitator something in the round before (a
     /// message answering it is not asked again).
     pub just_answered: bool,
@@ -167,8 +169,10 @@ pub enum Act {
 /// asked for once, not again right after an answer.
 pub fn act(reading: Reading, round: RoundFacts) -> Act {
     match reading {
+        // Asked whether the room is done, speakers with nothing to add
+        // answer too.
+        Reading::Close if !round.first_round && round.replies + round.passed > 0 => Act::ProposeEnd,
         _ if round.replies == 0 => Act::Nothing,
-        Reading::Close if !round.first_round => Act::ProposeEnd,
         Reading::Close => Act::Nothing,
         Reading::Agreement if round.asks => Act::CheckAgreement,
         Reading::Agreement => Act::Nothing,
@@ -249,6 +253,13 @@ mod tests {
         };
         assert_eq!(act(Reading::Close, opening), Act::Nothing);
         assert_eq!(act(Reading::Close, RoundFacts::default()), Act::Nothing);
+        let all_passed = RoundFacts {
+            passed: 2,
+            ..RoundFacts::default()
+        };
+        assert_eq!(act(Reading::Close, all_passed), Act::ProposeEnd, "nothing more to add");
+        assert_eq!(act(Reading::Agreement, RoundFacts { asks: true, ..all_passed }), Act::Nothing);
+        assert_eq!(act(Reading::MissingFacts, all_passed), Act::Nothing);
     }
 
     #[test]

@@ -484,7 +484,8 @@ mod tests {
             Stance::Disagree
         );
         // A sentence that ends in a wide character ends at its last byte.
-        assert_eq!(stated_stance("当然可以！短视频在预算中占一定比例。", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("当然可以！短视频在预算中占一定比例。", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("短视频在预算中占一定比例。", &yes, &no), Stance::New);
         assert_eq!(stated_stance("我同意！就叫「罗盘」。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("好的，没问题。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("", &yes, &no), Stance::New);
@@ -494,7 +495,11 @@ mod tests {
             Stance::Agree
         );
         assert_eq!(stated_stance("好的！我同意，就叫罗盘。", &yes, &no), Stance::Agree);
-        assert_eq!(stated_stance("Sure! Dashboards would help. I agree.", &yes, &no), Stance::New);
+        // Asked whether everyone agrees, "Sure." is a yes.
+        assert_eq!(stated_stance("Sure.", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("Dashboards would help. I agree.", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("Sure! But I think Beacon says more.", &yes, &no), Stance::Disagree);
+        assert_eq!(stated_stance("I'm not sure Compass is right.", &yes, &no), Stance::Disagree);
         // The answer in the question's own words.
         assert_eq!(
             stated_stance("I'm okay with that. Let's start with the take-home task.", &yes, &no),

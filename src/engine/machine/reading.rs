@@ -32,7 +32,9 @@ pub(super) struct Read {
     error: Option<String>,
     /// The facilitator's messages before it, as the call showed them.
     earlier: String,
-    started: std::time::Instant,
+    /// How long the call took: a reading made mid-round, for an agent's
+    /// question, is acted on when the round closes.
+    took: std::time::Duration,
     /// An agent's question held back (`reading::holds_question`).
     pub(super) held: Option<String>,
 }
@@ -78,16 +80,17 @@ impl Party {
             reading,
             error,
             earlier,
-            started,
+            took: started.elapsed(),
             held: None,
         })
     }
 
     /// Acts on the reading of `message`, the facilitator's message that
-    /// opened `round` (`made`: already read, to weigh an agent's question).
+    /// opened `round` (`made`: already read, to weigh an agent's question;
+    /// `passed`: speakers who had nothing to add).
     /// Some: what comes next (a proposal or a question raised, the
     /// facilitator quit); None: judging goes on as after any round.
-    pub(super) async fn read_message(&mut self, round: u32, message: &str, made: Option<Read>) -> Option<Next> {
+    pub(super) async fn read_message(&mut self, round: u32, message: &str, made: Option<Read>, passed: usize) -> Option<Next> {
         let asked = self.state().awaiting_answer_from.is_some();
         if !self.pending.is_empty() || (asked && made.is_none()) {
             return None;
@@ -95,6 +98,7 @@ impl Party {
         let replies = self.round_replies(round);
         let facts = RoundFacts {
             replies: replies.len(),
+            passed,
             just_answered: self.answers_question(round),
             asks: message.contains(['?', '？']),
             first_round: round <= 1,
@@ -111,7 +115,7 @@ impl Party {
             reading,
             error,
             earlier,
-            started,
+            took,
             held,
         } = made;
         // An agent's question stands for the host's: the facilitator answers one.
@@ -125,6 +129,7 @@ impl Party {
             _ => "nothing",
         };
         let mut question = None;
+        let asking = std::time::Instant::now();
         if decided == Act::AskFacts {
             match self.facts_question(round, message, &earlier).await {
                 Err(next) => return Some(next),
@@ -132,7 +137,7 @@ impl Party {
                 Ok(None) => done = "nothing: no question in the answer",
             }
         }
-        let ms = started.elapsed().as_millis() as u64;
+        let ms = (took + asking.elapsed()).as_millis() as u64;
         self.session.fm.readings.push(ReadingRecord {
             round,
             answer: crate::text::ellipsize(&answer, 200),

@@ -527,9 +527,11 @@ impl Party {
         // What the facilitator asked for comes before what the room's yield
         // suggests: an invited close is proposed, not redirected as a room
         // that has run dry.
-        let reads = self.room.cfg.party.read_messages && !tally.interrupted && tally.ok > 0;
+        // A round everyone passed answered too: nothing more to add.
+        let answered = tally.ok > 0 || tally.yielded.passed > 0;
+        let reads = self.room.cfg.party.read_messages && !tally.interrupted && answered;
         if let Some(message) = read.filter(|_| reads) {
-            if let Some(next) = self.read_message(round, &message, made).await {
+            if let Some(next) = self.read_message(round, &message, made, tally.yielded.passed).await {
                 self.room_active_at = Instant::now();
                 return next;
             }
