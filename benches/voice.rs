@@ -127,6 +127,8 @@ fn runtime_texts(dir: &Path) -> Vec<String> {
 struct Tally {
     replies: usize,
     flawed: usize,
+    /// Flawed by the classes reply hygiene removes (`Flaw::HYGIENE`).
+    flawed_hygiene: usize,
     by_class: BTreeMap<Flaw, usize>,
     after_other: usize,
     reacting: usize,
@@ -168,6 +170,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
         facilitator: start["user_name"].as_str().unwrap_or_default().into(),
         chinese,
         runtime_texts: runtime.to_vec(),
+        phrases: score::Phrases::builtin(),
     };
     let name_of = |id: &str| judge.roster.iter().find(|p| p.id == id).map_or(id.to_string(), |p| p.name.clone());
     listing.push_str(&format!("\n=== {}\n", log.display()));
@@ -195,10 +198,17 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
             kind @ ("agent_message" | "farewell") => {
                 let agent = e["agent"].as_str().unwrap_or_default();
                 let reply = e["text"].as_str().unwrap_or_default();
-                let v = judge.judge(agent, reply, &said);
+                let mut v = judge.judge(agent, reply, &said);
+                if kind == "farewell" {
+                    // A goodbye of a few words is a goodbye, not a stub.
+                    v.flaws.retain(|f| *f != Flaw::Stub);
+                }
                 t.replies += 1;
                 if !v.flaws.is_empty() {
                     t.flawed += 1;
+                }
+                if v.flaws.iter().any(|f| Flaw::HYGIENE.contains(f)) {
+                    t.flawed_hygiene += 1;
                 }
                 for f in &v.flaws {
                     *t.by_class.entry(*f).or_default() += 1;
@@ -245,6 +255,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 t.failed += 1;
                 t.replies += 1;
                 t.flawed += 1;
+                t.flawed_hygiene += 1;
                 *t.by_class.entry(Flaw::Empty).or_default() += 1;
                 listing.push_str(&format!(
                     "\n[{round}] {} FAILED: {}\n",
@@ -323,6 +334,11 @@ fn report(t: &Tally, label: &str) -> String {
         "| **flawed (any class)** | **{} ({})** |\n",
         t.flawed,
         pct(t.flawed, t.replies)
+    ));
+    s.push_str(&format!(
+        "| flawed by the classes hygiene removes (the first nine) | {} ({}) |\n",
+        t.flawed_hygiene,
+        pct(t.flawed_hygiene, t.replies)
     ));
     for f in Flaw::ALL {
         let n = t.by_class.get(&f).copied().unwrap_or(0);

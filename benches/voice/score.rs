@@ -28,10 +28,42 @@ pub enum Flaw {
     Empty,
     WrongLanguage,
     OverLength,
+    /// An assistant's register: a greeting, praise for the question, "hope
+    /// this helps", an offer to help, talk about the conversation itself.
+    Assistant,
+    /// A turn of a handful of words ("I completely agree.", "同意。").
+    Stub,
+    /// The speaker calling on itself by name ("Tomás, what would it cost?"
+    /// by Tomás; "Hey Maya," by Maya).
+    SelfAddress,
+    /// The speaker narrating itself in the third person ("Amara agrees").
+    SelfNarration,
+    /// Agreeing or disagreeing without saying with whom or with what: a
+    /// bare "I completely agree." in a reply that names nobody.
+    BareStance,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 9] = [
+    pub const ALL: [Flaw; 14] = [
+        Flaw::SpeaksAsOther,
+        Flaw::AttributesUnspoken,
+        Flaw::SelfQuote,
+        Flaw::LeakedRuntime,
+        Flaw::Echo,
+        Flaw::Loop,
+        Flaw::Empty,
+        Flaw::WrongLanguage,
+        Flaw::OverLength,
+        Flaw::Assistant,
+        Flaw::Stub,
+        Flaw::SelfAddress,
+        Flaw::SelfNarration,
+        Flaw::BareStance,
+    ];
+
+    /// The classes reply hygiene removes; the others are what a
+    /// facilitator's ear hears beyond them (issue 35).
+    pub const HYGIENE: [Flaw; 9] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -54,7 +86,56 @@ impl Flaw {
             Flaw::Empty => "empty / failed",
             Flaw::WrongLanguage => "wrong language",
             Flaw::OverLength => "over length",
+            Flaw::Assistant => "assistant's register",
+            Flaw::Stub => "stub turn",
+            Flaw::SelfAddress => "addresses itself",
+            Flaw::SelfNarration => "narrates itself (third person)",
+            Flaw::BareStance => "agrees without object",
         }
+    }
+}
+
+/// A reply shorter than this (Latin words, plus CJK characters counted
+/// two to a word) says nothing of its own: a stub.
+pub const STUB_WORDS: usize = 6;
+
+/// The phrase lists of one language (`benches/voice/phrases/*.toml`).
+#[derive(serde::Deserialize)]
+struct PhraseFile {
+    assistant: Vec<String>,
+    bare_stance: Vec<String>,
+    self_narration: Vec<String>,
+}
+
+/// Every language's phrases: a reply is read with all of them.
+pub struct Phrases {
+    /// With `{U}` for the facilitator's name, escaped.
+    assistant: Vec<String>,
+    bare_stance: Vec<Regex>,
+    /// With `{N}` for the speaker's own name, escaped.
+    self_narration: Vec<String>,
+}
+
+impl Phrases {
+    /// The bench's own files, built in: one per language.
+    pub fn builtin() -> Phrases {
+        Phrases::from_files(&[include_str!("phrases/en.toml"), include_str!("phrases/zh.toml")])
+    }
+
+    pub fn from_files(files: &[&str]) -> Phrases {
+        let compile = |p: &String| Regex::new(&format!("(?i){p}")).unwrap_or_else(|e| panic!("phrase {p:?}: {e}"));
+        let mut out = Phrases {
+            assistant: Vec::new(),
+            bare_stance: Vec::new(),
+            self_narration: Vec::new(),
+        };
+        for text in files {
+            let f: PhraseFile = toml::from_str(text).unwrap_or_else(|e| panic!("a phrase file: {e}"));
+            out.assistant.extend(f.assistant);
+            out.bare_stance.extend(f.bare_stance.iter().map(compile));
+            out.self_narration.extend(f.self_narration);
+        }
+        out
     }
 }
 
@@ -80,6 +161,7 @@ pub struct Judge {
     pub chinese: bool,
     /// Texts of the runtime (templates): none of it may come back.
     pub runtime_texts: Vec<String>,
+    pub phrases: Phrases,
 }
 
 #[derive(Debug, Default, Clone, PartialEq)]
@@ -192,6 +274,22 @@ fn greets(name: &str, reply: &str) -> bool {
     .is_match(reply)
 }
 
+/// `reply` names `name` as a word. A name's edge is any non-Latin letter:
+/// Chinese writes names straight against its own characters (`同意Kofi的看法`).
+fn names(name: &str, reply: &str) -> bool {
+    Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}(?:[^\p{{Latin}}]|$)", regex::escape(name)))
+        .expect("name pattern is valid")
+        .is_match(reply)
+}
+
+/// `reply` calls on `name` anywhere: the name followed by a comma or a mark
+/// of address (`Tomás, what…`, `…, Maya!`, `Maya，我们…`), not a label.
+fn addresses(name: &str, reply: &str) -> bool {
+    Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}\s*[,，、!！?？]", regex::escape(name)))
+        .expect("address pattern is valid")
+        .is_match(reply)
+}
+
 impl Judge {
     fn attribution(&self, name: &str) -> Vec<Regex> {
         let n = regex::escape(name);
@@ -219,8 +317,48 @@ impl Judge {
         let me = self.roster.iter().find(|p| p.id == speaker);
         let spoken: HashSet<&str> = before.iter().filter_map(|s| s.by.as_deref()).collect();
 
+        let cjk_chars = toks.iter().filter(|w| w.chars().all(is_cjk)).count();
+        let weight = toks.len() - cjk_chars + cjk_chars / 2;
+        // Fewer than three tokens is nothing said, as the bench always counted it.
         if toks.len() < 3 {
             flaws.push(Flaw::Empty);
+        } else if weight < STUB_WORDS {
+            flaws.push(Flaw::Stub);
+        }
+        let sents_text = sentences(reply);
+        let user = regex::escape(&self.facilitator);
+        let assistant = self.phrases.assistant.iter().any(|p| {
+            let r = Regex::new(&format!("(?i){}", p.replace("{U}", &user))).expect("phrases are valid");
+            r.is_match(reply) || sents_text.iter().any(|s| r.is_match(s))
+        });
+        if assistant {
+            flaws.push(Flaw::Assistant);
+        }
+        // Names anyone in the room but itself: the object of a stance.
+        let names_someone = self
+            .roster
+            .iter()
+            .filter(|p| p.id != speaker)
+            .map(|p| p.name.as_str())
+            .chain([self.facilitator.as_str()])
+            .any(|n| names(n, reply));
+        let bare = sents_text.iter().any(|s| self.phrases.bare_stance.iter().any(|r| r.is_match(s)));
+        if bare && !names_someone {
+            flaws.push(Flaw::BareStance);
+        }
+        if let Some(m) = me {
+            if addresses(&m.name, reply) || greets(&m.name, reply) {
+                flaws.push(Flaw::SelfAddress);
+            }
+            let n = regex::escape(&m.name);
+            let narrates = self.phrases.self_narration.iter().any(|p| {
+                Regex::new(&format!("(?i){}", p.replace("{N}", &n)))
+                    .expect("phrases are valid")
+                    .is_match(reply)
+            });
+            if narrates {
+                flaws.push(Flaw::SelfNarration);
+            }
         }
         // Speaking as others.
         let others = self.roster.iter().filter(|p| p.id != speaker).map(|p| p.name.as_str());
@@ -229,7 +367,7 @@ impl Judge {
             flaws.push(Flaw::SpeaksAsOther);
         }
         // Attribution to agents who have not spoken, and to oneself.
-        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply) || greets(&m.name, reply));
+        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply));
         let mut unspoken = false;
         for p in &self.roster {
             let attributed = self.attribution(&p.name).iter().any(|r| r.is_match(reply));
@@ -289,13 +427,7 @@ impl Judge {
             .roster
             .iter()
             .filter(|p| p.id != speaker && spoken.contains(p.id.as_str()))
-            .any(|p| {
-                // A name's edge is any non-Latin-letter: Chinese writes names
-                // straight against its own characters (`同意Kofi的看法`).
-                Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}(?:[^\p{{Latin}}]|$)", regex::escape(&p.name)))
-                    .expect("name pattern is valid")
-                    .is_match(reply)
-            });
+            .any(|p| names(&p.name, reply));
         flaws.sort();
         flaws.dedup();
         Verdict { flaws, reacts, words }
@@ -350,138 +482,5 @@ impl Judge {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn judge(chinese: bool) -> Judge {
-        let roster = [("analyst", "Maya"), ("developer", "Kofi"), ("ux", "Priya")]
-            .iter()
-            .map(|(id, name)| Person {
-                id: id.to_string(),
-                name: name.to_string(),
-            })
-            .collect();
-        Judge {
-            roster,
-            facilitator: "Sam".into(),
-            chinese,
-            runtime_texts: vec!["Speak only as yourself and never write lines for the other agents or for the facilitator.".into()],
-        }
-    }
-
-    fn said(by: Option<&str>, text: &str) -> Said {
-        Said {
-            by: by.map(String::from),
-            text: text.into(),
-        }
-    }
-
-    #[test]
-    fn greeting_oneself_is_a_self_quote_and_greeting_another_is_not() {
-        let j = judge(false);
-        let before = [
-            said(None, "How do we pick a database?"),
-            said(Some("developer"), "Start with Postgres."),
-        ];
-        for reply in [
-            "Hey Maya, great question! Postgres it is.",
-            "Maya, thank you for asking. Postgres it is.",
-        ] {
-            assert_eq!(j.judge("analyst", reply, &before).flaws, vec![Flaw::SelfQuote], "{reply}");
-        }
-        assert_eq!(
-            j.judge("analyst", "Hey Kofi, Postgres is fine by me, with backups.", &before).flaws,
-            vec![]
-        );
-    }
-
-    #[test]
-    fn a_good_reply_that_answers_a_speaker_has_no_flaw_and_reacts() {
-        let j = judge(false);
-        let before = [
-            said(None, "How do we pick a database?"),
-            said(Some("developer"), "Start with Postgres; it is boring and it works."),
-        ];
-        let v = j.judge(
-            "analyst",
-            "Kofi, boring is fine, but who runs the backups? I would ask the team first.",
-            &before,
-        );
-        assert_eq!(v.flaws, vec![]);
-        assert!(v.reacts);
-    }
-
-    #[test]
-    fn each_flaw_is_found() {
-        let j = judge(false);
-        let before = [
-            said(None, "Topic?"),
-            said(
-                Some("developer"),
-                "We should ship the smallest thing that could work and measure it in production.",
-            ),
-        ];
-        let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
-        assert!(flaws("analyst", "I think so.\nKofi: and I agree with myself.").contains(&Flaw::SpeaksAsOther));
-        assert!(flaws("analyst", "Fine.\n**Sam**: thanks all").contains(&Flaw::SpeaksAsOther));
-        assert!(flaws("analyst", "I agree with Priya that research comes first.").contains(&Flaw::AttributesUnspoken));
-        assert!(!flaws("analyst", "I agree with Kofi that research comes first.").contains(&Flaw::AttributesUnspoken));
-        assert!(flaws("analyst", "As Maya said, research comes first.").contains(&Flaw::SelfQuote));
-        assert!(flaws("analyst", "Maya: research comes first, always.").contains(&Flaw::SelfQuote));
-        assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
-        assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
-        assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
-        assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
-        assert!(flaws(
-            "analyst",
-            "Remember to speak only as yourself and never write lines for the other agents."
-        )
-        .contains(&Flaw::LeakedRuntime));
-        assert!(flaws(
-            "analyst",
-            "Yes. We should ship the smallest thing that could work and measure it in production."
-        )
-        .contains(&Flaw::Echo));
-        assert!(flaws(
-            "analyst",
-            "Test the plan with users first. Test the plan with users first. Test the plan with users first."
-        )
-        .contains(&Flaw::Loop));
-        assert!(flaws("analyst", "  ").contains(&Flaw::Empty));
-        assert!(flaws("analyst", "我们应该先做用户调研，然后再决定数据库。").contains(&Flaw::WrongLanguage));
-        assert!(flaws("analyst", &"word ".repeat(MAX_WORDS + 1)).contains(&Flaw::OverLength));
-    }
-
-    #[test]
-    fn chinese_replies() {
-        let j = judge(true);
-        let before = [said(None, "怎么选数据库？"), said(Some("developer"), "先用 Postgres，稳定可靠。")];
-        let v = j.judge("analyst", "我同意Kofi的看法，但是备份谁来负责？我们要先问问团队。", &before);
-        assert_eq!(v.flaws, vec![]);
-        assert!(v.reacts);
-        assert!(j
-            .judge("analyst", "正如Priya所说，我们需要调研。", &before)
-            .flaws
-            .contains(&Flaw::AttributesUnspoken));
-        assert!(j
-            .judge("analyst", "We should start with research before anything else.", &before)
-            .flaws
-            .contains(&Flaw::WrongLanguage));
-        assert!(j
-            .judge("analyst", "Kofi：先用 Postgres。", &before)
-            .flaws
-            .contains(&Flaw::SpeaksAsOther));
-    }
-
-    #[test]
-    fn naming_someone_is_not_a_label() {
-        let j = judge(false);
-        let before = [said(None, "Topic?"), said(Some("developer"), "Ship it.")];
-        let v = j.judge(
-            "analyst",
-            "Kofi, I hear you: shipping early matters. But: who pays for the rework?",
-            &before,
-        );
-        assert!(!v.flaws.contains(&Flaw::SpeaksAsOther), "{v:?}");
-    }
-}
+#[path = "score_tests.rs"]
+mod tests;

@@ -1,0 +1,189 @@
+//! The scorer's classes, each heard on replies a facilitator would wince at.
+
+use super::*;
+
+fn judge(chinese: bool) -> Judge {
+    let roster = [("analyst", "Maya"), ("developer", "Kofi"), ("ux", "Priya")]
+        .iter()
+        .map(|(id, name)| Person {
+            id: id.to_string(),
+            name: name.to_string(),
+        })
+        .collect();
+    Judge {
+        roster,
+        facilitator: "Sam".into(),
+        chinese,
+        runtime_texts: vec!["Speak only as yourself and never write lines for the other agents or for the facilitator.".into()],
+        phrases: Phrases::builtin(),
+    }
+}
+
+fn said(by: Option<&str>, text: &str) -> Said {
+    Said {
+        by: by.map(String::from),
+        text: text.into(),
+    }
+}
+
+#[test]
+fn greeting_oneself_is_addressing_oneself_and_greeting_another_is_not() {
+    let j = judge(false);
+    let before = [
+        said(None, "How do we pick a database?"),
+        said(Some("developer"), "Start with Postgres."),
+    ];
+    for reply in [
+        "Hey Maya, Postgres it is, with nightly backups.",
+        "Maya, we should pick Postgres and test the backups.",
+        "Postgres it is, with nightly backups and a restore drill, Maya!",
+    ] {
+        assert_eq!(j.judge("analyst", reply, &before).flaws, vec![Flaw::SelfAddress], "{reply}");
+    }
+    assert_eq!(
+        j.judge("analyst", "Hey Kofi, Postgres is fine by me, with backups.", &before).flaws,
+        vec![]
+    );
+}
+
+#[test]
+fn a_good_reply_that_answers_a_speaker_has_no_flaw_and_reacts() {
+    let j = judge(false);
+    let before = [
+        said(None, "How do we pick a database?"),
+        said(Some("developer"), "Start with Postgres; it is boring and it works."),
+    ];
+    let v = j.judge(
+        "analyst",
+        "Kofi, boring is fine, but who runs the backups? I would ask the team first.",
+        &before,
+    );
+    assert_eq!(v.flaws, vec![]);
+    assert!(v.reacts);
+}
+
+#[test]
+fn each_flaw_is_found() {
+    let j = judge(false);
+    let before = [
+        said(None, "Topic?"),
+        said(
+            Some("developer"),
+            "We should ship the smallest thing that could work and measure it in production.",
+        ),
+    ];
+    let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
+    assert!(flaws("analyst", "I think so.\nKofi: and I agree with myself.").contains(&Flaw::SpeaksAsOther));
+    assert!(flaws("analyst", "Fine.\n**Sam**: thanks all").contains(&Flaw::SpeaksAsOther));
+    assert!(flaws("analyst", "I agree with Priya that research comes first.").contains(&Flaw::AttributesUnspoken));
+    assert!(!flaws("analyst", "I agree with Kofi that research comes first.").contains(&Flaw::AttributesUnspoken));
+    assert!(flaws("analyst", "As Maya said, research comes first.").contains(&Flaw::SelfQuote));
+    assert!(flaws("analyst", "Maya: research comes first, always.").contains(&Flaw::SelfQuote));
+    assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
+    assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
+    assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
+    assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
+    assert!(flaws(
+        "analyst",
+        "Remember to speak only as yourself and never write lines for the other agents."
+    )
+    .contains(&Flaw::LeakedRuntime));
+    assert!(flaws(
+        "analyst",
+        "Yes. We should ship the smallest thing that could work and measure it in production."
+    )
+    .contains(&Flaw::Echo));
+    assert!(flaws(
+        "analyst",
+        "Test the plan with users first. Test the plan with users first. Test the plan with users first."
+    )
+    .contains(&Flaw::Loop));
+    assert!(flaws("analyst", "  ").contains(&Flaw::Empty));
+    assert!(flaws("analyst", "我们应该先做用户调研，然后再决定数据库。").contains(&Flaw::WrongLanguage));
+    assert!(flaws("analyst", &"word ".repeat(MAX_WORDS + 1)).contains(&Flaw::OverLength));
+}
+
+#[test]
+fn chinese_replies() {
+    let j = judge(true);
+    let before = [said(None, "怎么选数据库？"), said(Some("developer"), "先用 Postgres，稳定可靠。")];
+    let v = j.judge("analyst", "我同意Kofi的看法，但是备份谁来负责？我们要先问问团队。", &before);
+    assert_eq!(v.flaws, vec![]);
+    assert!(v.reacts);
+    assert!(j
+        .judge("analyst", "正如Priya所说，我们需要调研。", &before)
+        .flaws
+        .contains(&Flaw::AttributesUnspoken));
+    assert!(j
+        .judge("analyst", "We should start with research before anything else.", &before)
+        .flaws
+        .contains(&Flaw::WrongLanguage));
+    assert!(j
+        .judge("analyst", "Kofi：先用 Postgres。", &before)
+        .flaws
+        .contains(&Flaw::SpeaksAsOther));
+}
+
+#[test]
+fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
+    let j = judge(false);
+    let before = [
+        said(None, "How do we pick a database?"),
+        said(Some("developer"), "Start with Postgres; it is boring and it works."),
+    ];
+    let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
+    // Replies the local 1.5B wrote (issue 35, the judgement bench's rounds).
+    for reply in [
+        "Great question! I think the key is a clear process for picking one.",
+        "Thank you for your input! Postgres is a fine default for most of our data.",
+        "Hi Sam, Postgres would cover what we need for the first year of data.",
+        "Hello everyone! Postgres would cover what we need for the first year.",
+        "Postgres covers it for the first year. I hope this helps!",
+        "Postgres covers it for the first year. Let me know if there's anything else I can assist you with.",
+        "Of course! Let's begin this conversation about which database we pick.",
+        "Certainly! Here are some factors for choosing the database we need.",
+    ] {
+        assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
+    }
+    for reply in ["I completely agree.", "Yes! Thank you!", "Agreed with Kofi.", "Let's wrap up."] {
+        assert!(flaws("analyst", reply).contains(&Flaw::Stub), "{reply}");
+    }
+    assert!(flaws("analyst", "I completely agree. The backups need an owner before we pick anything.").contains(&Flaw::BareStance));
+    assert!(
+        !flaws("analyst", "I completely agree. Kofi, the backups need an owner before we pick.").contains(&Flaw::BareStance),
+        "the next sentence names whom it agrees with"
+    );
+    assert!(flaws("analyst", "Maya thinks we should test the backups before we pick Postgres.").contains(&Flaw::SelfNarration));
+    assert!(!flaws("developer", "Maya thinks we should test the backups before we pick Postgres.").contains(&Flaw::SelfNarration));
+    // A colleague's turn: none of these.
+    let good = "Kofi, boring is good, but who owns the restore drill? I would put it on the ops rota first.";
+    assert_eq!(flaws("analyst", good), vec![]);
+    assert_eq!(flaws("analyst", "Hey Kofi, Postgres is fine by me, with backups."), vec![]);
+}
+
+#[test]
+fn chinese_stubs_greetings_and_self_address() {
+    let j = judge(true);
+    let before = [said(None, "怎么选数据库？"), said(Some("developer"), "先用 Postgres，稳定可靠。")];
+    let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
+    assert!(flaws("analyst", "我完全同意。").contains(&Flaw::Stub));
+    assert!(flaws("analyst", "我完全同意。").contains(&Flaw::BareStance));
+    assert!(flaws("analyst", "同意。").contains(&Flaw::Empty));
+    assert!(flaws("analyst", "大家好，今天我想和大家分享我们的数据库选型计划。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "先用 Postgres 吧，希望这对你有帮助。我们还要定备份方案。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
+    assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
+    assert_eq!(flaws("analyst", "Kofi，稳定是好事，但是备份谁来负责？我们要先问问团队。"), vec![]);
+}
+
+#[test]
+fn naming_someone_is_not_a_label() {
+    let j = judge(false);
+    let before = [said(None, "Topic?"), said(Some("developer"), "Ship it.")];
+    let v = j.judge(
+        "analyst",
+        "Kofi, I hear you: shipping early matters. But: who pays for the rework?",
+        &before,
+    );
+    assert!(!v.flaws.contains(&Flaw::SpeaksAsOther), "{v:?}");
+}
