@@ -1,6 +1,7 @@
 //! Who a sentence speaks as: speaker labels, prefaces ("Sure, here is
 //! Maya's reply"), talk about the reply, addressing or quoting oneself.
 
+use super::phrases::{OUT_OF_CHARACTER, PHRASES};
 use crate::text::is_cjk;
 
 /// Markdown and list decoration, and an icon, before a label.
@@ -113,48 +114,19 @@ pub(super) fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
 /// ("Sure, here is Maya's reply:", "好的，以下是 Maya 的发言").
 pub(super) fn is_meta(s: &str, own: &str) -> bool {
     let lower = s.to_lowercase();
-    let writing = [
-        "write",
-        "writing",
-        "here is",
-        "here's",
-        "below",
-        "sure",
-        "certainly",
-        "okay",
-        "以下",
-        "好的",
-        "写",
-    ]
-    .iter()
-    .any(|w| lower.contains(w));
+    let writing = PHRASES.writing.iter().any(|w| lower.contains(w.as_str()));
     about_reply(s, own) && writing && s.split_whitespace().count() <= 16
 }
 
 /// Whether `s` names the reply being written (`Maya's reply`, `my response`).
 pub(super) fn about_reply(s: &str, own: &str) -> bool {
     // "in Tomás's own voice" names it as "Tomás's voice" does.
-    let lower = s
-        .to_lowercase()
-        .replace("'s own ", "'s ")
-        .replace("’s own ", "’s ")
-        .replace("my own ", "my ");
+    let mut lower = s.to_lowercase();
+    for (from, to) in &PHRASES.about_reply_same {
+        lower = lower.replace(from.as_str(), to);
+    }
     let own = own.to_lowercase();
-    ["reply", "response", "voice"].iter().any(|w| {
-        [
-            format!("{own}'s {w}"),
-            format!("{own}’s {w}"),
-            format!("my {w}"),
-            format!("this {w}"),
-        ]
-        .iter()
-        .any(|p| lower.contains(p.as_str()))
-    }) || ["respond as", "reply as", "speak as"]
-        .iter()
-        .any(|w| lower.contains(&format!("{w} {own}")))
-        || ["的发言", "的回复", "的回应"]
-            .iter()
-            .any(|w| lower.contains(&format!("{own}{w}")) || lower.contains(&format!("{own} {w}")))
+    PHRASES.about_reply.iter().any(|p| lower.contains(&p.replace("{n}", &own)))
 }
 
 /// `s` without an opening that addresses the speaker by its own name
@@ -166,19 +138,7 @@ pub(super) fn strip_self_address<'s>(s: &'s str, own: &str) -> Option<&'s str> {
     let t = s.trim_start();
     // A greeting, or one word and a comma ("Sure, Maya."): the model took
     // the turn note for someone's request to it.
-    let greetings = [
-        "hi ",
-        "hey ",
-        "hello ",
-        "dear ",
-        "thanks ",
-        "thank you ",
-        "你好，",
-        "你好",
-        "嗨，",
-        "嗨",
-    ];
-    let opener = greetings.iter().find_map(|g| strip_prefix_ci(t, g)).or_else(|| {
+    let opener = PHRASES.greetings.iter().find_map(|g| strip_prefix_ci(t, g)).or_else(|| {
         let (word, rest) = t.split_once([',', '，'])?;
         (word.chars().count() <= 12 && word.chars().all(char::is_alphabetic)).then_some(rest)
     });
@@ -235,7 +195,8 @@ pub(super) fn strip_self_attribution<'s>(s: &'s str, own: &str) -> Option<&'s st
         return None;
     }
     let t = s.trim_start();
-    let opens = ["as ", "like ", "正如", "如同", "就像"]
+    let opens = PHRASES
+        .self_attribution
         .iter()
         .any(|p| strip_prefix_ci(t, p).is_some_and(|r| strip_prefix_ci(r.trim_start(), own).is_some()));
     if !opens {
@@ -270,72 +231,6 @@ pub(super) fn mentions_any(s: &str, names: &[String]) -> bool {
     })
 }
 
-/// How a sentence attributes a view to `{n}`.
-const ATTRIBUTION: &[&str] = &[
-    "as {n} ",
-    "as {n},",
-    "like {n} ",
-    "like {n},",
-    "with {n} that",
-    "agree with {n}",
-    "agreed with {n}",
-    "{n}'s point",
-    "{n}’s point",
-    "{n}'s idea",
-    "{n}’s idea",
-    "{n}'s suggestion",
-    "{n}’s suggestion",
-    "{n}'s concern",
-    "{n}’s concern",
-    "{n}'s view",
-    "{n}’s view",
-    "{n} said",
-    "{n} says",
-    "{n} mentioned",
-    "{n} noted",
-    "{n} pointed out",
-    "{n} suggested",
-    "{n} argued",
-    "{n} raised",
-    "{n} brought up",
-    "{n} emphasi",
-    "{n} highlighted",
-    "{n} is right",
-    "{n} made a",
-    "{n} suggests",
-    "{n} points out",
-    "{n} thinks",
-    "{n} believes",
-    "{n} proposes",
-    "{n} recommends",
-    "{n} argues",
-    "{n} notes",
-    "{n} mentions",
-    "{n} adds",
-    "{n} asks if",
-    "{n} asks whether",
-    "build on {n}",
-    "building on {n}",
-    "echo {n}",
-    "echoing {n}",
-    "正如{n}",
-    "如同{n}",
-    "同意{n}",
-    "赞同{n}",
-    "认同{n}",
-    "{n}说",
-    "{n}所说",
-    "{n}提到",
-    "{n}指出",
-    "{n}认为",
-    "{n}建议",
-    "{n}的观点",
-    "{n}的建议",
-    "{n}强调",
-    "{n}的看法",
-    "{n}提出",
-];
-
 /// Whether `s` attributes a view to one of `names` (`I agree with Priya`,
 /// `as Priya said`). Addressing them (`Priya, what do you think?`) is not.
 pub(super) fn attributes(s: &str, names: &[String]) -> bool {
@@ -348,7 +243,7 @@ pub(super) fn attributes(s: &str, names: &[String]) -> bool {
     let lower = format!("{} ", TITLE.replace_all(&s.to_lowercase(), ""));
     names.iter().filter(|n| !n.is_empty()).any(|n| {
         let n = n.to_lowercase();
-        ATTRIBUTION.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
+        PHRASES.attribution.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
     })
 }
 
@@ -367,30 +262,8 @@ fn is_sign_off(line: &str) -> bool {
         Some(b) => (b.trim(), true),
         None => (lower.trim_end_matches(['.', '!']).trim(), false),
     };
-    const ONLY_LETTERS: &[&str] = &[
-        "best regards",
-        "kind regards",
-        "warm regards",
-        "warmest regards",
-        "regards",
-        "sincerely",
-        "yours sincerely",
-        "yours truly",
-        "best wishes",
-        "此致",
-        "此致敬礼",
-    ];
-    const WITH_A_COMMA: &[&str] = &[
-        "best",
-        "cheers",
-        "thanks",
-        "many thanks",
-        "thank you",
-        "all the best",
-        "warmly",
-        "yours",
-    ];
-    ONLY_LETTERS.contains(&body) || (comma && WITH_A_COMMA.contains(&body))
+    let is = |list: &[String]| list.iter().any(|p| p == body);
+    is(&PHRASES.sign_offs) || (comma && is(&PHRASES.sign_offs_with_comma))
 }
 
 /// A letter's greeting as a sentence of its own (`Hi Lena,` on its line,
@@ -402,94 +275,55 @@ pub(super) fn is_salutation(line: &str) -> bool {
         return false;
     };
     let words: Vec<&str> = body.split([' ', ',']).filter(|w| !w.is_empty()).collect();
-    let lower = body.to_lowercase();
-    let opener = match words.first().map(|w| w.to_lowercase()).as_deref() {
-        Some("hi" | "hello" | "hey" | "dear" | "greetings") => 1,
-        Some("good")
-            if ["good morning", "good afternoon", "good evening"]
-                .iter()
-                .any(|g| lower.starts_with(g)) =>
-        {
-            2
-        }
-        _ => return false,
+    // The longest opening first: "good morning" before a "good".
+    let lowered: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
+    let Some(opener) = PHRASES
+        .salutations
+        .iter()
+        .map(|p| p.split_whitespace().collect::<Vec<_>>())
+        .filter(|p| p.len() <= lowered.len() && p.iter().zip(&lowered).all(|(a, b)| a == b))
+        .map(|p| p.len())
+        .max()
+    else {
+        return false;
     };
     // Who is greeted: names (capitalised), or the room as a whole.
-    let addressee = |w: &&str| {
-        w.chars().next().is_some_and(char::is_uppercase)
-            || matches!(
-                w.to_lowercase().as_str(),
-                "all" | "everyone" | "everybody" | "team" | "folks" | "there" | "both" | "and" | "&"
-            )
-    };
+    let addressee = |w: &&str| w.chars().next().is_some_and(char::is_uppercase) || PHRASES.salutation_room.contains(&w.to_lowercase());
     words.len() <= opener + 4 && words[opener..].iter().all(addressee) && !body.contains(['.', '?', ':'])
 }
 
-/// A model stepping out of its persona to say what it is: `As an AI
-/// language model, I don't have opinions`, `I'm just an AI`, `作为一个AI语言
-/// 模型，我…` — or to refuse as an assistant does: `I'm sorry, but I can't
-/// assist with that`. "As an AI" must open the sentence and the speaker go on as
-/// "I", so a persona saying "we could sell it as an AI assistant" keeps it.
-static OUT_OF_CHARACTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-    regex::Regex::new(
-        r"(?ix)
-        ^ (?: (?:but|however|well|and|though|although|honestly) [,\s]+ )?
-          as \s an? \s (?:ai|artificial \s intelligence|(?:large \s)? language \s model) \b [^.!?\n]{0,40}? ,? \s+ i \b
-        | \b i (?:'m|’m|\s am) (?:\s just|\s only|\s merely)? \s an? \s (?:ai|artificial \s intelligence|(?:large \s)? language \s model) \b
-        | ^ (?: (?:i'm|i’m|i \s am) \s )? sorry ,? \s but \s i (?:\s|'m \s|’m \s|\s am \s) (?:can't|can’t|cannot|unable \s to|not \s able \s to) \s (?:assist|help) \b
-        | ^ i (?:'m|’m|\s am) \s (?:unable|not \s able) \s to \s assist \b
-        | ^ i \s (?:can't|can’t|cannot) \s assist \s with \s (?:that|this|your) \b
-        | ^ (?:抱歉|对不起) [，,]? \s* 我 (?:无法|不能) (?:协助|帮助|帮忙|提供)
-        | 作为 (?:一个|一名)? \s* (?:ai|人工智能) (?:语言模型|助手|模型)? \s* [，,]? \s* 我
-        | 作为 (?:一个)? (?:大)? 语言模型
-        | 我 (?:只)? 是 (?:一个)? \s* (?:ai|人工智能|语言模型)
-        ",
-    )
-    .expect("a valid pattern")
-});
-
-/// The sentence steps out of character (see `OUT_OF_CHARACTER`).
+/// A model stepping out of its persona to say what it is (`As an AI
+/// language model, I don't have opinions`, `I'm just an AI`) or refusing as
+/// an assistant does (`I'm sorry, but I can't assist with that`): the
+/// `out_of_character` patterns, after a lead-in (`But as an AI, …`).
 pub(super) fn breaks_character(sentence: &str) -> bool {
-    OUT_OF_CHARACTER.is_match(sentence.trim_start())
+    OUT_OF_CHARACTER.is_match(without_lead_in(sentence.trim_start()))
+}
+
+/// `s` after a word that may come before stepping out of character
+/// (`However, as an AI…`), and the commas and spaces after it.
+fn without_lead_in(s: &str) -> &str {
+    PHRASES
+        .lead_ins
+        .iter()
+        .find_map(|w| {
+            let rest = strip_prefix_ci(s, w)?;
+            // A lead-in still alone (`However`) may be the start of one.
+            let gap = |c: char| c == ',' || c.is_whitespace();
+            (rest.is_empty() || rest.starts_with(gap)).then(|| rest.trim_start_matches(gap))
+        })
+        .unwrap_or(s)
 }
 
 /// A sentence that may be becoming one that steps out of character: it is
 /// held until its end (a delay of one sentence, nothing more).
 pub(super) fn could_break_character(start: &str) -> bool {
-    let t = start.trim_start().to_lowercase();
-    let t = ["but", "however", "well", "and", "though", "although", "honestly"]
-        .iter()
-        .find_map(|w| t.strip_prefix(w).map(|r| r.trim_start_matches([',', ' '])))
-        .unwrap_or(&t);
-    let t = t.replace('’', "'");
-    const OPENINGS: &[&str] = &[
-        "as an ai",
-        "as an artificial intelligence",
-        "as a language model",
-        "as a large language model",
-        "i am an ai",
-        "i'm an ai",
-        "i am just an ai",
-        "i'm just an ai",
-        "i am only an ai",
-        "i'm only an ai",
-        "i am a language model",
-        "i'm a language model",
-        "i'm sorry, but i",
-        "i am sorry, but i",
-        "sorry, but i",
-        "i'm unable to assist",
-        "i am unable to assist",
-        "i can't assist",
-        "i cannot assist",
-        "抱歉",
-        "对不起",
-        "作为",
-        "我是",
-        "我只是",
-    ];
+    let t = without_lead_in(start.trim_start()).to_lowercase().replace('’', "'");
     // Still on the way to one (`As an A`), or one has begun (then the end decides).
-    OPENINGS.iter().any(|o| o.starts_with(t.as_str()) || t.starts_with(o))
+    PHRASES
+        .out_of_character_openings
+        .iter()
+        .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
 }
 
 /// A line that is a marker cut short at either end (`!-- END -->`,

@@ -23,6 +23,7 @@ pub use sentences::first_sentences;
 mod cut;
 mod labels;
 mod opening;
+mod phrases;
 mod sentences;
 #[cfg(test)]
 mod tests;

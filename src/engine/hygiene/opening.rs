@@ -5,6 +5,7 @@
 //! dropped with a meta sentence, shown with anything else.
 
 use super::labels::{is_meta, strip_preface};
+use super::phrases::PHRASES;
 use super::{CutKind, Hygiene, Step};
 
 impl Hygiene {
@@ -77,25 +78,9 @@ impl Hygiene {
 /// ("Certainly!", "Of course.", "好的！"); a reply's own first words
 /// ("Research first.", "Yes.") are not held.
 fn is_interjection(sentence: &str) -> bool {
-    const OPENERS: [&str; 14] = [
-        "certainly",
-        "sure",
-        "absolutely",
-        "of course",
-        "okay",
-        "ok",
-        "alright",
-        "understood",
-        "got it",
-        "great",
-        "好的",
-        "当然",
-        "没问题",
-        "明白",
-    ];
     let t = sentence.trim();
     let body = t.trim_end_matches(['!', '.', '！', '。']);
-    body.len() < t.len() && OPENERS.contains(&body.to_lowercase().as_str())
+    body.len() < t.len() && PHRASES.interjections.contains(&body.to_lowercase())
 }
 
 #[cfg(test)]

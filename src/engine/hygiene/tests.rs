@@ -31,6 +31,62 @@ fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String
     (shown, h.kept().to_string(), kinds, stopped || h.stopped())
 }
 
+/// A row of `tests/fixtures/hygiene/cases.toml`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    seen: String,
+    reply: String,
+    shown: String,
+    cuts: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+#[test]
+fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
+    let text = include_str!("../../../tests/fixtures/hygiene/cases.toml");
+    let cases: Cases = toml::from_str(text).expect("cases.toml parses");
+    assert!(cases.case.len() >= 30, "{} rows", cases.case.len());
+    let v = Voices::new(
+        "Maya",
+        vec!["Kofi".into(), "Priya".into(), "Sam".into(), "小林".into(), "Facilitator".into()],
+        vec!["Priya".into()],
+        false,
+    )
+    .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.");
+    let mut failed = Vec::new();
+    for c in &cases.case {
+        for n in [1, 3, 100] {
+            let mut h = Hygiene::new(&v, None);
+            let chars: Vec<char> = c.reply.chars().collect();
+            let mut shown = String::new();
+            for piece in chars.chunks(n) {
+                let step = h.push(&piece.iter().collect::<String>());
+                shown.push_str(&step.show);
+                if step.stop {
+                    break;
+                }
+            }
+            shown.push_str(&h.finish(false));
+            let cuts: Vec<&str> = h.cuts().iter().map(|c| c.kind.code()).collect();
+            if shown.trim() != c.shown.trim() || h.kept().trim() != c.shown.trim() || cuts != c.cuts {
+                failed.push(format!(
+                    "{} ({}), pieces of {n}: shown {shown:?}, kept {:?}, cuts {cuts:?}",
+                    c.reply,
+                    c.seen,
+                    h.kept()
+                ));
+                break;
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{} rows fail:\n{}", failed.len(), failed.join("\n"));
+}
+
 #[test]
 fn token_starts_match_the_tokens() {
     for s in ["", "Kofi's plan, v2 — ship it!", "我们 should 试试 MVP。", "  a  b\n\nc "] {
@@ -60,27 +116,6 @@ fn a_plain_reply_passes_whole_and_streams() {
     assert!(out.len() > 100, "shown while streaming: {out:?}");
     // The last words wait: a copy may be starting there.
     assert!(!out.contains("speaks"), "{out:?}");
-}
-
-#[test]
-fn speaking_as_another_cuts_the_reply_and_is_never_shown() {
-    for reply in [
-        "I like it.\nKofi: And I agree with myself.",
-        "I like it.\n**Kofi** (Senior Developer): Me too.",
-        "I like it.\n🛠️ Kofi: Me too.",
-        "I like it.\nSam: thanks all!",
-        "I like it.\nFacilitator: next?",
-        // A stage line in parentheses (the 1.5B: "(Hiro: I agree. )").
-        "I like it.\n(Kofi: I agree. )",
-    ] {
-        for n in [1, 2, 5, 50] {
-            let (shown, kept, cuts, stopped) = run(reply, n, None, false);
-            assert_eq!(shown, "I like it.\n", "{reply:?} in pieces of {n}");
-            assert_eq!(kept, shown);
-            assert_eq!(cuts, [CutKind::SpeaksAsOther]);
-            assert!(stopped);
-        }
-    }
 }
 
 #[test]
@@ -161,28 +196,17 @@ fn a_sentence_that_closes_on_the_speakers_own_name_loses_it() {
 
 #[test]
 fn talk_about_writing_the_reply_is_removed() {
+    // More forms are rows of tests/fixtures/hygiene/cases.toml.
     for reply in [
-        "Sure, I'll write Maya's reply without a name label. Research first.",
-        "Here is my reply: Research first.",
-        "Okay, here's Maya's response.\nResearch first.",
-        "Sure, I'll respond as Maya's voice. Research first.",
         "Sure, I'll be Maya's voice.\nResearch first.",
-        // An interjection first: the meta sentence still opens the reply.
-        "Certainly! Here's Maya's response as she would speak in her persona:\n\nResearch first.",
         "Of course. Here is my reply: Research first.",
-        "Sure, I'll respond to Facilitator's latest message in Maya's own voice.\nResearch first.",
     ] {
         let (shown, _, cuts, _) = run(reply, 3, None, false);
         assert_eq!(shown.trim_start(), "Research first.", "{reply}");
         assert!(cuts.contains(&CutKind::OwnLabel), "{reply}: {cuts:?}");
     }
-    // Later on, or about someone else's reply, it is speech.
-    let keep = "Research first. Sure, I'll write my reply to the board tonight.";
-    assert_eq!(run(keep, 3, None, false).0, keep);
-    let keep = "Sure, Kofi's reply covers cost, and I would add research.";
-    assert_eq!(run(keep, 3, None, false).0, keep);
     // An interjection of the speaker's own is shown, in its place.
-    for keep in ["Certainly! Research first.", "Agreed.\nResearch first.", "Absolutely!"] {
+    for keep in ["Agreed.\nResearch first.", "Absolutely!"] {
         for n in [1, 4, 80] {
             let (shown, _, cuts, _) = run(keep, n, None, false);
             assert_eq!(shown, keep, "pieces of {n}");
@@ -340,98 +364,25 @@ fn chinese_replies() {
 }
 
 #[test]
-fn a_reply_signed_like_a_letter_loses_its_signature_only() {
-    for (reply, kept) in [
-        (
-            "Thank you, Kofi. I agree we measure first.\n\nMaya",
-            "Thank you, Kofi. I agree we measure first.",
-        ),
-        (
-            "We should interview five users first.\n— Maya",
-            "We should interview five users first.",
-        ),
-        ("I'd start with the docs\n\nmaya\n", "I'd start with the docs"),
-        ("We should measure first.\n\nBest regards,", "We should measure first."),
-        ("We should measure first.\nCheers,\n", "We should measure first."),
-    ] {
-        for n in [1, 4, 100] {
-            let (shown, k, cuts, _) = run(reply, n, None, false);
-            assert_eq!(shown.trim_end(), kept, "pieces of {n}: {reply:?}");
-            assert_eq!(k.trim_end(), kept);
-            assert_eq!(cuts, [CutKind::Signature], "{reply:?}");
-        }
-    }
-    // Not a signature: another's name, the name inside a sentence or a
-    // line of words.
+fn a_name_that_is_no_signature_stays() {
+    // Another's name, the name inside a sentence or a line of words (the
+    // signatures themselves are rows of tests/fixtures/hygiene/cases.toml).
     for reply in [
         "We should interview five users first.\n\nKofi",
         "We should interview five users first, as Maya",
         "Ask the users.\n\nMaya thinks so too.",
-        "Ask the users.\nThanks!",
-        "Ask the users.\nBest of all, they know.",
     ] {
         let (_, _, cuts, _) = run(reply, 3, None, false);
         assert!(!cuts.contains(&CutKind::Signature), "{reply:?}: {cuts:?}");
     }
-    // A name opening the reply on a line of its own goes too.
-    let (shown, _, cuts, _) = run("Maya\nWe should ask the users.", 2, None, false);
-    assert_eq!(
-        (shown.as_str(), cuts.as_slice()),
-        ("We should ask the users.", &[CutKind::Signature][..])
-    );
 }
 
 #[test]
-fn a_reply_opened_like_a_letter_loses_its_greeting_line_only() {
-    for reply in [
-        "Hi Lena,\n\nWe should measure first.",
-        "Hello everyone!\nWe should measure first.",
-        "Dear team,\nWe should measure first.",
-        "Hi Lena and Kofi,\n\nWe should measure first.",
-        "Hi Tomás! \n\nWe should measure first.",
-        "Hi Sam! We should measure first.",
-    ] {
-        for n in [1, 3, 100] {
-            let (shown, kept, cuts, _) = run(reply, n, None, false);
-            assert_eq!(shown.trim(), "We should measure first.", "pieces of {n}: {reply:?}");
-            assert_eq!(kept.trim(), "We should measure first.");
-            assert_eq!(cuts, [CutKind::Salutation], "{reply:?}");
-        }
-    }
-    // A greeting within a sentence of the meeting, or later in the reply, stays.
-    for reply in [
-        "Hi Lena, I think we should measure first.",
-        "Hey, wait: what about the users?\nWe should ask.",
-        "We should measure first.\nHello everyone!\nAnd ask.",
-        "Hello world programs are a fine first test.\nReally.",
-        "Hi, great question!\nWe should measure first.",
-    ] {
-        let (_, _, cuts, _) = run(reply, 3, None, false);
-        assert!(!cuts.contains(&CutKind::Salutation), "{reply:?}: {cuts:?}");
-    }
-}
-
-#[test]
-fn a_model_stepping_out_of_its_persona_loses_that_sentence() {
+fn stepping_out_of_character_is_heard_in_every_form() {
     for (reply, kept) in [
-        (
-            "We should ask the team. As an AI language model, I don't have personal experiences, but I hope this helps.",
-            "We should ask the team.",
-        ),
-        (
-            "However, as an AI, I cannot decide for you. Run a pilot first.",
-            "Run a pilot first.",
-        ),
         ("I'm just an AI, so take this lightly. Start with a survey.", "Start with a survey."),
-        ("先做一个试点。作为一个AI语言模型，我没有个人经验。", "先做一个试点。"),
-        ("I'm sorry, but I can't assist with that. Ship it Tuesday.", "Ship it Tuesday."),
         ("Ship it Tuesday. I am unable to assist with that request.", "Ship it Tuesday."),
-        (
-            "Ship it Tuesday. I'm sorry, but I am unable to assist with that request.",
-            "Ship it Tuesday.",
-        ),
         ("Ship it Tuesday.\nSorry, but I cannot help with this request.", "Ship it Tuesday."),
-        ("先做一个试点。抱歉，我无法协助处理这个请求。", "先做一个试点。"),
     ] {
         for n in [1, 3, 100] {
             let (shown, k, cuts, _) = run(reply, n, None, false);
@@ -440,16 +391,11 @@ fn a_model_stepping_out_of_its_persona_loses_that_sentence() {
             assert_eq!(cuts, [CutKind::OutOfCharacter], "{reply:?}");
         }
     }
-    // Talk about AI products is talk of the meeting.
     for reply in [
-        "We could sell it as an AI assistant for lawyers.",
         "As an AI product, it needs guardrails.",
         "As a product manager, I'd start with the users.",
         "作为人工智能产品，它需要护栏。",
-        "I'm sorry, but I think the date is wrong.",
-        "I can't help thinking we are rushing this.",
         "Sorry, Kofi, I disagree.",
-        "抱歉，我不同意这个日期。",
     ] {
         let (shown, _, cuts, _) = run(reply, 3, None, false);
         assert!(!cuts.contains(&CutKind::OutOfCharacter), "{reply:?}: {cuts:?}");

@@ -1,0 +1,172 @@
+//! The phrases reply hygiene matches, as data: one file per language in
+//! `phrases/` (`en.toml`, `zh.toml`), each list adding to the same list of
+//! the other languages. The rules in this module say what a kind of phrase
+//! does; which words make one is only ever written in those files.
+
+use std::sync::LazyLock;
+
+use include_dir::{include_dir, Dir};
+use serde::Deserialize;
+
+static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/hygiene/phrases");
+
+/// Every language's phrases together (see `phrases/en.toml` for what each
+/// list is). Matching ignores case: the lists are kept lowercase.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub(super) struct Phrases {
+    pub interjections: Vec<String>,
+    pub writing: Vec<String>,
+    pub about_reply: Vec<String>,
+    pub about_reply_same: Vec<(String, String)>,
+    pub greetings: Vec<String>,
+    pub self_attribution: Vec<String>,
+    pub attribution: Vec<String>,
+    pub sign_offs: Vec<String>,
+    pub sign_offs_with_comma: Vec<String>,
+    pub salutations: Vec<String>,
+    pub salutation_room: Vec<String>,
+    pub lead_ins: Vec<String>,
+    pub out_of_character: Vec<String>,
+    pub out_of_character_openings: Vec<String>,
+}
+
+impl Phrases {
+    fn extend(&mut self, other: Phrases) {
+        let Phrases {
+            interjections,
+            writing,
+            about_reply,
+            about_reply_same,
+            greetings,
+            self_attribution,
+            attribution,
+            sign_offs,
+            sign_offs_with_comma,
+            salutations,
+            salutation_room,
+            lead_ins,
+            out_of_character,
+            out_of_character_openings,
+        } = other;
+        self.interjections.extend(interjections);
+        self.writing.extend(writing);
+        self.about_reply.extend(about_reply);
+        self.about_reply_same.extend(about_reply_same);
+        self.greetings.extend(greetings);
+        self.self_attribution.extend(self_attribution);
+        self.attribution.extend(attribution);
+        self.sign_offs.extend(sign_offs);
+        self.sign_offs_with_comma.extend(sign_offs_with_comma);
+        self.salutations.extend(salutations);
+        self.salutation_room.extend(salutation_room);
+        self.lead_ins.extend(lead_ins);
+        self.out_of_character.extend(out_of_character);
+        self.out_of_character_openings.extend(out_of_character_openings);
+    }
+
+    fn lowercase(&mut self) {
+        for list in [
+            &mut self.interjections,
+            &mut self.writing,
+            &mut self.about_reply,
+            &mut self.greetings,
+            &mut self.self_attribution,
+            &mut self.attribution,
+            &mut self.sign_offs,
+            &mut self.sign_offs_with_comma,
+            &mut self.salutations,
+            &mut self.salutation_room,
+            &mut self.lead_ins,
+            &mut self.out_of_character_openings,
+        ] {
+            for p in list.iter_mut() {
+                *p = p.to_lowercase();
+            }
+        }
+        // The openings are compared with a sentence's start as typed or curly.
+        for o in &mut self.out_of_character_openings {
+            *o = o.replace('’', "'");
+        }
+    }
+}
+
+/// The built-in languages, read once. A file that does not parse is a
+/// build's mistake, caught by the test below, never a user's.
+pub(super) static PHRASES: LazyLock<Phrases> = LazyLock::new(|| {
+    let mut all = Phrases::default();
+    for (name, text) in files() {
+        match toml::from_str::<Phrases>(text) {
+            Ok(p) => all.extend(p),
+            Err(e) => panic!("src/engine/hygiene/phrases/{name}: {e}"),
+        }
+    }
+    all.lowercase();
+    all
+});
+
+/// The language files, by name, in name order.
+fn files() -> Vec<(&'static str, &'static str)> {
+    let mut files: Vec<_> = FILES
+        .files()
+        .filter(|f| f.path().extension().is_some_and(|e| e == "toml"))
+        .filter_map(|f| Some((f.path().to_str()?, f.contents_utf8()?)))
+        .collect();
+    files.sort();
+    files
+}
+
+/// The out-of-character patterns of every language as one expression.
+pub(super) static OUT_OF_CHARACTER: LazyLock<regex::Regex> = LazyLock::new(|| {
+    let alternatives: Vec<String> = PHRASES.out_of_character.iter().map(|p| format!("(?:{p})")).collect();
+    regex::Regex::new(&format!("(?ix){}", alternatives.join("|"))).expect("the out_of_character patterns are valid")
+});
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_language_file_parses_and_adds_its_phrases() {
+        let files = files();
+        assert!(files.len() >= 2, "{files:?}");
+        for (name, text) in &files {
+            let p: Phrases = toml::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
+            assert!(
+                !p.interjections.is_empty() && !p.attribution.is_empty(),
+                "{name} has the lists a language needs"
+            );
+        }
+        assert!(PHRASES.interjections.iter().any(|p| p == "certainly"));
+        assert!(PHRASES.interjections.iter().any(|p| p == "好的"));
+        assert!(OUT_OF_CHARACTER.is_match("as an ai language model, i cannot"));
+        assert!(OUT_OF_CHARACTER.is_match("作为一个AI语言模型，我没有观点"));
+    }
+
+    #[test]
+    fn the_rules_code_holds_no_chinese_phrase() {
+        // Words of a language live in `phrases/`; the rules' code may quote
+        // them in comments, as examples, never in its strings.
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/hygiene");
+        for entry in std::fs::read_dir(dir).expect("the module's folder") {
+            let path = entry.expect("an entry").path();
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();
+            if path.extension().is_none_or(|e| e != "rs") || name == "tests.rs" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).expect("a source file");
+            let code = text.split("#[cfg(test)]\nmod tests {").next().unwrap_or_default();
+            for (i, line) in code.lines().enumerate() {
+                let line = line.trim_start();
+                if line.starts_with("//") {
+                    continue;
+                }
+                assert!(
+                    !line.chars().any(crate::text::is_cjk),
+                    "{name}:{}: a phrase in the code, not in phrases/*.toml: {line}",
+                    i + 1
+                );
+            }
+        }
+    }
+}
