@@ -156,52 +156,58 @@ async fn the_end_marker_in_the_round_that_answers_the_rooms_question_is_not_rais
 
 #[tokio::test]
 async fn agreement_asked_for_and_stated_in_the_replies_own_words_is_consensus() {
-    let server = FakeOpenAi::start(|_, n| {
-        stream_of(if n % 2 == 0 {
-            "Agreed, Compass it is. It reads well in every language we ship."
-        } else {
-            "Yes, Compass works for me: short, and the domain is free."
-        })
+    let server = FakeOpenAi::start(|_, n| match n {
+        3 => stream_of("Agreed, Compass it is. It reads well in every language we ship."),
+        4.. => stream_of("Yes, Compass works for me: short, and the domain is free."),
+        _ => stream_of(&varied_reply(n)),
     })
     .await;
     let party = party_on(&server).await;
-    server.push_readings([letter("B")]);
-    let events = party.run(vec![Step::Say("Does everyone agree on Compass?"), Step::CONFIRM]).await;
+    server.push_readings([letter("D"), letter("B")]);
+    let events = party
+        .run(vec![
+            Step::Say("Which name?"),
+            Step::Say("Does everyone agree on Compass?"),
+            Step::CONFIRM,
+        ])
+        .await;
     assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
     assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
 }
 
 #[tokio::test]
 async fn agreement_asked_for_but_contested_is_no_consensus() {
-    let server = FakeOpenAi::start(|_, n| {
-        stream_of(if n % 2 == 0 {
-            "Agreed, Compass it is."
-        } else {
-            "Yes, the name is fine, but I worry the domain costs too much."
-        })
+    let server = FakeOpenAi::start(|_, n| match n {
+        3 => stream_of("Agreed, Compass it is."),
+        4.. => stream_of("Yes, the name is fine, but I worry the domain costs too much."),
+        _ => stream_of(&varied_reply(n)),
     })
     .await;
     let party = party_on(&server).await;
-    server.push_readings([letter("B")]);
+    server.push_readings([letter("D"), letter("B")]);
     // "but I" is a word of disagreement.
-    let events = party.run(vec![Step::Say("Does everyone agree on Compass?")]).await;
+    let events = party
+        .run(vec![Step::Say("Which name?"), Step::Say("Does everyone agree on Compass?")])
+        .await;
+    assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 
 #[tokio::test]
 async fn one_yes_among_replies_arguing_for_another_name_is_no_consensus() {
-    let server = FakeOpenAi::start(|_, n| {
+    let server = FakeOpenAi::start(|_, n| match n {
         // The round's first reply agrees; the second argues for another name.
-        stream_of(if n == 1 {
-            "Agreed! Compass is easy to remember."
-        } else {
-            "Based on our discussion, TeamGoalManager is the most fitting name for the tool."
-        })
+        3 => stream_of("Agreed! Compass is easy to remember."),
+        4.. => stream_of("Based on our discussion, TeamGoalManager is the most fitting name for the tool."),
+        _ => stream_of(&varied_reply(n)),
     })
     .await;
     let party = party_on(&server).await;
-    server.push_readings([letter("B")]);
-    let events = party.run(vec![Step::Say("Does everyone agree we go with Compass?")]).await;
+    server.push_readings([letter("D"), letter("B")]);
+    let events = party
+        .run(vec![Step::Say("Which name?"), Step::Say("Does everyone agree we go with Compass?")])
+        .await;
+    assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 

@@ -80,6 +80,7 @@ struct RawConsensus {
     convergence_indicator: S<String>,
     disagreement_words: S<Vec<String>>,
     agreement_words: S<Vec<String>>,
+    open_question_words: S<Vec<String>>,
 }
 
 #[derive(Deserialize, Default)]
@@ -297,6 +298,7 @@ impl Config {
         take(&cs.convergence_indicator, &mut pc.consensus.convergence_indicator);
         take(&cs.disagreement_words, &mut pc.consensus.disagreement_words);
         take(&cs.agreement_words, &mut pc.consensus.agreement_words);
+        take(&cs.open_question_words, &mut pc.consensus.open_question_words);
         if !(0.0..=1.0).contains(&pc.consensus.threshold) {
             ck.fail_at(
                 "bmad.party_mode.consensus.threshold",

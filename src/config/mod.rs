@@ -117,6 +117,9 @@ pub struct Consensus {
     /// Words a reply states agreement with (in its first sentence), when
     /// the facilitator asked the room whether it agrees.
     pub agreement_words: Vec<String>,
+    /// Words that make a question an open one ("What should the first hour
+    /// cover?"): it asks for content, not whether the room agrees.
+    pub open_question_words: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -221,6 +224,7 @@ impl Default for Config {
                     convergence_indicator: "agreed|consensus|exactly".into(),
                     disagreement_words: default_disagreement_words(),
                     agreement_words: default_agreement_words(),
+                    open_question_words: default_open_question_words(),
                 },
                 silence: Silence {
                     enabled: true,
@@ -329,6 +333,34 @@ pub fn default_agreement_words() -> Vec<String> {
         "有道理",
         "当然",
         "好的",
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+/// Question words: in English the first word of an open question, in
+/// Chinese anywhere in it.
+pub fn default_open_question_words() -> Vec<String> {
+    [
+        "what",
+        "which",
+        "how",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "when",
+        "where",
+        "什么",
+        "怎么",
+        "怎样",
+        "如何",
+        "哪个",
+        "哪些",
+        "哪里",
+        "谁",
+        "为什么",
+        "多少",
     ]
     .map(String::from)
     .to_vec()

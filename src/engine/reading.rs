@@ -132,6 +132,41 @@ pub fn holds_question(reading: Option<Reading>, just_answered: bool) -> bool {
     just_answered || matches!(reading, Some(Reading::Close | Reading::Agreement))
 }
 
+/// Whether `message` ends on a question that may ask whether the room
+/// agrees: a yes/no question ("Are we all on board?", "大家都同意吗？"), or
+/// any question that names agreement ("What do you say, do we agree?").
+/// An open question ("What should the first hour cover?": one opening with
+/// an `open_words` word in English, holding one in Chinese) asks for
+/// content, however a small model sorts it.
+pub fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[String]) -> bool {
+    let marks = ['?', '？'];
+    let Some(end) = message.rfind(marks) else {
+        return false;
+    };
+    let before = &message[..end];
+    let start = before
+        .rfind(['.', '!', '?', '。', '！', '？', '\n'])
+        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
+    let question = before[start..].trim();
+    if crate::engine::similarity::find_word(question, agreement_words).is_some() {
+        return true;
+    }
+    let first = question
+        .split_whitespace()
+        .next()
+        .unwrap_or_default()
+        .trim_matches(|c: char| !c.is_alphanumeric())
+        .to_lowercase();
+    !open_words.iter().any(|w| {
+        let w = w.to_lowercase();
+        if w.chars().any(crate::text::is_cjk) {
+            question.contains(w.as_str())
+        } else {
+            first == w
+        }
+    })
+}
+
 /// What the round the message opened came to, as the reading's decision
 /// needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -143,11 +178,13 @@ pub struct RoundFacts {
     /// The room asked the facilitator something in the round before (a
     /// message answering it is not asked again).
     pub just_answered: bool,
-    /// The message has a question mark: only a question asks whether
-    /// everyone agrees, however a small model sorts a statement.
+    /// The message ends on a yes/no question (`asks_yes_or_no`): only such
+    /// a question asks whether everyone agrees, however a small model sorts
+    /// a statement or an open question.
     pub asks: bool,
     /// The party's first round: the opening message starts the discussion,
-    /// so it cannot invite its close, however a small model sorts it.
+    /// so it can neither invite its close nor ask whether the room agrees,
+    /// however a small model sorts it.
     pub first_round: bool,
 }
 
@@ -163,8 +200,8 @@ pub enum Act {
     Nothing,
 }
 
-/// The decision, pure. An end is proposed only when invited, never in the
-/// opening round (a point a reply still raised is named in the proposal:
+/// The decision, pure. An end is proposed only when invited, and neither
+/// it nor agreement is read in the opening round (a point a reply still raised is named in the proposal:
 /// the facilitator asked, and decides with it in view); the facts are
 /// asked for once, not again right after an answer.
 pub fn act(reading: Reading, round: RoundFacts) -> Act {
@@ -174,7 +211,9 @@ pub fn act(reading: Reading, round: RoundFacts) -> Act {
         Reading::Close if !round.first_round && round.replies + round.passed > 0 => Act::ProposeEnd,
         _ if round.replies == 0 => Act::Nothing,
         Reading::Close => Act::Nothing,
-        Reading::Agreement if round.asks => Act::CheckAgreement,
+        // The opening round has discussed nothing yet: a "should we…?" that
+        // the room says yes to is an opinion, not a room that has converged.
+        Reading::Agreement if round.asks && !round.first_round => Act::CheckAgreement,
         Reading::Agreement => Act::Nothing,
         Reading::MissingFacts if !round.just_answered => Act::AskFacts,
         Reading::MissingFacts | Reading::Other => Act::Nothing,
@@ -241,6 +280,21 @@ mod tests {
     }
 
     #[test]
+    fn only_a_yes_or_no_question_asks_whether_the_room_agrees() {
+        let open = crate::config::default_open_question_words();
+        let yes = crate::config::default_agreement_words();
+        let asks = |m: &str| asks_yes_or_no(m, &open, &yes);
+        assert!(asks("So flat pricing with a seat cap. Are we all on board with that?"));
+        assert!(asks("Compass gets my vote too. Does everyone agree we go with Compass?"));
+        assert!(asks("那就先做深色模式，下个版本上线。大家都同意吗？"));
+        assert!(asks("What do you say, do we all agree on Compass?"), "it names agreement");
+        assert!(!asks("What should the first hour cover?"));
+        assert!(!asks("Good. Which talks would you put on the first morning?"));
+        assert!(!asks("第一个小时应该讲什么？"));
+        assert!(!asks("So we go with Compass."), "no question at all");
+    }
+
+    #[test]
     fn an_invited_close_is_proposed_after_the_opening_round() {
         let quiet = RoundFacts {
             replies: 3,
@@ -252,6 +306,13 @@ mod tests {
             ..quiet
         };
         assert_eq!(act(Reading::Close, opening), Act::Nothing);
+        let asks_first = RoundFacts { asks: true, ..opening };
+        assert_eq!(
+            act(Reading::Agreement, asks_first),
+            Act::Nothing,
+            "the opening round agrees on nothing yet"
+        );
+        assert_eq!(act(Reading::Agreement, RoundFacts { asks: true, ..quiet }), Act::CheckAgreement);
         assert_eq!(act(Reading::Close, RoundFacts::default()), Act::Nothing);
         let all_passed = RoundFacts {
             passed: 2,

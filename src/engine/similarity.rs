@@ -191,7 +191,9 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// first: a word of disagreement there disagrees; else an agreement word
 /// there agrees, whatever caveat follows ("I agree. … However, the rollout
 /// needs care" is a yes with a point); else a word of disagreement anywhere
-/// disagrees; else a point of its own.
+/// disagrees; else an agreement word in its last sentence agrees (a reply
+/// that states its reasons, then "同意" on a line of its own); else a
+/// point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
     let opening = opening(text);
     if disagreement(opening, disagreement_words).is_some() {
@@ -200,9 +202,20 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
         Stance::Agree
     } else if disagreement(text, disagreement_words).is_some() {
         Stance::Disagree
+    } else if find_word(closing(text), agreement_words).is_some() {
+        Stance::Agree
     } else {
         Stance::New
     }
+}
+
+/// A reply's last sentence (or line), without its end mark.
+fn closing(text: &str) -> &str {
+    let ends = |c: char| matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n');
+    let body = text.trim_end_matches(|c: char| ends(c) || c.is_whitespace());
+    body.rfind(ends)
+        .map_or(body, |i| &body[i + body[i..].chars().next().map_or(1, char::len_utf8)..])
+        .trim_start()
 }
 
 /// A reply's opening: its first sentence, and the next ones while they are
@@ -478,7 +491,7 @@ mod tests {
         let yes = crate::config::default_agreement_words();
         let no = crate::config::default_disagreement_words();
         assert_eq!(stated_stance("Agreed! Compass is short.", &yes, &no), Stance::Agree);
-        assert_eq!(stated_stance("Compass is short. I agree.", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("Compass is short. I agree.", &yes, &no), Stance::Agree);
         assert_eq!(
             stated_stance("Agreed, but I worry the domain costs too much.", &yes, &no),
             Stance::Disagree
@@ -497,7 +510,15 @@ mod tests {
         assert_eq!(stated_stance("好的！我同意，就叫罗盘。", &yes, &no), Stance::Agree);
         // Asked whether everyone agrees, "Sure." is a yes.
         assert_eq!(stated_stance("Sure.", &yes, &no), Stance::Agree);
-        assert_eq!(stated_stance("Dashboards would help. I agree.", &yes, &no), Stance::New);
+        // Its reasons first, then the yes.
+        assert_eq!(stated_stance("Dashboards would help. I agree.", &yes, &no), Stance::Agree);
+        assert_eq!(
+            stated_stance("我认为深色模式应该更加注重用户体验。\n\n同意", &yes, &no),
+            Stance::Agree
+        );
+        assert_eq!(stated_stance("Beacon says more. Let us vote on it.", &yes, &no), Stance::New);
+        assert_eq!(closing("One. Two!\n"), "Two");
+        assert_eq!(closing("只有一句"), "只有一句");
         assert_eq!(stated_stance("Sure! But I think Beacon says more.", &yes, &no), Stance::Disagree);
         assert_eq!(stated_stance("I'm not sure Compass is right.", &yes, &no), Stance::Disagree);
         // The answer in the question's own words.

@@ -8,7 +8,7 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, caveat, parse, Act, Reading, RoundFacts};
+use crate::engine::reading::{act, agreed, asks_yes_or_no, caveat, parse, Act, Reading, RoundFacts};
 use crate::engine::self_check::Stance;
 use crate::engine::similarity::stated_stance;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
@@ -96,11 +96,12 @@ impl Party {
             return None;
         }
         let replies = self.round_replies(round);
+        let consensus = &self.room.cfg.party.consensus;
         let facts = RoundFacts {
             replies: replies.len(),
             passed,
             just_answered: self.answers_question(round),
-            asks: message.contains(['?', '？']),
+            asks: asks_yes_or_no(message, &consensus.open_question_words, &consensus.agreement_words),
             first_round: round <= 1,
         };
         let made = match made {
