@@ -274,8 +274,6 @@ pub fn default_disagreement_words() -> Vec<String> {
         "not happy with",
         "not on board",
         "don't agree",
-        "not sure",
-        "unsure",
         "do not agree",
         "not a good idea",
         "on the contrary",
@@ -317,12 +315,14 @@ pub fn default_agreement_words() -> Vec<String> {
         "happy with",
         "good idea",
         "makes sense",
-        // Asked "does everyone agree?", a reply opening "Sure." or "Of course!"
-        // says yes: in every bench round so far it did.
-        "sure",
+        "great choice",
+        "good choice",
+        // Asked "does everyone agree?", a reply opening "Of course!" says
+        // yes. Not "sure": "make sure", "I'm not sure why…".
         "of course",
         "certainly",
         "同意",
+        "是的",
         "赞成",
         "没问题",
         "没错",

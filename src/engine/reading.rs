@@ -135,9 +135,10 @@ pub fn holds_question(reading: Option<Reading>, just_answered: bool) -> bool {
 /// Whether `message` ends on a question that may ask whether the room
 /// agrees: a yes/no question ("Are we all on board?", "大家都同意吗？"), or
 /// any question that names agreement ("What do you say, do we agree?").
-/// An open question ("What should the first hour cover?": one opening with
-/// an `open_words` word in English, holding one in Chinese) asks for
-/// content, however a small model sorts it.
+/// An open question ("What should the first hour cover?", "Argue it out:
+/// who is right?": a clause opening with an `open_words` word in English,
+/// one held anywhere in Chinese) asks for content, however a small model
+/// sorts it.
 pub fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[String]) -> bool {
     let marks = ['?', '？'];
     let Some(end) = message.rfind(marks) else {
@@ -151,18 +152,18 @@ pub fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[S
     if crate::engine::similarity::find_word(question, agreement_words).is_some() {
         return true;
     }
-    let first = question
-        .split_whitespace()
-        .next()
-        .unwrap_or_default()
-        .trim_matches(|c: char| !c.is_alphanumeric())
-        .to_lowercase();
+    // Each clause's first word: "Argue it out: who is right, and why…?"
+    let firsts: Vec<String> = question
+        .split([',', ':', ';', '，', '：', '；'])
+        .filter_map(|clause| clause.split_whitespace().next())
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
+        .collect();
     !open_words.iter().any(|w| {
         let w = w.to_lowercase();
         if w.chars().any(crate::text::is_cjk) {
             question.contains(w.as_str())
         } else {
-            first == w
+            firsts.contains(&w)
         }
     })
 }
@@ -291,6 +292,10 @@ mod tests {
         assert!(!asks("What should the first hour cover?"));
         assert!(!asks("Good. Which talks would you put on the first morning?"));
         assert!(!asks("第一个小时应该讲什么？"));
+        assert!(!asks(
+            "Maya, you lean one way. Argue it out: who is right, and why is the other wrong?"
+        ));
+        assert!(asks("Alright, so Compass. Everyone on board?"));
         assert!(!asks("So we go with Compass."), "no question at all");
     }
 

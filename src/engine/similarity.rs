@@ -508,8 +508,12 @@ mod tests {
             Stance::Agree
         );
         assert_eq!(stated_stance("好的！我同意，就叫罗盘。", &yes, &no), Stance::Agree);
-        // Asked whether everyone agrees, "Sure." is a yes.
-        assert_eq!(stated_stance("Sure.", &yes, &no), Stance::Agree);
+        // "Of course." is a yes; "Sure" says too little ("I'm not sure why…").
+        assert_eq!(stated_stance("Of course.", &yes, &no), Stance::Agree);
+        assert_eq!(
+            stated_stance("Compass is a fine name! I'm not sure why nobody said it before.", &yes, &no),
+            Stance::New
+        );
         // Its reasons first, then the yes.
         assert_eq!(stated_stance("Dashboards would help. I agree.", &yes, &no), Stance::Agree);
         assert_eq!(
@@ -520,7 +524,6 @@ mod tests {
         assert_eq!(closing("One. Two!\n"), "Two");
         assert_eq!(closing("只有一句"), "只有一句");
         assert_eq!(stated_stance("Sure! But I think Beacon says more.", &yes, &no), Stance::Disagree);
-        assert_eq!(stated_stance("I'm not sure Compass is right.", &yes, &no), Stance::Disagree);
         // The answer in the question's own words.
         assert_eq!(
             stated_stance("I'm okay with that. Let's start with the take-home task.", &yes, &no),
