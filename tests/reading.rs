@@ -98,18 +98,6 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
 }
 
 #[tokio::test]
-async fn the_opening_message_never_reads_as_an_invited_close() {
-    let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
-    server.push_readings([letter("A")]);
-    let events = party.run(vec![Step::Say("Our team goals tool needs a name.")]).await;
-    assert!(!events.iter().any(|e| matches!(e, Event::EndProposal { .. })));
-    let s = load(&session_file(&events));
-    assert_eq!(s.fm.readings[0].reading, Some(bmad_party::engine::reading::Reading::Close));
-    assert_eq!(s.fm.readings[0].act, "nothing");
-}
-
-#[tokio::test]
 async fn a_job_without_its_facts_gets_the_hosts_question_once() {
     let server = FakeOpenAi::varied().await;
     let party = party_on(&server).await;
@@ -456,4 +444,30 @@ async fn an_invited_close_that_every_speaker_passes_on_is_proposed() {
     assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
     let s = load(&session_file(&events));
     assert_eq!(s.fm.readings[1].act, "propose_end");
+}
+
+#[tokio::test]
+async fn the_opening_read_as_a_close_is_never_proposed_and_stops_the_reading() {
+    let server = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await;
+    let party = party_on(&server).await;
+    // The 0.5B answers A (a close) to every message, the opening too.
+    server.push_readings([letter("A"), letter("A")]);
+    let events = party
+        .run(vec![
+            Step::Say("What should our plugin API look like?"),
+            Step::Say("Good, REST with webhooks. Shall we wrap up?"),
+        ])
+        .await;
+    let told = events.iter().any(|e| {
+        matches!(e, Event::Notice { kind: bmad_party::engine::NoticeKind::Warning, text } if text.contains("cannot tell your messages apart"))
+    });
+    assert!(told, "the facilitator is told why the host stops reading");
+    assert_eq!(
+        requests(&events, ConfirmKind::EndProposal),
+        0,
+        "no proposal from a reading that cannot read"
+    );
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings.len(), 1, "the second message was not read: {:?}", s.fm.readings);
+    assert!(s.fm.readings[0].act.contains("no more readings"));
 }

@@ -121,6 +121,14 @@ pub fn caveat(replies: &[(String, String)], words: &[String]) -> Option<(String,
     })
 }
 
+/// Whether the reading shows a model that cannot sort the facilitator's
+/// messages: the party's opening message starts the discussion and is never
+/// a close, so a model that reads it as one (the 0.5B reads every message
+/// so) is not asked again this session; the agents' own markers stay.
+pub fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
+    first_round && reading == Some(Reading::Close)
+}
+
 /// Whether an agent's question to the facilitator is held back rather than
 /// put to them (it stays in its reply's words): after an invited close or a
 /// call for agreement, which the room answers — a question then ("Can we
@@ -278,6 +286,14 @@ mod tests {
         assert!(!agreed(&[Agree, Disagree, Agree]));
         assert!(!agreed(&[New, New]));
         assert!(!agreed(&[Agree]), "one voice is not the room");
+    }
+
+    #[test]
+    fn a_model_that_reads_the_opening_as_a_close_cannot_read() {
+        assert!(cannot_read(Some(Reading::Close), true));
+        assert!(!cannot_read(Some(Reading::Close), false), "a close later is a close");
+        assert!(!cannot_read(Some(Reading::Agreement), true));
+        assert!(!cannot_read(None, true), "an unreadable answer is one miss, not the model");
     }
 
     #[test]

@@ -271,7 +271,7 @@ fn is_sign_off(line: &str) -> bool {
 /// `Hi Lena, I think…` is one sentence, and stays.
 pub(super) fn is_salutation(line: &str) -> bool {
     let t = line.trim();
-    let Some(body) = t.strip_suffix([',', '!', '，', '！']).or((!t.is_empty()).then_some(t)) else {
+    let Some(body) = t.strip_suffix([',', '!', '.', '，', '！', '。']).or((!t.is_empty()).then_some(t)) else {
         return false;
     };
     let words: Vec<&str> = body.split([' ', ',']).filter(|w| !w.is_empty()).collect();

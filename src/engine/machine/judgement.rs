@@ -40,6 +40,9 @@ pub(super) struct Judgement {
     pub(super) consensus_quiet_until: u32,
     /// No agent's proposal to end before this round after a declined one.
     pub(super) end_quiet_until: u32,
+    /// The model read the opening message as a close (`reading::cannot_read`):
+    /// no message is read again this session.
+    pub(super) cannot_read: bool,
 }
 
 impl Default for Judgement {
@@ -53,6 +56,7 @@ impl Default for Judgement {
             yields: Vec::new(),
             consensus_quiet_until: 0,
             end_quiet_until: 0,
+            cannot_read: false,
         }
     }
 }

@@ -8,7 +8,7 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, asks_yes_or_no, caveat, parse, Act, Reading, RoundFacts};
+use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, parse, Act, Reading, RoundFacts};
 use crate::engine::self_check::Stance;
 use crate::engine::similarity::stated_stance;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
@@ -85,6 +85,12 @@ impl Party {
         })
     }
 
+    /// Whether the facilitator's messages are read: configured so, and the
+    /// model has not shown it cannot (`reading::cannot_read`).
+    pub(super) fn reads_messages(&self) -> bool {
+        self.room.cfg.party.read_messages && !self.judgement.cannot_read
+    }
+
     /// Acts on the reading of `message`, the facilitator's message that
     /// opened `round` (`made`: already read, to weigh an agent's question;
     /// `passed`: speakers who had nothing to add).
@@ -119,10 +125,12 @@ impl Party {
             took,
             held,
         } = made;
+        let unfit = cannot_read(reading, facts.first_round);
         // An agent's question stands for the host's: the facilitator answers one.
-        let decided = reading.filter(|_| !asked).map_or(Act::Nothing, |r| act(r, facts));
+        let decided = reading.filter(|_| !asked && !unfit).map_or(Act::Nothing, |r| act(r, facts));
         let mut outcome = None;
         let mut done = match decided {
+            _ if unfit => "nothing: the opening read as a close; no more readings",
             _ if asked => "nothing: an agent asked",
             Act::ProposeEnd if self.room.cfg.party.end_detection.enable_detection => "propose_end",
             Act::CheckAgreement => "check_agreement",
@@ -157,6 +165,14 @@ impl Party {
         });
         if let Some(e) = &error {
             tracing::info!(round, error = %e, answer = %crate::text::ellipsize(&answer, 200), "the reading judged nothing");
+        }
+        if unfit {
+            self.judgement.cannot_read = true;
+            let text = crate::tr!(
+                "The model read your opening message as a closing one, so it cannot tell your messages apart: the host stops reading them for this session. Agents can still propose the end and ask you questions; read_messages: false says so for good.",
+                "模型把你的开场消息读成了收尾消息，无法区分你的消息：本次对话中主持人不再解读你的消息。成员仍可提议结束或向你提问；设置 read_messages: false 可长期关闭。"
+            );
+            self.notice(crate::engine::NoticeKind::Warning, text).await;
         }
         match done {
             "propose_end" => {

@@ -147,7 +147,7 @@ impl Party {
         let Some((agent, question)) = tally.question.take() else {
             return true;
         };
-        let reads = self.room.cfg.party.read_messages && !tally.interrupted && !tally.quit;
+        let reads = self.reads_messages() && !tally.interrupted && !tally.quit;
         if let Some(message) = message.filter(|_| reads && made.is_none()) {
             match self.read(round, message).await {
                 Ok(r) => *made = Some(r),
@@ -158,7 +158,11 @@ impl Party {
             return false;
         }
         let just_answered = self.answers_question(round);
-        if crate::engine::reading::holds_question(made.as_ref().and_then(Read::reading), just_answered) {
+        let reading = made
+            .as_ref()
+            .and_then(Read::reading)
+            .filter(|r| !crate::engine::reading::cannot_read(Some(*r), round <= 1));
+        if crate::engine::reading::holds_question(reading, just_answered) {
             tracing::info!(agent = %agent.id, %question, just_answered, "an agent's question held back");
             if let Some(r) = made.as_mut().filter(|r| r.held.is_none()) {
                 r.held = Some(crate::text::ellipsize(&question, 200));
@@ -529,7 +533,7 @@ impl Party {
         // that has run dry.
         // A round everyone passed answered too: nothing more to add.
         let answered = tally.ok > 0 || tally.yielded.passed > 0;
-        let reads = self.room.cfg.party.read_messages && !tally.interrupted && answered;
+        let reads = self.reads_messages() && !tally.interrupted && answered;
         if let Some(message) = read.filter(|_| reads) {
             if let Some(next) = self.read_message(round, &message, made, tally.yielded.passed).await {
                 self.room_active_at = Instant::now();
