@@ -384,30 +384,41 @@ async fn an_agents_question_in_the_round_that_answers_the_rooms_question_is_held
     assert_eq!(held, ["How many people are coming?"]);
 }
 
-#[tokio::test]
-async fn an_invited_close_in_a_room_that_has_run_dry_is_proposed_not_redirected() {
-    const TOPIC: &str = "What should our plugin API look like for third-party developers?";
-    // The first speaker of each round says something; the others only
-    // repeat the topic (cut, asked again, they pass): two rounds mostly
-    // passes, the room has run dry.
-    let server = FakeOpenAi::start(|r, n| {
-        if r.prompt_text().contains("Already spoke this round") {
-            stream_of(TOPIC)
+const PLUGIN_TOPIC: &str = "What should our plugin API look like for third-party developers?";
+
+/// A room whose speakers only repeat the topic (cut, asked again, they
+/// pass) when their prompt holds `trigger`, and speak otherwise.
+async fn room_repeating_the_topic_on(trigger: &'static str) -> FakeOpenAi {
+    FakeOpenAi::start(move |r, n| {
+        if r.prompt_text().contains(trigger) {
+            stream_of(PLUGIN_TOPIC)
         } else {
             stream_of(&varied_reply(n))
         }
     })
-    .await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (3, 3);
+    .await
+}
+
+/// The topic, then an invited close, confirmed.
+async fn close_after_the_topic(party: &Party, server: &FakeOpenAi) -> Vec<Event> {
     server.push_readings([letter("D"), letter("A")]);
-    let events = party
+    party
         .run(vec![
-            Step::Say(TOPIC),
+            Step::Say(PLUGIN_TOPIC),
             Step::Say("Good, a REST API with webhooks it is. Shall we wrap up?"),
             Step::CONFIRM,
         ])
-        .await;
+        .await
+}
+
+#[tokio::test]
+async fn an_invited_close_in_a_room_that_has_run_dry_is_proposed_not_redirected() {
+    // The first speaker of each round says something; the others only
+    // repeat the topic: two rounds mostly passes, the room has run dry.
+    let server = room_repeating_the_topic_on("Already spoke this round").await;
+    let mut party = Party::new(&server);
+    party.config.party.agents_per_round = (3, 3);
+    let events = close_after_the_topic(&party, &server).await;
     let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { .. })).count();
     assert!(passed >= 3, "the room ran dry: {passed} passes");
     assert!(
@@ -419,26 +430,11 @@ async fn an_invited_close_in_a_room_that_has_run_dry_is_proposed_not_redirected(
 
 #[tokio::test]
 async fn an_invited_close_that_every_speaker_passes_on_is_proposed() {
-    const TOPIC: &str = "What should our plugin API look like for third-party developers?";
-    // Asked whether the room is done, every speaker only repeats the topic:
-    // cut, asked again, they pass. Nothing more to add is an answer.
-    let server = FakeOpenAi::start(|r, n| {
-        if r.prompt_text().contains("Shall we wrap up?") {
-            stream_of(TOPIC)
-        } else {
-            stream_of(&varied_reply(n))
-        }
-    })
-    .await;
+    // Asked whether the room is done, every speaker only repeats the topic.
+    // Nothing more to add is an answer.
+    let server = room_repeating_the_topic_on("Shall we wrap up?").await;
     let party = party_on(&server).await;
-    server.push_readings([letter("D"), letter("A")]);
-    let events = party
-        .run(vec![
-            Step::Say(TOPIC),
-            Step::Say("Good, a REST API with webhooks it is. Shall we wrap up?"),
-            Step::CONFIRM,
-        ])
-        .await;
+    let events = close_after_the_topic(&party, &server).await;
     let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { round: 2, .. })).count();
     assert_eq!(passed, 2, "every speaker of the close passed");
     assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));

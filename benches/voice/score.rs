@@ -63,17 +63,7 @@ impl Flaw {
 
     /// The classes reply hygiene removes; the others are what a
     /// facilitator's ear hears beyond them (issue 35).
-    pub const HYGIENE: [Flaw; 9] = [
-        Flaw::SpeaksAsOther,
-        Flaw::AttributesUnspoken,
-        Flaw::SelfQuote,
-        Flaw::LeakedRuntime,
-        Flaw::Echo,
-        Flaw::Loop,
-        Flaw::Empty,
-        Flaw::WrongLanguage,
-        Flaw::OverLength,
-    ];
+    pub const HYGIENE: &'static [Flaw] = Self::ALL.as_slice().split_at(9).0;
 
     pub fn name(self) -> &'static str {
         match self {
