@@ -331,6 +331,7 @@ pub fn default_agreement_words() -> Vec<String> {
         "没意见",
         "好主意",
         "有道理",
+        "不错的选择",
         "当然",
         "好的",
     ]
