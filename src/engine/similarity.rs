@@ -508,7 +508,10 @@ mod tests {
             Stance::Agree
         );
         assert_eq!(stated_stance("好的！我同意，就叫罗盘。", &yes, &no), Stance::Agree);
-        assert_eq!(stated_stance("你提到的「罗盘」是一个不错的选择。我想再加一些功能。", &yes, &no), Stance::Agree);
+        assert_eq!(
+            stated_stance("你提到的「罗盘」是一个不错的选择。我想再加一些功能。", &yes, &no),
+            Stance::Agree
+        );
         // "Of course." is a yes; "Sure" says too little ("I'm not sure why…").
         assert_eq!(stated_stance("Of course.", &yes, &no), Stance::Agree);
         assert_eq!(
