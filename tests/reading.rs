@@ -178,6 +178,11 @@ async fn agreement_asked_for_but_contested_is_no_consensus() {
         .run(vec![Step::Say("Which name?"), Step::Say("Does everyone agree on Compass?")])
         .await;
     assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
+    assert_eq!(
+        load(&session_file(&events)).fm.readings[1].act,
+        "check_agreement",
+        "the stances were read"
+    );
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 
@@ -196,6 +201,11 @@ async fn one_yes_among_replies_arguing_for_another_name_is_no_consensus() {
         .run(vec![Step::Say("Which name?"), Step::Say("Does everyone agree we go with Compass?")])
         .await;
     assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
+    assert_eq!(
+        load(&session_file(&events)).fm.readings[1].act,
+        "check_agreement",
+        "the stances were read"
+    );
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 

@@ -321,8 +321,9 @@ pub fn default_agreement_words() -> Vec<String> {
         // yes. Not "sure": "make sure", "I'm not sure why…".
         "of course",
         "certainly",
+        // Chinese words match anywhere: none that other words hold
+        // ("更好的" holds 好的, "不是的" 是的).
         "同意",
-        "是的",
         "赞成",
         "没问题",
         "没错",
@@ -333,7 +334,6 @@ pub fn default_agreement_words() -> Vec<String> {
         "有道理",
         "不错的选择",
         "当然",
-        "好的",
     ]
     .map(String::from)
     .to_vec()

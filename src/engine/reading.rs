@@ -134,10 +134,18 @@ pub fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
 /// call for agreement, which the room answers — a question then ("Can we
 /// wrap up?", "Can we go on to the next part?") only stalls it — and in the
 /// round that opened with the facilitator's answer to the room's question,
-/// where the room works with the answer. `reading` None: nothing was read,
-/// and the agent's own judgement stands.
-pub fn holds_question(reading: Option<Reading>, just_answered: bool) -> bool {
-    just_answered || matches!(reading, Some(Reading::Close | Reading::Agreement))
+/// where the room works with the answer. Only what `act` acts on holds
+/// it: not in the opening round, and agreement only when `asks`
+/// (`asks_yes_or_no`). `reading` None: nothing was read, and the agent's
+/// own judgement stands.
+pub fn holds_question(reading: Option<Reading>, just_answered: bool, first_round: bool, asks: bool) -> bool {
+    just_answered
+        || !first_round
+            && match reading {
+                Some(Reading::Close) => true,
+                Some(Reading::Agreement) => asks,
+                _ => false,
+            }
 }
 
 /// Whether `message` ends on a question that may ask whether the room
@@ -383,13 +391,21 @@ mod tests {
 
     #[test]
     fn a_close_a_call_for_agreement_or_an_answer_holds_an_agents_question_back() {
-        assert!(holds_question(Some(Reading::Close), false));
-        assert!(holds_question(Some(Reading::Agreement), false));
-        assert!(!holds_question(Some(Reading::MissingFacts), false));
-        assert!(!holds_question(Some(Reading::Other), false));
-        assert!(!holds_question(None, false), "nothing read: the agent's judgement stands");
+        assert!(holds_question(Some(Reading::Close), false, false, false));
+        assert!(holds_question(Some(Reading::Agreement), false, false, true));
+        assert!(
+            !holds_question(Some(Reading::Agreement), false, false, false),
+            "an open question is not acted on"
+        );
+        assert!(!holds_question(Some(Reading::Close), false, true, true), "nor is the opening round");
+        assert!(!holds_question(Some(Reading::MissingFacts), false, false, true));
+        assert!(!holds_question(Some(Reading::Other), false, false, true));
+        assert!(
+            !holds_question(None, false, false, true),
+            "nothing read: the agent's judgement stands"
+        );
         for r in [None, Some(Reading::Other), Some(Reading::MissingFacts)] {
-            assert!(holds_question(r, true), "right after the answer: {r:?}");
+            assert!(holds_question(r, true, false, false), "right after the answer: {r:?}");
         }
     }
 

@@ -191,9 +191,9 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// first: a word of disagreement there disagrees; else an agreement word
 /// there agrees, whatever caveat follows ("I agree. … However, the rollout
 /// needs care" is a yes with a point); else a word of disagreement anywhere
-/// disagrees; else an agreement word in its last sentence agrees (a reply
-/// that states its reasons, then "同意" on a line of its own); else a
-/// point of its own.
+/// disagrees; else a last sentence of a word or two that agrees does (a
+/// reply that states its reasons, then "同意" on a line of its own; not
+/// "…something we all agree on."); else a point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
     let opening = opening(text);
     if disagreement(opening, disagreement_words).is_some() {
@@ -202,7 +202,7 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
         Stance::Agree
     } else if disagreement(text, disagreement_words).is_some() {
         Stance::Disagree
-    } else if find_word(closing(text), agreement_words).is_some() {
+    } else if interjection(closing(text)) && find_word(closing(text), agreement_words).is_some() {
         Stance::Agree
     } else {
         Stance::New
@@ -525,6 +525,11 @@ mod tests {
             Stance::Agree
         );
         assert_eq!(stated_stance("Beacon says more. Let us vote on it.", &yes, &no), Stance::New);
+        assert_eq!(
+            stated_stance("Compass is too generic. We should pick a name we all agree on.", &yes, &no),
+            Stance::New
+        );
+        assert_eq!(stated_stance("我觉得更好的名字是灯塔。", &yes, &no), Stance::New);
         assert_eq!(closing("One. Two!\n"), "Two");
         assert_eq!(closing("只有一句"), "只有一句");
         assert_eq!(stated_stance("Sure! But I think Beacon says more.", &yes, &no), Stance::Disagree);

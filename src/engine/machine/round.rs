@@ -158,11 +158,11 @@ impl Party {
             return false;
         }
         let just_answered = self.answers_question(round);
-        let reading = made
-            .as_ref()
-            .and_then(Read::reading)
-            .filter(|r| !crate::engine::reading::cannot_read(Some(*r), round <= 1));
-        if crate::engine::reading::holds_question(reading, just_answered) {
+        let consensus = &self.room.cfg.party.consensus;
+        let asks =
+            message.is_some_and(|m| crate::engine::reading::asks_yes_or_no(m, &consensus.open_question_words, &consensus.agreement_words));
+        let reading = made.as_ref().and_then(Read::reading);
+        if crate::engine::reading::holds_question(reading, just_answered, round <= 1, asks) {
             tracing::info!(agent = %agent.id, %question, just_answered, "an agent's question held back");
             if let Some(r) = made.as_mut().filter(|r| r.held.is_none()) {
                 r.held = Some(crate::text::ellipsize(&question, 200));
