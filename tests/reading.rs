@@ -142,70 +142,69 @@ async fn the_end_marker_in_the_round_that_answers_the_rooms_question_is_not_rais
     assert_eq!(agent_messages(&events).len(), 4, "the answer's round played in full");
 }
 
-#[tokio::test]
-async fn agreement_asked_for_and_stated_in_the_replies_own_words_is_consensus() {
-    let server = FakeOpenAi::start(|_, n| match n {
-        3 => stream_of("Agreed, Compass it is. It reads well in every language we ship."),
-        4.. => stream_of("Yes, Compass works for me: short, and the domain is free."),
+/// "Which name?", then `question`, read as asking for agreement, which the
+/// second round's first speaker answers with `first` and the next with
+/// `rest`; the facilitator confirms what is asked of them when `confirm`.
+/// Checks both rounds were answered and the stances read.
+async fn agreement_round(first: &'static str, rest: &'static str, question: &'static str, confirm: bool) -> Vec<Event> {
+    let server = FakeOpenAi::start(move |_, n| match n {
+        3 => stream_of(first),
+        4.. => stream_of(rest),
         _ => stream_of(&varied_reply(n)),
     })
     .await;
     let party = party_on(&server).await;
     server.push_readings([letter("D"), letter("B")]);
-    let events = party
-        .run(vec![
-            Step::Say("Which name?"),
-            Step::Say("Does everyone agree on Compass?"),
-            Step::CONFIRM,
-        ])
-        .await;
+    let mut script = vec![Step::Say("Which name?"), Step::Say(question)];
+    if confirm {
+        script.push(Step::CONFIRM);
+    }
+    let events = party.run(script).await;
+    assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
+    assert_eq!(
+        load(&session_file(&events)).fm.readings[1].act,
+        "check_agreement",
+        "the stances were read"
+    );
+    events
+}
+
+#[tokio::test]
+async fn agreement_asked_for_and_stated_in_the_replies_own_words_is_consensus() {
+    let events = agreement_round(
+        "Agreed, Compass it is. It reads well in every language we ship.",
+        "Yes, Compass works for me: short, and the domain is free.",
+        "Does everyone agree on Compass?",
+        true,
+    )
+    .await;
     assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
     assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
 }
 
 #[tokio::test]
 async fn agreement_asked_for_but_contested_is_no_consensus() {
-    let server = FakeOpenAi::start(|_, n| match n {
-        3 => stream_of("Agreed, Compass it is."),
-        4.. => stream_of("Yes, the name is fine, but I worry the domain costs too much."),
-        _ => stream_of(&varied_reply(n)),
-    })
-    .await;
-    let party = party_on(&server).await;
-    server.push_readings([letter("D"), letter("B")]);
     // "but I" is a word of disagreement.
-    let events = party
-        .run(vec![Step::Say("Which name?"), Step::Say("Does everyone agree on Compass?")])
-        .await;
-    assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
-    assert_eq!(
-        load(&session_file(&events)).fm.readings[1].act,
-        "check_agreement",
-        "the stances were read"
-    );
+    let events = agreement_round(
+        "Agreed, Compass it is.",
+        "Yes, the name is fine, but I worry the domain costs too much.",
+        "Does everyone agree on Compass?",
+        false,
+    )
+    .await;
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 
 #[tokio::test]
 async fn one_yes_among_replies_arguing_for_another_name_is_no_consensus() {
-    let server = FakeOpenAi::start(|_, n| match n {
-        // The round's first reply agrees; the second argues for another name.
-        3 => stream_of("Agreed! Compass is easy to remember."),
-        4.. => stream_of("Based on our discussion, TeamGoalManager is the most fitting name for the tool."),
-        _ => stream_of(&varied_reply(n)),
-    })
+    // The round's first reply agrees; the second argues for another name.
+    let events = agreement_round(
+        "Agreed! Compass is easy to remember.",
+        "Based on our discussion, TeamGoalManager is the most fitting name for the tool.",
+        "Does everyone agree we go with Compass?",
+        false,
+    )
     .await;
-    let party = party_on(&server).await;
-    server.push_readings([letter("D"), letter("B")]);
-    let events = party
-        .run(vec![Step::Say("Which name?"), Step::Say("Does everyone agree we go with Compass?")])
-        .await;
-    assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
-    assert_eq!(
-        load(&session_file(&events)).fm.readings[1].act,
-        "check_agreement",
-        "the stances were read"
-    );
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 

@@ -38,6 +38,7 @@ mod reading;
 mod remember;
 mod reset;
 mod round;
+mod round_mode;
 mod save;
 mod self_check;
 mod stream;
@@ -126,7 +127,7 @@ struct Room {
     /// The server's answer about its window, while it is awaited.
     window_probe: Option<tokio::task::JoinHandle<Option<u32>>>,
     takeaways: crate::engine::TakeawaysTo,
-    /// Who streams at once in a round (`round::round_mode`).
+    /// Who streams at once in a round (`round_mode::round_mode`).
     round_mode: crate::config::RoundMode,
     /// The named party the room is (None: the default room).
     party: Option<crate::roster::parties::NamedParty>,
@@ -199,7 +200,7 @@ impl Engine {
             .context_tokens
             .unwrap_or_else(|| super::budget::default_window(setup.provider.info().base_url.as_deref()));
         let info = setup.provider.info();
-        let round_mode = round::round_mode(setup.config.party.round_mode, info.base_url.as_deref(), info.rehearsal);
+        let round_mode = round_mode::round_mode(setup.config.party.round_mode, info.base_url.as_deref(), info.rehearsal);
         tracing::info!(?round_mode, "round mode");
         let room = Room {
             round_mode,

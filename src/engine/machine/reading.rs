@@ -91,6 +91,13 @@ impl Party {
         self.room.cfg.party.read_messages && !self.judgement.cannot_read
     }
 
+    /// Whether `message` may ask whether the room agrees (`asks_yes_or_no`,
+    /// with the configured words).
+    pub(super) fn asks_for_agreement(&self, message: &str) -> bool {
+        let c = &self.room.cfg.party.consensus;
+        asks_yes_or_no(message, &c.open_question_words, &c.agreement_words)
+    }
+
     /// Acts on the reading of `message`, the facilitator's message that
     /// opened `round` (`made`: already read, to weigh an agent's question;
     /// `passed`: speakers who had nothing to add).
@@ -102,12 +109,11 @@ impl Party {
             return None;
         }
         let replies = self.round_replies(round);
-        let consensus = &self.room.cfg.party.consensus;
         let facts = RoundFacts {
             replies: replies.len(),
             passed,
             just_answered: self.answers_question(round),
-            asks: asks_yes_or_no(message, &consensus.open_question_words, &consensus.agreement_words),
+            asks: self.asks_for_agreement(message),
             first_round: round <= 1,
         };
         let made = match made {

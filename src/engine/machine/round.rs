@@ -14,7 +14,6 @@ use super::self_check::Checked;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
-use crate::config::RoundMode;
 use crate::engine::hygiene::Voices;
 use crate::engine::self_check::SelfCheck;
 use crate::engine::{Event, NoticeKind, Phase};
@@ -68,21 +67,6 @@ struct Tries {
     shortened: bool,
     /// Asked once more, with this note, after nothing was its own.
     ask_again: Option<String>,
-}
-
-/// The round mode: the config's, else by the endpoint. A local server
-/// (loopback, private network, Ollama's port) mostly answers one request at
-/// a time (llama.cpp's Python server, Ollama with one slot): replies sent
-/// at once wait in its queue, so a round takes as long as in sequence and
-/// the later speakers lose the replies before them — sequential. A hosted
-/// API (and the rehearsal) answers them together: hybrid, two replies'
-/// time for three speakers, each answering the first.
-pub(super) fn round_mode(configured: Option<RoundMode>, base_url: Option<&str>, rehearsal: bool) -> RoundMode {
-    match (configured, base_url) {
-        (Some(m), _) => m,
-        (None, Some(url)) if !rehearsal && crate::llm::discovery::is_local(url) => RoundMode::Sequential,
-        (None, _) => RoundMode::Hybrid,
-    }
 }
 
 impl Party {
@@ -158,9 +142,7 @@ impl Party {
             return false;
         }
         let just_answered = self.answers_question(round);
-        let consensus = &self.room.cfg.party.consensus;
-        let asks =
-            message.is_some_and(|m| crate::engine::reading::asks_yes_or_no(m, &consensus.open_question_words, &consensus.agreement_words));
+        let asks = message.is_some_and(|m| self.asks_for_agreement(m));
         let reading = made.as_ref().and_then(Read::reading);
         if crate::engine::reading::holds_question(reading, just_answered, round <= 1, asks) {
             tracing::info!(agent = %agent.id, %question, just_answered, "an agent's question held back");
@@ -588,22 +570,5 @@ impl Party {
                 ("minutes_left", &minutes_left.to_string()),
             ],
         ))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_local_server_gets_replies_in_turn_a_hosted_one_at_once_unless_the_config_says() {
-        let local = Some("http://127.0.0.1:8080/v1");
-        let hosted = Some("https://api.openai.com/v1");
-        assert_eq!(round_mode(None, local, false), RoundMode::Sequential);
-        assert_eq!(round_mode(None, Some("http://localhost:11434/v1"), false), RoundMode::Sequential);
-        assert_eq!(round_mode(None, hosted, false), RoundMode::Hybrid);
-        assert_eq!(round_mode(None, None, true), RoundMode::Hybrid, "the rehearsal");
-        assert_eq!(round_mode(Some(RoundMode::Parallel), local, false), RoundMode::Parallel);
-        assert_eq!(round_mode(Some(RoundMode::Sequential), hosted, false), RoundMode::Sequential);
     }
 }
