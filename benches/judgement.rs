@@ -293,6 +293,9 @@ struct Tally {
     readings: usize,
     reading_ms: u64,
     read_as: BTreeMap<String, usize>,
+    /// Replies the host heard when agreement was asked for, and the yeses.
+    heard: usize,
+    heard_yes: usize,
     /// The rounds' agreement scores by tag and method: the calibration of
     /// the similarity measures on real replies.
     scores: BTreeMap<(String, String), Vec<f64>>,
@@ -360,8 +363,25 @@ fn score(log: &Path, t: &mut Tally) {
                 let ms = e["ms"].as_u64().unwrap_or(0);
                 t.reading_ms += ms;
                 let read = e["reading"].as_str().unwrap_or("-").to_string();
+                let heard: Vec<&str> = e["heard"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|h| match h.as_bool() {
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "?",
+                    })
+                    .collect();
+                t.heard += heard.len();
+                t.heard_yes += heard.iter().filter(|h| **h == "yes").count();
+                let heard = if heard.is_empty() {
+                    String::new()
+                } else {
+                    format!("; heard {}", heard.join(" "))
+                };
                 t.listing.push_str(&format!(
-                    "    (reading {ms} ms: {read} -> {})\n",
+                    "    (reading {ms} ms: {read} -> {}{heard})\n",
                     e["act"].as_str().unwrap_or_default()
                 ));
                 *t.read_as.entry(read).or_default() += 1;
@@ -466,7 +486,11 @@ fn report(t: &Tally, label: &str) -> String {
         read_as.join(", ")
     ));
     s.push_str(&format!(
-        "| reading time per message / added to the rounds' wall time | {:.1} s / {:.0} % |\n",
+        "| replies heard when agreement was asked for (`hear_answer`): yes | {} of {} |\n",
+        t.heard_yes, t.heard
+    ));
+    s.push_str(&format!(
+        "| reading time per message (hearings included) / added to the rounds' wall time | {:.1} s / {:.0} % |\n",
         t.reading_ms as f64 / 1000.0 / t.readings.max(1) as f64,
         100.0 * t.reading_ms as f64 / t.round_ms.max(1) as f64
     ));

@@ -156,6 +156,18 @@ pub fn ellipsize(text: &str, max: usize) -> String {
     s
 }
 
+/// Shortens text to at most `max` characters from its end, marking the
+/// cut: a message's closing question is what a reader of it needs.
+pub fn ellipsize_start(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let mut s = String::from('…');
+    s.extend(text.chars().skip(n + 1 - max.max(1)));
+    s
+}
+
 /// True for characters of scripts written without spaces between words,
 /// where word tokens mean nothing and character bigrams carry the signal.
 pub fn is_cjk(c: char) -> bool {
@@ -236,6 +248,13 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_shortened_end_keeps_the_last_characters() {
+        assert_eq!(ellipsize_start("short", 10), "short");
+        assert_eq!(ellipsize_start("abcdefghij", 4), "…hij");
+        assert_eq!(ellipsize_start("大家都同意吗？", 4), "…意吗？");
+    }
 
     #[test]
     fn strips_sequences_split_across_pieces() {

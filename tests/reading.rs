@@ -452,6 +452,35 @@ async fn an_invited_close_that_every_speaker_passes_on_is_proposed() {
 }
 
 #[tokio::test]
+async fn agreement_asked_for_that_every_speaker_passes_on_is_proposed_as_unopposed() {
+    // Asked whether everyone agrees, every speaker only repeats the topic:
+    // nothing to add to a yes/no question is no objection.
+    let server = room_repeating_the_topic_on("Is everyone fine with that?").await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), letter("B")]);
+    let events = party
+        .run(vec![
+            Step::Say(PLUGIN_TOPIC),
+            Step::Say("So a REST API with webhooks. Is everyone fine with that?"),
+            Step::CONFIRM,
+        ])
+        .await;
+    let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { round: 2, .. })).count();
+    assert_eq!(passed, 2, "every speaker of the round passed");
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
+    let asked = events.iter().find_map(|e| match e {
+        Event::ConfirmationRequest { text, .. } => Some(text.clone()),
+        _ => None,
+    });
+    assert!(
+        asked.is_some_and(|t| t.contains("nobody objected")),
+        "the proposal says what it rests on"
+    );
+    assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
+    assert!(server.hearings().is_empty(), "no reply to hear");
+}
+
+#[tokio::test]
 async fn the_opening_read_as_a_close_is_never_proposed_and_stops_the_reading() {
     let server = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await;
     let party = party_on(&server).await;

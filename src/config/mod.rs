@@ -278,6 +278,7 @@ pub fn default_disagreement_words() -> Vec<String> {
         "not a good idea",
         "on the contrary",
         "i doubt",
+        "i object",
         "risky",
         "concern",
         "不同意",

@@ -376,11 +376,15 @@ pub enum Event {
     },
     /// The host read the facilitator's message that opened `round`
     /// (`read_messages`): what it asks of the room (None: unreadable or the
-    /// call failed) and what the host did about it.
+    /// call failed) and what the host did about it; when it asked whether
+    /// the room agrees, how it heard each reply whose words said neither
+    /// (yes, no, None: unreadable or failed).
     Reading {
         round: u32,
         reading: Option<crate::engine::reading::Reading>,
         act: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        heard: Vec<Option<bool>>,
         ms: u64,
     },
     /// The room repeats itself (`dry`: it has run dry, a round of passes or

@@ -95,13 +95,36 @@ pub fn question_in(answer: &str) -> Option<String> {
     (q.chars().count() > 3).then(|| q.to_string())
 }
 
-/// Whether the room answered "does everyone agree?" with yes: at least two
-/// replies, most of them stating agreement, none disagreeing. A reply that
-/// says neither may still argue for something else (another name, another
-/// plan), so one "agreed" among silent replies is not the room's yes.
-pub fn agreed(stances: &[Stance]) -> bool {
+/// The host's hearing of one reply (`hear_answer`): Some(true) for a yes,
+/// Some(false) for a no, None for anything else. Only the answer's first
+/// word counts ("Yes.", "no", "**Yes**", "是的"); "Yesterday…" is not a yes.
+pub fn heard_yes(answer: &str) -> Option<bool> {
+    let t = answer.trim_start_matches(|c: char| c.is_whitespace() || "\"'`*->(:«".contains(c));
+    let word = t
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    // A Chinese answer runs on without a space: its first character.
+    if word == "yes" || (t.starts_with('是') && !t.starts_with("是否")) {
+        Some(true)
+    } else if word == "no" || t.starts_with(['不', '否']) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
+/// Whether the room answered "does everyone agree?" with yes: nobody
+/// disagrees, at least two say yes or pass (having nothing to add to a
+/// yes/no question is no objection, as at an invited close), and most of
+/// those who spoke say yes. A reply that says neither may still argue for
+/// something else (another name, another plan), so one "agreed" among
+/// silent replies is not the room's yes.
+pub fn agreed(stances: &[Stance], passed: usize) -> bool {
     let yes = stances.iter().filter(|s| **s == Stance::Agree).count();
-    stances.len() >= 2 && yes * 2 > stances.len() && !stances.contains(&Stance::Disagree)
+    let most = stances.is_empty() || yes * 2 > stances.len();
+    yes + passed >= 2 && most && !stances.contains(&Stance::Disagree)
 }
 
 /// The first sentence of the round's replies (agent id, text) that uses a
@@ -226,6 +249,8 @@ pub fn act(reading: Reading, round: RoundFacts) -> Act {
         // Asked whether the room is done, speakers with nothing to add
         // answer too.
         Reading::Close if !round.first_round && round.replies + round.passed > 0 => Act::ProposeEnd,
+        // Asked whether everyone agrees, so do speakers with nothing to add.
+        Reading::Agreement if round.asks && !round.first_round && round.replies + round.passed > 0 => Act::CheckAgreement,
         _ if round.replies == 0 => Act::Nothing,
         Reading::Close => Act::Nothing,
         // The opening round has discussed nothing yet: a "should we…?" that
@@ -287,13 +312,31 @@ mod tests {
     #[test]
     fn agreement_asked_for_is_given_when_someone_says_so_and_nobody_objects() {
         use Stance::*;
-        assert!(agreed(&[Agree, Agree, New]));
-        assert!(agreed(&[Agree, Agree]));
-        assert!(!agreed(&[Agree, New, New]), "one yes among replies that say neither");
-        assert!(!agreed(&[Agree, New]), "half is not most");
-        assert!(!agreed(&[Agree, Disagree, Agree]));
-        assert!(!agreed(&[New, New]));
-        assert!(!agreed(&[Agree]), "one voice is not the room");
+        assert!(agreed(&[Agree, Agree, New], 0));
+        assert!(agreed(&[Agree, Agree], 0));
+        assert!(!agreed(&[Agree, New, New], 0), "one yes among replies that say neither");
+        assert!(!agreed(&[Agree, New], 0), "half is not most");
+        assert!(!agreed(&[Agree, Disagree, Agree], 0));
+        assert!(!agreed(&[New, New], 0));
+        assert!(!agreed(&[Agree], 0), "one voice is not the room");
+        assert!(agreed(&[Agree], 1), "a yes, and nothing to add");
+        assert!(agreed(&[], 2), "nobody had anything to add: no objection");
+        assert!(!agreed(&[], 1), "one silence is not the room");
+        assert!(!agreed(&[New], 1), "neither said yes");
+        assert!(!agreed(&[Disagree], 2), "an objection stands");
+    }
+
+    #[test]
+    fn a_heard_answer_is_its_first_word_yes_or_no() {
+        for yes in ["yes", "Yes.", " Yes", "**Yes**", "YES, they agree", "是", "是的", "是。"] {
+            assert_eq!(heard_yes(yes), Some(true), "{yes:?}");
+        }
+        for no in ["no", "No.", "No, they ask a question", "不", "不是", "否"] {
+            assert_eq!(heard_yes(no), Some(false), "{no:?}");
+        }
+        for neither in ["", "Yesterday they said", "None of them", "Maybe", "是否同意", "A"] {
+            assert_eq!(heard_yes(neither), None, "{neither:?}");
+        }
     }
 
     #[test]
@@ -348,7 +391,11 @@ mod tests {
             ..RoundFacts::default()
         };
         assert_eq!(act(Reading::Close, all_passed), Act::ProposeEnd, "nothing more to add");
-        assert_eq!(act(Reading::Agreement, RoundFacts { asks: true, ..all_passed }), Act::Nothing);
+        assert_eq!(
+            act(Reading::Agreement, RoundFacts { asks: true, ..all_passed }),
+            Act::CheckAgreement,
+            "nothing to add to a yes/no question"
+        );
         assert_eq!(act(Reading::MissingFacts, all_passed), Act::Nothing);
     }
 

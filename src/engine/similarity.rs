@@ -502,6 +502,10 @@ mod tests {
         assert_eq!(stated_stance("我同意！就叫「罗盘」。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("好的，没问题。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("", &yes, &no), Stance::New);
+        assert_eq!(
+            stated_stance("I object: our documents do not fit a relational schema.", &yes, &no),
+            Stance::Disagree
+        );
         // An interjection first: the agreement is in the sentence after it.
         assert_eq!(
             stated_stance("Certainly!  I agree that Compass is strong.", &yes, &no),

@@ -89,6 +89,11 @@ pub enum Cue {
         round: u32,
         question: bool,
     },
+    /// The host's hearing of one reply to the facilitator's yes/no question
+    /// (`engine::machine::reading`): "yes" or "no".
+    Hearing {
+        round: u32,
+    },
     /// An agent's prompt so far, read ahead while the room waits
     /// (`engine::machine::warm`): its one token is thrown away.
     WarmUp,

@@ -81,7 +81,22 @@ pub struct ReadingRecord {
     /// because the message invited the close or asked for agreement.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_question: Option<String>,
+    /// Replies whose own words said neither yes nor no when agreement was
+    /// asked for, as the host heard them (`hear_answer`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub heard: Vec<HeardRecord>,
     pub ms: u64,
+}
+
+/// One reply the host heard: its speaker, the answer as the model wrote it
+/// (shortened), and what it was read as (None: unreadable or failed, so
+/// the reply stays as its words left it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HeardRecord {
+    pub agent: String,
+    pub answer: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub yes: Option<bool>,
 }
 
 /// One self-check: the speaker, its round, the answer as the model wrote

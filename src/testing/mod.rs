@@ -120,6 +120,12 @@ impl Recorded {
         text.contains("You sort what the leader of a meeting says") || text.contains("Write the one short question the meeting should ask")
     }
 
+    /// The host's hearing of one reply to a yes/no question (the
+    /// `hear_answer` template), known by its words.
+    pub fn is_hearing(&self) -> bool {
+        self.body["messages"].to_string().contains("You take the minutes of a meeting")
+    }
+
     pub fn system_prompt(&self) -> String {
         self.body["messages"][0]["content"].as_str().unwrap_or_default().to_string()
     }
@@ -140,6 +146,9 @@ struct Shared {
     /// Answers to readings, in order; then `NEUTRAL_READING` / `FACTS_QUESTION`.
     readings: Mutex<VecDeque<Reply>>,
     read: Mutex<Vec<Recorded>>,
+    /// Answers to hearings, in order; then `NEUTRAL_HEARING`.
+    hearings: Mutex<VecDeque<Reply>>,
+    heard: Mutex<Vec<Recorded>>,
     embedded: Mutex<Vec<Recorded>>,
     /// Refuse `response_format`: 1 every form with a 400, as servers without
     /// constrained output do; 2 OpenAI's `json_schema` form with
@@ -173,6 +182,9 @@ const TOPICS: &[&str] = &[
 
 /// The reading a message gets unless a test scripts one: "anything else".
 pub const NEUTRAL_READING: &str = "D";
+/// The hearing a reply gets unless a test scripts one: not a yes, so a
+/// reply whose words say neither stays so.
+pub const NEUTRAL_HEARING: &str = "No";
 /// The host's question for missing facts unless a test scripts one.
 pub const FACTS_QUESTION: &str = "How many people is it for, and what budget and date?";
 /// A self-check that judges nothing: a point of its own, no question, no
@@ -280,6 +292,8 @@ impl FakeOpenAi {
             checked: Mutex::new(Vec::new()),
             readings: Mutex::new(VecDeque::new()),
             read: Mutex::new(Vec::new()),
+            hearings: Mutex::new(VecDeque::new()),
+            heard: Mutex::new(Vec::new()),
             embedded: Mutex::new(Vec::new()),
             refuse_response_format: std::sync::atomic::AtomicU8::new(0),
             routes: Mutex::new(Vec::new()),
@@ -367,6 +381,17 @@ impl FakeOpenAi {
     /// from the scripted replies, like self-checks.
     pub fn push_readings(&self, replies: impl IntoIterator<Item = Reply>) {
         self.shared.readings.lock().expect("lock").extend(replies);
+    }
+
+    /// Queues answers for the next hearings (`Recorded::is_hearing`),
+    /// before the neutral one applies.
+    pub fn push_hearings(&self, replies: impl IntoIterator<Item = Reply>) {
+        self.shared.hearings.lock().expect("lock").extend(replies);
+    }
+
+    /// The hearings asked, in the order they came.
+    pub fn hearings(&self) -> Vec<Recorded> {
+        self.shared.heard.lock().expect("lock").clone()
     }
 
     /// The readings and facts questions asked, in the order they came.

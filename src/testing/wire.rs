@@ -51,6 +51,17 @@ pub(super) async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::
             }
             continue;
         }
+        if rec.is_hearing() {
+            shared.heard.lock().expect("lock").push(rec.clone());
+            let reply = refusal(&rec, &shared).unwrap_or_else(|| {
+                let scripted = shared.hearings.lock().expect("lock").pop_front();
+                scripted.unwrap_or_else(|| stream_of(NEUTRAL_HEARING))
+            });
+            if !respond(&mut sock, reply, &shared).await? {
+                break;
+            }
+            continue;
+        }
         if rec.is_reading() {
             shared.read.lock().expect("lock").push(rec.clone());
             let question = !rec.body["messages"].to_string().contains("You sort what the leader");

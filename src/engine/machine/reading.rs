@@ -8,12 +8,12 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, parse, Act, Reading, RoundFacts};
+use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, Reading, RoundFacts};
 use crate::engine::self_check::Stance;
 use crate::engine::similarity::stated_stance;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
-use crate::session::{ReadingRecord, TurnKind};
+use crate::session::{HeardRecord, ReadingRecord, TurnKind};
 
 /// The letter, with room for a space or a quote before it. Asking for
 /// JSON instead (a schema the server enforces) made the 1.5B read more
@@ -21,6 +21,8 @@ use crate::session::{ReadingRecord, TurnKind};
 const READING_MAX_TOKENS: u32 = 3;
 /// One short question.
 const QUESTION_MAX_TOKENS: u32 = 80;
+/// "Yes" or "no", with room for a mark around it.
+const HEARING_MAX_TOKENS: u32 = 3;
 
 /// The host's reading of a message, made and not yet acted on.
 pub(super) struct Read {
@@ -152,6 +154,15 @@ impl Party {
                 Ok(None) => done = "nothing: no question in the answer",
             }
         }
+        let mut stances = Vec::new();
+        let mut heard = Vec::new();
+        if decided == Act::CheckAgreement {
+            match self.stances(round, message, &replies).await {
+                Err(next) => return Some(next),
+                Ok(None) => done = "nothing: consensus is off or quiet",
+                Ok(Some((s, h))) => (stances, heard) = (s, h),
+            }
+        }
         let ms = (took + asking.elapsed()).as_millis() as u64;
         self.session.fm.readings.push(ReadingRecord {
             round,
@@ -160,6 +171,7 @@ impl Party {
             act: done.to_string(),
             error: error.clone(),
             held_question: held,
+            heard: heard.clone(),
             ms,
         });
         self.save().await;
@@ -167,6 +179,7 @@ impl Party {
             round,
             reading,
             act: done.to_string(),
+            heard: heard.iter().map(|h| h.yes).collect(),
             ms,
         });
         if let Some(e) = &error {
@@ -189,7 +202,13 @@ impl Party {
                 self.notice(crate::engine::NoticeKind::Info, said).await;
                 outcome = Some(self.end_proposal(&host, text.clone(), text).await);
             }
-            "check_agreement" => outcome = self.stated_agreement(round, &replies).await,
+            "check_agreement" if agreed(&stances, passed) => {
+                // Nobody said yes in words: the room had nothing to add.
+                let unopposed = !stances.contains(&Stance::Agree);
+                let text = self.render(if unopposed { "agreement_unopposed" } else { "agreement_proposal" }, &[]);
+                outcome = Some(self.propose_consensus(text).await);
+            }
+            "check_agreement" => tracing::info!(round, ?stances, "agreement asked for, not given"),
             "ask_facts" => {
                 if let Some(q) = question {
                     let host = self.host_of(round);
@@ -247,29 +266,77 @@ impl Party {
         }
     }
 
-    /// When the facilitator asked whether the room agrees: the round's
-    /// replies by their own words (an agreement word in the first sentence;
-    /// a word of disagreement anywhere), judged by `reading::agreed`.
-    async fn stated_agreement(&mut self, round: u32, replies: &[(String, String)]) -> Option<Next> {
+    /// When the facilitator asked whether the room agrees: each reply's
+    /// stance by its own words (an agreement word in its opening, a word of
+    /// disagreement anywhere: `stated_stance`), and a reply whose words say
+    /// neither as the host hears it (`hear`; only a yes counts). Ok(None):
+    /// consensus is off, or quiet after a declined proposal; Err: the
+    /// facilitator quit.
+    async fn stances(
+        &mut self,
+        round: u32,
+        message: &str,
+        replies: &[(String, String)],
+    ) -> Result<Option<(Vec<Stance>, Vec<HeardRecord>)>, Next> {
         let c = self.room.cfg.party.consensus.clone();
         if !c.enabled || round < self.judgement.consensus_quiet_until {
-            return None;
+            return Ok(None);
         }
-        let stances: Vec<Stance> = replies
+        let mut stances = Vec::new();
+        let mut heard = Vec::new();
+        for (id, text) in replies {
+            let mut s = stated_stance(text, &c.agreement_words, &c.disagreement_words);
+            if s == Stance::New {
+                let h = self.hear(round, message, id, text).await?;
+                if h.yes == Some(true) {
+                    s = Stance::Agree;
+                }
+                heard.push(h);
+            }
+            self.judgement.stances.insert((round, id.clone()), s);
+            stances.push(s);
+        }
+        Ok(Some((stances, heard)))
+    }
+
+    /// The host hears one reply to the facilitator's yes/no question: one
+    /// neutral call, answered yes or no. Err: the facilitator quit.
+    async fn hear(&mut self, round: u32, message: &str, id: &str, text: &str) -> Result<HeardRecord, Next> {
+        let name = self
+            .room
+            .agents
             .iter()
-            .map(|(id, text)| {
-                let s = stated_stance(text, &c.agreement_words, &c.disagreement_words);
-                self.judgement.stances.insert((round, id.clone()), s);
-                s
-            })
-            .collect();
-        if agreed(&stances) {
-            let text = self.render("agreement_proposal", &[]);
-            Some(self.propose_consensus(text).await)
-        } else {
-            tracing::info!(round, ?stances, "agreement asked for, not given");
-            None
-        }
+            .find(|a| a.id == id)
+            .map_or(id.to_string(), |a| a.name.clone());
+        let system = self.render("hear_answer_system", &[]);
+        let user = self.render(
+            "hear_answer",
+            &[
+                // Its end: the question the replies answer.
+                ("question", &crate::text::ellipsize_start(message, 300)),
+                ("name", &name),
+                ("reply", &crate::text::ellipsize(text.trim(), 600)),
+            ],
+        );
+        let req = ChatRequest {
+            model: None,
+            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)],
+            temperature: 0.0,
+            max_tokens: Some(HEARING_MAX_TOKENS),
+            stop: vec![],
+            json_schema: None,
+            cue: Cue::Hearing { round },
+        };
+        let answer = match self.stream_reply(req, None, StreamMode::Silent, None).await {
+            Reply::Quit { .. } => return Err(Next::Quit),
+            Reply::Completed { raw, .. } => raw,
+            _ => String::new(),
+        };
+        Ok(HeardRecord {
+            agent: id.to_string(),
+            yes: heard_yes(&answer),
+            answer: crate::text::ellipsize(answer.trim(), 40),
+        })
     }
 
     /// The agents' completed replies of `round`: (agent id, text).

@@ -1,0 +1,118 @@
+//! Hearing a yes (`hear_answer`): when the facilitator asks whether the room
+//! agrees and a reply's own words say neither yes nor no, the host hears
+//! that reply with one neutral call, end to end against the loopback
+//! server. Only a heard yes counts; a no, an unreadable answer or a failed
+//! call leaves the reply as its words left it; a reply whose words agree
+//! or object is not heard at all.
+
+mod common;
+
+use bmad_party::engine::{Event, ExitReason};
+use bmad_party::session::{ConfirmKind, ReadingRecord};
+use bmad_party::testing::{stream_of, varied_reply, FakeOpenAi, Reply};
+use common::*;
+
+/// "Which venue?", then "Shall we book the Harbour Hall, everyone?", read
+/// as asking for agreement; the second round's first speaker answers with
+/// `first`, the next with `second`; the host hears with `hearings`.
+/// Returns the events, the server and the session file's reading of the
+/// question.
+async fn heard_round(
+    first: &'static str,
+    second: &'static str,
+    hearings: Vec<Reply>,
+    confirm: bool,
+) -> (Vec<Event>, FakeOpenAi, ReadingRecord) {
+    let server = FakeOpenAi::start(move |_, n| match n {
+        3 => stream_of(first),
+        4.. => stream_of(second),
+        _ => stream_of(&varied_reply(n)),
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.config.party.agents_per_round = (2, 2);
+    server.push_readings([stream_of("D"), stream_of("B")]);
+    server.push_hearings(hearings);
+    let mut script = vec![Step::Say("Which venue?"), Step::Say("Shall we book the Harbour Hall, everyone?")];
+    if confirm {
+        script.push(Step::CONFIRM);
+    }
+    let events = party.run(script).await;
+    assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
+    let reading = load(&session_file(&events)).fm.readings[1].clone();
+    assert_eq!(reading.act, "check_agreement");
+    (events, server, reading)
+}
+
+#[tokio::test]
+async fn replies_that_go_ahead_without_an_agreement_word_are_heard_as_yes_and_are_consensus() {
+    let (events, server, reading) = heard_round(
+        "Then I will call them today and hold the 14th.",
+        "I will draft the invitation tonight.",
+        vec![stream_of("Yes"), stream_of(" yes.")],
+        true,
+    )
+    .await;
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
+    assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
+    let asked = server.hearings();
+    assert_eq!(asked.len(), 2, "each reply that said neither is heard once");
+    let prompt = asked[0].body["messages"].to_string();
+    assert!(prompt.contains("Shall we book the Harbour Hall, everyone?"), "{prompt}");
+    assert!(prompt.contains("Then I will call them today and hold the 14th."), "{prompt}");
+    assert_eq!(asked[0].body["temperature"], 0.0);
+    assert_eq!(reading.heard.len(), 2);
+    assert!(reading.heard.iter().all(|h| h.yes == Some(true)), "{:?}", reading.heard);
+    assert_eq!(reading.heard[1].answer, "yes.");
+}
+
+#[tokio::test]
+async fn a_heard_no_an_unreadable_answer_or_a_failed_call_is_no_yes() {
+    let failed = Reply::Status {
+        code: 400,
+        headers: vec![],
+        body: "{\"error\":{\"message\":\"bad request\"}}".into(),
+    };
+    for (hearings, yes) in [
+        (vec![stream_of("Yes"), stream_of("No")], [Some(true), Some(false)]),
+        (vec![stream_of("Yes"), stream_of("Maybe")], [Some(true), None]),
+        (vec![stream_of("Yes"), failed], [Some(true), None]),
+    ] {
+        let (events, _, reading) = heard_round(
+            "Then I will call them today and hold the 14th.",
+            "Let me look at the train times first.",
+            hearings,
+            false,
+        )
+        .await;
+        assert_eq!(requests(&events, ConfirmKind::Consensus), 0, "one yes of two is not the room's");
+        assert_eq!(reading.heard.iter().map(|h| h.yes).collect::<Vec<_>>(), yes);
+    }
+}
+
+#[tokio::test]
+async fn a_reply_whose_words_agree_or_object_is_not_heard() {
+    let (events, server, reading) = heard_round(
+        "Agreed, the Harbour Hall it is.",
+        "I disagree: the hall has no step-free entrance.",
+        vec![stream_of("Yes"), stream_of("Yes")],
+        false,
+    )
+    .await;
+    assert!(server.hearings().is_empty(), "their own words answered");
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0, "an objection stands");
+    assert!(reading.heard.is_empty());
+}
+
+#[tokio::test]
+async fn a_heard_yes_never_outweighs_an_objection() {
+    let (events, server, _) = heard_round(
+        "Then I will call them today and hold the 14th.",
+        "I disagree: the hall has no step-free entrance.",
+        vec![stream_of("Yes")],
+        false,
+    )
+    .await;
+    assert_eq!(server.hearings().len(), 1);
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
+}
