@@ -7,6 +7,7 @@ temperature 0, scored against its tag (end -> A, agree -> B, ask -> C, else D).
     python3 benches/judgement/read_probe.py                                 # the shipped templates
     python3 benches/judgement/read_probe.py designs/read-four-letters.json  # letters: another design
     python3 benches/judgement/read_probe.py designs/read-yes-no.json        # yes/no questions: P(yes) per question
+    python3 benches/judgement/read_probe.py --detour                        # the scripted answer after every opening too
 
 A server must answer on --port (18555) with `logprobs` (llama-cpp-python's does):
 benches/voice/local-model.sh starts one. Messages are read with no history (only the
@@ -32,7 +33,7 @@ def post(port, body):
     return json.load(urllib.request.urlopen(req, timeout=900))
 
 
-def messages(held_out):
+def messages(held_out, detour=False):
     rows = []
     for name in ("scenarios.toml", "holdout.toml") if held_out else ("scenarios.toml",):
         for s in tomllib.load(open(os.path.join(HERE, name), "rb"))["scenario"]:
@@ -42,7 +43,9 @@ def messages(held_out):
                     continue
                 rows.append((s["id"], m["expect"], list(earlier), m["text"].replace("{a}", "Maya").replace("{b}", "Kofi")))
                 earlier.append(m["text"])
-                if m["expect"] == "ask":
+                # An agent's question after the opening draws the answer too
+                # (--detour): the facts are then among the earlier messages.
+                if m["expect"] == "ask" or (detour and len(earlier) == 1):
                     earlier.append(s["answer"])
     for m in json.load(open(os.path.join(HERE, "messages.json"))):
         rows.append(("other", m["expect"], m["earlier"], m["text"]))
@@ -60,12 +63,13 @@ def main():
     ap.add_argument("design", nargs="?", help="a design file; without one, the shipped templates")
     ap.add_argument("--port", type=int, default=18555)
     ap.add_argument("--tuned", action="store_true", help="leave out holdout.toml: the messages a design may be tuned on")
+    ap.add_argument("--detour", action="store_true", help="the scenario's answer after every opening, as when an agent asked")
     a = ap.parse_args()
     if a.design:
         d = json.load(open(os.path.join(HERE, a.design) if not os.path.exists(a.design) else a.design))
     else:
         d = {"system": template("read_message_system"), "user": template("read_message")}
-    rows, t0 = messages(not a.tuned), time.time()
+    rows, t0 = messages(not a.tuned, a.detour), time.time()
     if "system" in d:  # one letter A-D
         confusion = {}
         for sid, exp, earlier, text in rows:

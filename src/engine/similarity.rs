@@ -190,15 +190,18 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// A reply's stance by its own words, read from its opening (`opening`)
 /// first: a word of disagreement there disagrees; else an agreement word
 /// there agrees, whatever caveat follows ("I agree. … However, the rollout
-/// needs care" is a yes with a point); else a word of disagreement anywhere
+/// needs care" is a yes with a point), unless the opening is a question
+/// ("大家同意吗？"); else a word of disagreement anywhere
 /// disagrees; else a last sentence of a word or two that agrees does (a
 /// reply that states its reasons, then "同意" on a line of its own; not
 /// "…something we all agree on."); else a point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
     let opening = opening(text);
+    // A question states nothing: "大家同意吗？" asks the room again.
+    let asks = opening.trim_end().ends_with(['?', '？']);
     if disagreement(opening, disagreement_words).is_some() {
         Stance::Disagree
-    } else if find_word(opening, agreement_words).is_some() {
+    } else if !asks && find_word(opening, agreement_words).is_some() {
         Stance::Agree
     } else if disagreement(text, disagreement_words).is_some() {
         Stance::Disagree
@@ -502,6 +505,8 @@ mod tests {
         assert_eq!(stated_stance("我同意！就叫「罗盘」。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("好的，没问题。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("大家同意吗？", &yes, &no), Stance::New, "a question states nothing");
+        assert_eq!(stated_stance("Do we all agree? I think so.", &yes, &no), Stance::New);
         assert_eq!(
             stated_stance("I object: our documents do not fit a relational schema.", &yes, &no),
             Stance::Disagree
