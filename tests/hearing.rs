@@ -23,6 +23,17 @@ async fn heard_round(
     hearings: Vec<Reply>,
     confirm: bool,
 ) -> (Vec<Event>, FakeOpenAi, ReadingRecord) {
+    heard_round_with(first, second, hearings, confirm, true).await
+}
+
+/// `heard_round`, with consensus on or off.
+async fn heard_round_with(
+    first: &'static str,
+    second: &'static str,
+    hearings: Vec<Reply>,
+    confirm: bool,
+    consensus: bool,
+) -> (Vec<Event>, FakeOpenAi, ReadingRecord) {
     let server = FakeOpenAi::start(move |_, n| match n {
         3 => stream_of(first),
         4.. => stream_of(second),
@@ -31,6 +42,7 @@ async fn heard_round(
     .await;
     let mut party = Party::new(&server);
     party.config.party.agents_per_round = (2, 2);
+    party.config.party.consensus.enabled = consensus;
     server.push_readings([stream_of("D"), stream_of("B")]);
     server.push_hearings(hearings);
     let mut script = vec![Step::Say("Which venue?"), Step::Say("Shall we book the Harbour Hall, everyone?")];
@@ -40,7 +52,6 @@ async fn heard_round(
     let events = party.run(script).await;
     assert_eq!(agent_messages(&events).len(), 4, "both rounds answered");
     let reading = load(&session_file(&events)).fm.readings[1].clone();
-    assert_eq!(reading.act, "check_agreement");
     (events, server, reading)
 }
 
@@ -55,6 +66,12 @@ async fn replies_that_go_ahead_without_an_agreement_word_are_heard_as_yes_and_ar
     .await;
     assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
     assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
+    assert_eq!(reading.act, "check_agreement");
+    let event = events.iter().find_map(|e| match e {
+        Event::Reading { round: 2, heard, .. } => Some(heard.clone()),
+        _ => None,
+    });
+    assert_eq!(event, Some(vec![Some(true), Some(true)]), "the reading event carries the hearings");
     let asked = server.hearings();
     assert_eq!(asked.len(), 2, "each reply that said neither is heard once");
     let prompt = asked[0].body["messages"].to_string();
@@ -105,14 +122,32 @@ async fn a_reply_whose_words_agree_or_object_is_not_heard() {
 }
 
 #[tokio::test]
-async fn a_heard_yes_never_outweighs_an_objection() {
-    let (events, server, _) = heard_round(
+async fn a_stated_objection_leaves_nothing_to_hear() {
+    // The second reply objects in its own words: nothing heard could make
+    // the room agree, so the first is not heard either.
+    let (events, server, reading) = heard_round(
         "Then I will call them today and hold the 14th.",
         "I disagree: the hall has no step-free entrance.",
         vec![stream_of("Yes")],
         false,
     )
     .await;
-    assert_eq!(server.hearings().len(), 1);
+    assert!(server.hearings().is_empty());
+    assert_eq!(reading.act, "check_agreement");
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
+}
+
+#[tokio::test]
+async fn with_consensus_off_nothing_is_heard_or_proposed() {
+    let (events, server, reading) = heard_round_with(
+        "Then I will call them today and hold the 14th.",
+        "I will draft the invitation tonight.",
+        vec![stream_of("Yes"), stream_of("Yes")],
+        false,
+        false,
+    )
+    .await;
+    assert!(server.hearings().is_empty());
+    assert_eq!(reading.act, "nothing: consensus is off or quiet");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }

@@ -63,7 +63,10 @@ async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decid
     assert_eq!(msgs.len(), 2);
     assert!(!first.prompt_text().contains("Business Analyst"), "no persona in the reading");
     assert!(read[1].prompt_text().contains("Compass it is. Are we done?"));
-    assert!(read[1].prompt_text().contains("Which name?"), "earlier messages give the context");
+    assert!(
+        !read[1].prompt_text().contains("Which name?"),
+        "a message is read alone first: earlier ones tip a close that offers a choice"
+    );
     let s = load(&session_file(&events));
     let acts: Vec<&str> = s.fm.readings.iter().map(|r| r.act.as_str()).collect();
     assert_eq!(acts, ["nothing", "propose_end"]);
@@ -101,8 +104,14 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
 async fn a_job_without_its_facts_gets_the_hosts_question_once() {
     let server = FakeOpenAi::varied().await;
     let party = party_on(&server).await;
-    // The answer to the question reads as a job without facts again: not asked twice.
-    server.push_readings([letter("C"), stream_of("Question: \"How many people, and when?\""), letter("C")]);
+    // The answer to the question reads as a job without facts again (alone,
+    // then with the earlier messages): not asked twice.
+    server.push_readings([
+        letter("C"),
+        stream_of("Question: \"How many people, and when?\""),
+        letter("C"),
+        letter("C"),
+    ]);
     let events = party
         .run(vec![Step::Say("Plan our offsite."), Step::Say("Twelve people in March.")])
         .await;
@@ -114,8 +123,13 @@ async fn a_job_without_its_facts_gets_the_hosts_question_once() {
     let second: Vec<String> = rounds(&events).into_iter().nth(1).unwrap_or_default();
     assert!(!second.is_empty() && !second.contains(&"moderator".to_string()), "{second:?}");
     let read = server.readings();
-    assert_eq!(read.len(), 3, "letter, question, letter");
+    assert_eq!(read.len(), 4, "letter, question, letter alone, letter with the earlier messages");
     assert!(read[1].prompt_text().contains("Plan our offsite."));
+    assert!(!read[2].prompt_text().contains("Plan our offsite."), "read alone first");
+    assert!(
+        read[3].prompt_text().contains("Plan our offsite."),
+        "read as C: again, with what was said before"
+    );
     let s = load(&session_file(&events));
     let acts: Vec<&str> = s.fm.readings.iter().map(|r| r.act.as_str()).collect();
     assert_eq!(acts, ["ask_facts", "nothing"]);
@@ -349,13 +363,13 @@ async fn an_agents_question_on_any_other_message_is_asked_and_stands_for_the_hos
     let party = party_on(&server).await;
     // The job reads as lacking its facts: the agent's question is the one
     // asked, and no second call writes the host's.
-    server.push_readings([letter("D"), letter("C")]);
+    server.push_readings([letter("D"), letter("C"), letter("C")]);
     let events = party
         .run(vec![Step::Say("Which name?"), Step::Say("Now plan the launch party.")])
         .await;
     let asked: Vec<String> = questions(&events).into_iter().map(|(_, q)| q).collect();
     assert_eq!(asked, ["Can we move on to the next part of the discussion?"]);
-    assert_eq!(server.readings().len(), 2, "no facts question written");
+    assert_eq!(server.readings().len(), 3, "the readings (C read twice), no facts question written");
     let s = load(&session_file(&events));
     assert_eq!(s.fm.readings[1].act, "nothing: an agent asked");
     assert!(s.fm.readings[1].held_question.is_none());

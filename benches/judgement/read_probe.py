@@ -64,6 +64,7 @@ def main():
     ap.add_argument("--port", type=int, default=18555)
     ap.add_argument("--tuned", action="store_true", help="leave out holdout.toml: the messages a design may be tuned on")
     ap.add_argument("--detour", action="store_true", help="the scenario's answer after every opening, as when an agent asked")
+    ap.add_argument("--two-stage", action="store_true", help="read the message alone; with its earlier messages only if C")
     a = ap.parse_args()
     if a.design:
         d = json.load(open(os.path.join(HERE, a.design) if not os.path.exists(a.design) else a.design))
@@ -73,12 +74,18 @@ def main():
     if "system" in d:  # one letter A-D
         confusion = {}
         for sid, exp, earlier, text in rows:
-            user = d["user"].replace("{{earlier}}", " / ".join(earlier[-3:]) or "(nothing yet)").replace("{{message}}", text)
-            ps = {}
-            for tok, p in top(a.port, d["system"], user, 10):
-                if tok.upper() in ("A", "B", "C", "D"):
-                    ps[tok.upper()] = ps.get(tok.upper(), 0) + p
-            got = max(ps, key=ps.get) if ps else "?"
+            def letter(shown):
+                user = d["user"].replace("{{earlier}}", " / ".join(shown[-3:]) or "(nothing yet)").replace("{{message}}", text)
+                ps = {}
+                for tok, p in top(a.port, d["system"], user, 10):
+                    if tok.upper() in ("A", "B", "C", "D"):
+                        ps[tok.upper()] = ps.get(tok.upper(), 0) + p
+                return max(ps, key=ps.get) if ps else "?"
+            # --two-stage: the message alone first; its earlier messages only
+            # to check a job's facts were not given before.
+            got = letter([] if a.two_stage else earlier)
+            if a.two_stage and got == "C" and earlier:
+                got = letter(earlier)
             want = WANT.get(exp, "D")
             confusion[(want, got)] = confusion.get((want, got), 0) + 1
             print(f"{sid[:12]:12} {exp:8} want {want} got {got}  {text[:70]}")

@@ -99,7 +99,7 @@ pub fn question_in(answer: &str) -> Option<String> {
 /// Some(false) for a no, None for anything else. Only the answer's first
 /// word counts ("Yes.", "no", "**Yes**", "是的"); "Yesterday…" is not a yes.
 pub fn heard_yes(answer: &str) -> Option<bool> {
-    let t = answer.trim_start_matches(|c: char| c.is_whitespace() || "\"'`*->(:«".contains(c));
+    let t = answer.trim_start_matches(|c: char| c.is_whitespace() || "\"'`*->(:«“‘「".contains(c));
     let word = t
         .split(|c: char| !c.is_ascii_alphabetic())
         .next()
@@ -250,13 +250,11 @@ pub fn act(reading: Reading, round: RoundFacts) -> Act {
         // answer too.
         Reading::Close if !round.first_round && round.replies + round.passed > 0 => Act::ProposeEnd,
         // Asked whether everyone agrees, so do speakers with nothing to add.
-        Reading::Agreement if round.asks && !round.first_round && round.replies + round.passed > 0 => Act::CheckAgreement,
-        _ if round.replies == 0 => Act::Nothing,
-        Reading::Close => Act::Nothing,
         // The opening round has discussed nothing yet: a "should we…?" that
         // the room says yes to is an opinion, not a room that has converged.
-        Reading::Agreement if round.asks && !round.first_round => Act::CheckAgreement,
-        Reading::Agreement => Act::Nothing,
+        Reading::Agreement if round.asks && !round.first_round && round.replies + round.passed > 0 => Act::CheckAgreement,
+        _ if round.replies == 0 => Act::Nothing,
+        Reading::Close | Reading::Agreement => Act::Nothing,
         Reading::MissingFacts if !round.just_answered => Act::AskFacts,
         Reading::MissingFacts | Reading::Other => Act::Nothing,
     }
@@ -328,7 +326,18 @@ mod tests {
 
     #[test]
     fn a_heard_answer_is_its_first_word_yes_or_no() {
-        for yes in ["yes", "Yes.", " Yes", "**Yes**", "YES, they agree", "是", "是的", "是。"] {
+        for yes in [
+            "yes",
+            "Yes.",
+            " Yes",
+            "**Yes**",
+            "YES, they agree",
+            "“Yes”",
+            "是",
+            "是的",
+            "是。",
+            "「是」",
+        ] {
             assert_eq!(heard_yes(yes), Some(true), "{yes:?}");
         }
         for no in ["no", "No.", "No, they ask a question", "不", "不是", "否"] {

@@ -190,26 +190,42 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// A reply's stance by its own words, read from its opening (`opening`)
 /// first: a word of disagreement there disagrees; else an agreement word
 /// there agrees, whatever caveat follows ("I agree. … However, the rollout
-/// needs care" is a yes with a point), unless the opening is a question
-/// ("大家同意吗？"); else a word of disagreement anywhere
+/// needs care" is a yes with a point), not in a question ("大家同意吗？");
+/// else a word of disagreement anywhere
 /// disagrees; else a last sentence of a word or two that agrees does (a
 /// reply that states its reasons, then "同意" on a line of its own; not
 /// "…something we all agree on."); else a point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
     let opening = opening(text);
-    // A question states nothing: "大家同意吗？" asks the room again.
-    let asks = opening.trim_end().ends_with(['?', '？']);
+    let ends_asking = text.trim_end().ends_with(['?', '？']);
     if disagreement(opening, disagreement_words).is_some() {
         Stance::Disagree
-    } else if !asks && find_word(opening, agreement_words).is_some() {
+    } else if stated_in(opening, agreement_words) {
         Stance::Agree
     } else if disagreement(text, disagreement_words).is_some() {
         Stance::Disagree
-    } else if interjection(closing(text)) && find_word(closing(text), agreement_words).is_some() {
+    } else if !ends_asking && interjection(closing(text)) && find_word(closing(text), agreement_words).is_some() {
         Stance::Agree
     } else {
         Stance::New
     }
+}
+
+/// Whether a sentence of `text` that is not a question holds an agreement
+/// word: "大家同意吗？" asks the room again, "Agreed! Shall I send it?" agrees.
+fn stated_in(text: &str, words: &[String]) -> bool {
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') || end == text.len() {
+            let question = matches!(c, '?' | '？');
+            if !question && find_word(&text[start..end], words).is_some() {
+                return true;
+            }
+            start = end;
+        }
+    }
+    false
 }
 
 /// A reply's last sentence (or line), without its end mark.
@@ -507,6 +523,13 @@ mod tests {
         assert_eq!(stated_stance("", &yes, &no), Stance::New);
         assert_eq!(stated_stance("大家同意吗？", &yes, &no), Stance::New, "a question states nothing");
         assert_eq!(stated_stance("Do we all agree? I think so.", &yes, &no), Stance::New);
+        assert_eq!(stated_stance("Agreed! Shall I send the invite today?", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("同意！要我今天就订吗？", &yes, &no), Stance::Agree);
+        assert_eq!(
+            stated_stance("Let's book it. 同意吗？", &yes, &no),
+            Stance::New,
+            "a closing question"
+        );
         assert_eq!(
             stated_stance("I object: our documents do not fit a relational schema.", &yes, &no),
             Stance::Disagree

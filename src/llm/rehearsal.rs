@@ -215,6 +215,7 @@ impl Rehearsal {
             // trying the program, whose messages it does not sort.
             Cue::Reading { question: false, .. } => "D".to_string(),
             Cue::Reading { question: true, .. } => String::new(),
+            // Never asked: its readings never ask whether the room agrees.
             Cue::Hearing { .. } => "no".to_string(),
             Cue::WarmUp => String::new(),
         }

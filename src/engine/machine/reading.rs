@@ -1,8 +1,9 @@
 //! After a round the facilitator's message opened, the host reads that
 //! message (`engine::reading`): a close invited becomes the host's
-//! proposal to end, naming a point a reply still raised; agreement asked for is answered by the
-//! replies' own words (consensus); a job without its facts becomes the
-//! host's question. Every reading is in the session file (`readings`) and
+//! proposal to end, naming a point a reply still raised; agreement asked
+//! for is answered by the replies' own words, or as the host hears a reply
+//! they leave open (consensus); a job without its facts becomes the host's
+//! question. Every reading is in the session file (`readings`) and
 //! sent as an event, read or not. The facilitator decides every proposal.
 
 use super::party::Party;
@@ -21,6 +22,8 @@ use crate::session::{HeardRecord, ReadingRecord, TurnKind};
 const READING_MAX_TOKENS: u32 = 3;
 /// One short question.
 const QUESTION_MAX_TOKENS: u32 = 80;
+/// The earlier messages when there are none.
+const NOTHING_YET: &str = "(nothing yet)";
 /// "Yes" or "no", with room for a mark around it.
 const HEARING_MAX_TOKENS: u32 = 3;
 
@@ -50,15 +53,38 @@ impl Read {
 
 impl Party {
     /// Reads `message`, the facilitator's message that opened `round`: one
-    /// neutral call. Err: the facilitator quit meanwhile.
+    /// neutral call on the message alone, and a second with the
+    /// facilitator's earlier messages when it reads as a job without its
+    /// facts (they may have been given before). Shown the earlier messages
+    /// every time, the 1.5B reads a close that offers a choice ("Anything
+    /// left to add, or are we done?") as A or D by a hair (docs/real-models.md).
+    /// Err: the facilitator quit meanwhile.
     pub(super) async fn read(&mut self, round: u32, message: &str) -> Result<Read, Next> {
         let earlier = self.earlier_messages(round);
+        let started = std::time::Instant::now();
+        let (mut answer, mut failure) = self.read_letter(round, message, NOTHING_YET).await?;
+        if parse(&answer) == Some(Reading::MissingFacts) && earlier != NOTHING_YET {
+            (answer, failure) = self.read_letter(round, message, &earlier).await?;
+        }
+        let reading = parse(&answer);
+        let error = failure.or_else(|| reading.is_none().then(|| "no letter A–D in the answer".to_string()));
+        Ok(Read {
+            answer,
+            reading,
+            error,
+            earlier,
+            took: started.elapsed(),
+            held: None,
+        })
+    }
+
+    /// One reading call: the answer as written, and why there is none.
+    async fn read_letter(&mut self, round: u32, message: &str, earlier: &str) -> Result<(String, Option<String>), Next> {
         let system = self.render("read_message_system", &[]);
         let user = self.render(
             "read_message",
-            &[("earlier", &earlier), ("message", &crate::text::ellipsize(message, 600))],
+            &[("earlier", earlier), ("message", &crate::text::ellipsize(message, 600))],
         );
-        let started = std::time::Instant::now();
         let req = ChatRequest {
             model: None,
             messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)],
@@ -69,21 +95,11 @@ impl Party {
             json_schema: None,
             cue: Cue::Reading { round, question: false },
         };
-        let (answer, failure) = match self.stream_reply(req, None, StreamMode::Silent, None).await {
+        Ok(match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Quit { .. } => return Err(Next::Quit),
             Reply::Completed { raw, .. } => (raw, None),
             Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => (String::new(), Some(e)),
             Reply::Interrupted { shown } => (shown, Some("interrupted".into())),
-        };
-        let reading = parse(&answer);
-        let error = failure.or_else(|| reading.is_none().then(|| "no letter A–D in the answer".to_string()));
-        Ok(Read {
-            answer,
-            reading,
-            error,
-            earlier,
-            took: started.elapsed(),
-            held: None,
         })
     }
 
@@ -156,11 +172,11 @@ impl Party {
         }
         let mut stances = Vec::new();
         let mut heard = Vec::new();
+        let mut quit = None;
         if decided == Act::CheckAgreement {
             match self.stances(round, message, &replies).await {
-                Err(next) => return Some(next),
-                Ok(None) => done = "nothing: consensus is off or quiet",
-                Ok(Some((s, h))) => (stances, heard) = (s, h),
+                None => done = "nothing: consensus is off or quiet",
+                Some(found) => (stances, heard, quit) = found,
             }
         }
         let ms = (took + asking.elapsed()).as_millis() as u64;
@@ -185,6 +201,9 @@ impl Party {
         if let Some(e) = &error {
             tracing::info!(round, error = %e, answer = %crate::text::ellipsize(&answer, 200), "the reading judged nothing");
         }
+        if quit.is_some() {
+            return quit;
+        }
         if unfit {
             self.judgement.cannot_read = true;
             let text = crate::tr!(
@@ -203,8 +222,8 @@ impl Party {
                 outcome = Some(self.end_proposal(&host, text.clone(), text).await);
             }
             "check_agreement" if agreed(&stances, passed) => {
-                // Nobody said yes in words: the room had nothing to add.
-                let unopposed = !stances.contains(&Stance::Agree);
+                // Every speaker passed: the room had nothing to add.
+                let unopposed = stances.is_empty();
                 let text = self.render(if unopposed { "agreement_unopposed" } else { "agreement_proposal" }, &[]);
                 outcome = Some(self.propose_consensus(text).await);
             }
@@ -267,36 +286,51 @@ impl Party {
     }
 
     /// When the facilitator asked whether the room agrees: each reply's
-    /// stance by its own words (an agreement word in its opening, a word of
-    /// disagreement anywhere: `stated_stance`), and a reply whose words say
-    /// neither as the host hears it (`hear`; only a yes counts). Ok(None):
-    /// consensus is off, or quiet after a declined proposal; Err: the
-    /// facilitator quit.
+    /// stance by its own words (`stated_stance`), and, unless one of them
+    /// objects (then nothing can agree), each reply whose words say neither
+    /// as the host hears it (`hear`; only a yes counts). None: consensus is
+    /// off, or quiet after a declined proposal. The third part: the
+    /// facilitator quit during a hearing (the stances so far still go in
+    /// the session file).
     async fn stances(
         &mut self,
         round: u32,
         message: &str,
         replies: &[(String, String)],
-    ) -> Result<Option<(Vec<Stance>, Vec<HeardRecord>)>, Next> {
+    ) -> Option<(Vec<Stance>, Vec<HeardRecord>, Option<Next>)> {
         let c = self.room.cfg.party.consensus.clone();
         if !c.enabled || round < self.judgement.consensus_quiet_until {
-            return Ok(None);
+            return None;
         }
-        let mut stances = Vec::new();
+        let mut stances: Vec<Stance> = replies
+            .iter()
+            .map(|(_, text)| stated_stance(text, &c.agreement_words, &c.disagreement_words))
+            .collect();
         let mut heard = Vec::new();
-        for (id, text) in replies {
-            let mut s = stated_stance(text, &c.agreement_words, &c.disagreement_words);
-            if s == Stance::New {
-                let h = self.hear(round, message, id, text).await?;
-                if h.yes == Some(true) {
-                    s = Stance::Agree;
+        let mut quit = None;
+        if !stances.contains(&Stance::Disagree) {
+            for ((id, text), s) in replies.iter().zip(stances.iter_mut()) {
+                if *s != Stance::New {
+                    continue;
                 }
-                heard.push(h);
+                match self.hear(round, message, id, text).await {
+                    Err(next) => {
+                        quit = Some(next);
+                        break;
+                    }
+                    Ok(h) => {
+                        if h.yes == Some(true) {
+                            *s = Stance::Agree;
+                        }
+                        heard.push(h);
+                    }
+                }
             }
-            self.judgement.stances.insert((round, id.clone()), s);
-            stances.push(s);
         }
-        Ok(Some((stances, heard)))
+        for ((id, _), s) in replies.iter().zip(&stances) {
+            self.judgement.stances.insert((round, id.clone()), *s);
+        }
+        Some((stances, heard, quit))
     }
 
     /// The host hears one reply to the facilitator's yes/no question: one
@@ -367,7 +401,7 @@ impl Party {
             .collect();
         said.reverse();
         if said.is_empty() {
-            "(nothing yet)".into()
+            NOTHING_YET.into()
         } else {
             said.join(" / ")
         }

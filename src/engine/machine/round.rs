@@ -511,8 +511,8 @@ impl Party {
             return next;
         }
         // What the facilitator asked for comes before what the room's yield
-        // suggests: an invited close is proposed, not redirected as a room
-        // that has run dry.
+        // suggests: an invited close, or an agreement question everyone
+        // passed on, is proposed, not redirected as a room that has run dry.
         // A round everyone passed answered too: nothing more to add.
         let answered = tally.ok > 0 || tally.yielded.passed > 0;
         let reads = self.reads_messages() && !tally.interrupted && answered;
