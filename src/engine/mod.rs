@@ -15,6 +15,7 @@ pub mod reading;
 pub mod selection;
 pub mod self_check;
 pub mod similarity;
+pub mod stated;
 pub mod takeaways;
 
 use std::path::PathBuf;

@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::engine::hygiene::first_sentences;
 use crate::engine::self_check::Stance;
-use crate::engine::similarity::disagreement;
+use crate::engine::stated::disagreement;
 
 /// What the facilitator's message asks of the room.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -188,7 +188,7 @@ pub fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[S
         .rfind(['.', '!', '?', '。', '！', '？', '\n'])
         .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
     let question = before[start..].trim();
-    if crate::engine::similarity::find_word(question, agreement_words).is_some() {
+    if crate::engine::stated::find_word(question, agreement_words).is_some() {
         return true;
     }
     // Each clause's first word: "Argue it out: who is right, and why…?"

@@ -11,7 +11,7 @@ use super::stream::{Reply, StreamMode};
 use super::Next;
 use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, Reading, RoundFacts};
 use crate::engine::self_check::Stance;
-use crate::engine::similarity::stated_stance;
+use crate::engine::stated::stated_stance;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{HeardRecord, ReadingRecord, TurnKind};
