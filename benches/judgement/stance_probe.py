@@ -11,31 +11,11 @@ else, O neither).
 A server must answer on --port (18555) with `logprobs` (llama-cpp-python's does).
 The figure that matters most: N or O heard as yes (a false consensus).
 """
-import argparse, json, math, os, time, urllib.request
+import argparse, json, os, time
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-STEP = os.path.join(HERE, "..", "..", "workflows", "party-mode", "steps", "step-02-discussion-orchestration.md")
+from read_probe import HERE, template, top
+
 LETTER = {"A": "Y", "B": "N", "C": "O"}
-
-
-def template(name):
-    """A template's text from the step file, as src/workflow.rs reads it."""
-    text = open(STEP, encoding="utf-8").read()
-    block = text.split(f"## Template: {name}\n", 1)[1]
-    return block.split("```text\n", 1)[1].split("\n```", 1)[0]
-
-
-def post(port, body):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}/v1/chat/completions", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    return json.load(urllib.request.urlopen(req, timeout=900))
-
-
-def top(port, system, user, n):
-    msgs = ([{"role": "system", "content": system}] if system else []) + [{"role": "user", "content": user}]
-    r = post(port, {"model": "local", "messages": msgs, "temperature": 0, "max_tokens": 1, "logprobs": True,
-                    "top_logprobs": n, "stream": False})
-    return [(e["token"].strip(), math.exp(e["logprob"])) for e in r["choices"][0]["logprobs"]["content"][0]["top_logprobs"]]
 
 
 def main():
@@ -57,7 +37,7 @@ def main():
     for r in rows:
         user = d["user"].replace("{{question}}", r["question"]).replace("{{name}}", r["name"]).replace("{{reply}}", r["reply"].strip())
         ps = {}
-        for tok, p in top(a.port, d.get("system", ""), user, 10):
+        for tok, p in top(a.port, d["system"], user, 10):
             if tok.upper() in letters:
                 ps[tok.upper()] = ps.get(tok.upper(), 0) + p
         got = letters[max(ps, key=ps.get)] if ps else "?"

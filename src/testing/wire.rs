@@ -51,38 +51,20 @@ pub(super) async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::
             }
             continue;
         }
-        if rec.is_hearing() {
-            shared.heard.lock().expect("lock").push(rec.clone());
-            let reply = refusal(&rec, &shared).unwrap_or_else(|| {
-                let scripted = shared.hearings.lock().expect("lock").pop_front();
-                scripted.unwrap_or_else(|| stream_of(NEUTRAL_HEARING))
-            });
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        if rec.is_reading() {
-            shared.read.lock().expect("lock").push(rec.clone());
+        // The side calls (a hearing, a reading or facts question, a
+        // self-check): scripted apart from the turns, each kind in its queue.
+        let side = if rec.is_hearing() {
+            Some(side_answer(&rec, &shared, &shared.heard, &shared.hearings, NEUTRAL_HEARING))
+        } else if rec.is_reading() {
             let question = !rec.body["messages"].to_string().contains("You sort what the leader");
-            let reply = refusal(&rec, &shared).unwrap_or_else(|| {
-                let scripted = shared.readings.lock().expect("lock").pop_front();
-                scripted.unwrap_or_else(|| stream_of(if question { FACTS_QUESTION } else { NEUTRAL_READING }))
-            });
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        if rec.is_self_check() {
-            shared.checked.lock().expect("lock").push(rec.clone());
-            let reply = refusal(&rec, &shared);
-            let reply = if let Some(refusal) = reply {
-                refusal
-            } else {
-                let scripted = shared.checks.lock().expect("lock").pop_front();
-                scripted.unwrap_or_else(|| stream_of(NEUTRAL_CHECK))
-            };
+            let neutral = if question { FACTS_QUESTION } else { NEUTRAL_READING };
+            Some(side_answer(&rec, &shared, &shared.read, &shared.readings, neutral))
+        } else if rec.is_self_check() {
+            Some(side_answer(&rec, &shared, &shared.checked, &shared.checks, NEUTRAL_CHECK))
+        } else {
+            None
+        };
+        if let Some(reply) = side {
             if !respond(&mut sock, reply, &shared).await? {
                 break;
             }
@@ -272,6 +254,14 @@ async fn write_chunk(sock: &mut TcpStream, data: &[u8]) -> std::io::Result<()> {
 
 /// A server's refusal of `rec`'s constrained output, as configured
 /// (`refuse_response_format`, `refuse_json_schema_like_llama_cpp_python`).
+/// A side call's answer, the call kept in `log`: the refusal of its
+/// `response_format` if the server refuses one, else the next answer a test
+/// queued, else `neutral`.
+fn side_answer(rec: &Recorded, shared: &Shared, log: &Mutex<Vec<Recorded>>, queue: &Mutex<VecDeque<Reply>>, neutral: &str) -> Reply {
+    log.lock().expect("lock").push(rec.clone());
+    refusal(rec, shared).unwrap_or_else(|| queue.lock().expect("lock").pop_front().unwrap_or_else(|| stream_of(neutral)))
+}
+
 fn refusal(rec: &Recorded, shared: &Shared) -> Option<Reply> {
     let form = rec.body["response_format"]["type"].as_str().unwrap_or_default();
     match (shared.refuse_response_format.load(std::sync::atomic::Ordering::Relaxed), form) {

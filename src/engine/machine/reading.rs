@@ -27,6 +27,21 @@ const NOTHING_YET: &str = "(nothing yet)";
 /// "Yes" or "no", with room for a mark around it.
 const HEARING_MAX_TOKENS: u32 = 3;
 
+/// One of the host's neutral calls (a reading, a facts question, a
+/// hearing): no persona, no room, no schema; a judgement, not a voice, so
+/// the likeliest answer (temperature 0).
+fn neutral(messages: Vec<ChatMessage>, max_tokens: u32, stop: Vec<String>, cue: Cue) -> ChatRequest {
+    ChatRequest {
+        model: None,
+        messages,
+        temperature: 0.0,
+        max_tokens: Some(max_tokens),
+        stop,
+        json_schema: None,
+        cue,
+    }
+}
+
 /// The host's reading of a message, made and not yet acted on.
 pub(super) struct Read {
     /// The answer as the model wrote it.
@@ -85,16 +100,8 @@ impl Party {
             "read_message",
             &[("earlier", earlier), ("message", &crate::text::ellipsize(message, 600))],
         );
-        let req = ChatRequest {
-            model: None,
-            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)],
-            // A judgement, not a voice: the likeliest answer.
-            temperature: 0.0,
-            max_tokens: Some(READING_MAX_TOKENS),
-            stop: vec![],
-            json_schema: None,
-            cue: Cue::Reading { round, question: false },
-        };
+        let messages = vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)];
+        let req = neutral(messages, READING_MAX_TOKENS, vec![], Cue::Reading { round, question: false });
         Ok(match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Quit { .. } => return Err(Next::Quit),
             Reply::Completed { raw, .. } => (raw, None),
@@ -269,15 +276,13 @@ impl Party {
                 ("language", &language),
             ],
         );
-        let req = ChatRequest {
-            model: None,
-            messages: vec![ChatMessage::new(Role::User, prompt)],
-            temperature: 0.0,
-            max_tokens: Some(QUESTION_MAX_TOKENS),
-            stop: vec!["\n\n".into()],
-            json_schema: None,
-            cue: Cue::Reading { round, question: true },
-        };
+        let messages = vec![ChatMessage::new(Role::User, prompt)];
+        let req = neutral(
+            messages,
+            QUESTION_MAX_TOKENS,
+            vec!["\n\n".into()],
+            Cue::Reading { round, question: true },
+        );
         match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Quit { .. } => Err(Next::Quit),
             Reply::Completed { raw, .. } => Ok(crate::engine::reading::question_in(&raw)),
@@ -352,15 +357,8 @@ impl Party {
                 ("reply", &crate::text::ellipsize(text.trim(), 600)),
             ],
         );
-        let req = ChatRequest {
-            model: None,
-            messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)],
-            temperature: 0.0,
-            max_tokens: Some(HEARING_MAX_TOKENS),
-            stop: vec![],
-            json_schema: None,
-            cue: Cue::Hearing { round },
-        };
+        let messages = vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, user)];
+        let req = neutral(messages, HEARING_MAX_TOKENS, vec![], Cue::Hearing { round });
         let answer = match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Quit { .. } => return Err(Next::Quit),
             Reply::Completed { raw, .. } => raw,
