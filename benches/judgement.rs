@@ -23,6 +23,12 @@
 //! (each speaker judges the room after its reply), `--label NAME`, `--minutes N` (the limit of one scenario, 30),
 //! `--` then extra bmad-party arguments.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 #[path = "voice/events.rs"]
 mod events;
 #[path = "voice/server.rs"]

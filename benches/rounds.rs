@@ -13,6 +13,12 @@
 //! `cargo bench --bench rounds` (about 1 minute); figures in docs/performance.md;
 //! `-- --smoke` (2 rounds a mode, a 6-round party: CI).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Command, Stdio};

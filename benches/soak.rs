@@ -15,6 +15,12 @@
 //! `cargo bench --bench soak` (figures in docs/reliability.md);
 //! `cargo bench --bench soak -- --smoke` (40 rounds, for CI).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -3,6 +3,12 @@
 //! after every message: the body is rendered incrementally, so a save costs
 //! one appended turn plus the write.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use bmad_party::session::{
     store_write, ConversationState, DiligenceState, Folder, Frontmatter, ProviderRecord, Session, SessionStore, StepId, Turn, TurnKind,
 };

@@ -6,6 +6,12 @@
 //!   coalesced drawing (a frame every 50 tokens, about what 60 fps allows at
 //!   a few thousand tokens a second) takes in for three panes at once.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::time::Instant;
 
 use bmad_party::engine::{AgentInfo, Event};

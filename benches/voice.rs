@@ -17,6 +17,12 @@
 //! `--minutes N` (the limit of one party, 45), `--workflow DIR` (whose
 //! templates count as runtime text), `--` then extra bmad-party arguments.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 #[path = "voice/drive.rs"]
 mod drive;
 #[path = "voice/events.rs"]

@@ -19,6 +19,11 @@
 //! `cargo bench --bench whole_process -- --smoke` (1 run of 20 rounds, for CI);
 //! `-- --round-mode hybrid|parallel` (default sequential: three personas in turn).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
 // getrusage, the thread CPU clock and a pseudo-terminal come from libc.
 #![allow(unsafe_code)]
 

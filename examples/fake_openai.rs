@@ -4,6 +4,12 @@
 //!
 //! cargo run --release --example fake_openai -- --delay-ms 20
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::time::Duration;
 
 use bmad_party::testing::{FakeOpenAi, Reply};

@@ -5,20 +5,13 @@ use std::path::{Path, PathBuf};
 
 use include_dir::{include_dir, Dir};
 
-use crate::config::ConfigError;
+use crate::source::{SourceError, SourceFile};
 
 static AGENTS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/agents");
 static WORKFLOW: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/workflows/party-mode");
 
 /// How the built-in copies are named in messages (`(built-in) agents/pm.md`).
 pub const BUILT_IN: &str = "(built-in) ";
-
-/// A text file and the name to use for it in messages.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SourceFile {
-    pub path: String,
-    pub text: String,
-}
 
 pub fn embedded_agents() -> Vec<SourceFile> {
     let mut files: Vec<SourceFile> = AGENTS
@@ -34,9 +27,9 @@ pub fn embedded_agents() -> Vec<SourceFile> {
 }
 
 /// Every `*.md` in `dir` (not recursive), sorted by name.
-pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> {
+pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceError>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
-        vec![ConfigError::new(
+        vec![SourceError::new(
             dir.display().to_string(),
             None,
             "",
@@ -57,12 +50,12 @@ pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<ConfigError>> 
                     path: p.display().to_string(),
                     text,
                 }),
-                Err(e) => problems.push(ConfigError::new(p.display().to_string(), None, "", {
+                Err(e) => problems.push(SourceError::new(p.display().to_string(), None, "", {
                     let at = e.utf8_error().valid_up_to();
                     crate::tr!("not UTF-8 text (byte {at})", "不是 UTF-8 文本（第 {at} 字节）")
                 })),
             },
-            Err(e) => problems.push(ConfigError::new(
+            Err(e) => problems.push(SourceError::new(
                 p.display().to_string(),
                 None,
                 "",
@@ -93,7 +86,7 @@ pub enum Lookup {
 impl WorkflowSource {
     /// Reads `rel` from the folder on disk when there is one, else from the
     /// built-in copy; never mixes the two (for files whose absence matters).
-    pub fn read_one_source(&self, rel: &str) -> Result<Lookup, ConfigError> {
+    pub fn read_one_source(&self, rel: &str) -> Result<Lookup, SourceError> {
         match &self.dir {
             Some(dir) => {
                 let p = dir.join(rel);
@@ -101,7 +94,7 @@ impl WorkflowSource {
                     return Ok(Lookup::Missing);
                 }
                 let text = std::fs::read_to_string(&p)
-                    .map_err(|e| ConfigError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
+                    .map_err(|e| SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
                 Ok(Lookup::Found(SourceFile {
                     path: p.display().to_string(),
                     text,
@@ -112,12 +105,12 @@ impl WorkflowSource {
     }
 
     /// Reads `rel` (e.g. `steps/step-02-discussion-orchestration.md`).
-    pub fn read(&self, rel: &str) -> Result<Lookup, ConfigError> {
+    pub fn read(&self, rel: &str) -> Result<Lookup, SourceError> {
         if let Some(dir) = &self.dir {
             let p = dir.join(rel);
             if p.exists() {
                 let text = std::fs::read_to_string(&p)
-                    .map_err(|e| ConfigError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
+                    .map_err(|e| SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
                 return Ok(Lookup::Found(SourceFile {
                     path: p.display().to_string(),
                     text,

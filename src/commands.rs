@@ -21,7 +21,7 @@ pub fn run(cli: &Cli, sub: &Sub) -> ExitCode {
             // Agents a file written before the cast was saved names only
             // by id are looked up in the room this command line would load.
             let roster = || {
-                crate::roster::load(cli)
+                crate::setup::load_room(cli)
                     .map(|room| room.agents.iter().map(CastMember::of).collect())
                     .unwrap_or_default()
             };

@@ -1,14 +1,14 @@
 //! Why the program stops before a party, typed by what the caller does with
 //! it: the exit code tells a script whether to fix a file (2) or not (1).
 
-use crate::config::ConfigError;
 use crate::session::{LockError, SessionFileError};
+use crate::source::SourceError;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
     /// Located problems in the config, agent or workflow files.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
-    Files(Vec<ConfigError>),
+    Files(Vec<SourceError>),
     /// A session file that cannot be resumed as written.
     #[error(transparent)]
     Session(#[from] SessionFileError),
@@ -33,14 +33,14 @@ impl StartError {
     }
 }
 
-impl From<ConfigError> for StartError {
-    fn from(e: ConfigError) -> StartError {
+impl From<SourceError> for StartError {
+    fn from(e: SourceError) -> StartError {
         StartError::Files(vec![e])
     }
 }
 
-impl From<Vec<ConfigError>> for StartError {
-    fn from(e: Vec<ConfigError>) -> StartError {
+impl From<Vec<SourceError>> for StartError {
+    fn from(e: Vec<SourceError>) -> StartError {
         StartError::Files(e)
     }
 }
@@ -53,7 +53,7 @@ mod tests {
     fn a_refusal_exits_1_and_a_bad_file_2() {
         assert_eq!(StartError::Refused("finished".into()).exit_code(), 1);
         assert_eq!(StartError::Invalid("no".into()).exit_code(), 2);
-        let e = ConfigError {
+        let e = SourceError {
             file: "c.yaml".into(),
             line: Some(3),
             column: Some(1),

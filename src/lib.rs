@@ -6,12 +6,9 @@
 //! - `session`: the Markdown + YAML session file; `memlog`: a party's
 //!   memory between sessions (BMAD's format).
 //! - `roster`: who is in the room (own agent files, BMAD installs).
-//! - `config`, `workflow`, `assets`: the rest of what a party is made of.
+//! - `config`, `workflow`, `assets`: the rest of what a party is made of;
+//!   `source`: the files they are read from and the problems found in them.
 //! - `setup`, `cli`, `error`: start-up.
-
-// Configuration errors carry a location and a source snippet; they occur once,
-// at start-up, so their size does not matter and boxing them would only add noise.
-#![allow(clippy::result_large_err)]
 
 pub mod assets;
 pub mod cli;
@@ -28,7 +25,9 @@ pub mod memlog;
 pub mod roster;
 pub mod session;
 pub mod setup;
+pub mod source;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;
 pub mod text;
+pub mod verdict;
 pub mod workflow;

@@ -22,7 +22,7 @@ fn main() -> ExitCode {
         return bmad_party::commands::run(&cli, sub);
     }
     if cli.list_agents {
-        return match roster::load(&cli) {
+        return match setup::load_room(&cli) {
             Ok(room) => {
                 print!("{}", roster::list_agents(&room));
                 ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })

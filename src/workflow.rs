@@ -7,9 +7,10 @@
 use foldhash::{HashMap, HashMapExt};
 use regex::Regex;
 
-use crate::assets::{Lookup, SourceFile, WorkflowSource};
-use crate::config::ConfigError;
+use crate::assets::{Lookup, WorkflowSource};
 use crate::i18n::Lang;
+use crate::source::SourceError;
+use crate::source::SourceFile;
 
 pub const WORKFLOW_FILE: &str = "workflow.md";
 pub const STEP_00: &str = "steps/step-00-check-termination.md";
@@ -159,7 +160,7 @@ impl Template {
         let mut parts = Vec::new();
         let mut last = 0;
         for c in placeholder_re().captures_iter(&text) {
-            let whole = c.get(0).expect("group 0");
+            let Some(whole) = c.get(0) else { continue };
             if whole.start() > last {
                 parts.push(Part::Text(text[last..whole.start()].to_string()));
             }
@@ -187,10 +188,12 @@ pub struct Workflow {
 }
 
 // Compiled once: templates are rendered many times per round.
+#[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
 static SECTION_RE: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| {
     Regex::new(r"(?m)^##\s+Template:\s*([A-Za-z0-9_.]+)[ \t]*\r?\n(?:(?:[^#`~\r\n][^\r\n]*)?\r?\n)*?[ \t]*(`{3,}|~{3,})[^\n]*\n")
         .expect("static regex")
 });
+#[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
 static PLACEHOLDER_RE: std::sync::LazyLock<Regex> =
     std::sync::LazyLock::new(|| Regex::new(r"\{\{\s*([A-Za-z0-9_]+)\s*\}\}").expect("static regex"));
 
@@ -207,11 +210,11 @@ fn line_of(text: &str, byte: usize) -> u64 {
 }
 
 /// Extracts `name -> (text, line)` from one file.
-fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, ConfigError> {
+fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, SourceError> {
     let mut out = Vec::new();
     let re = section_re();
     for caps in re.captures_iter(&file.text) {
-        let whole = caps.get(0).expect("match");
+        let Some(whole) = caps.get(0) else { continue };
         let name = caps[1].to_string();
         let fence = &caps[2];
         let body_start = whole.end();
@@ -227,7 +230,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
             .map(|(at, _)| at);
         let line = line_of(&file.text, whole.start());
         let Some(close) = close else {
-            return Err(ConfigError::new(
+            return Err(SourceError::new(
                 &file.path,
                 Some(line),
                 &name,
@@ -249,7 +252,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
             continue;
         };
         if !re.find_iter(&file.text).any(|m| m.start() == start) {
-            return Err(ConfigError::new(
+            return Err(SourceError::new(
                 &file.path,
                 Some(line_of(&file.text, start)),
                 name,
@@ -264,7 +267,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Confi
 }
 
 impl Workflow {
-    pub fn load(source: WorkflowSource) -> Result<Workflow, Vec<ConfigError>> {
+    pub fn load(source: WorkflowSource) -> Result<Workflow, Vec<SourceError>> {
         let mut templates = HashMap::new();
         let mut problems = Vec::new();
         let mut files: Vec<&str> = REQUIRED.iter().map(|r| r.0).collect();
@@ -281,7 +284,7 @@ impl Workflow {
                     }
                     Err(e) => problems.push(e),
                 },
-                Ok(Lookup::Missing) => problems.push(ConfigError::new(
+                Ok(Lookup::Missing) => problems.push(SourceError::new(
                     rel,
                     None,
                     "",
@@ -308,8 +311,8 @@ impl Workflow {
         for (file, name, allowed) in REQUIRED {
             for variant in [name.to_string(), format!("{name}.zh")] {
                 let Some(t) = templates.get(&variant) else {
-                    if variant == *name && problems.iter().all(|p: &ConfigError| !p.file.ends_with(file)) {
-                        problems.push(ConfigError::new(
+                    if variant == *name && problems.iter().all(|p: &SourceError| !p.file.ends_with(file)) {
+                        problems.push(SourceError::new(
                             source
                                 .read(file)
                                 .ok()
@@ -336,7 +339,7 @@ impl Workflow {
                         } else {
                             allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ")
                         };
-                        problems.push(ConfigError::new(&path, Some(line), &variant, {
+                        problems.push(SourceError::new(&path, Some(line), &variant, {
                             crate::tr!(
                                 "unknown placeholder {{{{{ph}}}}}; this template knows {known}",
                                 "未知占位符 {{{{{ph}}}}}；此模板可用 {known}"
@@ -376,7 +379,7 @@ impl Workflow {
 
     /// The text of a whole workflow file, for optional files such as the
     /// diligence push text: `Ok(None)` when it does not exist.
-    pub fn optional_file(&self, rel: &str) -> Result<Option<SourceFile>, ConfigError> {
+    pub fn optional_file(&self, rel: &str) -> Result<Option<SourceFile>, SourceError> {
         Ok(match self.source.read_one_source(rel)? {
             Lookup::Found(f) => Some(f),
             Lookup::Missing => None,

@@ -2,6 +2,12 @@
 //! detection, rosters from CSV manifests and config.toml installs, project
 //! config, languages, output folders, and whole headless parties in them.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;

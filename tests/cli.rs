@@ -1,6 +1,12 @@
 //! The real binary, headless: the README's commands, the JSON protocol,
 //! bad input, crash safety (SIGKILL) and resume.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 

@@ -5,6 +5,12 @@
 //! prompt only grows at its end, so a server's prefix cache keeps hitting
 //! (the fake server reports cached tokens as a prefix cache would).
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use bmad_party::config::PromptLayout;

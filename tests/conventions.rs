@@ -2,6 +2,12 @@
 //! key), `init` writing one the program then reads, shell completions and a
 //! man page from the same command line, help in English and Chinese.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod process;
 
 use process::*;

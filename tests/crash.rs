@@ -5,6 +5,12 @@
 //! And an output folder that cannot be written: the party goes on in
 //! memory, says so once, and saves as soon as it can.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::path::{Path, PathBuf};

@@ -1,6 +1,12 @@
 //! End-to-end engine tests: a real engine task, a real async-openai client,
 //! a real HTTP server on 127.0.0.1 speaking the OpenAI streaming protocol.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::collections::HashSet;

@@ -3,6 +3,12 @@
 //! model could not be reached, 4 when the session's end could not be saved,
 //! 130 after a signal. The full screen's own runs are in `tmux_e2e.rs`.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod process;
 
 use std::time::Duration;

@@ -3,6 +3,12 @@
 //! on, or ends gracefully when nobody in a round can be reached; never a
 //! panic; the session file always valid and resumable.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::time::Duration;

@@ -2,6 +2,12 @@
 //! real binary against an Ollama-style loopback server that lists one model
 //! and answers any other name with Ollama's 404.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod process;
 
 use bmad_party::testing::{stream_of, varied_reply, FakeOpenAi, Recorded, Reply};

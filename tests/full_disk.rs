@@ -3,6 +3,12 @@
 //! store's injected ENOSPC on the output folder (debug builds). Nothing is
 //! lost: the whole session is in the fallback place, and it says where.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod process;
 
 use std::path::{Path, PathBuf};

@@ -6,12 +6,18 @@
 //! `PROPTEST_CASES=20000 cargo test --release --test fuzz` is the long run
 //! whose figures are in the README.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use bmad_party::assets::SourceFile;
 use bmad_party::config::{Config, Overrides};
 use bmad_party::engine::markers::MarkerFilter;
+use bmad_party::source::SourceFile;
 use bmad_party::text::Sanitizer;
 use proptest::prelude::*;
 

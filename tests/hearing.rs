@@ -5,6 +5,12 @@
 //! call leaves the reply as its words left it; a reply whose words agree
 //! or object is not heard at all.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use bmad_party::engine::{Event, ExitReason};

@@ -5,6 +5,12 @@
 //! into the TUI's TestBackend, and through the headless transcript — and the
 //! session file stays readable and reloadable.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::process::Stdio;

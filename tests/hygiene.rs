@@ -5,6 +5,12 @@
 //! speaker's own words, while streaming too; what was cut is counted in the
 //! session file.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use bmad_party::engine::Event;

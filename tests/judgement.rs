@@ -6,6 +6,12 @@
 //! and a room that has run dry. The self-check is off by default (a small
 //! local model judges badly through it): these parties turn it on.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use bmad_party::engine::{Event, ExitReason};
@@ -117,7 +123,7 @@ async fn unreadable_and_cut_off_answers_judge_nothing_and_the_round_goes_on() {
     assert!(first.verdict.is_none() && first.error.as_deref().is_some_and(|e| e.contains("no JSON object")));
     // Cut off mid-question: the stance counts, the half question does not.
     let second = s.fm.self_checks[1].verdict.as_ref().expect("read");
-    assert_eq!(second.stance, Some(bmad_party::engine::self_check::Stance::Agree));
+    assert_eq!(second.stance, Some(bmad_party::verdict::Stance::Agree));
     assert!(s.turns.iter().all(|t| !t.text.contains("How many peo")));
 }
 

@@ -3,6 +3,12 @@
 //! rendered by a real browser (headless Chromium): model markup stays text,
 //! nothing is fetched.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 mod process;
 mod screen;

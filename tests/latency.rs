@@ -3,6 +3,12 @@
 //! a resume; the TUI shows them on the panes and the round's time on the
 //! status bar.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 mod screen;
 

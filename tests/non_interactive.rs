@@ -3,6 +3,12 @@
 //! the transcript's when the model gives none), the path on stdout, exit 0;
 //! a clear message and a non-zero exit when the model cannot be reached.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 mod process;
 

@@ -6,6 +6,12 @@
 //! `--context` and `/context` reach the model, a long one cut with a note,
 //! and a resumed session keeps them.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod process;
 
 use std::path::Path;

@@ -5,6 +5,12 @@
 //! for and stated in the replies' own words; unreadable and failed readings
 //! that change nothing; a letter in prose or JSON.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use bmad_party::engine::{Event, ExitReason};
@@ -70,7 +76,7 @@ async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decid
     let s = load(&session_file(&events));
     let acts: Vec<&str> = s.fm.readings.iter().map(|r| r.act.as_str()).collect();
     assert_eq!(acts, ["nothing", "propose_end"]);
-    assert_eq!(s.fm.readings[1].reading, Some(bmad_party::engine::reading::Reading::Close));
+    assert_eq!(s.fm.readings[1].reading, Some(bmad_party::verdict::Reading::Close));
 }
 
 #[tokio::test]
@@ -96,7 +102,7 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
         "{said}"
     );
     let s = load(&session_file(&events));
-    assert_eq!(s.fm.readings[1].reading, Some(bmad_party::engine::reading::Reading::Close));
+    assert_eq!(s.fm.readings[1].reading, Some(bmad_party::verdict::Reading::Close));
     assert_eq!(s.fm.readings[1].act, "propose_end");
 }
 

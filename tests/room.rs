@@ -3,6 +3,12 @@
 //! diligence push and its budget, agents asking the facilitator, and the
 //! turn-reset protocol — each also surviving a resume.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::time::Duration;

@@ -3,6 +3,12 @@
 //! session file keep the picked order; a finished reply is on disk before
 //! the others are over; Ctrl+C stops them all; the farewells stream at once.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::time::Duration;

@@ -2,6 +2,12 @@
 //! as an argument, the list of sessions, `--resume` with no file, a resumed
 //! session's earlier turns, and a driver that keeps its pipe open.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;

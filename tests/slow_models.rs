@@ -2,6 +2,12 @@
 //! silence before its first token, and a round takes longer than the
 //! facilitator-idle timeout. Neither is a fault.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 mod common;
 
 use std::time::Duration;

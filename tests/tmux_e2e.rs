@@ -1,6 +1,12 @@
 //! Runs tests/e2e/tmux.sh against the binary cargo just built: the real
 //! program in a real terminal, driven with tmux send-keys / capture-pane.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 #[test]
 fn full_screen_session_in_a_real_terminal() {
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/e2e/tmux.sh");

@@ -3,6 +3,12 @@
 //! Styles that carry meaning (the status bar's colours) are asserted on the
 //! buffer, not only the symbols.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::time::{Duration, Instant};
 
 use bmad_party::config::Config;

@@ -2,6 +2,12 @@
 //! (offline rehearsal provider) into ratatui's TestBackend: keys, scrolling,
 //! pasting, hostile model text. The drawn screens are snapshotted in tui.rs.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
 use std::time::{Duration, Instant};
 
 use bmad_party::config::Config;

@@ -118,12 +118,12 @@ struct RawLlm {
 
 pub(super) struct Checker<'a> {
     pub(super) file: &'a str,
-    errors: Vec<ConfigError>,
+    errors: Vec<SourceError>,
 }
 
 impl Checker<'_> {
     pub(super) fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: impl Into<String>) {
-        self.errors.push(ConfigError {
+        self.errors.push(SourceError {
             file: self.file.to_string(),
             line: at.map(|s| s.referenced.line()),
             column: at.map(|s| s.referenced.column()),
@@ -140,346 +140,68 @@ fn take<T: Clone>(slot: &S<T>, into: &mut T) {
     }
 }
 
+impl Checker<'_> {
+    fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
+        if value < min {
+            self.fail_at(key, at, crate::tr!("must be at least {min}", "至少为 {min}"));
+        }
+    }
+
+    fn between_0_and_1<U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: f64) {
+        if !(0.0..=1.0).contains(&value) {
+            self.fail_at(key, at, crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"));
+        }
+    }
+
+    fn not_empty<U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: &str) {
+        if value.trim().is_empty() {
+            self.fail_at(key, at, crate::tr!("may not be empty", "不能为空"));
+        }
+    }
+}
+
 impl Config {
     /// Parses a config file's text. `file` names it in errors.
-    pub fn parse(text: &str, file: &str, overrides: &Overrides) -> Result<Config, ConfigError> {
+    pub fn parse(text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
         Config::parse_onto(Config::default(), text, file, overrides)
     }
 
     /// Parses a config file's text over `base`: the keys it sets replace
-    /// base's, the others stay (the user's config under a project's).
-    pub fn parse_onto(base: Config, text: &str, file: &str, overrides: &Overrides) -> Result<Config, ConfigError> {
+    /// base's, the others stay (the user's config under a project's). The
+    /// sections are checked in the file's order; the first problem is the
+    /// one reported.
+    pub fn parse_onto(base: Config, text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
         let raw: RawFile = if text.trim().is_empty() {
             RawFile::default()
         } else {
             serde_saphyr::from_str(text).map_err(|e| yaml_error(&e, file, text, 0))?
         };
         let bmad = raw.bmad.unwrap_or_default();
-        let p = bmad.party_mode.unwrap_or_default();
-        let l = bmad.llm.unwrap_or_default();
+        let mut p = bmad.party_mode.unwrap_or_default();
         let mut c = base;
         let mut ck = Checker { file, errors: Vec::new() };
-
-        let pc = &mut c.party;
-        take(&p.auto_exit_enabled, &mut pc.auto_exit_enabled);
-        take(&p.max_rounds, &mut pc.max_rounds);
-        take(&p.max_duration_minutes, &mut pc.max_duration_minutes);
-        if p.warn_at_rounds.is_some() && p.warn_at.is_some() {
-            ck.fail_at(
-                "bmad.party_mode.warn_at",
-                p.warn_at.as_ref(),
-                crate::tr!(
-                    "give either `warn_at_rounds` or its alias `warn_at`, not both",
-                    "`warn_at_rounds` 与其别名 `warn_at` 只能给出一个"
-                ),
-            );
-        }
-        let warn_rounds = p.warn_at_rounds.as_ref().or(p.warn_at.as_ref());
-        let warn_rounds_key = if p.warn_at_rounds.is_some() {
-            "bmad.party_mode.warn_at_rounds"
-        } else {
-            "bmad.party_mode.warn_at"
-        };
-        // An explicit --max-rounds without an explicit warning moves the
-        // warning with it (80 %), instead of tripping over the default 8.
-        if let Some(m) = overrides.max_rounds {
-            pc.max_rounds = m;
-        }
-        pc.warn_at_rounds = match warn_rounds {
-            // A flag that lowers the limit below the file's warning moves the
-            // warning along; the file itself must be consistent (checked below).
-            Some(w) if overrides.max_rounds.is_some_and(|m| w.value >= m) => pc.max_rounds * 4 / 5,
-            Some(w) => w.value,
-            None if p.max_rounds.is_some() || overrides.max_rounds.is_some() => pc.max_rounds * 4 / 5,
-            None => pc.warn_at_rounds,
-        };
-        if let Some(m) = overrides.max_minutes {
-            pc.max_duration_minutes = m;
-        }
-        pc.warn_at_minutes = match &p.warn_at_minutes {
-            Some(w) if overrides.max_minutes.is_some_and(|m| w.value >= m) => pc.max_duration_minutes * 5.0 / 6.0,
-            Some(w) => w.value,
-            None if p.max_duration_minutes.is_some() || overrides.max_minutes.is_some() => pc.max_duration_minutes * 5.0 / 6.0,
-            None => pc.warn_at_minutes,
-        };
-        if pc.max_rounds == 0 {
-            ck.fail_at(
-                "bmad.party_mode.max_rounds",
-                p.max_rounds.as_ref(),
-                crate::tr!("must be at least 1", "至少为 1"),
-            );
-        }
-        if pc.warn_at_rounds >= pc.max_rounds && pc.max_rounds > 0 {
-            let max = pc.max_rounds;
-            let why = crate::tr!(
-                "must be below max_rounds ({max}); use 0 to turn the warning off",
-                "必须小于 max_rounds（{max}）；设为 0 可关闭提醒"
-            );
-            ck.fail_at(warn_rounds_key, warn_rounds.or(p.max_rounds.as_ref()), why);
-        }
-        if !(pc.max_duration_minutes > 0.0 && pc.max_duration_minutes.is_finite()) {
-            ck.fail_at(
-                "bmad.party_mode.max_duration_minutes",
-                p.max_duration_minutes.as_ref(),
-                crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
-            );
-        }
-        if !(pc.warn_at_minutes >= 0.0 && pc.warn_at_minutes < pc.max_duration_minutes) && pc.max_duration_minutes > 0.0 {
-            ck.fail_at(
-                "bmad.party_mode.warn_at_minutes",
-                p.warn_at_minutes.as_ref().or(p.max_duration_minutes.as_ref()),
-                {
-                    let max = pc.max_duration_minutes;
-                    crate::tr!(
-                        "must be at least 0 and below max_duration_minutes ({max})",
-                        "必须不小于 0 且小于 max_duration_minutes（{max}）"
-                    )
-                },
-            );
-        }
-        if let Some(r) = &p.agents_per_round {
-            let (min, max) = (r.value.min, r.value.max);
-            if min < 1 || min > max || max > 8 {
-                let at = Some(r);
-                ck.fail_at(
-                    "bmad.party_mode.agents_per_round",
-                    at,
-                    crate::tr!(
-                        "need 1 <= min <= max <= 8, got min {min}, max {max}",
-                        "需要 1 <= min <= max <= 8，实际 min {min}，max {max}"
-                    ),
-                );
-            }
-            pc.agents_per_round = (min, max);
-        }
-        take(&p.selection, &mut pc.selection);
-        take(&p.round_mode, &mut pc.round_mode);
-        if let Some(m) = overrides.round_mode {
-            pc.round_mode = Some(m);
-        }
-        for (slot, into, key) in [
-            (&p.exit_triggers, &mut pc.exit_triggers, "bmad.party_mode.exit_triggers"),
-            (&p.reset_triggers, &mut pc.reset_triggers, "bmad.party_mode.reset_triggers"),
-        ] {
-            if let Some(s) = slot {
-                if s.value.iter().any(|t| t.trim().is_empty()) {
-                    ck.fail_at(key, Some(s), crate::tr!("a trigger may not be empty", "触发词不能为空"));
-                }
-                *into = s.value.iter().map(|t| t.trim().to_string()).collect();
-            }
-        }
-        let e = p.end_detection.unwrap_or_default();
-        take(&e.enable_detection, &mut pc.end_detection.enable_detection);
-        take(&e.end_marker, &mut pc.end_detection.end_marker);
-        take(&e.require_confirmation, &mut pc.end_detection.require_confirmation);
-        take(&e.auto_end, &mut pc.end_detection.auto_end);
-        take(&e.quiet_rounds, &mut pc.end_detection.quiet_rounds);
-        take(&p.self_check, &mut pc.self_check);
-        take(&p.read_messages, &mut pc.read_messages);
-        if pc.end_detection.end_marker.trim().is_empty() {
-            ck.fail_at(
-                "bmad.party_mode.end_detection.end_marker",
-                e.end_marker.as_ref(),
-                crate::tr!("may not be empty", "不能为空"),
-            );
-        }
-        take(&p.ask_marker, &mut pc.ask_marker);
-        if pc.ask_marker.trim().is_empty() {
-            ck.fail_at(
-                "bmad.party_mode.ask_marker",
-                p.ask_marker.as_ref(),
-                crate::tr!("may not be empty", "不能为空"),
-            );
-        }
-        let cs = p.consensus.unwrap_or_default();
-        take(&cs.enabled, &mut pc.consensus.enabled);
-        take(&cs.threshold, &mut pc.consensus.threshold);
-        take(&cs.lookback, &mut pc.consensus.lookback);
-        take(&cs.convergence_indicator, &mut pc.consensus.convergence_indicator);
-        take(&cs.disagreement_words, &mut pc.consensus.disagreement_words);
-        take(&cs.agreement_words, &mut pc.consensus.agreement_words);
-        take(&cs.open_question_words, &mut pc.consensus.open_question_words);
-        if !(0.0..=1.0).contains(&pc.consensus.threshold) {
-            ck.fail_at(
-                "bmad.party_mode.consensus.threshold",
-                cs.threshold.as_ref(),
-                crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"),
-            );
-        }
-        if pc.consensus.lookback < 1 {
-            ck.fail_at(
-                "bmad.party_mode.consensus.lookback",
-                cs.lookback.as_ref(),
-                crate::tr!("must be at least 1", "至少为 1"),
-            );
-        }
-        if let Err(err) = regex::RegexBuilder::new(&pc.consensus.convergence_indicator)
-            .case_insensitive(true)
-            .build()
-        {
-            ck.fail_at(
-                "bmad.party_mode.consensus.convergence_indicator",
-                cs.convergence_indicator.as_ref(),
-                crate::tr!("not a valid regular expression: {err}", "不是有效的正则表达式：{err}"),
-            );
-        }
-        let si = p.silence.unwrap_or_default();
-        take(&si.enabled, &mut pc.silence.enabled);
-        take(&si.user_timeout_minutes, &mut pc.silence.user_timeout_minutes);
-        take(&si.content_similarity, &mut pc.silence.content_similarity);
-        take(&si.consecutive_similar_rounds, &mut pc.silence.consecutive_similar_rounds);
-        if pc.silence.user_timeout_minutes.is_nan() || pc.silence.user_timeout_minutes <= 0.0 {
-            ck.fail_at(
-                "bmad.party_mode.silence.user_timeout_minutes",
-                si.user_timeout_minutes.as_ref(),
-                crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
-            );
-        }
-        if !(0.0..=1.0).contains(&pc.silence.content_similarity) {
-            ck.fail_at(
-                "bmad.party_mode.silence.content_similarity",
-                si.content_similarity.as_ref(),
-                crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"),
-            );
-        }
-        if pc.silence.consecutive_similar_rounds < 2 {
-            ck.fail_at(
-                "bmad.party_mode.silence.consecutive_similar_rounds",
-                si.consecutive_similar_rounds.as_ref(),
-                crate::tr!("must be at least 2", "至少为 2"),
-            );
-        }
-        let d = p.diligence.unwrap_or_default();
-        take(&d.push_max, &mut pc.diligence.push_max);
-        take(&d.idle_seconds, &mut pc.diligence.idle_seconds);
-        if pc.diligence.idle_seconds == 0 {
-            ck.fail_at(
-                "bmad.party_mode.diligence.idle_seconds",
-                d.idle_seconds.as_ref(),
-                crate::tr!("must be at least 1", "至少为 1"),
-            );
-        }
-        take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
-        if let Some(l) = &p.lang {
-            pc.lang = Some(l.value);
-        }
-        if let Some(n) = &p.user_name {
-            if n.value.trim().is_empty() {
-                ck.fail_at("bmad.party_mode.user_name", Some(n), crate::tr!("may not be empty", "不能为空"));
-            }
-            pc.user_name = Some(n.value.trim().to_string());
-        }
-        take(&p.default_party, &mut pc.default_party);
-        take(&p.memory, &mut pc.memory);
+        limits(&p, overrides, &mut c.party, &mut ck);
+        room(&p, overrides, &mut c.party, &mut ck);
+        consensus(&p.consensus.take().unwrap_or_default(), &mut c.party.consensus, &mut ck);
+        silence(&p.silence.take().unwrap_or_default(), &mut c.party.silence, &mut ck);
+        let d = p.diligence.take().unwrap_or_default();
+        take(&d.push_max, &mut c.party.diligence.push_max);
+        take(&d.idle_seconds, &mut c.party.diligence.idle_seconds);
+        ck.at_least(
+            "bmad.party_mode.diligence.idle_seconds",
+            d.idle_seconds.as_ref(),
+            c.party.diligence.idle_seconds,
+            1,
+        );
+        facilitator(&p, &mut c.party, &mut ck);
         super::parties::check(&bmad.parties, &mut c.parties, &p.default_party, &mut ck);
-        let pc = &mut c.party;
-        if pc.confirmation_timeout_seconds == 0 {
-            ck.fail_at(
-                "bmad.party_mode.confirmation_timeout_seconds",
-                p.confirmation_timeout_seconds.as_ref(),
-                crate::tr!("must be at least 1", "至少为 1"),
-            );
-        }
-
-        let lc = &mut c.llm;
-        take(&l.base_url, &mut lc.base_url);
-        take(&l.model, &mut lc.model);
-        take(&l.embedding_model, &mut lc.embedding_model);
-        take(&l.temperature, &mut lc.temperature);
-        take(&l.request_timeout_seconds, &mut lc.request_timeout_seconds);
-        take(&l.stall_timeout_seconds, &mut lc.stall_timeout_seconds);
-        take(&l.max_retries, &mut lc.max_retries);
-        take(&l.retry_window_seconds, &mut lc.retry_window_seconds);
-        take(&l.reply_max_tokens, &mut lc.reply_max_tokens);
-        take(&l.context_tokens, &mut lc.context_tokens);
-        take(&l.prompt_layout, &mut lc.prompt_layout);
-        take(&l.warm_up, &mut lc.warm_up);
-        if lc.reply_max_tokens < 32 {
-            ck.fail_at(
-                "bmad.llm.reply_max_tokens",
-                l.reply_max_tokens.as_ref(),
-                crate::tr!("must be at least 32", "至少为 32"),
-            );
-        }
-        if let Some(n) = lc.context_tokens {
-            if n < 1024 || n <= lc.reply_max_tokens * 2 {
-                ck.fail_at(
-                    "bmad.llm.context_tokens",
-                    l.context_tokens.as_ref(),
-                    crate::tr!(
-                        "must be at least 1024 and more than twice reply_max_tokens",
-                        "至少为 1024，且大于 reply_max_tokens 的两倍"
-                    ),
-                );
-            }
-        }
-        if let Some(m) = &overrides.model {
-            lc.model = Some(m.clone());
-        }
-        if let Some(u) = &overrides.base_url {
-            lc.base_url = Some(u.clone());
-        }
-        if let Some(u) = &lc.base_url {
-            if !(u.starts_with("http://") || u.starts_with("https://")) {
-                let key = if overrides.base_url.is_some() {
-                    "--base-url"
-                } else {
-                    "bmad.llm.base_url"
-                };
-                ck.fail_at(
-                    key,
-                    l.base_url.as_ref().filter(|_| overrides.base_url.is_none()),
-                    crate::tr!("`{u}` is not an http:// or https:// URL", "`{u}` 不是 http:// 或 https:// 地址"),
-                );
-            }
-        }
-        for (slot, key) in [(&l.model, "bmad.llm.model"), (&l.embedding_model, "bmad.llm.embedding_model")] {
-            if let Some(Spanned { value: Some(v), .. }) = slot {
-                if v.trim().is_empty() {
-                    ck.fail_at(
-                        key,
-                        slot.as_ref(),
-                        crate::tr!("may not be empty (use null for the default)", "不能为空（使用 null 表示默认值）"),
-                    );
-                }
-            }
-        }
-        if !(0.0..=2.0).contains(&lc.temperature) {
-            ck.fail_at(
-                "bmad.llm.temperature",
-                l.temperature.as_ref(),
-                crate::tr!("must be between 0 and 2", "必须在 0 到 2 之间"),
-            );
-        }
-        if lc.request_timeout_seconds == 0 {
-            ck.fail_at(
-                "bmad.llm.request_timeout_seconds",
-                l.request_timeout_seconds.as_ref(),
-                crate::tr!("must be at least 1", "至少为 1"),
-            );
-        }
-        if lc.stall_timeout_seconds == 0 {
-            ck.fail_at(
-                "bmad.llm.stall_timeout_seconds",
-                l.stall_timeout_seconds.as_ref(),
-                crate::tr!("must be at least 1", "至少为 1"),
-            );
-        }
-        if lc.max_retries > 10 {
-            ck.fail_at(
-                "bmad.llm.max_retries",
-                l.max_retries.as_ref(),
-                crate::tr!("must be 10 or less", "不能超过 10"),
-            );
-        }
-        if lc.retry_window_seconds > 3600 {
-            ck.fail_at(
-                "bmad.llm.retry_window_seconds",
-                l.retry_window_seconds.as_ref(),
-                crate::tr!("must be 3600 or less (an hour)", "不能超过 3600（一小时）"),
-            );
-        }
-
+        ck.at_least(
+            "bmad.party_mode.confirmation_timeout_seconds",
+            p.confirmation_timeout_seconds.as_ref(),
+            c.party.confirmation_timeout_seconds,
+            1,
+        );
+        llm(&bmad.llm.unwrap_or_default(), overrides, &mut c.llm, &mut ck);
         match ck.errors.into_iter().next() {
             Some(mut err) => {
                 err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
@@ -489,14 +211,14 @@ impl Config {
         }
     }
 
-    pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
+    pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, SourceError> {
         Config::load_onto(Config::default(), path, overrides)
     }
 
     /// Reads a config file over `base` (see `parse_onto`).
-    pub fn load_onto(base: Config, path: &Path, overrides: &Overrides) -> Result<Config, ConfigError> {
+    pub fn load_onto(base: Config, path: &Path, overrides: &Overrides) -> Result<Config, SourceError> {
         let file = path.display().to_string();
-        let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+        let text = std::fs::read_to_string(path).map_err(|e| SourceError {
             file: file.clone(),
             line: None,
             column: None,
@@ -505,5 +227,284 @@ impl Config {
             snippet: None,
         })?;
         Config::parse_onto(base, &text, &file, overrides)
+    }
+}
+
+/// The limits: rounds and minutes with their warnings. An explicit
+/// `--max-rounds` (or `--max-minutes`) without an explicit warning moves
+/// the warning with it (80 %, 5/6), instead of tripping over the default.
+fn limits(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Checker) {
+    take(&p.auto_exit_enabled, &mut pc.auto_exit_enabled);
+    take(&p.max_rounds, &mut pc.max_rounds);
+    take(&p.max_duration_minutes, &mut pc.max_duration_minutes);
+    if p.warn_at_rounds.is_some() && p.warn_at.is_some() {
+        ck.fail_at(
+            "bmad.party_mode.warn_at",
+            p.warn_at.as_ref(),
+            crate::tr!(
+                "give either `warn_at_rounds` or its alias `warn_at`, not both",
+                "`warn_at_rounds` 与其别名 `warn_at` 只能给出一个"
+            ),
+        );
+    }
+    let warn_rounds = p.warn_at_rounds.as_ref().or(p.warn_at.as_ref());
+    let warn_rounds_key = if p.warn_at_rounds.is_some() {
+        "bmad.party_mode.warn_at_rounds"
+    } else {
+        "bmad.party_mode.warn_at"
+    };
+    if let Some(m) = overrides.max_rounds {
+        pc.max_rounds = m;
+    }
+    pc.warn_at_rounds = match warn_rounds {
+        // A flag that lowers the limit below the file's warning moves the
+        // warning along; the file itself must be consistent (checked below).
+        Some(w) if overrides.max_rounds.is_some_and(|m| w.value >= m) => pc.max_rounds * 4 / 5,
+        Some(w) => w.value,
+        None if p.max_rounds.is_some() || overrides.max_rounds.is_some() => pc.max_rounds * 4 / 5,
+        None => pc.warn_at_rounds,
+    };
+    if let Some(m) = overrides.max_minutes {
+        pc.max_duration_minutes = m;
+    }
+    pc.warn_at_minutes = match &p.warn_at_minutes {
+        Some(w) if overrides.max_minutes.is_some_and(|m| w.value >= m) => pc.max_duration_minutes * 5.0 / 6.0,
+        Some(w) => w.value,
+        None if p.max_duration_minutes.is_some() || overrides.max_minutes.is_some() => pc.max_duration_minutes * 5.0 / 6.0,
+        None => pc.warn_at_minutes,
+    };
+    ck.at_least("bmad.party_mode.max_rounds", p.max_rounds.as_ref(), pc.max_rounds, 1);
+    if pc.warn_at_rounds >= pc.max_rounds && pc.max_rounds > 0 {
+        let max = pc.max_rounds;
+        let why = crate::tr!(
+            "must be below max_rounds ({max}); use 0 to turn the warning off",
+            "必须小于 max_rounds（{max}）；设为 0 可关闭提醒"
+        );
+        ck.fail_at(warn_rounds_key, warn_rounds.or(p.max_rounds.as_ref()), why);
+    }
+    if !(pc.max_duration_minutes > 0.0 && pc.max_duration_minutes.is_finite()) {
+        ck.fail_at(
+            "bmad.party_mode.max_duration_minutes",
+            p.max_duration_minutes.as_ref(),
+            crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
+        );
+    }
+    if !(pc.warn_at_minutes >= 0.0 && pc.warn_at_minutes < pc.max_duration_minutes) && pc.max_duration_minutes > 0.0 {
+        let max = pc.max_duration_minutes;
+        ck.fail_at(
+            "bmad.party_mode.warn_at_minutes",
+            p.warn_at_minutes.as_ref().or(p.max_duration_minutes.as_ref()),
+            crate::tr!(
+                "must be at least 0 and below max_duration_minutes ({max})",
+                "必须不小于 0 且小于 max_duration_minutes（{max}）"
+            ),
+        );
+    }
+}
+
+/// Who speaks and how, the triggers, the end and ask markers.
+fn room(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Checker) {
+    if let Some(r) = &p.agents_per_round {
+        let (min, max) = (r.value.min, r.value.max);
+        if min < 1 || min > max || max > 8 {
+            ck.fail_at(
+                "bmad.party_mode.agents_per_round",
+                Some(r),
+                crate::tr!(
+                    "need 1 <= min <= max <= 8, got min {min}, max {max}",
+                    "需要 1 <= min <= max <= 8，实际 min {min}，max {max}"
+                ),
+            );
+        }
+        pc.agents_per_round = (min, max);
+    }
+    take(&p.selection, &mut pc.selection);
+    take(&p.round_mode, &mut pc.round_mode);
+    if let Some(m) = overrides.round_mode {
+        pc.round_mode = Some(m);
+    }
+    for (slot, into, key) in [
+        (&p.exit_triggers, &mut pc.exit_triggers, "bmad.party_mode.exit_triggers"),
+        (&p.reset_triggers, &mut pc.reset_triggers, "bmad.party_mode.reset_triggers"),
+    ] {
+        if let Some(s) = slot {
+            if s.value.iter().any(|t| t.trim().is_empty()) {
+                ck.fail_at(key, Some(s), crate::tr!("a trigger may not be empty", "触发词不能为空"));
+            }
+            *into = s.value.iter().map(|t| t.trim().to_string()).collect();
+        }
+    }
+    let e = p.end_detection.as_ref();
+    let ed = &mut pc.end_detection;
+    if let Some(e) = e {
+        take(&e.enable_detection, &mut ed.enable_detection);
+        take(&e.end_marker, &mut ed.end_marker);
+        take(&e.require_confirmation, &mut ed.require_confirmation);
+        take(&e.auto_end, &mut ed.auto_end);
+        take(&e.quiet_rounds, &mut ed.quiet_rounds);
+    }
+    take(&p.self_check, &mut pc.self_check);
+    take(&p.read_messages, &mut pc.read_messages);
+    let marker_at = e.and_then(|e| e.end_marker.as_ref());
+    ck.not_empty("bmad.party_mode.end_detection.end_marker", marker_at, &pc.end_detection.end_marker);
+    take(&p.ask_marker, &mut pc.ask_marker);
+    ck.not_empty("bmad.party_mode.ask_marker", p.ask_marker.as_ref(), &pc.ask_marker);
+}
+
+fn consensus(cs: &RawConsensus, c: &mut Consensus, ck: &mut Checker) {
+    take(&cs.enabled, &mut c.enabled);
+    take(&cs.threshold, &mut c.threshold);
+    take(&cs.lookback, &mut c.lookback);
+    take(&cs.disagreement_words, &mut c.disagreement_words);
+    take(&cs.agreement_words, &mut c.agreement_words);
+    take(&cs.open_question_words, &mut c.open_question_words);
+    ck.between_0_and_1("bmad.party_mode.consensus.threshold", cs.threshold.as_ref(), c.threshold);
+    ck.at_least("bmad.party_mode.consensus.lookback", cs.lookback.as_ref(), c.lookback, 1);
+    if let Some(source) = &cs.convergence_indicator {
+        match Pattern::new(&source.value) {
+            Ok(p) => c.convergence_indicator = p,
+            Err(err) => ck.fail_at(
+                "bmad.party_mode.consensus.convergence_indicator",
+                Some(source),
+                crate::tr!("not a valid regular expression: {err}", "不是有效的正则表达式：{err}"),
+            ),
+        }
+    }
+}
+
+fn silence(si: &RawSilence, s: &mut Silence, ck: &mut Checker) {
+    take(&si.enabled, &mut s.enabled);
+    take(&si.user_timeout_minutes, &mut s.user_timeout_minutes);
+    take(&si.content_similarity, &mut s.content_similarity);
+    take(&si.consecutive_similar_rounds, &mut s.consecutive_similar_rounds);
+    if s.user_timeout_minutes.is_nan() || s.user_timeout_minutes <= 0.0 {
+        ck.fail_at(
+            "bmad.party_mode.silence.user_timeout_minutes",
+            si.user_timeout_minutes.as_ref(),
+            crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
+        );
+    }
+    ck.between_0_and_1(
+        "bmad.party_mode.silence.content_similarity",
+        si.content_similarity.as_ref(),
+        s.content_similarity,
+    );
+    ck.at_least(
+        "bmad.party_mode.silence.consecutive_similar_rounds",
+        si.consecutive_similar_rounds.as_ref(),
+        s.consecutive_similar_rounds,
+        2,
+    );
+}
+
+/// The facilitator's language and name, the default party, the memory.
+fn facilitator(p: &RawParty, pc: &mut PartyConfig, ck: &mut Checker) {
+    take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
+    if let Some(l) = &p.lang {
+        pc.lang = Some(l.value);
+    }
+    if let Some(n) = &p.user_name {
+        ck.not_empty("bmad.party_mode.user_name", Some(n), &n.value);
+        pc.user_name = Some(n.value.trim().to_string());
+    }
+    take(&p.default_party, &mut pc.default_party);
+    take(&p.memory, &mut pc.memory);
+}
+
+/// The endpoint and the calls: the flags `--model` and `--base-url` win.
+fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) {
+    take(&l.base_url, &mut lc.base_url);
+    take(&l.model, &mut lc.model);
+    take(&l.embedding_model, &mut lc.embedding_model);
+    take(&l.temperature, &mut lc.temperature);
+    take(&l.request_timeout_seconds, &mut lc.request_timeout_seconds);
+    take(&l.stall_timeout_seconds, &mut lc.stall_timeout_seconds);
+    take(&l.max_retries, &mut lc.max_retries);
+    take(&l.retry_window_seconds, &mut lc.retry_window_seconds);
+    take(&l.reply_max_tokens, &mut lc.reply_max_tokens);
+    take(&l.context_tokens, &mut lc.context_tokens);
+    take(&l.prompt_layout, &mut lc.prompt_layout);
+    take(&l.warm_up, &mut lc.warm_up);
+    ck.at_least("bmad.llm.reply_max_tokens", l.reply_max_tokens.as_ref(), lc.reply_max_tokens, 32);
+    if let Some(n) = lc.context_tokens {
+        if n < 1024 || n <= lc.reply_max_tokens * 2 {
+            ck.fail_at(
+                "bmad.llm.context_tokens",
+                l.context_tokens.as_ref(),
+                crate::tr!(
+                    "must be at least 1024 and more than twice reply_max_tokens",
+                    "至少为 1024，且大于 reply_max_tokens 的两倍"
+                ),
+            );
+        }
+    }
+    if let Some(m) = &overrides.model {
+        lc.model = Some(m.clone());
+    }
+    if let Some(u) = &overrides.base_url {
+        lc.base_url = Some(u.clone());
+    }
+    llm_values(l, overrides, lc, ck);
+}
+
+/// The endpoint's address, the model names, the call's numbers in range.
+fn llm_values(l: &RawLlm, overrides: &Overrides, lc: &LlmConfig, ck: &mut Checker) {
+    if let Some(u) = &lc.base_url {
+        if !(u.starts_with("http://") || u.starts_with("https://")) {
+            let key = if overrides.base_url.is_some() {
+                "--base-url"
+            } else {
+                "bmad.llm.base_url"
+            };
+            ck.fail_at(
+                key,
+                l.base_url.as_ref().filter(|_| overrides.base_url.is_none()),
+                crate::tr!("`{u}` is not an http:// or https:// URL", "`{u}` 不是 http:// 或 https:// 地址"),
+            );
+        }
+    }
+    for (slot, key) in [(&l.model, "bmad.llm.model"), (&l.embedding_model, "bmad.llm.embedding_model")] {
+        if let Some(Spanned { value: Some(v), .. }) = slot {
+            if v.trim().is_empty() {
+                ck.fail_at(
+                    key,
+                    slot.as_ref(),
+                    crate::tr!("may not be empty (use null for the default)", "不能为空（使用 null 表示默认值）"),
+                );
+            }
+        }
+    }
+    if !(0.0..=2.0).contains(&lc.temperature) {
+        ck.fail_at(
+            "bmad.llm.temperature",
+            l.temperature.as_ref(),
+            crate::tr!("must be between 0 and 2", "必须在 0 到 2 之间"),
+        );
+    }
+    ck.at_least(
+        "bmad.llm.request_timeout_seconds",
+        l.request_timeout_seconds.as_ref(),
+        lc.request_timeout_seconds,
+        1,
+    );
+    ck.at_least(
+        "bmad.llm.stall_timeout_seconds",
+        l.stall_timeout_seconds.as_ref(),
+        lc.stall_timeout_seconds,
+        1,
+    );
+    if lc.max_retries > 10 {
+        ck.fail_at(
+            "bmad.llm.max_retries",
+            l.max_retries.as_ref(),
+            crate::tr!("must be 10 or less", "不能超过 10"),
+        );
+    }
+    if lc.retry_window_seconds > 3600 {
+        ck.fail_at(
+            "bmad.llm.retry_window_seconds",
+            l.retry_window_seconds.as_ref(),
+            crate::tr!("must be 3600 or less (an hour)", "不能超过 3600（一小时）"),
+        );
     }
 }

@@ -2,15 +2,14 @@
 //! positions so that a bad value is reported as file:line:column and key,
 //! not as a generic "invalid config".
 
-mod error;
 mod load;
 mod parties;
+pub use parties::{valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
 pub mod user;
-mod words;
 
-pub use error::{snippet, yaml_error, ConfigError};
+use crate::source::{snippet, yaml_error, SourceError};
 
 use serde::Deserialize;
 
@@ -19,7 +18,7 @@ pub struct Config {
     pub party: PartyConfig,
     pub llm: LlmConfig,
     /// Standing casts (`bmad.parties`), by id.
-    pub parties: Vec<crate::roster::parties::PartyDef>,
+    pub parties: Vec<PartyDef>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -107,12 +106,41 @@ pub struct EndDetection {
     pub quiet_rounds: u32,
 }
 
+/// A case-insensitive regular expression from the config, compiled once,
+/// when the config is loaded (an invalid one is a located config error).
+#[derive(Debug, Clone)]
+pub struct Pattern(regex::Regex);
+
+impl Pattern {
+    pub fn new(source: &str) -> Result<Pattern, regex::Error> {
+        regex::RegexBuilder::new(source).case_insensitive(true).build().map(Pattern)
+    }
+
+    pub fn regex(&self) -> &regex::Regex {
+        &self.0
+    }
+
+    fn default_convergence() -> Pattern {
+        static DEFAULT: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+            #[allow(clippy::expect_used)]
+            Pattern::new("agreed|consensus|exactly").expect("the default pattern is valid")
+        });
+        DEFAULT.clone()
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.0.as_str() == other.0.as_str()
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub struct Consensus {
     pub enabled: bool,
     pub threshold: f64,
     pub lookback: u32,
-    pub convergence_indicator: String,
+    pub convergence_indicator: Pattern,
     pub disagreement_words: Vec<String>,
     /// Words a reply states agreement with (in its first sentence), when
     /// the facilitator asked the room whether it agrees.
@@ -221,7 +249,7 @@ impl Default for Config {
                     enabled: true,
                     threshold: 0.85,
                     lookback: 2,
-                    convergence_indicator: "agreed|consensus|exactly".into(),
+                    convergence_indicator: Pattern::default_convergence(),
                     disagreement_words: default_disagreement_words(),
                     agreement_words: default_agreement_words(),
                     open_question_words: default_open_question_words(),

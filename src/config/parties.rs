@@ -6,7 +6,27 @@ use serde::Deserialize;
 use serde_saphyr::Spanned;
 
 use super::load::Checker;
-use crate::roster::parties::{valid_id, PartyDef};
+
+/// One standing cast as its file defines it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartyDef {
+    /// What `--party` names and the memory folder is called.
+    pub id: String,
+    pub name: String,
+    /// A stage direction every member is given.
+    pub scene: Option<String>,
+    /// By id, alias or name; None: open-cast (the default room).
+    pub members: Option<Vec<String>>,
+    /// Whether the party keeps a memory between sessions.
+    pub memory: bool,
+    /// Where it was defined, for `--list-parties` and messages.
+    pub source: String,
+}
+
+/// A name a party may have as its id (and its memory folder's name).
+pub fn valid_id(id: &str) -> bool {
+    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && !id.starts_with(['-', '_'])
+}
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -1,6 +1,6 @@
 use super::*;
 
-fn parse(s: &str) -> Result<Config, ConfigError> {
+fn parse(s: &str) -> Result<Config, SourceError> {
     Config::parse(s, "config.yaml", &Overrides::default())
 }
 
@@ -127,4 +127,13 @@ fn prompt_layout_is_read_and_a_bad_one_is_located() {
         text.contains("config.yaml") && text.contains(":3") && text.contains("sideways"),
         "{text}"
     );
+}
+
+#[test]
+fn the_shipped_config_yaml_states_the_programs_own_defaults() {
+    // The file says "the values below are the defaults": read over the
+    // program's defaults, it must change nothing.
+    let text = include_str!("../../workflows/party-mode/config.yaml");
+    let read = Config::parse_onto(Config::default(), text, "config.yaml", &Overrides::default()).expect("the shipped config loads");
+    assert_eq!(read, Config::default());
 }

@@ -371,7 +371,7 @@ pub enum Event {
     SelfCheck {
         round: u32,
         agent: String,
-        verdict: Option<crate::engine::self_check::SelfCheck>,
+        verdict: Option<crate::verdict::SelfCheck>,
         error: Option<String>,
         ms: u64,
     },
@@ -382,7 +382,7 @@ pub enum Event {
     /// (yes, no, None: unreadable or failed).
     Reading {
         round: u32,
-        reading: Option<crate::engine::reading::Reading>,
+        reading: Option<crate::verdict::Reading>,
         act: String,
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         heard: Vec<Option<bool>>,

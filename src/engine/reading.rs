@@ -11,39 +11,8 @@
 use serde_json::Value;
 
 use crate::engine::hygiene::first_sentences;
-use crate::engine::self_check::Stance;
 use crate::engine::stated::disagreement;
-
-/// What the facilitator's message asks of the room.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Reading {
-    /// The matter is settled, or may the room end? (A)
-    Close,
-    /// Does everyone agree on a choice? (B)
-    Agreement,
-    /// A job (plan, organise, write) without the facts it depends on:
-    /// how many people, the budget, the date, the place. (C)
-    MissingFacts,
-    /// Anything else: a question to discuss, a debate, facts, a job whose
-    /// facts are given. (D)
-    Other,
-}
-
-impl Reading {
-    /// The answer's letters, in the order the prompt lists them.
-    pub const LETTERS: [(char, Reading); 4] = [
-        ('A', Reading::Close),
-        ('B', Reading::Agreement),
-        ('C', Reading::MissingFacts),
-        ('D', Reading::Other),
-    ];
-
-    fn from_letter(c: char) -> Option<Reading> {
-        let c = c.to_ascii_uppercase();
-        Self::LETTERS.iter().find(|(l, _)| *l == c).map(|(_, r)| *r)
-    }
-}
+use crate::verdict::{Reading, Stance};
 
 /// Reads an answer: the letter it opens with ("C", " D.", "-> B", "A: the
 /// matter is settled"), or `{"answer": "A"}` from a server that answers in
@@ -146,8 +115,8 @@ pub fn caveat(replies: &[(String, String)], words: &[String]) -> Option<(String,
 
 /// Whether the reading shows a model that cannot sort the facilitator's
 /// messages: the party's opening message starts the discussion and is never
-/// a close, so a model that reads it as one (the 0.5B reads every message
-/// so) is not asked again this session; the agents' own markers stay.
+/// a close, so a model that reads it as one cannot tell the messages apart
+/// and is not asked again this session; the agents' own markers stay.
 pub fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
     first_round && reading == Some(Reading::Close)
 }

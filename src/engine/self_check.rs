@@ -13,64 +13,7 @@
 
 use serde_json::Value;
 
-/// How a speaker stands towards what the room said before it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Stance {
-    Agree,
-    Disagree,
-    /// Neither: a point of its own, or building on others.
-    New,
-}
-
-impl Stance {
-    pub fn code(self) -> &'static str {
-        match self {
-            Stance::Agree => "agree",
-            Stance::Disagree => "disagree",
-            Stance::New => "new",
-        }
-    }
-
-    fn from_word(w: &str) -> Option<Stance> {
-        let w = w.trim().trim_matches(['"', '\'', '.', ' ']).to_lowercase();
-        // `disagree` before `agree`: one contains the other.
-        if w.starts_with("disagree") || w.starts_with("oppose") || w.starts_with("against") {
-            Some(Stance::Disagree)
-        } else if w.starts_with("agree") {
-            Some(Stance::Agree)
-        } else if ["new", "build", "neither", "neutral", "add", "other"]
-            .iter()
-            .any(|p| w.starts_with(p))
-        {
-            Some(Stance::New)
-        } else {
-            None
-        }
-    }
-}
-
-/// What a speaker judged after its reply.
-#[derive(Debug, Clone, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
-pub struct SelfCheck {
-    /// Its stance towards the replies before it (None: not said).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stance: Option<Stance>,
-    /// A question for the facilitator, when the room lacks what only they know.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub ask: Option<String>,
-    /// The facilitator asked whether the room is done, as the speaker read it.
-    #[serde(default)]
-    pub end: bool,
-}
-
-impl SelfCheck {
-    /// The speaker proposes to end: the facilitator invited the close and
-    /// it does not disagree with the room.
-    pub fn proposes_end(&self) -> bool {
-        self.end && self.stance != Some(Stance::Disagree)
-    }
-}
+use crate::verdict::{SelfCheck, Stance};
 
 /// The object's keys, in the order a model writes them: the stance first
 /// (it reads the room), the question next, the proposal to end last (it

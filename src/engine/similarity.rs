@@ -7,9 +7,9 @@
 use foldhash::{HashMap, HashMapExt};
 use regex::Regex;
 
-use crate::engine::self_check::Stance;
 use crate::engine::stated::disagreement;
 use crate::text::is_cjk;
+use crate::verdict::Stance;
 
 const NEGATORS: &[&str] = &[
     "not",

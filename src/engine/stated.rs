@@ -2,8 +2,8 @@
 //! disagreement words, read where a speaker states a stance (its opening,
 //! or a last sentence of a word or two), never from a question.
 
-use crate::engine::self_check::Stance;
 use crate::text::is_cjk;
+use crate::verdict::Stance;
 
 /// The configured words that signal disagreement, found in `text`.
 pub fn disagreement(text: &str, words: &[String]) -> Option<String> {

@@ -6,8 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::assets::SourceFile;
-use crate::config::{yaml_error, ConfigError};
+use crate::source::{split_frontmatter, yaml_error, SourceError, SourceFile};
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Agent {
@@ -175,7 +174,7 @@ pub const COLORS: &[&str] = &[
 /// Problems found while loading a roster, one per file and field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RosterError {
-    pub problems: Vec<ConfigError>,
+    pub problems: Vec<SourceError>,
 }
 
 impl fmt::Display for RosterError {
@@ -192,27 +191,10 @@ impl fmt::Display for RosterError {
 
 impl std::error::Error for RosterError {}
 
-/// Splits `---\nyaml\n---\nbody`. Returns the YAML, the body and the line
-/// number (1-based) where the YAML starts, or None without frontmatter.
-pub fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
-    let rest = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n"))?;
-    let mut offset = 0;
-    for line in rest.split_inclusive('\n') {
-        if line.trim_end() == "---" {
-            let yaml = &rest[..offset];
-            let body = &rest[offset + line.len()..];
-            return Some((yaml, body, 2));
-        }
-        offset += line.len();
-    }
-    None
-}
-
 /// Parses one agent file.
-pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
+pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
     let Some((yaml, body, first_line)) = split_frontmatter(&file.text) else {
-        return Err(ConfigError::new(
+        return Err(SourceError::new(
             &file.path,
             None,
             "",
@@ -249,11 +231,11 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
         ("role", &agent.role),
     ] {
         if value.is_empty() {
-            return Err(ConfigError::new(&file.path, None, key, crate::tr!("may not be empty", "不能为空")));
+            return Err(SourceError::new(&file.path, None, key, crate::tr!("may not be empty", "不能为空")));
         }
     }
     if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(ConfigError::new(&file.path, None, "id", {
+        return Err(SourceError::new(&file.path, None, "id", {
             let id = &agent.id;
             crate::tr!(
                 "`{id}` may only use letters, digits, `-` and `_` (it is typed as @id)",
@@ -264,7 +246,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, ConfigError> {
     if let Some(c) = &agent.color {
         let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
         if !hex && !COLORS.contains(&c.as_str()) {
-            return Err(ConfigError::new(&file.path, None, "color", {
+            return Err(SourceError::new(&file.path, None, "color", {
                 let all = COLORS.join(", ");
                 crate::tr!(
                     "`{c}` is not a colour; use one of {all} or #rrggbb",
@@ -286,7 +268,7 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         match parse_agent(f) {
             Ok(a) => {
                 if let Some(first) = seen.get(&a.id.to_lowercase()) {
-                    problems.push(ConfigError::new(&f.path, None, "id", {
+                    problems.push(SourceError::new(&f.path, None, "id", {
                         let id = &a.id;
                         crate::tr!(
                             "duplicate id `{id}` (already used by {first})",
@@ -306,7 +288,7 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
     }
     if agents.is_empty() {
         return Err(RosterError {
-            problems: vec![ConfigError::new(
+            problems: vec![SourceError::new(
                 "agents/",
                 None,
                 "",

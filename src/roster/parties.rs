@@ -7,23 +7,8 @@
 
 use std::path::PathBuf;
 
+use crate::config::PartyDef;
 use crate::roster::agents::Agent;
-
-/// One standing cast as its file defines it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct PartyDef {
-    /// What `--party` names and the memory folder is called.
-    pub id: String,
-    pub name: String,
-    /// A stage direction every member is given.
-    pub scene: Option<String>,
-    /// By id, alias or name; None: open-cast (the default room).
-    pub members: Option<Vec<String>>,
-    /// Whether the party keeps a memory between sessions.
-    pub memory: bool,
-    /// Where it was defined, for `--list-parties` and messages.
-    pub source: String,
-}
 
 /// Every party the config and the project define, and what the default
 /// room does.
@@ -205,11 +190,6 @@ pub fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requested: Opti
     })
 }
 
-/// A name a party may have as its id (and its memory folder's name).
-pub fn valid_id(id: &str) -> bool {
-    !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && !id.starts_with(['-', '_'])
-}
-
 /// `--list-parties`: each party, who is in it, its scene, whether it
 /// remembers, where it is defined.
 pub fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String {
@@ -266,6 +246,7 @@ pub fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::valid_id;
 
     fn agent(id: &str, name: &str, aliases: &[&str]) -> Agent {
         let files = crate::assets::embedded_agents();

@@ -73,7 +73,7 @@ pub struct ReadingRecord {
     pub round: u32,
     pub answer: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub reading: Option<crate::engine::reading::Reading>,
+    pub reading: Option<crate::verdict::Reading>,
     pub act: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
@@ -108,7 +108,7 @@ pub struct SelfCheckRecord {
     pub agent: String,
     pub answer: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub verdict: Option<crate::engine::self_check::SelfCheck>,
+    pub verdict: Option<crate::verdict::SelfCheck>,
     /// Why it judged nothing: the call failed, or the answer was unreadable.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

@@ -15,8 +15,8 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 
 use super::{Frontmatter, LockError, Session, SessionLock, Turn, TurnKind};
-use crate::config::yaml_error;
-use crate::roster::agents::split_frontmatter;
+use crate::source::split_frontmatter;
+use crate::source::yaml_error;
 
 const MARK: &str = "<!-- party:";
 
@@ -315,7 +315,7 @@ pub enum SessionFileError {
     NotASession { file: String },
     /// The YAML frontmatter is wrong (line, column, field).
     #[error(transparent)]
-    Frontmatter(crate::config::ConfigError),
+    Frontmatter(crate::source::SourceError),
     #[error("{}", wrong_workflow(.file, .found))]
     WrongWorkflow { file: String, found: String },
     /// A turn marker of the transcript is wrong.
@@ -374,7 +374,10 @@ pub fn parse(text: &str, file: &str) -> Result<Session, SessionFileError> {
 }
 
 fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
-    let marker = Regex::new(r"^<!-- party:turn (.*) -->$").expect("static regex");
+    #[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
+    static MARKER: std::sync::LazyLock<Regex> =
+        std::sync::LazyLock::new(|| Regex::new(r"^<!-- party:turn (.*) -->$").expect("static regex"));
+    let marker = &*MARKER;
     let mut turns: Vec<Turn> = Vec::new();
     let mut current: Option<(Turn, Vec<&str>)> = None;
     let finish = |cur: Option<(Turn, Vec<&str>)>, turns: &mut Vec<Turn>| {

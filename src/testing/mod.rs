@@ -4,6 +4,12 @@
 //! real endpoints: odd chunk shapes, error statuses with or without
 //! `Retry-After`, streams cut mid-reply, stalls, slow tokens.
 
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "test support: a broken fixture should stop the test loudly"
+)]
+
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

@@ -27,7 +27,8 @@ pub enum CutKind {
     Salutation,
     /// The model stepping out of its persona (`As an AI language model, …`): dropped.
     OutOfCharacter,
-    /// A line that is part of a marker (`!-- END -->`): dropped.
+    /// A line that is part of a marker (`!-- END -->`), or a marker made
+    /// up in the markers' form (`<!-- BEGIN -->`): dropped.
     MarkerFragment,
 }
 

@@ -238,6 +238,7 @@ pub(super) fn attributes(s: &str, names: &[String]) -> bool {
         return false;
     }
     // `Lena (Scrum Master) suggests…`: the title between name and verb.
+    #[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
     static TITLE: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"\s*[(（][^()（）]{1,40}[)）]").expect("a valid pattern"));
     let lower = format!("{} ", TITLE.replace_all(&s.to_lowercase(), ""));
@@ -324,6 +325,14 @@ pub(super) fn could_break_character(start: &str) -> bool {
         .out_of_character_openings
         .iter()
         .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
+}
+
+/// A line that is an HTML comment and none of the markers
+/// (`<!-- BEGIN -->`): a marker the model made up after the end marker's
+/// form, which no facilitator should read.
+pub(super) fn is_made_up_marker(line: &str, markers: &[String]) -> bool {
+    let t = line.trim();
+    t.starts_with("<!--") && t.ends_with("-->") && !markers.iter().any(|m| m.trim() == t)
 }
 
 /// A line that is a marker cut short at either end (`!-- END -->`,

@@ -12,14 +12,17 @@
 //! What is cut is reported as [`Cut`]s, for the log and the session file's
 //! counters, never for the screen.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 use crate::engine::markers::Marker;
-use crate::text::is_cjk;
 
+pub use addressee::for_the_room;
 pub use cut::{Cut, CutKind};
 pub use sentences::first_sentences;
+pub use voices::Voices;
+use voices::{EARLIER, RUNTIME};
 
+mod addressee;
 mod cut;
 mod labels;
 mod opening;
@@ -27,118 +30,13 @@ mod phrases;
 mod sentences;
 #[cfg(test)]
 mod tests;
+mod voices;
 
 use labels::{
     about_reply, attributes, capitalise_first, could_be_label, could_be_preface, label_at_start, mentions_any, strip_label,
     strip_self_attribution,
 };
-use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end, sentence_end_from, token_hashes, token_starts, TAIL_BYTES};
-
-/// Where a run of words came from.
-const RUNTIME: u8 = 1;
-const EARLIER: u8 = 2;
-
-/// What one reply must not do, built for each call from what its prompt held.
-#[derive(Debug, Clone, Default)]
-pub struct Voices {
-    /// The speaker's display name.
-    pub own: String,
-    /// Everyone else who could be spoken for: the other agents and the facilitator.
-    pub others: Vec<String>,
-    /// Agents who have not spoken yet: no view may be attributed to them.
-    pub unspoken: Vec<String>,
-    /// Words per run that count as a copy: 4 for alphabetic languages, 6 for
-    /// Chinese (one token per character: about three words).
-    pub gram: usize,
-    /// The runtime's markers (end, ask): a line that opens with one is a
-    /// signal, kept whatever it echoes (the ask instruction's own words).
-    pub markers: Vec<String>,
-    /// Keep sentences copied from earlier turns (counted all the same): for
-    /// the moderator, who sums up where the room circles, and for written
-    /// replies (the rehearsal), which asking again would not change.
-    pub keep_echoes: bool,
-    grams: HashMap<u64, u8>,
-    /// Earlier sentences too short for runs of words (`Thank you, Kofi.`),
-    /// whole: a small model repeats such stock lines turn after turn.
-    short: HashSet<u64>,
-    /// The room's names, as token hashes: any of them counts as the same
-    /// word when copies are compared, so the runtime's note written for
-    /// another speaker, or a reply copied with the names swapped, is found.
-    names: HashSet<u64>,
-}
-
-/// The token every name stands for in copy comparisons.
-const NAME: u64 = 0x6e61_6d65;
-
-impl Voices {
-    pub fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
-        let others: Vec<String> = others.into_iter().filter(|n| !n.trim().is_empty()).collect();
-        let mut names = HashSet::new();
-        for n in others.iter().map(String::as_str).chain([own]) {
-            // Single CJK characters are words of their own: never names here.
-            for word in n.split_whitespace().filter(|w| !w.chars().any(is_cjk)) {
-                let w = word.to_lowercase();
-                for form in [w.clone(), format!("{w}'s"), format!("{w}’s")] {
-                    names.extend(token_hashes(&form));
-                }
-            }
-        }
-        Voices {
-            own: own.to_string(),
-            others,
-            unspoken,
-            gram: if chinese { 6 } else { 4 },
-            markers: Vec::new(),
-            keep_echoes: false,
-            grams: HashMap::new(),
-            short: HashSet::new(),
-            names,
-        }
-    }
-
-    /// `text`'s tokens, every name the same token.
-    fn tokens(&self, text: &str) -> Vec<u64> {
-        let mut toks = token_hashes(text);
-        for t in &mut toks {
-            if self.names.contains(t) {
-                *t = NAME;
-            }
-        }
-        toks
-    }
-
-    /// The runtime's own text (rules, instructions): a reply that continues
-    /// it is cut there.
-    pub fn runtime(mut self, text: &str) -> Voices {
-        self.index(text, RUNTIME);
-        self
-    }
-
-    /// Text said before (other turns, the persona): a sentence copied from it
-    /// is dropped (unless `keep_echoes`).
-    pub fn earlier(mut self, text: &str) -> Voices {
-        self.index(text, EARLIER);
-        self
-    }
-
-    fn index(&mut self, text: &str, source: u8) {
-        let toks = self.tokens(text);
-        for w in toks.windows(self.gram) {
-            *self.grams.entry(gram_hash(w)).or_default() |= source;
-        }
-        if source == EARLIER {
-            let mut rest = text;
-            while !rest.is_empty() {
-                let end = sentence_end(rest).unwrap_or(rest.len());
-                let toks = self.tokens(&rest[..end]);
-                if is_short(toks.len(), self.gram) {
-                    self.short.insert(gram_hash(&toks));
-                }
-                rest = &rest[end..];
-            }
-        }
-    }
-}
+use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, token_starts, TAIL_BYTES};
 
 /// What one piece of a reply gives.
 #[derive(Debug, Default, PartialEq)]
@@ -325,8 +223,11 @@ impl Hygiene {
             return;
         }
         // `!-- END -->`: a marker the model wrote in part is no marker, and
-        // no word of the meeting either.
-        if self.voices.markers.iter().any(|m| labels::is_marker_fragment(sentence, m)) {
+        // no word of the meeting either; nor is one it made up in the
+        // marker's form (`<!-- BEGIN -->`).
+        if self.voices.markers.iter().any(|m| labels::is_marker_fragment(sentence, m))
+            || labels::is_made_up_marker(sentence, &self.voices.markers)
+        {
             self.cut(CutKind::MarkerFragment, sentence.trim());
             return;
         }
@@ -583,6 +484,8 @@ impl Hygiene {
             || could_be_label(t, std::slice::from_ref(&self.voices.own))
             || self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own))
             || labels::could_break_character(t)
+            // An HTML comment is judged whole: it may be a marker made up.
+            || t.starts_with("<!--")
             // A sentence is judged whole (`settle`): one shown in part can
             // no longer be dropped, only closed early. Only a long one with
             // nothing copied so far streams before its end.

@@ -29,6 +29,8 @@ pub(super) struct Phrases {
     pub lead_ins: Vec<String>,
     pub out_of_character: Vec<String>,
     pub out_of_character_openings: Vec<String>,
+    pub room_question_openings: Vec<String>,
+    pub room_question_words: Vec<String>,
 }
 
 impl Phrases {
@@ -48,6 +50,8 @@ impl Phrases {
             lead_ins,
             out_of_character,
             out_of_character_openings,
+            room_question_openings,
+            room_question_words,
         } = other;
         self.interjections.extend(interjections);
         self.writing.extend(writing);
@@ -63,6 +67,8 @@ impl Phrases {
         self.lead_ins.extend(lead_ins);
         self.out_of_character.extend(out_of_character);
         self.out_of_character_openings.extend(out_of_character_openings);
+        self.room_question_openings.extend(room_question_openings);
+        self.room_question_words.extend(room_question_words);
     }
 
     fn lowercase(&mut self) {
@@ -79,6 +85,8 @@ impl Phrases {
             &mut self.salutation_room,
             &mut self.lead_ins,
             &mut self.out_of_character_openings,
+            &mut self.room_question_openings,
+            &mut self.room_question_words,
         ] {
             for p in list.iter_mut() {
                 *p = p.to_lowercase();
@@ -117,6 +125,7 @@ fn files() -> Vec<(&'static str, &'static str)> {
 }
 
 /// The out-of-character patterns of every language as one expression.
+#[allow(clippy::expect_used, reason = "the built-in phrase files' patterns: a test compiles them")]
 pub(super) static OUT_OF_CHARACTER: LazyLock<regex::Regex> = LazyLock::new(|| {
     let alternatives: Vec<String> = PHRASES.out_of_character.iter().map(|p| format!("(?:{p})")).collect();
     regex::Regex::new(&format!("(?ix){}", alternatives.join("|"))).expect("the out_of_character patterns are valid")

@@ -1,3 +1,4 @@
+use super::sentences::token_hashes;
 use super::*;
 
 fn voices() -> Voices {

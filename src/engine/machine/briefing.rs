@@ -22,13 +22,13 @@ impl Party {
     /// room's rules ("" when there are none).
     pub(super) fn briefing(&mut self) -> String {
         let key = (self.room.budget.window, self.room.budget.ratio.to_bits());
-        if let Some((k, text)) = &self.briefing {
+        if let Some((k, text)) = &self.context.briefing {
             if *k == key {
                 return text.clone();
             }
         }
         let text = self.fit_briefing();
-        self.briefing = Some((key, text.clone()));
+        self.context.briefing = Some((key, text.clone()));
         text
     }
 
@@ -100,7 +100,7 @@ impl Party {
                 self.session.fm.context.push(shown);
             }
         }
-        self.briefing = None;
+        self.context.briefing = None;
         self.notice(NoticeKind::Info, text).await;
     }
 }

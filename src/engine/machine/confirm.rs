@@ -92,7 +92,7 @@ impl Party {
         } else {
             "the facilitator continued with a message"
         };
-        self.pushes_paused = false;
+        self.idle.pushes_paused = false;
         let next = self.answer(&id, false, Some(why.into()), None).await;
         if !matches!(next, Next::Exit(_) | Next::Quit) {
             self.room.queue.push_front(Command::Message { text });
@@ -103,11 +103,15 @@ impl Party {
     /// The facilitator's answer to request `request_id`: recorded, then
     /// carried out.
     pub(super) async fn answer(&mut self, request_id: &str, confirmed: bool, reason: Option<String>, extend: Option<u32>) -> Next {
-        let Some(pos) = self.pending.iter().position(|p| p.id == request_id) else {
+        let Some(p) = self
+            .pending
+            .iter()
+            .position(|p| p.id == request_id)
+            .and_then(|pos| self.pending.remove(pos))
+        else {
             self.room.reject_answer(request_id);
             return Next::Wait;
         };
-        let p = self.pending.remove(pos).expect("position is valid");
         let status = if confirmed {
             ConfirmStatus::Confirmed
         } else {

@@ -2,6 +2,7 @@
 //! arithmetic): which window the prompts are fitted to, where each agent's
 //! history starts, and the transcripts the exit and the moderator read.
 
+use foldhash::HashMap;
 use tokio::time::Duration;
 
 use super::party::Party;
@@ -12,6 +13,28 @@ use crate::engine::prompts::HistoryView;
 use crate::llm::ChatMessage;
 use crate::roster::agents::Agent;
 use crate::session::{Turn, TurnKind};
+
+/// What building prompts keeps between calls, worked out again from a turn
+/// placed before its end (`forget_from`).
+#[derive(Default)]
+pub(super) struct ContextCache {
+    /// Each speaker's history (with `room_first`, the one they all share),
+    /// by the transcript index it starts at.
+    histories: HashMap<String, (usize, HistoryView)>,
+    /// Each turn's estimated tokens, by transcript index.
+    turn_estimates: Vec<u32>,
+    /// The scene, memory brief and documents as last fitted, and the
+    /// window they were fitted to (`briefing`).
+    pub(super) briefing: Option<((u32, u64), String)>,
+}
+
+impl ContextCache {
+    /// Turn `i` and those after it changed: what covered them goes.
+    pub(super) fn forget_from(&mut self, i: usize) {
+        self.turn_estimates.truncate(i);
+        self.histories.retain(|_, (from, view)| *from + view.covered() <= i);
+    }
+}
 
 /// The key of the one history every speaker shares (`room_first`).
 const ROOM: &str = "";
@@ -132,12 +155,12 @@ impl Party {
     /// only appended), scaled by what the server's counts taught.
     fn turn_costs(&mut self) -> Vec<u32> {
         let turns = self.session.turns.as_slice();
-        if self.turn_estimates.len() > turns.len() {
-            self.turn_estimates.clear();
+        if self.context.turn_estimates.len() > turns.len() {
+            self.context.turn_estimates.clear();
         }
-        let known = self.turn_estimates.len();
-        self.turn_estimates.extend(turns[known..].iter().map(turn_estimate));
-        self.turn_estimates.iter().map(|&e| self.room.budget.scale(e)).collect()
+        let known = self.context.turn_estimates.len();
+        self.context.turn_estimates.extend(turns[known..].iter().map(turn_estimate));
+        self.context.turn_estimates.iter().map(|&e| self.room.budget.scale(e)).collect()
     }
 
     /// The system prompt of every speaker's call: the briefing (scene,
@@ -218,6 +241,7 @@ impl Party {
         let starts: Vec<bool> = turns[base..].iter().map(opens_round).collect();
         let latest = starts.iter().rposition(|&s| s).unwrap_or(0);
         let previous = self
+            .context
             .histories
             .get(&key)
             .map(|(start, _)| *start)
@@ -239,7 +263,7 @@ impl Party {
         if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > self.room.budget.prompt_limit() {
             tracing::warn!(%key, window = self.room.budget.window, "even the latest round does not fit the context window");
         }
-        let mut view = match self.histories.remove(&key) {
+        let mut view = match self.context.histories.remove(&key) {
             Some((start, view)) if start == from => view,
             _ if from > base => {
                 let omitted = starts[..cut].iter().filter(|&&s| s).count();
@@ -251,7 +275,7 @@ impl Party {
         let turns = &self.session.turns[from..];
         self.env().extend_history(viewer, turns, &mut view);
         let messages = view.messages().to_vec();
-        self.histories.insert(key, (from, view));
+        self.context.histories.insert(key, (from, view));
         messages
     }
 

@@ -15,12 +15,56 @@ use tokio::time::Instant;
 
 use super::party::Party;
 use super::{minutes_text, Next, RoundInput};
-use crate::config::ConfigError;
 use crate::engine::{ExitReason, NoticeKind, Phase};
 use crate::i18n::{pick, Lang};
-use crate::roster::agents::split_frontmatter;
 use crate::session::ConfirmKind;
+use crate::source::split_frontmatter;
+use crate::source::SourceError;
 use crate::workflow::Workflow;
+
+/// The idle clock's state and the pushes' pause: when the facilitator and
+/// the room last acted, whether the idle warning went out.
+pub(super) struct Idle {
+    /// When the facilitator last did anything (typed, sent, answered).
+    facilitator_at: Instant,
+    /// When the room last finished a round.
+    room_at: Instant,
+    pub(super) warned: bool,
+    /// The facilitator chose to stop the automatic pushes until they write.
+    pub(super) pushes_paused: bool,
+}
+
+impl Idle {
+    pub(super) fn new() -> Idle {
+        let now = Instant::now();
+        Idle {
+            facilitator_at: now,
+            room_at: now,
+            warned: false,
+            pushes_paused: false,
+        }
+    }
+
+    /// The facilitator did something: the idle clock starts again.
+    pub(super) fn facilitator_acted(&mut self) {
+        self.facilitator_at = Instant::now();
+        self.warned = false;
+    }
+
+    /// The room finished a round or a call.
+    pub(super) fn room_acted(&mut self) {
+        self.room_at = Instant::now();
+    }
+
+    pub(super) fn room_acted_at(&self) -> Instant {
+        self.room_at
+    }
+
+    /// Their last action or the room's, whichever came later.
+    fn waiting_since(&self) -> Instant {
+        self.facilitator_at.max(self.room_at)
+    }
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub(super) enum PushText {
@@ -43,7 +87,7 @@ fn body(text: &str) -> &str {
     }
 }
 
-pub(super) fn resolve(workflow: &Workflow, lang: Lang) -> Result<PushText, ConfigError> {
+pub(super) fn resolve(workflow: &Workflow, lang: Lang) -> Result<PushText, SourceError> {
     for rel in [format!("diligence.{}.md", lang.code()), "diligence.md".to_string()] {
         if let Some(f) = workflow.optional_file(&rel)? {
             let text = body(&f.text).trim();
@@ -107,7 +151,7 @@ impl Party {
             has_text: matches!(self.room.push_text, PushText::Text { .. }),
             waiting: self.phase == Phase::Waiting,
             questions_open: !self.pending.is_empty(),
-            paused: self.pushes_paused,
+            paused: self.idle.pushes_paused,
             agent_asked: s.awaiting_answer_from.is_some(),
             rounds_played: s.current_round,
             anyone_pushable: self.room.agents.iter().any(|a| a.diligence_push_max.is_none_or(|m| m >= 1)),
@@ -139,7 +183,7 @@ impl Party {
                 return Next::Round(RoundInput::Push(text));
             }
         } else {
-            self.pushes_paused = true;
+            self.idle.pushes_paused = true;
             let text = self.render("pushes_paused", &[("user_name", &self.room.user_name)]);
             self.notice(NoticeKind::Info, text).await;
         }
@@ -155,7 +199,7 @@ impl Party {
     /// round that takes a slow model longer than the timeout must not count
     /// as the facilitator's silence.
     fn waiting_since(&self) -> Instant {
-        self.facilitator_active_at.max(self.room_active_at)
+        self.idle.waiting_since()
     }
 
     /// (warning, exit) moments of the facilitator-idle timeout. It runs only
@@ -166,11 +210,11 @@ impl Party {
         if !self.room.cfg.party.silence.enabled || !self.room_waiting() {
             return (None, None);
         }
-        idle_deadlines(self.waiting_since(), self.idle_timeout(), self.idle_warned)
+        idle_deadlines(self.waiting_since(), self.idle_timeout(), self.idle.warned)
     }
 
     pub(super) async fn on_idle_warning(&mut self) {
-        self.idle_warned = true;
+        self.idle.warned = true;
         let left = self.waiting_since() + self.idle_timeout();
         let minutes = left.saturating_duration_since(Instant::now()).as_secs_f64() / 60.0;
         let text = self.render(

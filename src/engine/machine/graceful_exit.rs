@@ -287,7 +287,7 @@ fn most_engaged(agents: &[Agent], turns: &[Turn]) -> Vec<Agent> {
                 .filter(|(_, t)| t.kind == TurnKind::Agent && t.agent.as_deref() == Some(&a.id))
                 .map(|(i, _)| i)
                 .collect();
-            (!mine.is_empty()).then(|| (mine.len(), *mine.last().expect("not empty"), a))
+            mine.last().map(|&last| (mine.len(), last, a))
         })
         .collect();
     stats.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.cmp(&a.1)));

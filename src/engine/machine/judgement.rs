@@ -10,17 +10,16 @@
 //! lexical similarity.
 
 use foldhash::{HashMap, HashMapExt};
-use regex::RegexBuilder;
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::self_check::Stance;
 use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, stance_share, vector, ConsensusRule, RoundView, Verdict};
 use crate::engine::ExitReason;
 use crate::engine::{Event, NoticeKind};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::session::{ConfirmKind, TurnKind};
+use crate::verdict::Stance;
 
 /// What judging the room keeps between rounds.
 pub(super) struct Judgement {
@@ -138,9 +137,8 @@ impl Party {
             if t.kind != TurnKind::Agent || t.interrupted {
                 continue;
             }
-            let same_round = out.last().is_some_and(|(r, _)| *r == t.round);
-            if same_round {
-                out.last_mut().expect("checked").1.push((i, t.text.clone()));
+            if let Some((_, texts)) = out.last_mut().filter(|(r, _)| *r == t.round) {
+                texts.push((i, t.text.clone()));
             } else if out.len() == keep {
                 break;
             } else {
@@ -269,14 +267,10 @@ impl Party {
         }
         let c = self.room.cfg.party.consensus.clone();
         if c.enabled && round >= self.judgement.consensus_quiet_until {
-            let re = RegexBuilder::new(&c.convergence_indicator)
-                .case_insensitive(true)
-                .build()
-                .expect("validated when the config was loaded");
             let rule = ConsensusRule {
                 threshold: c.threshold,
                 lookback,
-                convergence: &re,
+                convergence: c.convergence_indicator.regex(),
                 disagreement_words: &c.disagreement_words,
             };
             match rule.judge(&views) {

@@ -69,7 +69,12 @@ impl Room {
             let cmd = loop {
                 tokio::select! {
                     cmd = self.rx.recv() => break cmd.unwrap_or(Command::Quit),
-                    done = async { self.endpoint_check.as_mut().expect("checked above").await }, if self.endpoint_check.is_some() => {
+                    done = async {
+                        match self.endpoint_check.as_mut() {
+                            Some(check) => check.await,
+                            None => std::future::pending().await,
+                        }
+                    }, if self.endpoint_check.is_some() => {
                         self.endpoint_check = None;
                         if let Ok(Some(check)) = done {
                             self.tell_endpoint(&check);

@@ -4,13 +4,11 @@
 use std::collections::VecDeque;
 
 use chrono::Utc;
-use foldhash::{HashMap, HashMapExt};
-use tokio::time::Instant;
 
 use super::clock::{at, Clock};
 use super::confirm::Pending;
 use super::{Next, Room, RoundInput};
-use crate::engine::prompts::{HistoryView, PromptEnv};
+use crate::engine::prompts::PromptEnv;
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::roster::agents::Agent;
 use crate::session::{
@@ -29,27 +27,16 @@ pub(super) struct Party {
     pub(super) pending: VecDeque<Pending>,
     /// How saving goes (`save`).
     pub(super) saving: super::save::Saving,
-    /// When the facilitator last did anything (typed, sent, answered).
-    pub(super) facilitator_active_at: Instant,
-    /// When the room last finished a round.
-    pub(super) room_active_at: Instant,
-    pub(super) idle_warned: bool,
-    /// The facilitator chose to stop the automatic pushes until they write.
-    pub(super) pushes_paused: bool,
+    /// The idle clock and the pushes' pause (`diligence`).
+    pub(super) idle: super::diligence::Idle,
     /// What judging the room keeps between rounds (`judgement`).
     pub(super) judgement: super::judgement::Judgement,
-    /// Each speaker's history (with `room_first`, the one they all share),
-    /// by the transcript index it starts at.
-    pub(super) histories: HashMap<String, (usize, HistoryView)>,
-    /// Each turn's estimated tokens, by transcript index.
-    pub(super) turn_estimates: Vec<u32>,
+    /// What building prompts keeps between calls (`context`).
+    pub(super) context: super::context::ContextCache,
     /// Where the next turn goes when not at the end: a reply that finished
     /// before one picked to speak ahead of it (a concurrent round) goes
     /// behind that one's place.
     pub(super) insert_at: Option<usize>,
-    /// The scene, memory brief and documents as last fitted, and the
-    /// window they were fitted to (`briefing`).
-    pub(super) briefing: Option<((u32, u64), String)>,
     /// Agents' prompts being read ahead while the room waits (`warm`).
     pub(super) warming: Option<super::warm::Warming>,
 }
@@ -64,15 +51,10 @@ impl Party {
             clock,
             pending: VecDeque::new(),
             saving: super::save::Saving::default(),
-            facilitator_active_at: Instant::now(),
-            room_active_at: Instant::now(),
-            idle_warned: false,
-            pushes_paused: false,
+            idle: super::diligence::Idle::new(),
             judgement: Default::default(),
-            histories: HashMap::new(),
-            turn_estimates: Vec::new(),
+            context: Default::default(),
             insert_at: None,
-            briefing: None,
             warming: None,
         }
     }
@@ -235,8 +217,7 @@ impl Party {
 
     async fn handle(&mut self, cmd: Command) -> Next {
         if !matches!(cmd, Command::Quit | Command::Left | Command::Abort) {
-            self.facilitator_active_at = Instant::now();
-            self.idle_warned = false;
+            self.idle.facilitator_acted();
         }
         match cmd {
             Command::Typing | Command::Abort => Next::Wait,
@@ -273,7 +254,7 @@ impl Party {
     }
 
     async fn facilitator_message(&mut self, text: String) -> Next {
-        self.pushes_paused = false;
+        self.idle.pushes_paused = false;
         if self.is_reset_trigger(&text) {
             self.request_reset(text).await;
             return Next::Wait;
@@ -374,8 +355,7 @@ impl Party {
         *at += 1;
         self.session.turns.insert(i, turn);
         self.store.forget_from(i);
-        self.turn_estimates.truncate(i);
-        self.histories.retain(|_, (from, view)| *from + view.covered() <= i);
+        self.context.forget_from(i);
         self.judgement.forget_from(i);
     }
 

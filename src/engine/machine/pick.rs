@@ -152,8 +152,8 @@ fn round_history(turns: &[Turn], keep: usize) -> (Vec<Vec<String>>, usize) {
                 recent.push(Vec::new());
             }
         }
-        if rounds <= keep {
-            recent.last_mut().expect("pushed above").push(id.clone());
+        if let Some(last) = recent.last_mut().filter(|_| rounds <= keep) {
+            last.push(id.clone());
         }
     }
     recent.reverse();

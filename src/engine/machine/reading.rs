@@ -9,16 +9,16 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, Reading, RoundFacts};
-use crate::engine::self_check::Stance;
+use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, RoundFacts};
 use crate::engine::stated::stated_stance;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{HeardRecord, ReadingRecord, TurnKind};
+use crate::verdict::Reading;
+use crate::verdict::Stance;
 
-/// The letter, with room for a space or a quote before it. Asking for
-/// JSON instead (a schema the server enforces) made the 1.5B read more
-/// ordinary questions as jobs without their facts (docs/real-models.md).
+/// The letter, with room for a space or a quote before it. A plain letter,
+/// not JSON: the letter reads better on small models (docs/real-models.md).
 const READING_MAX_TOKENS: u32 = 3;
 /// One short question.
 const QUESTION_MAX_TOKENS: u32 = 80;
@@ -70,9 +70,9 @@ impl Party {
     /// Reads `message`, the facilitator's message that opened `round`: one
     /// neutral call on the message alone, and a second with the
     /// facilitator's earlier messages when it reads as a job without its
-    /// facts (they may have been given before). Shown the earlier messages
-    /// every time, the 1.5B reads a close that offers a choice ("Anything
-    /// left to add, or are we done?") as A or D by a hair (docs/real-models.md).
+    /// facts (they may have been given before). Only then: the earlier
+    /// messages blur the reading of a close that offers a choice ("Anything
+    /// left to add, or are we done?"; docs/real-models.md).
     /// Err: the facilitator quit meanwhile.
     pub(super) async fn read(&mut self, round: u32, message: &str) -> Result<Read, Next> {
         let earlier = self.earlier_messages(round);
@@ -221,7 +221,7 @@ impl Party {
         }
         match done {
             "propose_end" => {
-                let host = self.host_of(round);
+                let Some(host) = self.host_of(round) else { return outcome };
                 let text = self.close_text(&replies);
                 // Why the host proposes, in the transcript before the modal.
                 let said = format!("{} {}: {text}", host.icon, host.name);
@@ -236,8 +236,7 @@ impl Party {
             }
             "check_agreement" => tracing::info!(round, ?stances, "agreement asked for, not given"),
             "ask_facts" => {
-                if let Some(q) = question {
-                    let host = self.host_of(round);
+                if let (Some(q), Some(host)) = (question, self.host_of(round)) {
                     self.agent_question(round, &host, q).await;
                     outcome = Some(Next::Wait);
                 }
@@ -407,7 +406,7 @@ impl Party {
 
     /// Who speaks for the room: the host (`moderator: true`), else the
     /// round's first speaker.
-    fn host_of(&self, round: u32) -> Agent {
+    fn host_of(&self, round: u32) -> Option<Agent> {
         let first = || {
             let id = self
                 .session
@@ -425,6 +424,5 @@ impl Party {
             .or_else(first)
             .or(self.room.agents.first())
             .cloned()
-            .expect("a room has agents")
     }
 }

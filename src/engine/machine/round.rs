@@ -5,7 +5,6 @@
 //! it early.
 
 use chrono::Utc;
-use tokio::time::Instant;
 
 use super::judgement::RoundYield;
 use super::party::Party;
@@ -15,12 +14,12 @@ use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::engine::hygiene::Voices;
-use crate::engine::self_check::SelfCheck;
 use crate::engine::{Event, NoticeKind, Phase};
 use crate::i18n::{t, Msg};
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
 use crate::session::{Latency, StepId, TurnKind};
+use crate::verdict::SelfCheck;
 
 /// The round as the next speaker finds it.
 struct Floor {
@@ -354,9 +353,9 @@ impl Party {
                 let first = tally.question.is_none() && tally.proposal.is_none();
                 let names = self.room.agents.iter().map(|a| a.name.as_str());
                 let question = question.filter(|q| {
-                    let theirs = super::question::for_an_agent(q, names);
+                    let theirs = crate::engine::hygiene::for_the_room(q, names);
                     if theirs {
-                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for an agent: the round goes on");
+                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for the room: the round goes on");
                     }
                     let echo = !theirs && self.echoes_facilitator(round, q);
                     if echo {
@@ -386,7 +385,7 @@ impl Party {
                     check
                         .as_ref()
                         .and_then(|c| c.ask.clone())
-                        .filter(|q| q.trim_end().ends_with(['?', '？']) && !super::question::for_an_agent(q, names))
+                        .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::hygiene::for_the_room(q, names))
                         .filter(|q| !self.asked_before(agent, round, q))
                 });
                 proposes |= check.as_ref().is_some_and(SelfCheck::proposes_end) && detecting;
@@ -481,7 +480,7 @@ impl Party {
             self.count_round(round);
             self.save().await;
         }
-        self.room_active_at = Instant::now();
+        self.idle.room_acted();
         self.follow_model();
         self.emit(Event::RoundFinished {
             round,
@@ -505,7 +504,7 @@ impl Party {
                 return Next::Exit(reason);
             }
         }
-        self.room_active_at = Instant::now();
+        self.idle.room_acted();
         let next = self.check_termination().await;
         if !matches!(next, Next::Wait) {
             return next;
@@ -518,7 +517,7 @@ impl Party {
         let reads = self.reads_messages() && !tally.interrupted && answered;
         if let Some(message) = read.filter(|_| reads) {
             if let Some(next) = self.read_message(round, &message, made, tally.yielded.passed).await {
-                self.room_active_at = Instant::now();
+                self.idle.room_acted();
                 return next;
             }
         }
@@ -532,7 +531,7 @@ impl Party {
         }
         let next = self.judge_round(round).await;
         // Judging may have called the model (embeddings, the moderator).
-        self.room_active_at = Instant::now();
+        self.idle.room_acted();
         if matches!(next, Next::Wait) && self.clock.time_up {
             // The limit fired while the host spoke.
             return self.check_termination().await;

@@ -8,11 +8,12 @@
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
-use crate::engine::self_check::{parse, schema, SelfCheck};
+use crate::engine::self_check::{parse, schema};
 use crate::engine::Event;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::SelfCheckRecord;
+use crate::verdict::SelfCheck;
 
 /// What a self-check came to.
 pub(super) enum Checked {

@@ -301,7 +301,7 @@ impl Party {
 /// a question mark. A marker that ends the reply asks the last question
 /// before it: on the line above when it opens its own line, as instructed,
 /// or just before it ("Which budget?!@human"). Without a question mark it
-/// asks nothing: the local 1.5B also writes the marker as a flourish
+/// asks nothing: small models also write the marker as a flourish
 /// ("Yes!@human", "@human Hey Sam! …", "!?@human" after or before a plain
 /// statement).
 pub(super) fn question_in(raw: &str, marker: &Marker) -> Option<String> {

@@ -71,7 +71,7 @@ impl Party {
         let info = self.room.provider.info();
         let on = warms(self.room.cfg.llm.warm_up, info.base_url.as_deref(), info.rehearsal);
         let read = self.warming.as_ref().is_some_and(|w| w.key == self.warm_key());
-        (on && !read).then(|| self.room_active_at + WARM_AFTER)
+        (on && !read).then(|| self.idle.room_acted_at() + WARM_AFTER)
     }
 
     /// Reads ahead what is known now (see `warm_deadline` for when).

@@ -10,7 +10,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
 use super::keymap;
-use super::modals::centered;
+use super::theme::centered;
 use crate::i18n::pick;
 
 /// How many sections of `keymap::help` are the main screen's.

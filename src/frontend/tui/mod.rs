@@ -14,6 +14,7 @@ pub mod keymap;
 pub mod markdown;
 pub mod modals;
 mod status;
+pub mod theme;
 pub mod transcript;
 pub mod view;
 
@@ -125,6 +126,136 @@ pub async fn run(setup: Setup, topic: Option<String>) -> i32 {
     code
 }
 
+/// What the loop keeps between wake-ups, beside the app's state.
+#[derive(Default)]
+struct Run {
+    /// The screen must be drawn again.
+    dirty: bool,
+    /// The engine's event channel closed.
+    engine_done: bool,
+    /// A quit was sent; the loop leaves once the engine has ended.
+    quitting: bool,
+    ending: crate::frontend::exit::Ending,
+    /// The session file, as the engine last named it.
+    file: Option<String>,
+    /// The last failed reply's cause, for the line to the shell.
+    last_failure: String,
+}
+
+/// Whether the loop goes on.
+#[derive(PartialEq)]
+enum Flow {
+    Go,
+    Stop,
+}
+
+impl Run {
+    /// What the exit status needs from an event.
+    fn see(&mut self, ev: &Event) {
+        self.ending.see(ev);
+        match ev {
+            Event::SessionEnded { file: Some(f), .. } | Event::SessionFile { path: f } => self.file = Some(f.clone()),
+            Event::AgentFailed { cause, .. } => self.last_failure = cause.clone(),
+            _ => {}
+        }
+    }
+
+    /// An engine event, and whatever is queued behind it: one frame for a burst.
+    fn on_engine(&mut self, app: &mut App, events: &mut tokio::sync::mpsc::UnboundedReceiver<Event>, ev: Event) -> Flow {
+        let ended = matches!(ev, Event::SessionEnded { completed: false, .. });
+        self.see(&ev);
+        self.dirty |= app.on_event(ev);
+        while let Ok(ev) = events.try_recv() {
+            self.see(&ev);
+            self.dirty |= app.on_event(ev);
+        }
+        if ended || (self.quitting && app.ended.is_some()) {
+            Flow::Stop
+        } else {
+            Flow::Go
+        }
+    }
+
+    /// A key, a paste, the wheel or a resize; the terminal's stream ending
+    /// is a quit.
+    fn on_terminal(
+        &mut self,
+        app: &mut App,
+        commands: &tokio::sync::mpsc::UnboundedSender<Command>,
+        ev: Option<std::io::Result<TermEvent>>,
+    ) -> Flow {
+        match ev {
+            Some(Ok(TermEvent::Key(key))) if key.kind != KeyEventKind::Release => {
+                let out = app.on_key(key, Instant::now());
+                for c in out.commands {
+                    if c == Command::Quit {
+                        self.quitting = true;
+                    }
+                    let _ = commands.send(c);
+                }
+                if out.quit || (self.quitting && (self.engine_done || app.ended.is_some())) {
+                    return Flow::Stop;
+                }
+                self.dirty |= out.redraw;
+            }
+            Some(Ok(TermEvent::Paste(text))) => {
+                app.on_paste(&text);
+                self.dirty = true;
+            }
+            Some(Ok(TermEvent::Mouse(m))) => {
+                let scroll = match m.kind {
+                    MouseEventKind::ScrollUp => Some(ScrollAction::Up(3)),
+                    MouseEventKind::ScrollDown => Some(ScrollAction::Down(3)),
+                    _ => None,
+                };
+                if let Some(s) = scroll {
+                    app.scroll(s);
+                    self.dirty = true;
+                }
+            }
+            Some(Ok(TermEvent::Resize(_, _))) => self.dirty = true,
+            Some(Ok(_)) => {}
+            Some(Err(_)) | None => {
+                let _ = commands.send(Command::Quit);
+                self.quitting = true;
+                if self.engine_done {
+                    return Flow::Stop;
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    /// The exit code and the line for the shell, once the engine has ended
+    /// (or five seconds have passed). The engine's last word may still be
+    /// queued (the screen left before it came): it decides the status.
+    async fn finish(mut self, engine: engine::EngineHandle, lang: crate::i18n::Lang) -> (i32, Option<String>) {
+        let engine::EngineHandle {
+            commands,
+            mut events,
+            task,
+        } = engine;
+        drop(commands);
+        match tokio::time::timeout(Duration::from_secs(5), task).await {
+            Ok(Err(e)) if e.is_panic() => (101, None),
+            _ => {
+                while let Ok(ev) = events.try_recv() {
+                    if let Event::SessionEnded { file: Some(f), .. } = &ev {
+                        self.file = Some(f.clone());
+                    }
+                    self.ending.see(&ev);
+                }
+                let status = self.ending.status();
+                let file = self.file.unwrap_or_default();
+                (
+                    i32::from(status.code()),
+                    crate::frontend::exit::explain(status, lang, &file, &self.last_failure, self.ending.elsewhere.as_deref()),
+                )
+            }
+        }
+    }
+}
+
 /// The exit code, and a line for the shell when the party did not end well.
 async fn event_loop(
     terminal: &mut Terminal<CrosstermBackend<std::io::Stdout>>,
@@ -141,130 +272,54 @@ async fn event_loop(
     }
     let mut input = EventStream::new();
     let mut signals = crate::frontend::signals::Signals::new();
-    let mut dirty = true;
+    let mut run = Run {
+        dirty: true,
+        ..Run::default()
+    };
     let mut last_draw = Instant::now() - FRAME;
     let mut tick = tokio::time::interval(Duration::from_secs(1));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
-    let mut engine_done = false;
-    let mut quitting = false;
-    let mut ending = crate::frontend::exit::Ending::default();
-    let mut file: Option<String> = None;
-    let mut last_failure = String::new();
     // For the start-up benchmark: exec to first frame, then leave.
     let first_frame_only = std::env::var_os("BMAD_PARTY_EXIT_AFTER_FIRST_FRAME").is_some();
     loop {
-        if dirty && last_draw.elapsed() >= FRAME {
+        if run.dirty && last_draw.elapsed() >= FRAME {
             let now = Instant::now();
-            if terminal.draw(|f| view::draw(f, &app, now)).is_err() {
+            if terminal.draw(|f| view::draw(f, &app, now)).is_err() || first_frame_only {
                 let _ = engine.commands.send(Command::Quit);
                 break;
             }
             last_draw = now;
-            dirty = false;
-            if first_frame_only {
-                let _ = engine.commands.send(Command::Quit);
-                break;
-            }
+            run.dirty = false;
         }
         // The seconds on screen move: the session clock, the wait for a
         // server that is down.
         let clock_running =
             (app.status.as_ref().is_some_and(|s| s.clock_running) || app.server_down_since.is_some()) && app.ended.is_none();
         let redraw_at = tokio::time::Instant::from_std(last_draw + FRAME);
-        tokio::select! {
-            ev = engine.events.recv(), if !engine_done => match ev {
-                Some(ev) => {
-                    let ended = matches!(ev, Event::SessionEnded { completed: false, .. });
-                    let mut see = |ev: &Event| {
-                        ending.see(ev);
-                        match ev {
-                            Event::SessionEnded { file: Some(f), .. } | Event::SessionFile { path: f } => file = Some(f.clone()),
-                            Event::AgentFailed { cause, .. } => last_failure = cause.clone(),
-                            _ => {}
-                        }
-                    };
-                    see(&ev);
-                    dirty |= app.on_event(ev);
-                    // Drain what is already queued: one frame for a burst.
-                    while let Ok(ev) = engine.events.try_recv() {
-                        see(&ev);
-                        dirty |= app.on_event(ev);
-                    }
-                    if ended || (quitting && app.ended.is_some()) {
-                        break;
-                    }
-                }
-                None => engine_done = true,
-            },
-            ev = input.next() => match ev {
-                Some(Ok(TermEvent::Key(key))) if key.kind != KeyEventKind::Release => {
-                    let out = app.on_key(key, Instant::now());
-                    for c in out.commands {
-                        if c == Command::Quit {
-                            quitting = true;
-                        }
-                        let _ = engine.commands.send(c);
-                    }
-                    if out.quit || (quitting && (engine_done || app.ended.is_some())) {
-                        break;
-                    }
-                    dirty |= out.redraw;
-                }
-                Some(Ok(TermEvent::Paste(text))) => {
-                    app.on_paste(&text);
-                    dirty = true;
-                }
-                Some(Ok(TermEvent::Mouse(m))) => match m.kind {
-                    MouseEventKind::ScrollUp => {
-                        app.scroll(ScrollAction::Up(3));
-                        dirty = true;
-                    }
-                    MouseEventKind::ScrollDown => {
-                        app.scroll(ScrollAction::Down(3));
-                        dirty = true;
-                    }
-                    _ => {}
-                },
-                Some(Ok(TermEvent::Resize(_, _))) => dirty = true,
-                Some(Ok(_)) => {}
-                Some(Err(_)) | None => {
-                    let _ = engine.commands.send(Command::Quit);
-                    quitting = true;
-                    if engine_done {
-                        break;
-                    }
+        let flow = tokio::select! {
+            ev = engine.events.recv(), if !run.engine_done => match ev {
+                Some(ev) => run.on_engine(&mut app, &mut engine.events, ev),
+                None => {
+                    run.engine_done = true;
+                    Flow::Go
                 }
             },
-            _ = tokio::time::sleep_until(redraw_at), if dirty => {}
-            _ = tick.tick(), if clock_running => dirty = true,
-            _ = signals.next() => {
-                ending.signalled = true;
-                let _ = engine.commands.send(Command::Quit);
-                quitting = true;
+            ev = input.next() => run.on_terminal(&mut app, &engine.commands, ev),
+            _ = tokio::time::sleep_until(redraw_at), if run.dirty => Flow::Go,
+            _ = tick.tick(), if clock_running => {
+                run.dirty = true;
+                Flow::Go
             }
-        }
-        if engine_done && (quitting || app.ended.is_none()) {
+            _ = signals.next() => {
+                run.ending.signalled = true;
+                let _ = engine.commands.send(Command::Quit);
+                run.quitting = true;
+                Flow::Go
+            }
+        };
+        if flow == Flow::Stop || (run.engine_done && (run.quitting || app.ended.is_none())) {
             break;
         }
     }
-    drop(engine.commands);
-    match tokio::time::timeout(Duration::from_secs(5), engine.task).await {
-        Ok(Err(e)) if e.is_panic() => (101, None),
-        _ => {
-            // The engine's last word may still be queued (the screen left
-            // before it came): it decides the status.
-            while let Ok(ev) = engine.events.try_recv() {
-                if let Event::SessionEnded { file: Some(f), .. } = &ev {
-                    file = Some(f.clone());
-                }
-                ending.see(&ev);
-            }
-            let status = ending.status();
-            let file = file.unwrap_or_default();
-            (
-                i32::from(status.code()),
-                crate::frontend::exit::explain(status, lang, &file, &last_failure, ending.elsewhere.as_deref()),
-            )
-        }
-    }
+    run.finish(engine, lang).await
 }

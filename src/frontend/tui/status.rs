@@ -12,7 +12,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
 use super::keymap;
-use super::view::{level_style, AMBER};
+use super::theme::{level_style, AMBER};
 use crate::engine::Phase;
 use crate::i18n::pick;
 
@@ -28,9 +28,46 @@ fn tokens(n: u64) -> String {
     }
 }
 
+fn sep() -> Span<'static> {
+    Span::styled(" │ ", Style::new().fg(Color::DarkGray))
+}
+
+fn width_of(spans: &[Span]) -> usize {
+    spans.iter().map(|s| s.content.width()).sum()
+}
+
 pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
-    let sep = || Span::styled(" │ ", Style::new().fg(Color::DarkGray));
     let width = usize::from(area.width);
+    let (fixed, optional) = counters(app, now, width);
+    let hint_spans = hints(app);
+    // Reserve room for the first hint (a flash message counts whole), and
+    // while typing for the second too: the way out stays on screen.
+    let reserved = if app.key_context() == keymap::Context::Typing { 2 } else { 1 };
+    let reserve: usize = hint_spans.iter().take(reserved).map(|h| width_of(h)).sum::<usize>() + 3;
+    let room = width.saturating_sub(width_of(&fixed) + reserve);
+    let mut spans = fixed;
+    for span in fitting(optional, room) {
+        spans.push(sep());
+        spans.push(span);
+    }
+    if !spans.is_empty() {
+        spans.push(sep());
+    }
+    let mut left = width.saturating_sub(width_of(&spans));
+    for (i, h) in hint_spans.into_iter().enumerate() {
+        let hw = width_of(&h);
+        if hw > left && i > 0 {
+            break;
+        }
+        left = left.saturating_sub(hw);
+        spans.extend(h);
+    }
+    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+}
+
+/// The counters always shown (round, time), and the optional ones with a
+/// priority (lower shows first when space is short).
+fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(u8, Span<'static>)>) {
     let mut fixed: Vec<Span> = Vec::new();
     // Optional counters with a priority (lower shows first when space is short).
     let mut optional: Vec<(u8, Span)> = Vec::new();
@@ -117,7 +154,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             ));
         }
     }
-    let hint_spans: Vec<Vec<Span>> = match &app.flash {
+    (fixed, optional)
+}
+
+/// A flash message, else the keys of whatever has them.
+fn hints(app: &App) -> Vec<Vec<Span<'static>>> {
+    match &app.flash {
         Some(f) => vec![vec![Span::styled(f.clone(), Style::new().fg(AMBER).add_modifier(Modifier::BOLD))]],
         None => key_hints(app)
             .into_iter()
@@ -128,13 +170,12 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
                 ]
             })
             .collect(),
-    };
-    let w = |spans: &[Span]| spans.iter().map(|s| s.content.width()).sum::<usize>();
-    // Reserve room for the first hint (a flash message counts whole), and
-    // while typing for the second too: the way out stays on screen.
-    let reserved = if app.key_context() == keymap::Context::Typing { 2 } else { 1 };
-    let reserve: usize = hint_spans.iter().take(reserved).map(|h| w(h)).sum::<usize>() + 3;
-    let mut room = width.saturating_sub(w(&fixed) + reserve);
+    }
+}
+
+/// The optional counters that fit in `room` columns, by priority, shown in
+/// their natural order.
+fn fitting(optional: Vec<(u8, Span<'static>)>, mut room: usize) -> Vec<Span<'static>> {
     let mut keep: Vec<u8> = Vec::new();
     let mut by_priority: Vec<&(u8, Span)> = optional.iter().collect();
     by_priority.sort_by_key(|(p, _)| *p);
@@ -145,35 +186,16 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
             keep.push(*p);
         }
     }
-    let mut spans = fixed;
-    // Shown in their natural order; `keep` says which fitted.
-    let mut taken = vec![false; optional.len()];
-    let mut budget = keep.clone();
-    for (i, (p, _)) in optional.iter().enumerate() {
-        if let Some(pos) = budget.iter().position(|q| q == p) {
-            budget.remove(pos);
-            taken[i] = true;
-        }
-    }
-    for (i, (_, span)) in optional.iter().enumerate() {
-        if taken[i] {
-            spans.push(sep());
-            spans.push(span.clone());
-        }
-    }
-    if !spans.is_empty() {
-        spans.push(sep());
-    }
-    let mut left = width.saturating_sub(w(&spans));
-    for (i, h) in hint_spans.into_iter().enumerate() {
-        let hw = w(&h);
-        if hw > left && i > 0 {
-            break;
-        }
-        left = left.saturating_sub(hw);
-        spans.extend(h);
-    }
-    frame.render_widget(Paragraph::new(Line::from(spans)), area);
+    // `keep` says how many of each priority fitted; the first ones of it
+    // in the natural order are taken.
+    optional
+        .into_iter()
+        .filter_map(|(p, span)| {
+            let pos = keep.iter().position(|q| *q == p)?;
+            keep.remove(pos);
+            Some(span)
+        })
+        .collect()
 }
 
 /// The keys of whatever has the keys, for the status bar.

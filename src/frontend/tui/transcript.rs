@@ -17,10 +17,9 @@ use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;
 
 use super::markdown::{parse, wrap, Logical};
-use super::view::{agent_color, AMBER};
-use crate::engine::{AgentInfo, EarlierTurn, NoticeKind};
+use super::theme::{agent_color, Speakers, AMBER};
+use crate::engine::{EarlierTurn, NoticeKind};
 use crate::i18n::pick;
-use crate::i18n::Lang;
 use crate::session::TurnKind;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -85,19 +84,6 @@ impl EntryKind {
 pub struct Entry {
     pub kind: EntryKind,
     pub text: String,
-}
-
-/// What an entry's heading needs to know about the people in the room.
-pub struct Speakers<'a> {
-    pub agents: &'a [AgentInfo],
-    pub lang: Lang,
-    pub user_name: &'a str,
-}
-
-impl Speakers<'_> {
-    fn agent(&self, id: &str) -> Option<&AgentInfo> {
-        self.agents.iter().find(|a| a.id == id)
-    }
 }
 
 /// What a key or the wheel asks of the transcript.

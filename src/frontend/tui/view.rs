@@ -14,44 +14,11 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Focus, Pane, PaneStatus};
 use super::markdown::{parse, wrap};
+use super::theme::{agent_color, AMBER};
 use crate::i18n::pick;
 
 pub const MIN_WIDTH: u16 = 40;
 pub const MIN_HEIGHT: u16 = 12;
-pub(super) const AMBER: Color = Color::Rgb(255, 176, 0);
-
-pub fn agent_color(name: Option<&str>) -> Color {
-    use crate::roster::agents::AgentColor as A;
-    match name.and_then(A::parse) {
-        Some(A::Red) => Color::Red,
-        Some(A::Green) => Color::Green,
-        Some(A::Yellow) => Color::Yellow,
-        Some(A::Blue) => Color::Blue,
-        Some(A::Magenta) => Color::Magenta,
-        Some(A::Cyan) | None => Color::Cyan,
-        Some(A::Gray) => Color::Gray,
-        Some(A::White) => Color::White,
-        Some(A::LightRed) => Color::LightRed,
-        Some(A::LightGreen) => Color::LightGreen,
-        Some(A::LightYellow) => Color::LightYellow,
-        Some(A::LightBlue) => Color::LightBlue,
-        Some(A::LightMagenta) => Color::LightMagenta,
-        Some(A::LightCyan) => Color::LightCyan,
-        Some(A::Rgb(r, g, b)) => Color::Rgb(r, g, b),
-    }
-}
-
-/// The severity colour of a counter: normal, amber from the warning, red at the limit.
-pub fn level_style(value: u64, warn: u64, max: u64) -> Style {
-    if max > 0 && value >= max {
-        Style::new().fg(Color::White).bg(Color::Red).add_modifier(Modifier::BOLD)
-    } else if warn > 0 && value >= warn {
-        Style::new().fg(Color::Black).bg(AMBER)
-    } else {
-        Style::new().fg(Color::White)
-    }
-}
-
 pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
@@ -86,7 +53,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
     draw_input(frame, app, input);
     super::status::draw(frame, app, status, now);
     if let Some(m) = app.modals.front() {
-        super::modals::draw(frame, app, m, area);
+        super::modals::draw(frame, &app.speakers(), m, app.modals.len() - 1, area);
     }
     if app.help {
         super::help::draw(frame, app, area);

@@ -63,7 +63,8 @@ fn wire_json(m: &ChatMessage) -> Arc<RawValue> {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
-    let json = serde_json::value::to_raw_value(&WireMessage { role, content: &m.content }).expect("a struct of two strings serialises");
+    // Two strings always serialise (the default, `null`, is never sent).
+    let json = serde_json::value::to_raw_value(&WireMessage { role, content: &m.content }).unwrap_or_default();
     Arc::from(json)
 }
 

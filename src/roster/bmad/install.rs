@@ -13,8 +13,8 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::{aliases_of, code_to_id, palette, rel, Project};
-use crate::config::ConfigError;
 use crate::roster::agents::Agent;
+use crate::source::SourceError;
 use crate::text::sanitize;
 
 pub fn merge(base: &mut Table, over: Table) {
@@ -38,13 +38,13 @@ pub fn merge(base: &mut Table, over: Table) {
 }
 
 /// Parses a TOML file; a syntax error becomes a located problem.
-pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<ConfigError>) -> Option<Table> {
+pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<SourceError>) -> Option<Table> {
     let text = std::fs::read_to_string(path).ok()?;
     match text.parse::<Table>() {
         Ok(t) => Some(t),
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-            problems.push(ConfigError::new(rel(root, path), line, "", {
+            problems.push(SourceError::new(rel(root, path), line, "", {
                 let m = e.message();
                 crate::tr!("not valid TOML, ignored: {m}", "不是有效的 TOML，已忽略：{m}")
             }));
@@ -54,7 +54,7 @@ pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<ConfigError>) -> 
 }
 
 /// `config.toml` and its three override layers, merged.
-pub fn merged_config(project: &Project, problems: &mut Vec<ConfigError>) -> Option<Table> {
+pub fn merged_config(project: &Project, problems: &mut Vec<SourceError>) -> Option<Table> {
     let base_path = project.dir.join("config.toml");
     if !base_path.is_file() {
         return None;
@@ -120,7 +120,7 @@ fn list_of(t: &Table, key: &str) -> Vec<String> {
 }
 
 /// The roster of a `config.toml` install, or None when there is none.
-pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec<Agent>, String)> {
+pub fn roster(project: &Project, problems: &mut Vec<SourceError>) -> Option<(Vec<Agent>, String)> {
     let merged = merged_config(project, problems)?;
     let agents_table = merged.get("agents").and_then(Value::as_table)?.clone();
     let source = rel(&project.root, &project.dir.join("config.toml"));
@@ -128,7 +128,7 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
     let mut agents = Vec::new();
     for (code, desc) in &agents_table {
         let Some(desc) = desc.as_table() else {
-            problems.push(ConfigError::new(
+            problems.push(SourceError::new(
                 &source,
                 None,
                 &format!("agents.{code}"),
@@ -153,7 +153,7 @@ pub fn roster(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Vec
         }
         let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
         if persona_src.is_none() {
-            problems.push(ConfigError::new(
+            problems.push(SourceError::new(
                 &source,
                 None,
                 &format!("agents.{code}"),

@@ -6,12 +6,13 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::LazyLock;
 
 use regex::Regex;
 
 use super::{aliases_of, code_to_id, palette, rel};
-use crate::config::ConfigError;
 use crate::roster::agents::{Agent, Principles};
+use crate::source::SourceError;
 use crate::text::sanitize;
 
 /// `&apos; &quot; &amp; &lt; &gt;` and numeric references; a raw `&`
@@ -20,6 +21,7 @@ pub fn unescape_xml(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
+    #[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
     static ENTITY: std::sync::LazyLock<Regex> =
         std::sync::LazyLock::new(|| Regex::new(r"&(apos|quot|amp|lt|gt|#[0-9]{1,7}|#x[0-9a-fA-F]{1,6});").expect("static regex"));
     ENTITY
@@ -47,22 +49,26 @@ pub fn unescape_xml(s: &str) -> String {
 /// Persona fields of a compiled agent file (`<agent … title="" icon="">`
 /// with `<persona><role>…`), used to fill what a thin manifest lacks.
 fn compiled_fields(text: &str) -> HashMap<&'static str, String> {
+    /// (key, pattern): the agent's attributes, then its persona's elements.
+    #[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
+    static FIELDS: LazyLock<Vec<(&'static str, Regex)>> = LazyLock::new(|| {
+        let attr = ["title", "icon"].map(|name| (name, format!(r#"<agent\b[^>]*\b{name}="([^"]*)""#)));
+        let tags = [
+            ("role", "role"),
+            ("identity", "identity"),
+            ("communicationStyle", "communication_style"),
+            ("principles", "principles"),
+        ]
+        .map(|(key, tag)| (key, format!(r"(?s)<{tag}>(.*?)</{tag}>")));
+        attr.into_iter()
+            .chain(tags)
+            .map(|(key, re)| (key, Regex::new(&re).expect("static regex")))
+            .collect()
+    });
     let mut out = HashMap::new();
-    let attr = |name: &str| Regex::new(&format!(r#"<agent\b[^>]*\b{name}="([^"]*)""#)).expect("static regex");
-    for key in ["title", "icon"] {
-        if let Some(c) = attr(key).captures(text) {
-            out.insert(key, unescape_xml(&c[1]));
-        }
-    }
-    for (key, tag) in [
-        ("role", "role"),
-        ("identity", "identity"),
-        ("communicationStyle", "communication_style"),
-        ("principles", "principles"),
-    ] {
-        let re = Regex::new(&format!(r"(?s)<{tag}>(.*?)</{tag}>")).expect("static regex");
+    for (key, re) in FIELDS.iter() {
         if let Some(c) = re.captures(text) {
-            out.insert(key, unescape_xml(c[1].trim()));
+            out.insert(*key, unescape_xml(c[1].trim()));
         }
     }
     out
@@ -86,22 +92,143 @@ fn title_from_code(code: &str) -> String {
     }
 }
 
-pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
+pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<SourceError>) {
     let file = rel(root, path);
     let bytes = match std::fs::read(path) {
         Ok(b) => b,
         Err(e) => {
             return (
                 vec![],
-                vec![ConfigError::new(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))],
+                vec![SourceError::new(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))],
             )
         }
     };
     parse(&String::from_utf8_lossy(&bytes), &file, root)
 }
 
+/// The cells of a manifest row an agent is made of.
+const FIELDS: [&str; 11] = [
+    "title",
+    "icon",
+    "capabilities",
+    "role",
+    "identity",
+    "communicationStyle",
+    "principles",
+    "module",
+    "path",
+    "description",
+    "canonicalId",
+];
+
+/// Where a row is: the manifest, its line, the project root its `path`
+/// cells are resolved from.
+struct Row<'a> {
+    file: &'a str,
+    row: u64,
+    root: &'a Path,
+}
+
+/// One row as an agent; `index` picks its colour. A `path` cell naming a
+/// compiled agent file fills the persona fields the row leaves empty.
+fn row_agent(
+    mut fields: HashMap<&'static str, String>,
+    code: String,
+    display: String,
+    at: &Row<'_>,
+    index: usize,
+    problems: &mut Vec<SourceError>,
+) -> Agent {
+    let (file, row) = (at.file, at.row);
+    fill_from_agent_file(&mut fields, at, problems);
+    let name = if display.is_empty() { code.clone() } else { display };
+    let description = fields["description"].clone();
+    let title = if fields["title"].is_empty() {
+        title_from_code(&code)
+    } else {
+        fields["title"].clone()
+    };
+    if ["role", "identity", "communicationStyle", "description"]
+        .iter()
+        .all(|k| fields[k].is_empty())
+    {
+        problems.push(SourceError::new(
+            file,
+            Some(row),
+            "role",
+            crate::tr!(
+                "no persona fields (role, identity, communicationStyle, description); kept with its name only",
+                "没有角色字段（role、identity、communicationStyle、description）；仅保留名字"
+            ),
+        ));
+    }
+    let role = [&fields["role"], &description, &title]
+        .into_iter()
+        .find(|v| !v.is_empty())
+        .cloned()
+        .unwrap_or_default();
+    let identity = [&fields["identity"], &description]
+        .into_iter()
+        .find(|v| !v.is_empty())
+        .cloned()
+        .unwrap_or_default();
+    let mut aliases = aliases_of(&code);
+    let canonical = fields["canonicalId"].clone();
+    if !canonical.is_empty() && canonical != code {
+        aliases.push(code_to_id(&canonical));
+    }
+    Agent {
+        id: code_to_id(if code.is_empty() { &name } else { &code }),
+        name: name.replace('*', ""),
+        title,
+        icon: fields["icon"].clone(),
+        role,
+        identity,
+        communication_style: fields["communicationStyle"].clone(),
+        principles: Principles::One(fields["principles"].clone()).into_list(),
+        capabilities: Some(fields["capabilities"].clone()).filter(|c| !c.is_empty()),
+        color: Some(palette(index)),
+        model: None,
+        diligence_push_max: None,
+        moderator: code == "bmad-master" || code.ends_with("-master"),
+        instructions: String::new(),
+        source: format!("{file}:{row}"),
+        aliases,
+    }
+}
+
+/// The manifest wins (it is what the project's user edited); the agent
+/// file its `path` names only fills gaps. A path that does not exist is a
+/// problem; the row keeps the manifest's fields.
+fn fill_from_agent_file(fields: &mut HashMap<&'static str, String>, at: &Row<'_>, problems: &mut Vec<SourceError>) {
+    let agent_path = fields["path"].clone();
+    if agent_path.is_empty() {
+        return;
+    }
+    let resolved = super::resolve_path(at.root, &agent_path);
+    if resolved.is_file() {
+        if let Ok(t) = std::fs::read_to_string(&resolved) {
+            for (k, v) in compiled_fields(&t) {
+                if fields.get(k).is_some_and(|x| x.is_empty()) {
+                    fields.insert(k, sanitize(&v));
+                }
+            }
+        }
+    } else if !resolved.exists() {
+        problems.push(SourceError::new(
+            at.file,
+            Some(at.row),
+            "path",
+            crate::tr!(
+                "`{agent_path}` does not exist; using the manifest's fields only",
+                "`{agent_path}` 不存在；仅使用清单中的字段"
+            ),
+        ));
+    }
+}
+
 /// Parses a manifest's text; `file` names it in problems, `root` resolves `path` cells.
-pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigError>) {
+pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<SourceError>) {
     let file = file.to_string();
     let mut problems = Vec::new();
     let mut reader = csv::ReaderBuilder::new()
@@ -113,7 +240,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         Err(e) => {
             return (
                 vec![],
-                vec![ConfigError::new(
+                vec![SourceError::new(
                     &file,
                     Some(1),
                     "",
@@ -124,7 +251,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
     };
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     if col("name").is_none() && col("displayName").is_none() {
-        problems.push(ConfigError::new(
+        problems.push(SourceError::new(
             &file,
             Some(1),
             "name",
@@ -141,7 +268,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         let record = match record {
             Ok(r) => r,
             Err(e) => {
-                problems.push(ConfigError::new(
+                problems.push(SourceError::new(
                     &file,
                     Some(row),
                     "",
@@ -160,7 +287,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
         let display = get("displayName");
         if code.is_empty() && display.is_empty() {
             if record.iter().any(|c| !c.trim().is_empty()) {
-                problems.push(ConfigError::new(
+                problems.push(SourceError::new(
                     &file,
                     Some(row),
                     "name",
@@ -172,102 +299,10 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<ConfigErro
             }
             continue;
         }
-        let mut fields: HashMap<&str, String> = [
-            "title",
-            "icon",
-            "capabilities",
-            "role",
-            "identity",
-            "communicationStyle",
-            "principles",
-            "module",
-            "path",
-            "description",
-            "canonicalId",
-        ]
-        .into_iter()
-        .map(|k| (k, get(k)))
-        .collect();
-        let agent_path = fields["path"].clone();
-        if !agent_path.is_empty() {
-            let resolved = super::resolve_path(root, &agent_path);
-            if resolved.is_file() {
-                if let Ok(t) = std::fs::read_to_string(&resolved) {
-                    // The manifest wins (it is what the project's user
-                    // edited); the agent file only fills gaps.
-                    for (k, v) in compiled_fields(&t) {
-                        if fields.get(k).is_some_and(|x| x.is_empty()) {
-                            fields.insert(k, sanitize(&v));
-                        }
-                    }
-                }
-            } else if !resolved.exists() {
-                problems.push(ConfigError::new(
-                    &file,
-                    Some(row),
-                    "path",
-                    crate::tr!(
-                        "`{agent_path}` does not exist; using the manifest's fields only",
-                        "`{agent_path}` 不存在；仅使用清单中的字段"
-                    ),
-                ));
-            }
-        }
-        let name = if display.is_empty() { code.clone() } else { display };
-        let description = fields["description"].clone();
-        let title = if fields["title"].is_empty() {
-            title_from_code(&code)
-        } else {
-            fields["title"].clone()
-        };
-        if ["role", "identity", "communicationStyle", "description"]
-            .iter()
-            .all(|k| fields[k].is_empty())
-        {
-            problems.push(ConfigError::new(
-                &file,
-                Some(row),
-                "role",
-                crate::tr!(
-                    "no persona fields (role, identity, communicationStyle, description); kept with its name only",
-                    "没有角色字段（role、identity、communicationStyle、description）；仅保留名字"
-                ),
-            ));
-        }
-        let role = [&fields["role"], &description, &title]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .cloned()
-            .unwrap_or_default();
-        let identity = [&fields["identity"], &description]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .cloned()
-            .unwrap_or_default();
-        let mut aliases = aliases_of(&code);
-        let canonical = fields["canonicalId"].clone();
-        if !canonical.is_empty() && canonical != code {
-            aliases.push(code_to_id(&canonical));
-        }
-        let principles = Principles::One(fields["principles"].clone()).into_list();
-        agents.push(Agent {
-            id: code_to_id(if code.is_empty() { &name } else { &code }),
-            name: name.replace('*', ""),
-            title,
-            icon: fields["icon"].clone(),
-            role,
-            identity,
-            communication_style: fields["communicationStyle"].clone(),
-            principles,
-            capabilities: Some(fields["capabilities"].clone()).filter(|c| !c.is_empty()),
-            color: Some(palette(agents.len())),
-            model: None,
-            diligence_push_max: None,
-            moderator: code == "bmad-master" || code.ends_with("-master"),
-            instructions: String::new(),
-            source: format!("{file}:{row}"),
-            aliases,
-        });
+        let fields = FIELDS.into_iter().map(|k| (k, get(k))).collect();
+        let at = Row { file: &file, row, root };
+        let index = agents.len();
+        agents.push(row_agent(fields, code, display, &at, index, &mut problems));
     }
     (agents, problems)
 }

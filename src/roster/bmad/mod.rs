@@ -21,14 +21,14 @@ pub fn project_config(project: &Project) -> ProjectConfig {
     project::load(project)
 }
 
-use crate::config::ConfigError;
 use crate::roster::agents::Agent;
+use crate::source::SourceError;
 
 /// A loaded BMAD roster and everything said about it.
 #[derive(Debug)]
 pub struct Loaded {
     pub agents: Vec<Agent>,
-    pub problems: Vec<ConfigError>,
+    pub problems: Vec<SourceError>,
     /// What the roster came from (a file), for `--list-agents` and notices.
     pub source: Option<String>,
     pub config: ProjectConfig,
@@ -54,7 +54,7 @@ pub fn load(project: &Project) -> Loaded {
     finish(Vec::new(), problems, None, config)
 }
 
-fn finish(mut agents: Vec<Agent>, problems: Vec<ConfigError>, source: Option<String>, config: ProjectConfig) -> Loaded {
+fn finish(mut agents: Vec<Agent>, problems: Vec<SourceError>, source: Option<String>, config: ProjectConfig) -> Loaded {
     unique_ids(&mut agents);
     Loaded {
         agents,

@@ -12,9 +12,10 @@ use toml::{Table, Value};
 
 use super::install::{customize_files, merge, read_table};
 use super::{code_to_id, palette, rel, resolve_path, Project};
-use crate::config::ConfigError;
+use crate::config::{valid_id, PartyDef};
 use crate::roster::agents::Agent;
-use crate::roster::parties::{answers_to, valid_id, Parties, PartyDef};
+use crate::roster::parties::{answers_to, Parties};
+use crate::source::SourceError;
 use crate::text::sanitize;
 
 const SKILL: &str = "bmad-party-mode";
@@ -35,7 +36,7 @@ fn text(t: &Table, key: &str) -> Option<String> {
 }
 
 /// The merged `[workflow]` table, if the project has a party mode at all.
-fn workflow_table(project: &Project, problems: &mut Vec<ConfigError>) -> Option<(Table, String)> {
+fn workflow_table(project: &Project, problems: &mut Vec<SourceError>) -> Option<(Table, String)> {
     let mut merged = Table::new();
     let mut source = None;
     if let Some(path) = customize_files(&project.root).get(SKILL) {
@@ -59,7 +60,7 @@ fn workflow_table(project: &Project, problems: &mut Vec<ConfigError>) -> Option<
 /// custom members that match an installed agent override it in place
 /// (the fields they give), new ones join parties only; groups become
 /// parties.
-pub fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>, problems: &mut Vec<ConfigError>) -> PartyMode {
+pub fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>, problems: &mut Vec<SourceError>) -> PartyMode {
     let mut out = PartyMode {
         parties: Parties {
             default_memory: true,
@@ -70,7 +71,7 @@ pub fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>,
     let Some((wf, source)) = workflow_table(project, problems) else {
         return out;
     };
-    let problem = |key: String, message: String| ConfigError::new(&source, None, &key, message);
+    let problem = |key: String, message: String| SourceError::new(&source, None, &key, message);
     for (i, m) in wf.get("party_members").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let key = format!("workflow.party_members[{i}]");
         let Some(m) = m.as_table() else {

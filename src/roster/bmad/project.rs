@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use super::{install, rel, resolve_path, Project};
-use crate::config::ConfigError;
+use crate::source::SourceError;
 
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ProjectConfig {
@@ -17,7 +17,7 @@ pub struct ProjectConfig {
     pub communication_language: Option<String>,
     pub document_output_language: Option<String>,
     pub output_folder: Option<PathBuf>,
-    pub problems: Vec<ConfigError>,
+    pub problems: Vec<SourceError>,
 }
 
 #[derive(Deserialize, Default)]
@@ -45,8 +45,8 @@ pub fn load(project: &Project) -> ProjectConfig {
                 output = clean(y.output_folder);
             }
             Err(e) => {
-                let err = crate::config::yaml_error(&e, &rel(&project.root, &yaml_path), &text, 0);
-                cfg.problems.push(ConfigError::new(err.file, err.line, &err.key, {
+                let err = crate::source::yaml_error(&e, &rel(&project.root, &yaml_path), &text, 0);
+                cfg.problems.push(SourceError::new(err.file, err.line, &err.key, {
                     let m = &err.message;
                     crate::tr!("{m}; ignored", "{m}；已忽略")
                 }));

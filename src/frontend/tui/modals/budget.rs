@@ -5,9 +5,9 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use super::{answer, button, Component, Outcome, View};
-use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::frontend::tui::theme::Speakers;
 use crate::i18n::pick;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -29,8 +29,8 @@ impl Component for Budget {
         }
     }
 
-    fn view(&self, app: &App, width: u16) -> View {
-        let lang = app.lang;
+    fn view(&self, who: &Speakers<'_>, width: u16) -> View {
+        let lang = who.lang;
         let mut body = wrap(&parse(&self.text), width);
         body.push(Line::default());
         let mut keys = button(

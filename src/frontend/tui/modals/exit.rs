@@ -6,9 +6,9 @@ use ratatui::text::{Line, Span};
 
 use super::{button, Component, Outcome, View};
 use crate::engine::Command;
-use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::frontend::tui::theme::Speakers;
 use crate::i18n::pick;
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -27,8 +27,8 @@ impl Component for ConfirmExit {
         }
     }
 
-    fn view(&self, app: &App, width: u16) -> View {
-        let lang = app.lang;
+    fn view(&self, who: &Speakers<'_>, width: u16) -> View {
+        let lang = who.lang;
         let mut body = wrap(
             &parse(pick(
                 lang,

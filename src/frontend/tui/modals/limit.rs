@@ -6,9 +6,9 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use super::{answer, Component, Outcome, View};
-use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::frontend::tui::theme::Speakers;
 use crate::i18n::pick;
 use crate::session::ConfirmKind;
 
@@ -40,8 +40,8 @@ impl Component for Limit {
         Outcome::Keep
     }
 
-    fn view(&self, app: &App, width: u16) -> View {
-        let lang = app.lang;
+    fn view(&self, who: &Speakers<'_>, width: u16) -> View {
+        let lang = who.lang;
         let unit = match self.kind {
             ConfirmKind::TimeLimit => pick(lang, "minutes", "分钟"),
             _ => pick(lang, "rounds", "轮"),

@@ -21,8 +21,8 @@ pub use limit::Limit;
 pub use proposal::Proposal;
 pub use reset::TurnReset;
 
-use super::app::App;
 use super::keymap::{Action, Context};
+use super::theme::{centered, Speakers};
 use crate::engine::Command;
 use crate::i18n::pick;
 use crate::i18n::Lang;
@@ -47,7 +47,7 @@ pub trait Component {
     /// Which part of the key table it reads.
     fn context(&self) -> Context;
     fn on_action(&mut self, action: Action, key: &KeyEvent) -> Outcome;
-    fn view(&self, app: &App, width: u16) -> View;
+    fn view(&self, who: &Speakers<'_>, width: u16) -> View;
     /// The engine's request this modal answers (none for the exit question).
     fn request_id(&self) -> Option<&str>;
     /// Bracketed paste into the modal's text field, if it has one.
@@ -87,25 +87,15 @@ impl Modal {
     }
 }
 
-pub(super) fn centered(area: Rect, width: u16, height: u16) -> Rect {
-    let w = width.min(area.width);
-    let h = height.min(area.height);
-    Rect {
-        x: area.x + (area.width - w) / 2,
-        y: area.y + (area.height - h) / 2,
-        width: w,
-        height: h,
-    }
-}
-
 /// The front modal, framed and centred, with how many more wait behind it.
-pub fn draw(frame: &mut Frame<'_>, app: &App, modal: &Modal, area: Rect) {
+/// `waiting`: how many modals wait behind this one.
+pub fn draw(frame: &mut Frame<'_>, who: &Speakers<'_>, modal: &Modal, waiting: usize, area: Rect) {
     let width = area.width.saturating_sub(4).min(72);
     let inner_w = width.saturating_sub(4).max(1);
-    let View { title, color, mut body } = modal.component().view(app, inner_w);
-    if app.modals.len() > 1 {
+    let View { title, color, mut body } = modal.component().view(who, inner_w);
+    if waiting > 0 {
         body.push(Line::from(Span::styled(
-            format!("(+{} {})", app.modals.len() - 1, pick(app.lang, "more waiting", "个待处理")),
+            format!("(+{waiting} {})", pick(who.lang, "more waiting", "个待处理")),
             Style::new().fg(Color::DarkGray),
         )));
     }

@@ -8,10 +8,10 @@ use ratatui::text::{Line, Span};
 
 use super::{answer, typed, Component, Outcome, View};
 use crate::engine::Command;
-use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
-use crate::frontend::tui::view::agent_color;
+use crate::frontend::tui::theme::agent_color;
+use crate::frontend::tui::theme::Speakers;
 use crate::i18n::pick;
 use crate::session::ConfirmKind;
 
@@ -53,9 +53,9 @@ impl Component for Proposal {
         }
     }
 
-    fn view(&self, app: &App, width: u16) -> View {
-        let lang = app.lang;
-        let (label, color) = match self.agent.as_deref().and_then(|a| app.agent(a)) {
+    fn view(&self, who: &Speakers<'_>, width: u16) -> View {
+        let lang = who.lang;
+        let (label, color) = match self.agent.as_deref().and_then(|a| who.agent(a)) {
             Some(a) => (format!("{} {}", a.icon, a.name), agent_color(a.color.as_deref())),
             None => (String::new(), Color::Cyan),
         };

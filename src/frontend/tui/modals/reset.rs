@@ -7,9 +7,9 @@ use ratatui::text::{Line, Span};
 
 use super::{typed, Component, Outcome, View};
 use crate::engine::{Command, TurnConfirmationResponse};
-use crate::frontend::tui::app::App;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
+use crate::frontend::tui::theme::Speakers;
 use crate::i18n::pick;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -51,8 +51,8 @@ impl Component for TurnReset {
         Outcome::Keep
     }
 
-    fn view(&self, app: &App, width: u16) -> View {
-        let lang = app.lang;
+    fn view(&self, who: &Speakers<'_>, width: u16) -> View {
+        let lang = who.lang;
         let sel = Style::new().bg(Color::Yellow).fg(Color::Black).bold();
         let off = Style::new().fg(Color::Gray);
         let mut body = wrap(&parse(&format!("“{}”", self.message)), width);

@@ -1,6 +1,10 @@
 //! Turns the command line and the environment into an engine [`Setup`]:
 //! which config, workflow, room, provider, language and output folder.
 
+mod room;
+
+pub use room::load_room;
+
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,7 +17,9 @@ use crate::engine::{Memory, Resume, Setup, TakeawaysTo};
 use crate::error::StartError;
 use crate::i18n::{t, Lang, Msg};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
+use crate::roster::bmad::ProjectConfig;
 use crate::roster::parties::{choose, with_config, Chosen, Parties};
+use crate::roster::Roster;
 use crate::session::SessionLock;
 use crate::workflow::Workflow;
 
@@ -61,10 +67,10 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartEr
     let none = Overrides::default();
     let mut config = Config::default();
     let project = match &cli.config {
-        Some(p) => Some(crate::assets::SourceFile {
+        Some(p) => Some(crate::source::SourceFile {
             path: p.display().to_string(),
             text: std::fs::read_to_string(p).map_err(|e| {
-                crate::config::ConfigError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))
+                crate::source::SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))
             })?,
         }),
         None => match source.read("config.yaml")? {
@@ -185,49 +191,12 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
         config.party.auto_exit_enabled = false;
     }
     let workflow = Workflow::load(source)?;
-    let room = crate::roster::load(cli)?;
+    let room = load_room(cli)?;
     let provider = provider(cli, &config)?;
     let project = room.project.clone().unwrap_or_default();
-    let mut newer = None;
-    let resume = match resume_path(cli)? {
-        Some(p) => {
-            // The session went on in a fallback folder while its own could
-            // not be written: that copy has more.
-            let p = match crate::session::fallback::newer_copy(&p) {
-                Some(copy) => {
-                    newer = Some((p, copy.clone()));
-                    copy
-                }
-                None => p,
-            };
-            Some(resume_session(&p, cli.lang)?)
-        }
-        None => None,
-    };
-    // Program text: --lang, the session being resumed, the project's
-    // language (Chinese or English; others fall back to English), the
-    // config, the locale.
-    let lang = cli
-        .lang
-        .or_else(|| resume.as_ref().map(|r| r.session.fm.lang))
-        .or_else(|| {
-            project
-                .communication_language
-                .as_deref()
-                .map(|l| Lang::from_setting(l).unwrap_or(Lang::En))
-        })
-        .or(config.party.lang)
-        .or_else(Lang::from_env)
-        .unwrap_or_default();
-    // Whatever names the facilitator is shown on screen: no control characters.
-    let user_name = crate::text::sanitize(
-        &cli.user_name
-            .clone()
-            .or_else(|| resume.as_ref().map(|r| r.session.fm.user_name.clone()).filter(|n| !n.is_empty()))
-            .or_else(|| project.user_name.clone())
-            .or_else(|| config.party.user_name.clone())
-            .unwrap_or_else(login_name),
-    );
+    let (resume, newer) = resume_found(cli)?;
+    let lang = program_lang(cli, resume.as_ref(), &project, &config);
+    let user_name = facilitator_name(cli, resume.as_ref(), &project, &config);
     // Agents speak the project's language whatever it is.
     let speech_language = project
         .communication_language
@@ -241,40 +210,9 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
             "继续较新的副本 {copy}：在 {file} 无法写入时会话在那里继续。"
         ));
     }
-    // A resumed session is held by the party it was held by, unless --party says otherwise.
     let parties = parties_of(&room, &config);
-    let recorded = resume.as_ref().and_then(|r| r.session.fm.party.clone());
-    let chosen = match choose(&parties, &room.agents, &room.pool(), cli.party.as_deref().or(recorded.as_deref())) {
-        Ok(c) => c,
-        Err(e) if cli.party.is_none() && recorded.is_some() => {
-            // The party's definition went away since: the session's own cast.
-            let ids = &resume.as_ref().expect("recorded implies resume").session.fm.agents;
-            notices.push(format!("⚠️ {e}"));
-            Chosen {
-                agents: room.pool().into_iter().filter(|a| ids.contains(&a.id)).collect(),
-                ..Chosen::default()
-            }
-        }
-        Err(e) => return Err(StartError::Invalid(e.to_string())),
-    };
-    if !chosen.unresolved.is_empty() {
-        let (party, missing) = (chosen.name.clone().unwrap_or_default(), chosen.unresolved.join(", "));
-        notices.push(crate::tr!(
-            "⚠️ {party}: not in the room: {missing} (`--list-parties` shows who is)",
-            "⚠️ {party}：不在房间中：{missing}（`--list-parties` 可查看）"
-        ));
-    }
-    if !room.problems.is_empty() {
-        let (n, source) = (room.problems.len(), &room.source);
-        let mut text = crate::tr!(
-            "⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:",
-            "⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场："
-        );
-        for p in room.problems.iter().take(8) {
-            text.push_str(&format!("\n- {}", p.to_string().lines().next().unwrap_or("")));
-        }
-        notices.push(text);
-    }
+    let chosen = cast(cli, &room, &parties, resume.as_ref(), &mut notices)?;
+    roster_notices(&room, &chosen, &mut notices);
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
         Some(r) if cli.output.is_none() => r
@@ -289,22 +227,7 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     // neither reads nor writes one (a BMAD memlog is shared with BMAD's own
     // party mode).
     let remembers = chosen.memory && !cli.no_memory && !provider.info().rehearsal;
-    let memory = remembers.then(|| {
-        let dir = parties
-            .memory_dir
-            .clone()
-            .unwrap_or_else(|| output.join("party-mode").join("memories"));
-        let path = crate::memlog::path(&dir, chosen.memory_name());
-        let entries = crate::memlog::read(&path).unwrap_or_else(|e| {
-            let shown = path.display();
-            notices.push(crate::tr!(
-                "⚠️ {shown}: the party's memory cannot be read ({e}); the room starts without it",
-                "⚠️ {shown}：无法读取派对的记忆（{e}）；房间将不带记忆开始"
-            ));
-            vec![]
-        });
-        Memory { path, entries }
-    });
+    let memory = remembers.then(|| memory_of(&parties, &output, &chosen, &mut notices));
     let documents = documents_of(cli, resume.as_ref(), &mut notices)?;
     Ok(Setup {
         speech_language,
@@ -330,8 +253,117 @@ pub fn build(cli: &Cli) -> Result<Setup, StartError> {
     })
 }
 
+/// A session file and the newer copy of it in a fallback folder.
+type Newer = (PathBuf, PathBuf);
+
+/// The session `--resume` names, and, when it went on in a fallback folder
+/// while its own could not be written, (its file, the newer copy): that
+/// copy has more and is the one resumed.
+fn resume_found(cli: &Cli) -> Result<(Option<Resume>, Option<Newer>), StartError> {
+    let Some(p) = resume_path(cli)? else {
+        return Ok((None, None));
+    };
+    match crate::session::fallback::newer_copy(&p) {
+        Some(copy) => Ok((Some(resume_session(&copy, cli.lang)?), Some((p, copy)))),
+        None => Ok((Some(resume_session(&p, cli.lang)?), None)),
+    }
+}
+
+/// The program's language: --lang, the session being resumed, the
+/// project's language (Chinese or English; others fall back to English),
+/// the config, the locale.
+fn program_lang(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig, config: &Config) -> Lang {
+    cli.lang
+        .or_else(|| resume.map(|r| r.session.fm.lang))
+        .or_else(|| {
+            project
+                .communication_language
+                .as_deref()
+                .map(|l| Lang::from_setting(l).unwrap_or(Lang::En))
+        })
+        .or(config.party.lang)
+        .or_else(Lang::from_env)
+        .unwrap_or_default()
+}
+
+/// The facilitator's name, without control characters (it is shown on
+/// screen): --user-name, the session, the project, the config, the login.
+fn facilitator_name(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig, config: &Config) -> String {
+    crate::text::sanitize(
+        &cli.user_name
+            .clone()
+            .or_else(|| resume.map(|r| r.session.fm.user_name.clone()).filter(|n| !n.is_empty()))
+            .or_else(|| project.user_name.clone())
+            .or_else(|| config.party.user_name.clone())
+            .unwrap_or_else(login_name),
+    )
+}
+
+/// Who is in the room: `--party`, else the party the resumed session was
+/// held by. A resumed session's party that is no longer defined leaves the
+/// session's own cast, with a notice.
+fn cast(cli: &Cli, room: &Roster, parties: &Parties, resume: Option<&Resume>, notices: &mut Vec<String>) -> Result<Chosen, StartError> {
+    let recorded = resume.and_then(|r| r.session.fm.party.clone());
+    match choose(parties, &room.agents, &room.pool(), cli.party.as_deref().or(recorded.as_deref())) {
+        Ok(c) => Ok(c),
+        Err(e) => match resume.filter(|_| cli.party.is_none() && recorded.is_some()) {
+            Some(r) => {
+                let ids = &r.session.fm.agents;
+                notices.push(format!("⚠️ {e}"));
+                Ok(Chosen {
+                    agents: room.pool().into_iter().filter(|a| ids.contains(&a.id)).collect(),
+                    ..Chosen::default()
+                })
+            }
+            None => Err(StartError::Invalid(e.to_string())),
+        },
+    }
+}
+
+/// The party's memory file and what it holds; one that cannot be read
+/// leaves the room without it, with a notice.
+fn memory_of(parties: &Parties, output: &Path, chosen: &Chosen, notices: &mut Vec<String>) -> Memory {
+    let dir = parties
+        .memory_dir
+        .clone()
+        .unwrap_or_else(|| output.join("party-mode").join("memories"));
+    let path = crate::memlog::path(&dir, chosen.memory_name());
+    let entries = crate::memlog::read(&path).unwrap_or_else(|e| {
+        let shown = path.display();
+        notices.push(crate::tr!(
+            "⚠️ {shown}: the party's memory cannot be read ({e}); the room starts without it",
+            "⚠️ {shown}：无法读取派对的记忆（{e}）；房间将不带记忆开始"
+        ));
+        vec![]
+    });
+    Memory { path, entries }
+}
+
+/// What the facilitator is told about the room: party members not found,
+/// problems in the roster's files (the usable agents came in).
+fn roster_notices(room: &Roster, chosen: &Chosen, notices: &mut Vec<String>) {
+    if !chosen.unresolved.is_empty() {
+        let (party, missing) = (chosen.name.clone().unwrap_or_default(), chosen.unresolved.join(", "));
+        notices.push(crate::tr!(
+            "⚠️ {party}: not in the room: {missing} (`--list-parties` shows who is)",
+            "⚠️ {party}：不在房间中：{missing}（`--list-parties` 可查看）"
+        ));
+    }
+    if !room.problems.is_empty() {
+        let (n, source) = (room.problems.len(), &room.source);
+        let mut text = crate::tr!(
+            "⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:",
+            "⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场："
+        );
+        for p in room.problems.iter().take(8) {
+            text.push_str(&format!("\n- {}", p.to_string().lines().next().unwrap_or("")));
+        }
+        notices.push(text);
+    }
+}
+
 /// The parties the config and the room's BMAD project define.
-fn parties_of(room: &crate::roster::Roster, config: &Config) -> Parties {
+fn parties_of(room: &Roster, config: &Config) -> Parties {
     with_config(
         &room.parties,
         &config.parties,
@@ -343,7 +375,7 @@ fn parties_of(room: &crate::roster::Roster, config: &Config) -> Parties {
 /// `--list-parties`: the parties, who is in each, whether it remembers.
 pub fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let config = load_config(cli, &workflow_source(cli))?;
-    let room = crate::roster::load(cli)?;
+    let room = load_room(cli)?;
     Ok(crate::roster::parties::list(
         &parties_of(&room, &config),
         &room.agents,

@@ -1,24 +1,37 @@
-//! Configuration errors: where (file, line, column, key), what, and the
-//! source line with a caret, for every file the program reads.
+//! The files the program reads and their problems: a source file with the
+//! name to show for it, a problem located in it (file, line, column, key,
+//! what, and the source lines with a caret), YAML errors reworded for the
+//! user, and frontmatter. A leaf: config, agents, workflow, BMAD loading
+//! and the session file all use it, and it uses none of them.
+
+mod words;
 
 use std::fmt;
 
-/// A configuration problem, located as precisely as the source allows.
+/// A text file and the name to use for it in messages.
 #[derive(Debug, Clone, PartialEq)]
-pub struct ConfigError {
+pub struct SourceFile {
+    pub path: String,
+    pub text: String,
+}
+
+/// A problem in a file the program reads, located as precisely as the
+/// source allows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceError {
     pub file: String,
     pub line: Option<u64>,
     pub column: Option<u64>,
     pub key: String,
     pub message: String,
     /// The offending source lines with a caret, when known.
-    pub snippet: Option<String>,
+    pub snippet: Option<Box<str>>,
 }
 
-impl ConfigError {
+impl SourceError {
     /// A problem in `file` (at `line` when known) with `key`; no snippet.
-    pub fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> ConfigError {
-        ConfigError {
+    pub fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> SourceError {
+        SourceError {
             file: file.into(),
             line,
             column: None,
@@ -29,7 +42,7 @@ impl ConfigError {
     }
 }
 
-impl fmt::Display for ConfigError {
+impl fmt::Display for SourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.file)?;
         if let Some(l) = self.line {
@@ -50,13 +63,13 @@ impl fmt::Display for ConfigError {
     }
 }
 
-impl std::error::Error for ConfigError {}
+impl std::error::Error for SourceError {}
 
 /// Turns a YAML parse error into a located error in the user's words (the
 /// key path, what was expected; `words`), with a snippet. `text` is the
 /// whole file; `line_offset` shifts the library's lines when the YAML is
 /// embedded in it (frontmatter).
-pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: u64) -> ConfigError {
+pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: u64) -> SourceError {
     let loc = e.location();
     let full = e.to_string();
     // The crate's message starts with "error: line L column C: msg" followed
@@ -67,11 +80,11 @@ pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: 
         _ => first.to_string(),
     };
     let (mut line, mut column) = (loc.map(|l| l.line() + line_offset), loc.map(|l| l.column()));
-    let worded = super::words::reword(&message, text, line, column);
+    let worded = words::reword(&message, text, line, column);
     if let Some((l, c)) = worded.at {
         (line, column) = (Some(l), Some(c));
     }
-    ConfigError {
+    SourceError {
         file: file.to_string(),
         line,
         column,
@@ -82,7 +95,7 @@ pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: 
 }
 
 /// A few lines of source around `line` (1-based) with a caret under `column`.
-pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<String> {
+pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<Box<str>> {
     let lines: Vec<&str> = text.lines().collect();
     let idx = usize::try_from(line).ok()?.checked_sub(1)?;
     if idx >= lines.len() {
@@ -97,5 +110,22 @@ pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<String> {
     if let Some(c) = column {
         out.push_str(&format!("{:>width$} | {}^", "", " ".repeat(c.saturating_sub(1) as usize)));
     }
-    Some(out.trim_end().to_string())
+    Some(out.trim_end().into())
+}
+
+/// Splits `---\nyaml\n---\nbody`. Returns the YAML, the body and the line
+/// number (1-based) where the YAML starts, or None without frontmatter.
+pub fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let rest = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n"))?;
+    let mut offset = 0;
+    for line in rest.split_inclusive('\n') {
+        if line.trim_end() == "---" {
+            let yaml = &rest[..offset];
+            let body = &rest[offset + line.len()..];
+            return Some((yaml, body, 2));
+        }
+        offset += line.len();
+    }
+    None
 }

@@ -1,0 +1,114 @@
+//! What one reply must not do: the speaker, the others it must not speak
+//! as, who has not spoken, and the runs of words of the runtime's notes and
+//! earlier turns a reply must not copy.
+
+use std::collections::{HashMap, HashSet};
+
+use super::sentences::{gram_hash, is_short, sentence_end, token_hashes};
+use crate::text::is_cjk;
+
+/// Where a run of words came from.
+pub(super) const RUNTIME: u8 = 1;
+pub(super) const EARLIER: u8 = 2;
+
+/// What one reply must not do, built for each call from what its prompt held.
+#[derive(Debug, Clone, Default)]
+pub struct Voices {
+    /// The speaker's display name.
+    pub own: String,
+    /// Everyone else who could be spoken for: the other agents and the facilitator.
+    pub others: Vec<String>,
+    /// Agents who have not spoken yet: no view may be attributed to them.
+    pub unspoken: Vec<String>,
+    /// Words per run that count as a copy: 4 for alphabetic languages, 6 for
+    /// Chinese (one token per character: about three words).
+    pub gram: usize,
+    /// The runtime's markers (end, ask): a line that opens with one is a
+    /// signal, kept whatever it echoes (the ask instruction's own words).
+    pub markers: Vec<String>,
+    /// Keep sentences copied from earlier turns (counted all the same): for
+    /// the moderator, who sums up where the room circles, and for written
+    /// replies (the rehearsal), which asking again would not change.
+    pub keep_echoes: bool,
+    pub(super) grams: HashMap<u64, u8>,
+    /// Earlier sentences too short for runs of words (`Thank you, Kofi.`),
+    /// whole: a small model repeats such stock lines turn after turn.
+    pub(super) short: HashSet<u64>,
+    /// The room's names, as token hashes: any of them counts as the same
+    /// word when copies are compared, so the runtime's note written for
+    /// another speaker, or a reply copied with the names swapped, is found.
+    pub(super) names: HashSet<u64>,
+}
+
+/// The token every name stands for in copy comparisons.
+const NAME: u64 = 0x6e61_6d65;
+
+impl Voices {
+    pub fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
+        let others: Vec<String> = others.into_iter().filter(|n| !n.trim().is_empty()).collect();
+        let mut names = HashSet::new();
+        for n in others.iter().map(String::as_str).chain([own]) {
+            // Single CJK characters are words of their own: never names here.
+            for word in n.split_whitespace().filter(|w| !w.chars().any(is_cjk)) {
+                let w = word.to_lowercase();
+                for form in [w.clone(), format!("{w}'s"), format!("{w}’s")] {
+                    names.extend(token_hashes(&form));
+                }
+            }
+        }
+        Voices {
+            own: own.to_string(),
+            others,
+            unspoken,
+            gram: if chinese { 6 } else { 4 },
+            markers: Vec::new(),
+            keep_echoes: false,
+            grams: HashMap::new(),
+            short: HashSet::new(),
+            names,
+        }
+    }
+
+    /// `text`'s tokens, every name the same token.
+    pub(super) fn tokens(&self, text: &str) -> Vec<u64> {
+        let mut toks = token_hashes(text);
+        for t in &mut toks {
+            if self.names.contains(t) {
+                *t = NAME;
+            }
+        }
+        toks
+    }
+
+    /// The runtime's own text (rules, instructions): a reply that continues
+    /// it is cut there.
+    pub fn runtime(mut self, text: &str) -> Voices {
+        self.index(text, RUNTIME);
+        self
+    }
+
+    /// Text said before (other turns, the persona): a sentence copied from it
+    /// is dropped (unless `keep_echoes`).
+    pub fn earlier(mut self, text: &str) -> Voices {
+        self.index(text, EARLIER);
+        self
+    }
+
+    fn index(&mut self, text: &str, source: u8) {
+        let toks = self.tokens(text);
+        for w in toks.windows(self.gram) {
+            *self.grams.entry(gram_hash(w)).or_default() |= source;
+        }
+        if source == EARLIER {
+            let mut rest = text;
+            while !rest.is_empty() {
+                let end = sentence_end(rest).unwrap_or(rest.len());
+                let toks = self.tokens(&rest[..end]);
+                if is_short(toks.len(), self.gram) {
+                    self.short.insert(gram_hash(&toks));
+                }
+                rest = &rest[end..];
+            }
+        }
+    }
+}

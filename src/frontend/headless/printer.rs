@@ -1,0 +1,514 @@
+//! The headless driver's output: every event as a JSON line, or the
+//! transcript as text (names painted when inking), one family of events
+//! to a function.
+
+use std::io::Write;
+
+use foldhash::{HashMap, HashMapExt};
+
+use super::floor;
+use crate::cli::EventFormat;
+use crate::engine::{AgentInfo, Event, InputKind};
+use crate::i18n::{pick, t, Lang, Msg};
+use crate::session::{ConfirmKind, TurnKind};
+
+pub(super) struct Printer {
+    format: EventFormat,
+    lang: Lang,
+    agents: HashMap<String, AgentInfo>,
+    user_name: String,
+    interactive: bool,
+    mid_line: bool,
+    /// The current agent has streamed text on its line.
+    spoke: bool,
+    /// The server outage being waited out: the last wait heard of (ms) and
+    /// the ten-second step last reported.
+    outage: Option<(u64, u64)>,
+    /// The model server's URL, for "waiting for the server".
+    server: Option<String>,
+    /// Names in colour and bold: text output to a terminal, `NO_COLOR` unset.
+    ink: bool,
+    /// Output is buffered and flushed when no more events are waiting, so a
+    /// burst of tokens costs one write, not one per token.
+    buf: Vec<u8>,
+    /// Text output: one agent's reply at a time.
+    floor: floor::Floor,
+    admitted: Vec<Event>,
+}
+
+impl Printer {
+    pub(super) fn new(format: EventFormat, lang: Lang, interactive: bool, ink: bool) -> Printer {
+        Printer {
+            format,
+            lang,
+            agents: HashMap::new(),
+            user_name: String::new(),
+            interactive,
+            mid_line: false,
+            spoke: false,
+            outage: None,
+            server: None,
+            ink,
+            buf: Vec::with_capacity(64 * 1024),
+            floor: floor::Floor::new(),
+            admitted: Vec::new(),
+        }
+    }
+
+    fn agent(&self, id: &str) -> (String, String) {
+        self.agents
+            .get(id)
+            .map(|a| (a.icon.clone(), a.name.clone()))
+            .unwrap_or_else(|| (String::new(), id.to_string()))
+    }
+
+    /// `{icon} {name}` of an agent, in its colour and bold when inking.
+    fn speaker(&self, id: &str) -> String {
+        let (icon, name) = self.agent(id);
+        let color = self.agents.get(id).and_then(|a| a.color.as_deref());
+        self.paint(format!("{icon} {name}").trim_start(), &format!("1;{}", sgr_color(color)))
+    }
+
+    /// `text` in the SGR `style` when inking, else as it is.
+    fn paint(&self, text: &str, style: &str) -> String {
+        if self.ink {
+            format!("\x1b[{style}m{text}\x1b[0m")
+        } else {
+            text.to_string()
+        }
+    }
+
+    fn end_line(&mut self, out: &mut impl Write) {
+        if self.mid_line {
+            let _ = writeln!(out);
+            self.mid_line = false;
+        }
+    }
+
+    /// Sends what was buffered.
+    pub(super) fn flush(&mut self) {
+        if !self.buf.is_empty() {
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout.write_all(&self.buf);
+            let _ = stdout.flush();
+            self.buf.clear();
+        }
+    }
+
+    /// Writes one event to the buffer; `flush` sends it out.
+    pub(super) fn print(&mut self, ev: &Event) {
+        let mut out = std::mem::take(&mut self.buf);
+        if self.format == EventFormat::Json {
+            // Every event as it comes: each names its agent.
+            self.write_event(&mut out, ev);
+        } else {
+            let mut admitted = std::mem::take(&mut self.admitted);
+            self.floor.admit(ev.clone(), &mut admitted);
+            for ev in admitted.drain(..) {
+                self.write_event(&mut out, &ev);
+            }
+            self.admitted = admitted;
+        }
+        self.buf = out;
+    }
+
+    /// Writes one event: as a JSON line, or as text by its family.
+    fn write_event(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        if self.format == EventFormat::Json {
+            if serde_json::to_writer(&mut *out, ev).is_ok() {
+                let _ = writeln!(out);
+            }
+            return;
+        }
+        match ev {
+            Event::SessionStarted { .. }
+            | Event::Earlier { .. }
+            | Event::SessionFile { .. }
+            | Event::Rejected { .. }
+            | Event::SaveFailed { .. }
+            | Event::SessionEnded { .. } => self.session_text(out, ev),
+            Event::FacilitatorMessage { .. }
+            | Event::RoundStarted { .. }
+            | Event::AgentStarted { .. }
+            | Event::AgentToken { .. }
+            | Event::AgentRetrying { .. }
+            | Event::AgentMessage { .. }
+            | Event::Farewell { .. }
+            | Event::AgentFailed { .. }
+            | Event::AgentPassed { .. }
+            | Event::RoundFinished { .. } => self.round_text(out, ev),
+            Event::ServerWaiting { .. } => self.server_text(out, ev),
+            Event::ConfirmationRequest { .. }
+            | Event::AwaitingInput { .. }
+            | Event::AgentQuestion { .. }
+            | Event::TurnConfirmationRequest(..) => self.question_text(out, ev),
+            Event::Welcome { .. }
+            | Event::Highlights { .. }
+            | Event::Closing { .. }
+            | Event::Notice { .. }
+            | Event::DiligencePush { .. }
+            | Event::Takeaways { .. } => self.notice_text(out, ev),
+            // The JSON lines carry these; in text, a notice beside them says what matters.
+            Event::ModelChosen { .. }
+            | Event::ConsensusScore { .. }
+            | Event::SelfCheck { .. }
+            | Event::Reading { .. }
+            | Event::RoomRepeats { .. }
+            | Event::AgentFirstToken { .. }
+            | Event::EndProposal { .. }
+            | Event::ConfirmationResolved { .. }
+            | Event::Termination { .. }
+            | Event::Status(..) => {}
+        }
+    }
+
+    /// The session: its header, the earlier turns, its file, how it ended.
+    fn session_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        match ev {
+            Event::SessionStarted {
+                provider,
+                model,
+                rehearsal,
+                agents,
+                user_name,
+                party,
+                base_url,
+                ..
+            } => {
+                self.server = base_url.as_deref().map(crate::text::shown_url);
+                self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
+                self.user_name = user_name.clone();
+                let what = if *rehearsal {
+                    format!("🎭 {}", t(self.lang, Msg::RehearsalBadge))
+                } else {
+                    format!("{provider} · {model}")
+                };
+                let party = party.as_ref().map(|p| format!(" · {p}")).unwrap_or_default();
+                let _ = writeln!(out, "bmad-party{party} · {what}\n");
+            }
+            Event::Earlier { turns } => {
+                self.end_line(&mut out);
+                for turn in turns {
+                    let _ = match turn.kind {
+                        TurnKind::Facilitator | TurnKind::Agent | TurnKind::Farewell => {
+                            let cut = if turn.interrupted {
+                                format!(" {}", t(self.lang, Msg::Interrupted))
+                            } else {
+                                String::new()
+                            };
+                            writeln!(out, "\n{}: {}{cut}", turn.label, turn.text)
+                        }
+                        _ => writeln!(out, "\n{}", turn.text),
+                    };
+                }
+                let here = pick(self.lang, "this sitting begins here", "本次从这里继续");
+                let _ = writeln!(out, "\n──── {here} ────");
+            }
+            Event::SessionFile { path } => {
+                let _ = writeln!(out, "📄 {}: {path}", t(self.lang, Msg::SessionFile));
+            }
+            Event::Rejected { message } => eprintln!("bmad-party: {message}"),
+            Event::SaveFailed { path, error } => eprintln!(
+                "bmad-party: {} {path}: {error} {}",
+                t(self.lang, Msg::SaveFailed),
+                crate::tr!(
+                    "(kept in memory; retried on every change)",
+                    "（内容保留在内存中；每次变化时重试保存）"
+                )
+            ),
+            Event::SessionEnded {
+                file, saved, elsewhere, ..
+            } => {
+                self.end_line(&mut out);
+                match file {
+                    Some(f) if *saved => {
+                        let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
+                    }
+                    Some(f) if elsewhere.is_some() => {
+                        let status = crate::frontend::exit::Status::NotSaved;
+                        let text = crate::frontend::exit::explain(status, self.lang, f, "", elsewhere.as_deref());
+                        let _ = writeln!(out, "⚠️ {}", text.unwrap_or_default());
+                    }
+                    Some(f) => {
+                        let _ = writeln!(out, "⚠️ {} {f}", t(self.lang, Msg::SessionNotSaved));
+                    }
+                    None => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A round: the facilitator's message, each reply as it streams, the menu after.
+    fn round_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        match ev {
+            Event::FacilitatorMessage { text, .. } => {
+                self.end_line(&mut out);
+                if !self.interactive {
+                    let _ = writeln!(out, "\n{}: {text}", self.paint(&self.user_name, "1"));
+                }
+            }
+            Event::RoundStarted { round, max_rounds, .. } => {
+                self.end_line(&mut out);
+                let rule = format!("── {} {round}/{max_rounds} ──", t(self.lang, Msg::Round));
+                let _ = writeln!(out, "\n{}", self.paint(&rule, "2"));
+            }
+            Event::AgentStarted { agent, .. } => {
+                self.end_line(&mut out);
+                let _ = write!(out, "\n{}: ", self.speaker(agent));
+                self.mid_line = true;
+                self.spoke = false;
+            }
+            Event::AgentToken { text, .. } => {
+                let _ = write!(out, "{text}");
+                self.mid_line = !text.ends_with('\n');
+                self.spoke = true;
+            }
+            Event::AgentRetrying {
+                agent,
+                attempt,
+                delay_ms,
+                cause,
+            } => {
+                self.end_line(&mut out);
+                let (icon, name) = self.agent(agent);
+                let _ = write!(
+                    out,
+                    "  ↻ {} #{attempt} in {:.1} s: {cause}\n{icon} {name}: ",
+                    t(self.lang, Msg::Retrying),
+                    *delay_ms as f64 / 1000.0
+                );
+                self.mid_line = true;
+            }
+            Event::AgentMessage { interrupted, .. } => {
+                if *interrupted {
+                    let _ = write!(out, " {}", t(self.lang, Msg::Interrupted));
+                }
+                self.mid_line = true;
+                self.end_line(&mut out);
+            }
+            Event::Farewell { .. } => self.end_line(&mut out),
+            Event::AgentFailed { agent, cause, .. } => {
+                if self.mid_line && !self.spoke {
+                    // Still on this agent's header line: say it right there.
+                    let _ = writeln!(out, "⚠️ {}: {cause}", t(self.lang, Msg::AgentFailed));
+                    self.mid_line = false;
+                } else {
+                    self.end_line(&mut out);
+                    let (icon, name) = self.agent(agent);
+                    let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", t(self.lang, Msg::AgentFailed));
+                }
+            }
+            Event::AgentPassed { text, .. } => {
+                if self.mid_line && !self.spoke {
+                    // Still on this agent's header line: the pass replaces it.
+                    let _ = writeln!(out, "—");
+                    self.mid_line = false;
+                }
+                self.end_line(&mut out);
+                let _ = writeln!(out, "{text}");
+            }
+            Event::RoundFinished { menu, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{menu}");
+            }
+            _ => {}
+        }
+    }
+
+    /// A server outage being waited out: a line when it starts and one every ten seconds.
+    fn server_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        let Event::ServerWaiting {
+            agent,
+            waited_ms,
+            window_ms,
+            cause,
+        } = ev
+        else {
+            return;
+        };
+        // A line when an outage starts (its wait starts again from
+        // nothing) and one every ten seconds: the provider looks
+        // again every few seconds.
+        let step = waited_ms / 10_000;
+        let announce = match self.outage {
+            Some((last, reported)) => *waited_ms <= last || step != reported,
+            None => true,
+        };
+        let reported = self.outage.map_or(step, |(_, r)| r);
+        self.outage = Some((*waited_ms, if announce { step } else { reported }));
+        if announce {
+            self.end_line(&mut out);
+            let (secs, window) = (waited_ms / 1000, window_ms / 1000);
+            let text = match &self.server {
+                Some(url) => {
+                    crate::tr!(self.lang; "waiting for the server at {url} ({secs} s of {window} s): {cause}", "正在等待 {url} 的服务器（{secs}/{window} 秒）：{cause}")
+                }
+                None => {
+                    crate::tr!(self.lang; "waiting for the server ({secs} s of {window} s): {cause}", "正在等待服务器（{secs}/{window} 秒）：{cause}")
+                }
+            };
+            let _ = writeln!(out, "  ⏳ {text}");
+            if !agent.is_empty() {
+                let (icon, name) = self.agent(agent);
+                let _ = write!(out, "{icon} {name}: ");
+                self.mid_line = true;
+            }
+        }
+    }
+
+    /// Questions: for the facilitator, from an agent, and the input prompt.
+    fn question_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        match ev {
+            Event::ConfirmationRequest {
+                request_id, kind, text, ..
+            } => {
+                self.end_line(&mut out);
+                let hint = match kind {
+                    ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => t(self.lang, Msg::LimitAnswerHint),
+                    _ => t(self.lang, Msg::AnswerHint),
+                };
+                let _ = writeln!(out, "\n❓ [{request_id}] {text}\n   {hint}");
+            }
+            Event::AwaitingInput { kind } if self.interactive => {
+                self.end_line(&mut out);
+                let label = match kind {
+                    InputKind::Message => t(self.lang, Msg::AwaitingMessage),
+                    InputKind::Answer => t(self.lang, Msg::AwaitingAnswer),
+                };
+                let _ = write!(out, "\n{label}\n> ");
+            }
+            Event::AgentQuestion { name, question, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n❓ {name}: {question}");
+            }
+            Event::TurnConfirmationRequest(r) => {
+                self.end_line(&mut out);
+                let hint = pick(
+                    self.lang,
+                    "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
+                    "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
+                );
+                let _ = writeln!(
+                    out,
+                    "\n❓ [{}] {}\n   {}\n   {hint}",
+                    r.request_id,
+                    r.message,
+                    r.description.clone().unwrap_or_default()
+                );
+            }
+            _ => {}
+        }
+    }
+
+    /// What the room is told between rounds: welcome, notices, pushes, the closing.
+    fn notice_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        match ev {
+            Event::Welcome { text } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "{text}\n");
+            }
+            Event::Highlights { text } | Event::Closing { text } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{text}");
+            }
+            Event::Notice { text, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{text}");
+            }
+            Event::DiligencePush { text, used, budget } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", t(self.lang, Msg::PushLabel));
+            }
+            Event::Takeaways { path } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "📝 {} {path}", pick(self.lang, "Takeaways:", "要点："));
+            }
+            _ => {}
+        }
+    }
+}
+
+/// The SGR colour of an agent's `color` (as agent files name it).
+fn sgr_color(color: Option<&str>) -> String {
+    use crate::roster::agents::AgentColor as A;
+    let code = match color.and_then(A::parse) {
+        Some(A::Red) => "31",
+        Some(A::Green) => "32",
+        Some(A::Yellow) => "33",
+        Some(A::Blue) => "34",
+        Some(A::Magenta) => "35",
+        Some(A::Cyan) | None => "36",
+        Some(A::Gray) => "37",
+        Some(A::White) => "97",
+        Some(A::LightRed) => "91",
+        Some(A::LightGreen) => "92",
+        Some(A::LightYellow) => "93",
+        Some(A::LightBlue) => "94",
+        Some(A::LightMagenta) => "95",
+        Some(A::LightCyan) => "96",
+        Some(A::Rgb(r, g, b)) => return format!("38;2;{r};{g};{b}"),
+    };
+    code.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_outage_is_told_when_it_starts_and_every_ten_seconds() {
+        let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
+        let mut lines = |waits: &[u64]| {
+            for &w in waits {
+                p.print(&Event::ServerWaiting {
+                    agent: String::new(),
+                    waited_ms: w,
+                    window_ms: 60_000,
+                    cause: "cannot connect".into(),
+                });
+            }
+            let text = String::from_utf8(std::mem::take(&mut p.buf)).unwrap();
+            text.lines().map(|l| l.trim().to_string()).collect::<Vec<_>>()
+        };
+        assert_eq!(
+            lines(&[30, 400, 1500, 4000, 9000, 12_500, 16_000, 21_000]),
+            [
+                "⏳ waiting for the server (0 s of 60 s): cannot connect",
+                "⏳ waiting for the server (12 s of 60 s): cannot connect",
+                "⏳ waiting for the server (21 s of 60 s): cannot connect",
+            ]
+        );
+        // A short outage, then another: each is told when it starts.
+        let told = ["⏳ waiting for the server (0 s of 60 s): cannot connect"];
+        assert_eq!(lines(&[20, 300, 2500]), told);
+        assert_eq!(lines(&[40, 900]), told);
+    }
+
+    #[test]
+    fn names_are_inked_only_when_asked() {
+        let agent = crate::engine::AgentInfo {
+            id: "architect".into(),
+            name: "Ingrid".into(),
+            title: "Architect".into(),
+            icon: "🏗️".into(),
+            color: Some("red".into()),
+        };
+        let printed = |ink: bool| {
+            let mut p = Printer::new(EventFormat::Text, Lang::En, false, ink);
+            p.agents = [("architect".to_string(), agent.clone())].into_iter().collect();
+            p.print(&Event::AgentStarted {
+                agent: "architect".into(),
+                round: 1,
+            });
+            String::from_utf8(std::mem::take(&mut p.buf)).unwrap()
+        };
+        assert_eq!(printed(true), "\n\u{1b}[1;31m🏗️ Ingrid\u{1b}[0m: ");
+        assert_eq!(printed(false), "\n🏗️ Ingrid: ");
+    }
+}

@@ -1,0 +1,103 @@
+//! Which room a run uses: `--agents DIR`, a BMAD project's roster, the
+//! program's own `./agents`, or the built-in room. Start-up wiring: the
+//! roster module knows how to read each; this file decides between them.
+
+use std::path::PathBuf;
+
+use crate::assets::{agents_from_dir, embedded_agents};
+use crate::cli::Cli;
+use crate::error::StartError;
+use crate::roster::agents::load_roster;
+use crate::roster::{Agent, Roster};
+
+fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), StartError> {
+    let dir = cli.agents.clone().or_else(|| {
+        let local = PathBuf::from("agents");
+        let has_md = std::fs::read_dir(&local)
+            .map(|mut d| d.any(|e| e.is_ok_and(|e| e.path().extension().is_some_and(|x| x == "md"))))
+            .unwrap_or(false);
+        has_md.then_some(local)
+    });
+    let (files, source) = match dir {
+        Some(d) => (agents_from_dir(&d)?, d.display().to_string()),
+        None => (embedded_agents(), "(built-in) agents/".to_string()),
+    };
+    let agents = load_roster(&files).map_err(|e| StartError::Files(e.problems))?;
+    Ok((agents, source))
+}
+
+/// Chooses the room: `--agents DIR` when given; else a BMAD project's roster
+/// (`--bmad DIR`, or a `_bmad/` found here or above); else `./agents` or the
+/// built-in room. A project named with `--bmad` that has no roster is an
+/// error; one merely found nearby falls back to the built-in room, saying so.
+pub fn load_room(cli: &Cli) -> Result<Roster, StartError> {
+    let project = match &cli.bmad {
+        Some(d) => Some(crate::roster::bmad::detect(d).ok_or_else(|| {
+            let d = d.display();
+            StartError::Invalid(crate::tr!(
+                "--bmad {d}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)",
+                "--bmad {d}：这里没有 BMAD 安装（查找了 _bmad/、.bmad/ 或带配置的 bmad/）"
+            ))
+        })?),
+        None => std::env::current_dir().ok().and_then(|cwd| crate::roster::bmad::detect(&cwd)),
+    };
+    let loaded = project.as_ref().map(crate::roster::bmad::load);
+    let (project, loaded) = match (project, loaded) {
+        (Some(project), Some(loaded)) if cli.agents.is_none() => (project, loaded),
+        (_, loaded) => {
+            let (agents, source) = own_room(cli)?;
+            return Ok(Roster {
+                agents,
+                source,
+                problems: vec![],
+                project: loaded.map(|l| l.config),
+                notice: None,
+                parties: crate::roster::parties::Parties {
+                    default_memory: true,
+                    ..Default::default()
+                },
+                extra: vec![],
+            });
+        }
+    };
+    if loaded.agents.is_empty() {
+        let dir = project.dir.display();
+        let what = crate::tr!(
+            "{dir}: no agents found (looked for config.toml [agents.*], _config/agent-manifest.csv, _cfg/agent-manifest.csv)",
+            "{dir}：没有找到智能体（查找了 config.toml [agents.*]、_config/agent-manifest.csv、_cfg/agent-manifest.csv）"
+        );
+        if cli.bmad.is_some() {
+            let mut message = what;
+            for p in &loaded.problems {
+                message.push_str(&format!("\n{p}"));
+            }
+            return Err(StartError::Invalid(message));
+        }
+        let (agents, source) = own_room(cli)?;
+        return Ok(Roster {
+            agents,
+            source,
+            problems: loaded.problems,
+            project: Some(loaded.config),
+            notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")),
+            parties: crate::roster::parties::Parties {
+                default_memory: true,
+                ..Default::default()
+            },
+            extra: vec![],
+        });
+    }
+    let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
+    let (mut agents, mut problems) = (loaded.agents, loaded.problems);
+    let output = cli.output.clone().or_else(|| loaded.config.output_folder.clone());
+    let party_mode = crate::roster::bmad::party_mode::load(&project, &mut agents, output.as_deref(), &mut problems);
+    Ok(Roster {
+        agents,
+        source,
+        problems,
+        project: Some(loaded.config),
+        notice: None,
+        parties: party_mode.parties,
+        extra: party_mode.extra,
+    })
+}
