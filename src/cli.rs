@@ -259,54 +259,56 @@ pub enum Sub {
     Man,
 }
 
+/// Each argument's help in Chinese, by the argument's id.
+const HELP_ZH: &[(&str, &str)] = &[
+    (
+        "config",
+        "配置文件，逐项覆盖您自己的 ~/.config/bmad-party/config.yaml（默认：工作流的 config.yaml）",
+    ),
+    (
+        "workflow",
+        "派对模式工作流文件夹（默认：若存在则用 ./workflows/party-mode，否则用内置）",
+    ),
+    ("agents", "智能体文件夹 *.md（默认：若存在则用 ./agents，否则用内置房间）"),
+    (
+        "output",
+        "会话写入 DIR/party-mode/（默认：./_bmad-output 或 BMAD 项目的 output_folder）",
+    ),
+    ("max_rounds", "轮次上限（覆盖配置）"),
+    ("round_mode", "一轮中谁同时发言（覆盖配置的 round_mode）：依次、先一后众、同时"),
+    ("max_minutes", "活跃时间上限，单位分钟（覆盖配置；可用小数）"),
+    (
+        "model",
+        "模型名称（否则用配置、OPENAI_MODEL、服务端列出的模型；智能体自己的设置优先）",
+    ),
+    (
+        "base_url",
+        "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）",
+    ),
+    ("lang", "程序自身文字的语言"),
+    ("user_name", "主持人的名字（默认：BMAD 项目的 user_name 或 $USER）"),
+    ("rehearsal", "即使配置了服务，也使用离线排练"),
+    ("bmad", "BMAD 项目（其文件夹或 _bmad/）；默认：在当前目录或上级目录中查找 _bmad/"),
+    ("list_agents", "列出将要使用的智能体名单（及其中的问题）后退出"),
+    ("party", "用一个固定阵容开派对（配置中的 bmad.parties，或 BMAD 项目的分组）"),
+    ("list_parties", "列出各个派对（成员、是否有记忆）后退出"),
+    ("no_memory", "本次既不读取也不写入派对的记忆"),
+    ("context", "把一份文档（Markdown 或文本）放到房间面前；可重复"),
+    ("resume", "继续一个已保存的会话；不给 FILE 时继续输出文件夹中最新的未结束会话"),
+    ("headless", "从标准输入读取主持人消息，把对话记录或事件写到标准输出"),
+    ("events", "--headless 的输出格式"),
+    ("log_file", "日志文件（默认：<output>/party-mode/bmad-party.log）"),
+    ("topic", "话题：派对以它开场，如同第一条消息"),
+    (
+        "non_interactive",
+        "作为其他工作流的一步运行派对：无主持人，进行 N 轮（--rounds）后写出要点；需要 TOPIC",
+    ),
+    ("rounds", "与 --non-interactive 一起：讨论的轮数（默认 3）"),
+    ("takeaways", "结束时把要点（决定、未决问题、分歧、各方立场）以 Markdown 写入 FILE"),
+];
+
 /// The same command line with Chinese help texts.
 fn in_chinese(cmd: clap::Command) -> clap::Command {
-    const HELP: &[(&str, &str)] = &[
-        (
-            "config",
-            "配置文件，逐项覆盖您自己的 ~/.config/bmad-party/config.yaml（默认：工作流的 config.yaml）",
-        ),
-        (
-            "workflow",
-            "派对模式工作流文件夹（默认：若存在则用 ./workflows/party-mode，否则用内置）",
-        ),
-        ("agents", "智能体文件夹 *.md（默认：若存在则用 ./agents，否则用内置房间）"),
-        (
-            "output",
-            "会话写入 DIR/party-mode/（默认：./_bmad-output 或 BMAD 项目的 output_folder）",
-        ),
-        ("max_rounds", "轮次上限（覆盖配置）"),
-        ("round_mode", "一轮中谁同时发言（覆盖配置的 round_mode）：依次、先一后众、同时"),
-        ("max_minutes", "活跃时间上限，单位分钟（覆盖配置；可用小数）"),
-        (
-            "model",
-            "模型名称（否则用配置、OPENAI_MODEL、服务端列出的模型；智能体自己的设置优先）",
-        ),
-        (
-            "base_url",
-            "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）",
-        ),
-        ("lang", "程序自身文字的语言"),
-        ("user_name", "主持人的名字（默认：BMAD 项目的 user_name 或 $USER）"),
-        ("rehearsal", "即使配置了服务，也使用离线排练"),
-        ("bmad", "BMAD 项目（其文件夹或 _bmad/）；默认：在当前目录或上级目录中查找 _bmad/"),
-        ("list_agents", "列出将要使用的智能体名单（及其中的问题）后退出"),
-        ("party", "用一个固定阵容开派对（配置中的 bmad.parties，或 BMAD 项目的分组）"),
-        ("list_parties", "列出各个派对（成员、是否有记忆）后退出"),
-        ("no_memory", "本次既不读取也不写入派对的记忆"),
-        ("context", "把一份文档（Markdown 或文本）放到房间面前；可重复"),
-        ("resume", "继续一个已保存的会话；不给 FILE 时继续输出文件夹中最新的未结束会话"),
-        ("headless", "从标准输入读取主持人消息，把对话记录或事件写到标准输出"),
-        ("events", "--headless 的输出格式"),
-        ("log_file", "日志文件（默认：<output>/party-mode/bmad-party.log）"),
-        ("topic", "话题：派对以它开场，如同第一条消息"),
-        (
-            "non_interactive",
-            "作为其他工作流的一步运行派对：无主持人，进行 N 轮（--rounds）后写出要点；需要 TOPIC",
-        ),
-        ("rounds", "与 --non-interactive 一起：讨论的轮数（默认 3）"),
-        ("takeaways", "结束时把要点（决定、未决问题、分歧、各方立场）以 Markdown 写入 FILE"),
-    ];
     let mut cmd = cmd
         .about("一群 AI 角色围绕您的话题展开讨论：有边界、随时保存、可以继续。")
         .long_about(
@@ -337,7 +339,7 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
         .disable_version_flag(true)
         .arg(clap::Arg::new("help").short('h').long("help").action(clap::ArgAction::Help).help("显示帮助"))
         .arg(clap::Arg::new("version").short('V').long("version").action(clap::ArgAction::Version).help("显示版本"));
-    for (id, help) in HELP {
+    for (id, help) in HELP_ZH {
         cmd = cmd.mut_arg(*id, |a| a.help(*help));
     }
     let subs: Vec<String> = cmd.get_subcommands().map(|s| s.get_name().to_string()).collect();

@@ -2,48 +2,19 @@ use std::io::IsTerminal;
 use std::process::ExitCode;
 
 use bmad_party::cli::Cli;
+use bmad_party::engine::Setup;
 use bmad_party::frontend::{headless, tui};
 use bmad_party::i18n::{self, Lang};
 use bmad_party::{logging, roster, setup};
 
 fn main() -> ExitCode {
     let cli = Cli::parse_localized();
-    // Messages before the party (errors, problems) already speak the
-    // facilitator's language: --lang, the BMAD project's, or the locale.
-    let project_lang = cli
-        .bmad
-        .clone()
-        .or_else(|| std::env::current_dir().ok())
-        .and_then(|d| bmad_party::roster::bmad::detect(&d))
-        .and_then(|p| bmad_party::roster::bmad::project_config(&p).communication_language)
-        .map(|l| Lang::from_setting(&l).unwrap_or(Lang::En));
-    i18n::set_ui_lang(cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default());
+    i18n::set_ui_lang(startup_lang(&cli));
     if let Some(sub) = &cli.command {
         return bmad_party::commands::run(&cli, sub);
     }
-    if cli.list_agents {
-        return match setup::load_room(&cli) {
-            Ok(room) => {
-                print!("{}", roster::list_agents(&room));
-                ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })
-            }
-            Err(e) => {
-                eprintln!("bmad-party: {e}");
-                ExitCode::from(e.exit_code())
-            }
-        };
-    }
-    if cli.list_parties {
-        return match setup::list_parties(&cli) {
-            Ok(text) => {
-                print!("{text}");
-                ExitCode::SUCCESS
-            }
-            Err(e) => {
-                eprintln!("bmad-party: {e}");
-                ExitCode::from(e.exit_code())
-            }
-        };
+    if let Some(code) = listing(&cli) {
+        return code;
     }
     let party = match setup::build(&cli) {
         Ok(p) => p,
@@ -58,9 +29,48 @@ fn main() -> ExitCode {
         .clone()
         .unwrap_or_else(|| party.output.join("party-mode").join("bmad-party.log"));
     let _log = logging::init(&log_path);
-    // One thread runs the party: the work per token is small, and a
-    // single-threaded runtime spares a cross-thread wake-up for every token.
-    // (Saves still run on the blocking pool, off the UI's path.)
+    run_party(cli, party)
+}
+
+/// The language of messages before the party (errors, problems): --lang,
+/// the BMAD project's, or the locale.
+fn startup_lang(cli: &Cli) -> Lang {
+    let project_lang = cli
+        .bmad
+        .clone()
+        .or_else(|| std::env::current_dir().ok())
+        .and_then(|d| bmad_party::roster::bmad::detect(&d))
+        .and_then(|p| bmad_party::roster::bmad::project_config(&p).communication_language)
+        .map(|l| Lang::from_setting(&l).unwrap_or(Lang::En));
+    cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default()
+}
+
+/// `--list-agents` and `--list-parties`: printed, and the exit code; None
+/// for a party.
+fn listing(cli: &Cli) -> Option<ExitCode> {
+    let listed = if cli.list_agents {
+        setup::load_room(cli).map(|room| {
+            print!("{}", roster::list_agents(&room));
+            ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })
+        })
+    } else if cli.list_parties {
+        setup::list_parties(cli).map(|text| {
+            print!("{text}");
+            ExitCode::SUCCESS
+        })
+    } else {
+        return None;
+    };
+    Some(listed.unwrap_or_else(|e| {
+        eprintln!("bmad-party: {e}");
+        ExitCode::from(e.exit_code())
+    }))
+}
+
+/// Runs the party on one thread: the work per token is small, and a
+/// single-threaded runtime spares a cross-thread wake-up for every token
+/// (saves still run on the blocking pool, off the UI's path).
+fn run_party(cli: Cli, party: Setup) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {

@@ -205,6 +205,108 @@ fn placeholder_re() -> &'static Regex {
     &PLACEHOLDER_RE
 }
 
+/// Each template by name, where it starts (file, line), and the files
+/// that could not be read.
+type ReadTemplates = (HashMap<String, Template>, HashMap<String, (String, u64)>, Vec<SourceError>);
+
+/// The templates of every file the workflow needs.
+fn read_templates(source: &WorkflowSource) -> ReadTemplates {
+    let mut templates = HashMap::new();
+    let mut problems = Vec::new();
+    let mut files: Vec<&str> = REQUIRED.iter().map(|r| r.0).collect();
+    files.dedup();
+    let mut lines: HashMap<String, (String, u64)> = HashMap::new();
+    for rel in files {
+        match source.read(rel) {
+            Ok(Lookup::Found(f)) => match parse_sections(&f) {
+                Ok(sections) => {
+                    for (name, text, line) in sections {
+                        lines.insert(name.clone(), (f.path.clone(), line));
+                        templates.insert(name, Template::new(text, f.path.clone()));
+                    }
+                }
+                Err(e) => problems.push(e),
+            },
+            Ok(Lookup::Missing) => problems.push(SourceError::new(
+                rel,
+                None,
+                "",
+                crate::tr!("workflow file is missing", "缺少工作流文件"),
+            )),
+            Err(e) => problems.push(e),
+        }
+    }
+    (templates, lines, problems)
+}
+
+/// The built-in copies of templates added since a workflow folder was
+/// written (`ADDED`), where the folder lacks them.
+fn add_built_in(templates: &mut HashMap<String, Template>) {
+    for (file, name) in ADDED {
+        if templates.contains_key(*name) {
+            continue;
+        }
+        if let Ok(Lookup::Found(f)) = WorkflowSource::default().read(file) {
+            for (n, text, _) in parse_sections(&f).unwrap_or_default() {
+                if n == *name || n == format!("{name}.zh") {
+                    templates.insert(n, Template::new(text, f.path.clone()));
+                }
+            }
+        }
+    }
+}
+
+/// Every required template present (its Chinese form is optional), each
+/// using only the placeholders it is given.
+fn check_required(
+    source: &WorkflowSource,
+    templates: &HashMap<String, Template>,
+    lines: &HashMap<String, (String, u64)>,
+    problems: &mut Vec<SourceError>,
+) {
+    for (file, name, allowed) in REQUIRED {
+        for variant in [name.to_string(), format!("{name}.zh")] {
+            let Some(t) = templates.get(&variant) else {
+                if variant == *name && problems.iter().all(|p: &SourceError| !p.file.ends_with(file)) {
+                    let path = match source.read(file) {
+                        Ok(Lookup::Found(f)) => f.path,
+                        _ => file.to_string(),
+                    };
+                    problems.push(SourceError::new(
+                        path,
+                        None,
+                        name,
+                        crate::tr!(
+                            "required template is missing (a `## Template: NAME` heading followed by a fenced block)",
+                            "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）"
+                        ),
+                    ));
+                }
+                continue;
+            };
+            for ph in t.placeholders() {
+                if !allowed.contains(&ph) {
+                    let (path, line) = lines.get(&variant).cloned().unwrap_or_default();
+                    let known = if allowed.is_empty() {
+                        "none".to_string()
+                    } else {
+                        allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ")
+                    };
+                    problems.push(SourceError::new(
+                        &path,
+                        Some(line),
+                        &variant,
+                        crate::tr!(
+                            "unknown placeholder {{{{{ph}}}}}; this template knows {known}",
+                            "未知占位符 {{{{{ph}}}}}；此模板可用 {known}"
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+}
+
 fn line_of(text: &str, byte: usize) -> u64 {
     text[..byte].matches('\n').count() as u64 + 1
 }
@@ -268,87 +370,13 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Sourc
 
 impl Workflow {
     pub fn load(source: WorkflowSource) -> Result<Workflow, Vec<SourceError>> {
-        let mut templates = HashMap::new();
-        let mut problems = Vec::new();
-        let mut files: Vec<&str> = REQUIRED.iter().map(|r| r.0).collect();
-        files.dedup();
-        let mut lines: HashMap<String, (String, u64)> = HashMap::new();
-        for rel in files {
-            match source.read(rel) {
-                Ok(Lookup::Found(f)) => match parse_sections(&f) {
-                    Ok(sections) => {
-                        for (name, text, line) in sections {
-                            lines.insert(name.clone(), (f.path.clone(), line));
-                            templates.insert(name, Template::new(text, f.path.clone()));
-                        }
-                    }
-                    Err(e) => problems.push(e),
-                },
-                Ok(Lookup::Missing) => problems.push(SourceError::new(
-                    rel,
-                    None,
-                    "",
-                    crate::tr!("workflow file is missing", "缺少工作流文件"),
-                )),
-                Err(e) => problems.push(e),
-            }
-        }
+        let (mut templates, lines, mut problems) = read_templates(&source);
         // A workflow folder written before a template existed gets the
         // built-in one instead of an error.
         if source.dir.is_some() {
-            for (file, name) in ADDED {
-                if !templates.contains_key(*name) {
-                    if let Ok(Lookup::Found(f)) = WorkflowSource::default().read(file) {
-                        for (n, text, _) in parse_sections(&f).unwrap_or_default() {
-                            if n == *name || n == format!("{name}.zh") {
-                                templates.insert(n, Template::new(text, f.path.clone()));
-                            }
-                        }
-                    }
-                }
-            }
+            add_built_in(&mut templates);
         }
-        for (file, name, allowed) in REQUIRED {
-            for variant in [name.to_string(), format!("{name}.zh")] {
-                let Some(t) = templates.get(&variant) else {
-                    if variant == *name && problems.iter().all(|p: &SourceError| !p.file.ends_with(file)) {
-                        problems.push(SourceError::new(
-                            source
-                                .read(file)
-                                .ok()
-                                .and_then(|l| match l {
-                                    Lookup::Found(f) => Some(f.path),
-                                    Lookup::Missing => None,
-                                })
-                                .unwrap_or_else(|| file.to_string()),
-                            None,
-                            name,
-                            crate::tr!(
-                                "required template is missing (a `## Template: NAME` heading followed by a fenced block)",
-                                "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）"
-                            ),
-                        ));
-                    }
-                    continue;
-                };
-                for ph in t.placeholders() {
-                    if !allowed.contains(&ph) {
-                        let (path, line) = lines.get(&variant).cloned().unwrap_or_default();
-                        let known = if allowed.is_empty() {
-                            "none".to_string()
-                        } else {
-                            allowed.iter().map(|a| format!("{{{{{a}}}}}")).collect::<Vec<_>>().join(", ")
-                        };
-                        problems.push(SourceError::new(&path, Some(line), &variant, {
-                            crate::tr!(
-                                "unknown placeholder {{{{{ph}}}}}; this template knows {known}",
-                                "未知占位符 {{{{{ph}}}}}；此模板可用 {known}"
-                            )
-                        }));
-                    }
-                }
-            }
-        }
+        check_required(&source, &templates, &lines, &mut problems);
         if problems.is_empty() {
             Ok(Workflow { templates, source })
         } else {

@@ -157,3 +157,18 @@ async fn with_consensus_off_nothing_is_heard_or_proposed() {
     assert_eq!(reading.act, "nothing: consensus is off or quiet");
     assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
+
+#[tokio::test]
+async fn a_caveat_after_the_opening_is_heard_and_a_yes_makes_it_agreement() {
+    // "However" is a disagreement word, but only after the opening: the
+    // reply weighs the cost and then goes ahead, so the host hears it.
+    let caveat = "Let's weigh the booking. However, the deposit is high. I'm in favour of moving forward with it.";
+    let (events, server, reading) = heard_round(caveat, "Agreed, the Harbour Hall it is.", vec![stream_of("Yes")], true).await;
+    assert_eq!(server.hearings().len(), 1, "the reply with the caveat is heard");
+    assert_eq!(reading.heard.iter().map(|h| h.yes).collect::<Vec<_>>(), [Some(true)]);
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
+    // Heard as no, the caveat stays a disagreement: no consensus.
+    let (events, _, reading) = heard_round(caveat, "Agreed, the Harbour Hall it is.", vec![stream_of("No")], false).await;
+    assert_eq!(reading.heard.iter().map(|h| h.yes).collect::<Vec<_>>(), [Some(false)]);
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
+}

@@ -53,6 +53,14 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
     }
 }
 
+/// Whether a reply disagrees in its opening ("I disagree: …", "不同意，…"),
+/// where a speaker states its stance. A word of disagreement only later
+/// ("Let's weigh it. However, the cost matters. I'm in favour.") may be a
+/// caveat on a yes: only a hearing can tell.
+pub fn disagrees_outright(text: &str, disagreement_words: &[String]) -> bool {
+    disagreement(opening(text), disagreement_words).is_some()
+}
+
 /// Whether a sentence of `text` that is not a question holds an agreement
 /// word: "大家同意吗？" asks the room again, "Agreed! Shall I send it?" agrees.
 fn stated_in(text: &str, words: &[String]) -> bool {
@@ -110,6 +118,18 @@ fn interjection(sentence: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_a_disagreement_in_the_opening_is_outright() {
+        let no = crate::config::default_disagreement_words();
+        assert!(disagrees_outright("I disagree: the hall has no step-free entrance.", &no));
+        assert!(disagrees_outright("Agreed, but I worry the domain costs too much.", &no));
+        assert!(!disagrees_outright(
+            "Let's weigh it. However, the cost matters. I'm in favour.",
+            &no
+        ));
+        assert!(!disagrees_outright("Compass is short.", &no));
+    }
 
     #[test]
     fn a_stated_stance_is_read_from_the_first_sentence_in_any_script() {

@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use pulldown_cmark_escape::escape_html;
 
-use super::{Item, Keepsake, Persona};
+use super::{Item, Keepsake, Persona, Section};
 use crate::i18n::pick;
 use crate::session::{Turn, TurnKind};
 
@@ -97,6 +97,31 @@ pub fn page(k: &Keepsake) -> String {
     o.push_str("</p>\n<h1>");
     esc(&mut o, &fm.topic);
     o.push_str("</h1>\n<ul class=\"facts\">\n");
+    facts(&mut o, k);
+    o.push_str("</ul>\n</header>\n<ul class=\"cast\">\n");
+    for p in k.cast.iter().filter(|p| p.turns > 0) {
+        cast_card(&mut o, k, p);
+    }
+    o.push_str("</ul>\n");
+    also_in_the_room(&mut o, k);
+    o.push_str("<main>\n");
+    for s in &k.sections {
+        section(&mut o, k, s);
+    }
+    o.push_str("</main>\n<footer>");
+    o.push_str(pick(
+        lang,
+        "Exported by bmad-party from the session of ",
+        "由 bmad-party 导出，会话日期 ",
+    ));
+    esc(&mut o, &fm.date);
+    o.push_str(".</footer>\n</div>\n</body>\n</html>\n");
+    o
+}
+
+/// The header's facts: date, facilitator, rounds, time, model, how it ended.
+fn facts(o: &mut String, k: &Keepsake) {
+    let (lang, fm) = (k.lang(), &k.session.fm);
     let rounds = k.rounds().to_string();
     let mut facts = vec![
         (pick(lang, "Date", "日期"), fm.date.clone()),
@@ -115,11 +140,10 @@ pub fn page(k: &Keepsake) -> String {
     for (label, value) in facts {
         let _ = writeln!(o, "<li>{label}: <b>{}</b></li>", escaped(&value));
     }
-    o.push_str("</ul>\n</header>\n<ul class=\"cast\">\n");
-    for p in k.cast.iter().filter(|p| p.turns > 0) {
-        cast_card(&mut o, k, p);
-    }
-    o.push_str("</ul>\n");
+}
+
+/// The members who did not speak, in one line.
+fn also_in_the_room(o: &mut String, k: &Keepsake) {
     let silent: Vec<String> = k
         .cast
         .iter()
@@ -130,40 +154,33 @@ pub fn page(k: &Keepsake) -> String {
         let _ = writeln!(
             o,
             "<p class=\"also\">{} {}</p>",
-            pick(lang, "Also in the room:", "也在场："),
+            pick(k.lang(), "Also in the room:", "也在场："),
             silent.join(", ")
         );
     }
-    o.push_str("<main>\n");
-    for s in &k.sections {
-        match s.round {
-            Some(r) => {
-                let title = super::round_title(lang, r);
-                let _ = writeln!(o, "<section id=\"round-{r}\">\n<h2>{title}</h2>");
-            }
-            None => {
-                let _ = writeln!(o, "<section id=\"ending\">\n<h2>{}</h2>", super::ending_title(lang));
-            }
+}
+
+/// A round (or the ending) with its turns and decisions.
+fn section(o: &mut String, k: &Keepsake, s: &Section<'_>) {
+    let lang = k.lang();
+    match s.round {
+        Some(r) => {
+            let title = super::round_title(lang, r);
+            let _ = writeln!(o, "<section id=\"round-{r}\">\n<h2>{title}</h2>");
         }
-        for item in &s.items {
-            match item {
-                Item::Turn(t) => turn(&mut o, k, t),
-                Item::Decision(c) => {
-                    let _ = writeln!(o, "<p class=\"decision\">{}</p>", escaped(&k.decision(c)));
-                }
-            }
+        None => {
+            let _ = writeln!(o, "<section id=\"ending\">\n<h2>{}</h2>", super::ending_title(lang));
         }
-        o.push_str("</section>\n");
     }
-    o.push_str("</main>\n<footer>");
-    o.push_str(pick(
-        lang,
-        "Exported by bmad-party from the session of ",
-        "由 bmad-party 导出，会话日期 ",
-    ));
-    esc(&mut o, &fm.date);
-    o.push_str(".</footer>\n</div>\n</body>\n</html>\n");
-    o
+    for item in &s.items {
+        match item {
+            Item::Turn(t) => turn(o, k, t),
+            Item::Decision(c) => {
+                let _ = writeln!(o, "<p class=\"decision\">{}</p>", escaped(&k.decision(c)));
+            }
+        }
+    }
+    o.push_str("</section>\n");
 }
 
 /// One rule per agent: its colour in light, and in dark.

@@ -17,13 +17,14 @@ pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
     setup.saves = engine::Saves::Inline;
     let mut engine = engine::spawn(setup);
     let mut signals = super::signals::Signals::new();
-    let mut opening = Some(topic);
-    let mut played = 0u32;
-    let mut takeaways: Option<String> = None;
     let mut ending = super::exit::Ending::default();
-    let mut last_failure = String::new();
-    let say = |en: String, zh: String| {
-        eprintln!("bmad-party: {}", if lang == Lang::Zh { zh } else { en });
+    let mut batch = Batch {
+        lang,
+        rounds,
+        opening: Some(topic),
+        played: 0,
+        takeaways: None,
+        last_failure: String::new(),
     };
     loop {
         let ev = tokio::select! {
@@ -36,80 +37,102 @@ pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
         };
         let Some(ev) = ev else { break };
         ending.see(&ev);
-        let command = match ev {
-            Event::SessionFile { path } => {
-                say(format!("session file {path}"), format!("会话文件 {path}"));
-                None
-            }
-            Event::AwaitingInput { kind: InputKind::Message } => Some(match opening.take() {
-                Some(text) => Command::Message { text },
-                None if played < rounds => Command::Continue,
-                None => Command::Exit,
-            }),
-            Event::ConfirmationRequest { request_id, kind, .. } => {
-                // Limits end the party; anything that would end it early is
-                // declined so the rounds asked for are played.
-                let confirmed = matches!(kind, ConfirmKind::RoundLimit | ConfirmKind::TimeLimit);
-                Some(Command::Answer {
-                    request_id,
-                    confirmed,
-                    reason: None,
-                    extend: None,
-                })
-            }
-            Event::TurnConfirmationRequest(r) => Some(Command::TurnConfirmationResponse(engine::TurnConfirmationResponse {
-                request_id: r.request_id,
-                confirmed: false,
-                reason: None,
-            })),
-            Event::RoundFinished { round, .. } => {
-                played = played.max(round);
-                say(format!("round {round}/{rounds} done"), format!("第 {round}/{rounds} 轮结束"));
-                None
-            }
-            Event::AgentFailed { agent, cause, .. } => {
-                say(format!("{agent} failed: {cause}"), format!("{agent} 失败：{cause}"));
-                last_failure = cause;
-                None
-            }
-            Event::SaveFailed { path, error } => {
-                say(format!("cannot write {path}: {error}"), format!("无法写入 {path}：{error}"));
-                None
-            }
-            Event::Takeaways { path } => {
-                takeaways = Some(path);
-                None
-            }
-            _ => None,
-        };
-        if let Some(c) = command {
+        if let Some(c) = batch.on_event(ev) {
             let _ = engine.commands.send(c);
         }
     }
     let _ = engine.task.await;
-    let status = ending.status();
-    match (status, takeaways) {
-        (Status::Ended, Some(path)) => {
-            println!("{path}");
-            return status.code().into();
-        }
-        (Status::Ended, None) => say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
-        (Status::Unreachable, path) => {
-            let path = path.unwrap_or_default();
-            say(
-                format!("the model could not be reached ({last_failure}); takeaways from the transcript alone: {path}"),
-                format!("无法连接模型（{last_failure}）；仅根据对话记录生成的要点：{path}"),
-            );
-        }
-        (Status::Interrupted, _) => say(
-            "stopped before the end; the session can be resumed".into(),
-            "在结束前停止；会话可以继续".into(),
-        ),
-        (Status::NotSaved, _) => say("the session could not be saved (see above)".into(), "会话无法保存（见上文）".into()),
-        (_, _) => say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
+    batch.finish(ending.status())
+}
+
+/// A party without a facilitator: the rounds asked for, what it says on
+/// stderr, where its takeaways went.
+struct Batch {
+    lang: Lang,
+    rounds: u32,
+    /// The topic, sent when the engine first asks for a message.
+    opening: Option<String>,
+    played: u32,
+    takeaways: Option<String>,
+    last_failure: String,
+}
+
+impl Batch {
+    fn say(&self, en: String, zh: String) {
+        eprintln!("bmad-party: {}", if self.lang == Lang::Zh { zh } else { en });
     }
-    match status {
-        Status::Ended => Status::Failed.code().into(),
-        s => s.code().into(),
+
+    /// What the driver answers an event with, if anything.
+    fn on_event(&mut self, ev: Event) -> Option<Command> {
+        let rounds = self.rounds;
+        match ev {
+            Event::SessionFile { path } => self.say(format!("session file {path}"), format!("会话文件 {path}")),
+            Event::AwaitingInput { kind: InputKind::Message } => {
+                return Some(match self.opening.take() {
+                    Some(text) => Command::Message { text },
+                    None if self.played < rounds => Command::Continue,
+                    None => Command::Exit,
+                })
+            }
+            Event::ConfirmationRequest { request_id, kind, .. } => {
+                // Limits end the party; anything that would end it early is
+                // declined so the rounds asked for are played.
+                let confirmed = matches!(kind, ConfirmKind::RoundLimit | ConfirmKind::TimeLimit);
+                return Some(Command::Answer {
+                    request_id,
+                    confirmed,
+                    reason: None,
+                    extend: None,
+                });
+            }
+            Event::TurnConfirmationRequest(r) => {
+                return Some(Command::TurnConfirmationResponse(engine::TurnConfirmationResponse {
+                    request_id: r.request_id,
+                    confirmed: false,
+                    reason: None,
+                }))
+            }
+            Event::RoundFinished { round, .. } => {
+                self.played = self.played.max(round);
+                self.say(format!("round {round}/{rounds} done"), format!("第 {round}/{rounds} 轮结束"));
+            }
+            Event::AgentFailed { agent, cause, .. } => {
+                self.say(format!("{agent} failed: {cause}"), format!("{agent} 失败：{cause}"));
+                self.last_failure = cause;
+            }
+            Event::SaveFailed { path, error } => self.say(format!("cannot write {path}: {error}"), format!("无法写入 {path}：{error}")),
+            Event::Takeaways { path } => self.takeaways = Some(path),
+            _ => {}
+        }
+        None
+    }
+
+    /// The takeaways' path on stdout when the party ended with them, else
+    /// why not on stderr; the exit code.
+    fn finish(self, status: Status) -> i32 {
+        let last_failure = &self.last_failure;
+        match (status, self.takeaways.clone()) {
+            (Status::Ended, Some(path)) => {
+                println!("{path}");
+                return status.code().into();
+            }
+            (Status::Unreachable, path) => {
+                let path = path.unwrap_or_default();
+                self.say(
+                    format!("the model could not be reached ({last_failure}); takeaways from the transcript alone: {path}"),
+                    format!("无法连接模型（{last_failure}）；仅根据对话记录生成的要点：{path}"),
+                );
+            }
+            (Status::Interrupted, _) => self.say(
+                "stopped before the end; the session can be resumed".into(),
+                "在结束前停止；会话可以继续".into(),
+            ),
+            (Status::NotSaved, _) => self.say("the session could not be saved (see above)".into(), "会话无法保存（见上文）".into()),
+            (_, _) => self.say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
+        }
+        match status {
+            Status::Ended => Status::Failed.code().into(),
+            s => s.code().into(),
+        }
     }
 }

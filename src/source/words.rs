@@ -27,12 +27,22 @@ const TYPES: [(&[&str], &str, &str); 6] = [
 /// Library advice that is about the program, not the file.
 const ADVICE: [&str; 2] = [", set DuplicateKeyPolicy in Options if acceptable", " in Options if acceptable"];
 
+/// Where the library put the problem: the file's lines, the line (1-based,
+/// within the file), the column, and the dotted key path there.
+struct Place<'a> {
+    lines: Vec<&'a str>,
+    at: Option<usize>,
+    column: Option<u64>,
+    path: Vec<String>,
+}
+
 /// Rewords `message`, which the library gave for `line`/`column` (1-based,
 /// in `text`'s own lines).
 pub fn reword(message: &str, text: &str, line: Option<u64>, column: Option<u64>) -> Worded {
     let lines: Vec<&str> = text.lines().collect();
     let at = line.and_then(|l| usize::try_from(l).ok()).filter(|&l| l >= 1 && l <= lines.len());
     let path = at.map(|l| key_path_at(&lines, l)).unwrap_or_default();
+    let place = Place { lines, at, column, path };
     let mut message = message.trim().to_string();
     for a in ADVICE {
         message = message.replace(a, "");
@@ -43,103 +53,118 @@ pub fn reword(message: &str, text: &str, line: Option<u64>, column: Option<u64>)
             .and_then(|rest| rest.split('`').nth(1))
             .map(str::to_string)
     };
-    // A key the file should not have: the nearest known one, else the list.
     if let Some(unknown) = field("unknown field") {
-        // serde's wordings: "expected `a`", "expected `a` or `b`",
-        // "expected one of `a`, `b`, `c`".
-        let list = message
-            .split_once("expected ")
-            .map(|(_, l)| l.trim_start_matches("one of ").replace(" or ", ", "))
-            .unwrap_or_default();
-        let known: Vec<&str> = list
-            .split(", ")
-            .map(|k| k.trim().trim_matches('`'))
-            .filter(|k| !k.is_empty())
-            .collect();
-        let hint = match nearest(&unknown, &known) {
-            Some(k) => crate::tr!("did you mean `{k}`?", "是不是 `{k}`？"),
-            None if !known.is_empty() => {
-                let list = known.join(", ");
-                crate::tr!("the keys known here: {list}", "这里可用的键：{list}")
-            }
-            None => String::new(),
-        };
-        return Worded {
-            key: path.join("."),
-            message: crate::tr!("unknown key `{unknown}`; {hint}", "未知的键 `{unknown}`；{hint}")
-                .trim_end_matches("; ")
-                .to_string(),
-            at: None,
-        };
+        return unknown_key(&message, &unknown, &place);
     }
-    // A key the file lacks: the block it belongs in, and a near key there
-    // that may be it, renamed.
     if let Some(missing) = field("missing field") {
-        let block = at.map(|l| block_at(&lines, l)).unwrap_or_default();
-        let parent = path.iter().take(path.len().saturating_sub(1)).cloned().collect::<Vec<_>>();
-        let key = parent.iter().cloned().chain([missing.clone()]).collect::<Vec<_>>().join(".");
-        let near = block
-            .iter()
-            .filter(|(k, _)| *k != missing)
-            .find_map(|(k, n)| nearest(&missing, &[k.as_str()]).map(|_| (k.clone(), *n)));
-        let at = near.as_ref().and_then(|(_, n)| {
-            let col = key_on(lines[n - 1])?.1;
-            Some((*n as u64, col as u64 + 1))
-        });
-        let message = match near {
-            Some((k, n)) => crate::tr!(
-                "`{missing}` is missing; is `{k}` on line {n} meant to be `{missing}`?",
-                "缺少 `{missing}`；第 {n} 行的 `{k}` 是不是应为 `{missing}`？"
-            ),
-            None => crate::tr!("`{missing}` is missing", "缺少 `{missing}`"),
-        };
-        return Worded { key, message, at };
+        return missing_key(&missing, &place);
     }
-    // The same key twice in one block.
     if let Some(dup) = message.strip_prefix("duplicate mapping key: ").map(|d| d.trim().to_string()) {
-        let first = at.and_then(|l| {
-            let block = block_at(&lines, l);
-            block.iter().find(|(k, n)| *k == dup && *n < l).map(|(_, n)| *n)
-        });
-        let message = match first {
-            Some(n) => crate::tr!(
-                "`{dup}` is set twice in the same block (first on line {n}); keep one",
-                "`{dup}` 在同一块中出现两次（第一次在第 {n} 行）；只保留一个"
-            ),
-            None => crate::tr!(
-                "`{dup}` is set twice in the same block; keep one",
-                "`{dup}` 在同一块中出现两次；只保留一个"
-            ),
-        };
-        return Worded {
-            key: path.join("."),
-            message,
-            at: None,
-        };
+        return duplicate_key(&dup, &place);
     }
-    // A value of the wrong kind: what was expected, and what was found.
+    wrong_kind(&message, &place).unwrap_or(Worded {
+        key: place.path.join("."),
+        message,
+        at: None,
+    })
+}
+
+/// A key the file should not have: the nearest known one, else the list.
+fn unknown_key(message: &str, unknown: &str, place: &Place<'_>) -> Worded {
+    // serde's wordings: "expected `a`", "expected `a` or `b`",
+    // "expected one of `a`, `b`, `c`".
+    let list = message
+        .split_once("expected ")
+        .map(|(_, l)| l.trim_start_matches("one of ").replace(" or ", ", "))
+        .unwrap_or_default();
+    let known: Vec<&str> = list
+        .split(", ")
+        .map(|k| k.trim().trim_matches('`'))
+        .filter(|k| !k.is_empty())
+        .collect();
+    let hint = match nearest(unknown, &known) {
+        Some(k) => crate::tr!("did you mean `{k}`?", "是不是 `{k}`？"),
+        None if !known.is_empty() => {
+            let list = known.join(", ");
+            crate::tr!("the keys known here: {list}", "这里可用的键：{list}")
+        }
+        None => String::new(),
+    };
+    Worded {
+        key: place.path.join("."),
+        message: crate::tr!("unknown key `{unknown}`; {hint}", "未知的键 `{unknown}`；{hint}")
+            .trim_end_matches("; ")
+            .to_string(),
+        at: None,
+    }
+}
+
+/// A key the file lacks: the block it belongs in, and a near key there
+/// that may be it, renamed.
+fn missing_key(missing: &str, place: &Place<'_>) -> Worded {
+    let lines = &place.lines;
+    let block = place.at.map(|l| block_at(lines, l)).unwrap_or_default();
+    let parent = place.path.iter().take(place.path.len().saturating_sub(1)).cloned();
+    let key = parent.chain([missing.to_string()]).collect::<Vec<_>>().join(".");
+    let near = block
+        .iter()
+        .filter(|(k, _)| k != missing)
+        .find_map(|(k, n)| nearest(missing, &[k.as_str()]).map(|_| (k.clone(), *n)));
+    let at = near.as_ref().and_then(|(_, n)| {
+        let col = key_on(lines[n - 1])?.1;
+        Some((*n as u64, col as u64 + 1))
+    });
+    let message = match near {
+        Some((k, n)) => crate::tr!(
+            "`{missing}` is missing; is `{k}` on line {n} meant to be `{missing}`?",
+            "缺少 `{missing}`；第 {n} 行的 `{k}` 是不是应为 `{missing}`？"
+        ),
+        None => crate::tr!("`{missing}` is missing", "缺少 `{missing}`"),
+    };
+    Worded { key, message, at }
+}
+
+/// The same key twice in one block.
+fn duplicate_key(dup: &str, place: &Place<'_>) -> Worded {
+    let first = place.at.and_then(|l| {
+        let block = block_at(&place.lines, l);
+        block.iter().find(|(k, n)| k == dup && *n < l).map(|(_, n)| *n)
+    });
+    let message = match first {
+        Some(n) => crate::tr!(
+            "`{dup}` is set twice in the same block (first on line {n}); keep one",
+            "`{dup}` 在同一块中出现两次（第一次在第 {n} 行）；只保留一个"
+        ),
+        None => crate::tr!(
+            "`{dup}` is set twice in the same block; keep one",
+            "`{dup}` 在同一块中出现两次；只保留一个"
+        ),
+    };
+    Worded {
+        key: place.path.join("."),
+        message,
+        at: None,
+    }
+}
+
+/// A value of the wrong kind: what was expected, and what was found.
+fn wrong_kind(message: &str, place: &Place<'_>) -> Option<Worded> {
     let wanted = message
         .strip_prefix("invalid ")
         .or_else(|| message.strip_prefix("expected "))
         .and_then(|t| TYPES.iter().find(|(names, _, _)| names.contains(&t.trim())))
-        .map(|(_, en, zh)| crate::tr!("{en}", "{zh}"));
-    if let Some(wanted) = wanted {
-        let found = at
-            .zip(column)
-            .and_then(|(l, c)| value_at(lines[l - 1], c))
-            .map(|v| crate::tr!(", found `{v}`", "，实际是 `{v}`"))
-            .unwrap_or_default();
-        return Worded {
-            key: path.join("."),
-            message: crate::tr!("expected {wanted}{found}", "应为{wanted}{found}"),
-            at: None,
-        };
-    }
-    Worded {
-        key: path.join("."),
-        message,
+        .map(|(_, en, zh)| crate::tr!("{en}", "{zh}"))?;
+    let found = place
+        .at
+        .zip(place.column)
+        .and_then(|(l, c)| value_at(place.lines[l - 1], c))
+        .map(|v| crate::tr!(", found `{v}`", "，实际是 `{v}`"))
+        .unwrap_or_default();
+    Some(Worded {
+        key: place.path.join("."),
+        message: crate::tr!("expected {wanted}{found}", "应为{wanted}{found}"),
         at: None,
-    }
+    })
 }
 
 /// The nearest of `known` to `word`, if it is near enough to be a slip: a

@@ -130,17 +130,7 @@ impl Party {
             reason: reason.clone(),
         });
         let next = match (p.kind, confirmed) {
-            (ConfirmKind::EndProposal, true) => {
-                let name = p
-                    .agent
-                    .as_deref()
-                    .and_then(|id| self.room.agents.iter().find(|a| a.id == id))
-                    .map(|a| a.name.clone())
-                    .unwrap_or_default();
-                let text = self.render("end_accepted", &[("name", &name)]);
-                self.notice(NoticeKind::Exit, text).await;
-                Next::Exit(ExitReason::AgentProposed)
-            }
+            (ConfirmKind::EndProposal, true) => self.end_accepted(p.agent.as_deref()).await,
             (ConfirmKind::RoundLimit, true) => Next::Exit(ExitReason::RoundLimit),
             (ConfirmKind::Consensus, true) => Next::Exit(ExitReason::Consensus),
             (ConfirmKind::Silence, true) => Next::Exit(ExitReason::Silence),
@@ -163,31 +153,8 @@ impl Party {
             }
             (ConfirmKind::BudgetExhausted, ok) => self.budget_answered(ok).await,
             (ConfirmKind::TimeLimit, true) => Next::Exit(ExitReason::TimeLimit),
-            (ConfirmKind::RoundLimit, false) => {
-                let n = extend.unwrap_or(DEFAULT_EXTEND_ROUNDS).max(1);
-                let s = self.state_mut();
-                s.max_rounds = s.current_round + n;
-                s.exit_flags.round_limit = false;
-                let max = s.max_rounds;
-                let text = self.render("continued_rounds", &[("extend", &n.to_string()), ("max_rounds", &max.to_string())]);
-                self.notice(NoticeKind::Info, text).await;
-                Next::Wait
-            }
-            (ConfirmKind::TimeLimit, false) => {
-                let n = extend.unwrap_or(DEFAULT_EXTEND_MINUTES).max(1);
-                let active_min = self.active() as f64 / 60.0;
-                let s = self.state_mut();
-                s.max_duration_minutes = (active_min + f64::from(n)).ceil();
-                s.exit_flags.time_limit = false;
-                let max = s.max_duration_minutes;
-                self.clock.limit_fired = false;
-                let text = self.render(
-                    "continued_minutes",
-                    &[("extend", &n.to_string()), ("max_minutes", &minutes_text(max))],
-                );
-                self.notice(NoticeKind::Info, text).await;
-                Next::Wait
-            }
+            (ConfirmKind::RoundLimit, false) => self.more_rounds(extend.unwrap_or(DEFAULT_EXTEND_ROUNDS).max(1)).await,
+            (ConfirmKind::TimeLimit, false) => self.more_minutes(extend.unwrap_or(DEFAULT_EXTEND_MINUTES).max(1)).await,
             (ConfirmKind::EndProposal, false) => {
                 // Declined: no agent proposes again for a while.
                 self.judgement.end_quiet_until = self.state().current_round + self.room.cfg.party.end_detection.quiet_rounds + 1;
@@ -200,5 +167,43 @@ impl Party {
             Phase::Confirming
         });
         next
+    }
+
+    /// An agent's proposal to end, accepted: its name in the exit notice.
+    async fn end_accepted(&mut self, agent: Option<&str>) -> Next {
+        let name = agent
+            .and_then(|id| self.room.agents.iter().find(|a| a.id == id))
+            .map(|a| a.name.clone())
+            .unwrap_or_default();
+        let text = self.render("end_accepted", &[("name", &name)]);
+        self.notice(NoticeKind::Exit, text).await;
+        Next::Exit(ExitReason::AgentProposed)
+    }
+
+    /// The round limit, moved `n` rounds on from the current round.
+    async fn more_rounds(&mut self, n: u32) -> Next {
+        let s = self.state_mut();
+        s.max_rounds = s.current_round + n;
+        s.exit_flags.round_limit = false;
+        let max = s.max_rounds;
+        let text = self.render("continued_rounds", &[("extend", &n.to_string()), ("max_rounds", &max.to_string())]);
+        self.notice(NoticeKind::Info, text).await;
+        Next::Wait
+    }
+
+    /// The time limit, moved `n` minutes on from the active time so far.
+    async fn more_minutes(&mut self, n: u32) -> Next {
+        let active_min = self.active() as f64 / 60.0;
+        let s = self.state_mut();
+        s.max_duration_minutes = (active_min + f64::from(n)).ceil();
+        s.exit_flags.time_limit = false;
+        let max = s.max_duration_minutes;
+        self.clock.limit_fired = false;
+        let text = self.render(
+            "continued_minutes",
+            &[("extend", &n.to_string()), ("max_minutes", &minutes_text(max))],
+        );
+        self.notice(NoticeKind::Info, text).await;
+        Next::Wait
     }
 }

@@ -18,6 +18,7 @@ use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, st
 use crate::engine::ExitReason;
 use crate::engine::{Event, NoticeKind};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
+use crate::roster::agents::Agent;
 use crate::session::{ConfirmKind, TurnKind};
 use crate::verdict::Stance;
 
@@ -383,62 +384,76 @@ impl Party {
     /// The moderator (or, without one, the runtime) summarises and redirects.
     async fn redirect(&mut self, round: u32) -> Next {
         if let Some(m) = self.room.agents.iter().find(|a| a.moderator).cloned() {
-            let note = self.env().moderator_instruction();
-            let messages = self.speaker_call(&m, &note);
-            // The instruction alone: the last message also holds the turns
-            // the moderator sums up.
-            let runtime = [self.env().moderator_instruction()];
-            let mut voices = self.voices_for(&m, &runtime);
-            // The moderator sums up where the room circles.
-            voices.keep_echoes = true;
-            let req = ChatRequest {
-                model: m.model.clone(),
-                messages,
-                temperature: self.room.cfg.llm.temperature,
-                max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
-                stop: self.stop_labels(&m),
-                json_schema: None,
-                cue: Cue::Turn {
-                    agent: m.clone(),
-                    round,
-                    message: None,
-                    topic: self.session.fm.topic.clone(),
-                    earlier: vec![],
-                    end_marker: None,
-                    ask_marker: None,
-                    lang: self.room.lang,
-                },
-            };
-            self.emit(Event::AgentStarted {
-                agent: m.id.clone(),
-                round,
-            });
-            let reply = self.stream_reply(req, Some(&m), StreamMode::Round, Some(&voices)).await;
-            let (text, latency) = match &reply {
-                Reply::Completed { shown, latency, .. } => (shown.trim().to_string(), Some(*latency)),
-                Reply::Interrupted { shown } => (shown.trim().to_string(), None),
-                _ => (String::new(), None),
-            };
-            match reply {
-                Reply::Quit { .. } => return Next::Quit,
-                Reply::Completed { .. } | Reply::Interrupted { .. } if !text.is_empty() => {
-                    self.push_reply(round, TurnKind::Agent, &m, text.clone(), false, latency);
-                    self.save().await;
-                    self.emit(Event::AgentMessage {
-                        agent: m.id.clone(),
-                        name: m.name.clone(),
-                        icon: m.icon.clone(),
-                        round,
-                        text,
-                        interrupted: false,
-                        latency,
-                    });
-                    return Next::Wait;
-                }
-                Reply::Failed(cause) => tracing::warn!(%cause, "the moderator could not answer"),
-                _ => {}
+            if let Some(next) = self.moderator_redirect(&m, round).await {
+                return next;
             }
         }
+        self.runtime_redirect(round).await
+    }
+
+    /// The moderator's turn to sum up where the room circles; None when it
+    /// said nothing (the runtime's summary follows).
+    async fn moderator_redirect(&mut self, m: &Agent, round: u32) -> Option<Next> {
+        let note = self.env().moderator_instruction();
+        let messages = self.speaker_call(m, &note);
+        // The instruction alone: the last message also holds the turns
+        // the moderator sums up.
+        let runtime = [self.env().moderator_instruction()];
+        let mut voices = self.voices_for(m, &runtime);
+        // The moderator sums up where the room circles.
+        voices.keep_echoes = true;
+        let req = ChatRequest {
+            model: m.model.clone(),
+            messages,
+            temperature: self.room.cfg.llm.temperature,
+            max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
+            stop: self.stop_labels(m),
+            json_schema: None,
+            cue: Cue::Turn {
+                agent: m.clone(),
+                round,
+                message: None,
+                topic: self.session.fm.topic.clone(),
+                earlier: vec![],
+                end_marker: None,
+                ask_marker: None,
+                lang: self.room.lang,
+            },
+        };
+        self.emit(Event::AgentStarted {
+            agent: m.id.clone(),
+            round,
+        });
+        let reply = self.stream_reply(req, Some(m), StreamMode::Round, Some(&voices)).await;
+        let (text, latency) = match &reply {
+            Reply::Completed { shown, latency, .. } => (shown.trim().to_string(), Some(*latency)),
+            Reply::Interrupted { shown } => (shown.trim().to_string(), None),
+            _ => (String::new(), None),
+        };
+        match reply {
+            Reply::Quit { .. } => return Some(Next::Quit),
+            Reply::Completed { .. } | Reply::Interrupted { .. } if !text.is_empty() => {
+                self.push_reply(round, TurnKind::Agent, m, text.clone(), false, latency);
+                self.save().await;
+                self.emit(Event::AgentMessage {
+                    agent: m.id.clone(),
+                    name: m.name.clone(),
+                    icon: m.icon.clone(),
+                    round,
+                    text,
+                    interrupted: false,
+                    latency,
+                });
+                return Some(Next::Wait);
+            }
+            Reply::Failed(cause) => tracing::warn!(%cause, "the moderator could not answer"),
+            _ => {}
+        }
+        None
+    }
+
+    /// The runtime's summary of the room, as a warning notice.
+    async fn runtime_redirect(&mut self, round: u32) -> Next {
         let system = self.env().moderator_instruction();
         let all = self.context_turns().to_vec();
         let turns = self.transcript_within(&all, self.room.budget.cost(&system) + 250u32.saturating_sub(self.room.budget.reply));

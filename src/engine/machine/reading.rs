@@ -10,7 +10,7 @@ use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
 use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, RoundFacts};
-use crate::engine::stated::stated_stance;
+use crate::engine::stated::{disagrees_outright, stated_stance};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{HeardRecord, ReadingRecord, TurnKind};
@@ -159,7 +159,6 @@ impl Party {
         let unfit = cannot_read(reading, facts.first_round);
         // An agent's question stands for the host's: the facilitator answers one.
         let decided = reading.filter(|_| !asked && !unfit).map_or(Act::Nothing, |r| act(r, facts));
-        let mut outcome = None;
         let mut done = match decided {
             _ if unfit => "nothing: the opening read as a close; no more readings",
             _ if asked => "nothing: an agent asked",
@@ -187,48 +186,76 @@ impl Party {
             }
         }
         let ms = (took + asking.elapsed()).as_millis() as u64;
-        self.session.fm.readings.push(ReadingRecord {
+        self.record_reading(ReadingRecord {
             round,
             answer: crate::text::ellipsize(&answer, 200),
             reading,
             act: done.to_string(),
-            error: error.clone(),
+            error,
             held_question: held,
-            heard: heard.clone(),
+            heard,
             ms,
-        });
-        self.save().await;
-        self.emit(crate::engine::Event::Reading {
-            round,
-            reading,
-            act: done.to_string(),
-            heard: heard.iter().map(|h| h.yes).collect(),
-            ms,
-        });
-        if let Some(e) = &error {
-            tracing::info!(round, error = %e, answer = %crate::text::ellipsize(&answer, 200), "the reading judged nothing");
-        }
+        })
+        .await;
         if quit.is_some() {
             return quit;
         }
         if unfit {
-            self.judgement.cannot_read = true;
-            let text = crate::tr!(
-                "The model read your opening message as a closing one, so it cannot tell your messages apart: the host stops reading them for this session. Agents can still propose the end and ask you questions; read_messages: false says so for good.",
-                "模型把你的开场消息读成了收尾消息，无法区分你的消息：本次对话中主持人不再解读你的消息。成员仍可提议结束或向你提问；设置 read_messages: false 可长期关闭。"
-            );
-            self.notice(crate::engine::NoticeKind::Warning, text).await;
+            self.stop_reading().await;
         }
+        self.act_on_reading(round, done, &replies, &stances, passed, question).await
+    }
+
+    /// The reading in the session file, then shown (`Event::Reading`).
+    async fn record_reading(&mut self, record: ReadingRecord) {
+        if let Some(e) = &record.error {
+            tracing::info!(round = record.round, error = %e, answer = %record.answer, "the reading judged nothing");
+        }
+        let event = crate::engine::Event::Reading {
+            round: record.round,
+            reading: record.reading,
+            act: record.act.clone(),
+            heard: record.heard.iter().map(|h| h.yes).collect(),
+            ms: record.ms,
+        };
+        self.session.fm.readings.push(record);
+        self.save().await;
+        self.emit(event);
+    }
+
+    /// The model read the opening message as a close: it cannot tell the
+    /// messages apart, and the host stops reading them, saying so.
+    async fn stop_reading(&mut self) {
+        self.judgement.cannot_read = true;
+        let text = crate::tr!(
+            "The model read your opening message as a closing one, so it cannot tell your messages apart: the host stops reading them for this session. Agents can still propose the end and ask you questions; read_messages: false says so for good.",
+            "模型把你的开场消息读成了收尾消息，无法区分你的消息：本次对话中主持人不再解读你的消息。成员仍可提议结束或向你提问；设置 read_messages: false 可长期关闭。"
+        );
+        self.notice(crate::engine::NoticeKind::Warning, text).await;
+    }
+
+    /// What the reading decided (`done`, as recorded): the host's proposal
+    /// to end, the room's consensus, the host's question for the facts.
+    async fn act_on_reading(
+        &mut self,
+        round: u32,
+        done: &str,
+        replies: &[(String, String)],
+        stances: &[Stance],
+        passed: usize,
+        question: Option<String>,
+    ) -> Option<Next> {
+        let mut outcome = None;
         match done {
             "propose_end" => {
                 let Some(host) = self.host_of(round) else { return outcome };
-                let text = self.close_text(&replies);
+                let text = self.close_text(replies);
                 // Why the host proposes, in the transcript before the modal.
                 let said = format!("{} {}: {text}", host.icon, host.name);
                 self.notice(crate::engine::NoticeKind::Info, said).await;
                 outcome = Some(self.end_proposal(&host, text.clone(), text).await);
             }
-            "check_agreement" if agreed(&stances, passed) => {
+            "check_agreement" if agreed(stances, passed) => {
                 // Every speaker passed: the room had nothing to add.
                 let unopposed = stances.is_empty();
                 let text = self.render(if unopposed { "agreement_unopposed" } else { "agreement_proposal" }, &[]);
@@ -291,8 +318,9 @@ impl Party {
 
     /// When the facilitator asked whether the room agrees: each reply's
     /// stance by its own words (`stated_stance`), and, unless one of them
-    /// objects (then nothing can agree), each reply whose words say neither
-    /// as the host hears it (`hear`; only a yes counts). None: consensus is
+    /// objects outright (then nothing can agree), each reply whose words
+    /// say neither, or object only after the opening, as the host hears it
+    /// (`hear`; only a yes counts). None: consensus is
     /// off, or quiet after a declined proposal. The third part: the
     /// facilitator quit during a hearing (the stances so far still go in
     /// the session file).
@@ -310,11 +338,21 @@ impl Party {
             .iter()
             .map(|(_, text)| stated_stance(text, &c.agreement_words, &c.disagreement_words))
             .collect();
+        // A disagreement word only after a reply's opening may be a caveat
+        // on a yes: that reply is heard too, and stays a disagreement
+        // unless the hearing says yes. One that disagrees outright leaves
+        // nothing to hear.
+        let doubtful: Vec<bool> = replies
+            .iter()
+            .zip(&stances)
+            .map(|((_, text), s)| *s == Stance::Disagree && !disagrees_outright(text, &c.disagreement_words))
+            .collect();
+        let outright = stances.iter().zip(&doubtful).any(|(s, doubt)| *s == Stance::Disagree && !doubt);
         let mut heard = Vec::new();
         let mut quit = None;
-        if !stances.contains(&Stance::Disagree) {
-            for ((id, text), s) in replies.iter().zip(stances.iter_mut()) {
-                if *s != Stance::New {
+        if !outright {
+            for (((id, text), s), doubt) in replies.iter().zip(stances.iter_mut()).zip(&doubtful) {
+                if *s != Stance::New && !doubt {
                     continue;
                 }
                 match self.hear(round, message, id, text).await {

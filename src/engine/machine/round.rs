@@ -351,18 +351,7 @@ impl Party {
                 // stops the round (a reply streaming beside it still
                 // finishes); a later question stays in its reply's words.
                 let first = tally.question.is_none() && tally.proposal.is_none();
-                let names = self.room.agents.iter().map(|a| a.name.as_str());
-                let question = question.filter(|q| {
-                    let theirs = crate::engine::hygiene::for_the_room(q, names);
-                    if theirs {
-                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for the room: the round goes on");
-                    }
-                    let echo = !theirs && self.echoes_facilitator(round, q);
-                    if echo {
-                        tracing::info!(agent = %agent.id, question = %q, "the ask marker before the facilitator's own question: the round goes on");
-                    }
-                    !theirs && !echo
-                });
+                let question = question.filter(|q| self.asks_the_facilitator(round, agent, q));
                 let detecting = self.room.cfg.party.end_detection.enable_detection;
                 let mut proposes = end_marker && detecting;
                 // The markers spoke for the speaker: nothing to ask it.
@@ -378,49 +367,21 @@ impl Party {
                 } else {
                     None
                 };
-                let question = question.or_else(|| {
-                    let names = self.room.agents.iter().map(|a| a.name.as_str());
-                    // A question only with a question mark: an answer cut
-                    // off mid-question asks nothing.
-                    check
-                        .as_ref()
-                        .and_then(|c| c.ask.clone())
-                        .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::hygiene::for_the_room(q, names))
-                        .filter(|q| !self.asked_before(agent, round, q))
-                });
+                let question = question.or_else(|| self.checked_question(round, agent, check.as_ref()));
                 proposes |= check.as_ref().is_some_and(SelfCheck::proposes_end) && detecting;
                 if let Some(q) = question.filter(|_| first) {
                     tally.question = Some((agent.clone(), q));
                     return (false, Some(text));
                 }
-                if proposes && first {
-                    let quiet_until = self.judgement.end_quiet_until;
-                    match crate::engine::proposals::held(round, quiet_until, self.answers_question(round)) {
-                        Some(why) => tracing::info!(agent = %agent.id, round, ?why, "a proposal to end held back"),
-                        None => {
-                            tally.proposal = Some((agent.clone(), raw, text.clone()));
-                            return (false, Some(text));
-                        }
-                    }
+                if proposes && first && self.proposal_stands(round, agent) {
+                    tally.proposal = Some((agent.clone(), raw, text.clone()));
+                    return (false, Some(text));
                 }
                 return (true, Some(text));
             }
             Reply::Emptied(cause) => {
-                // Twice nothing of its own: in a meeting, one passes. Not a
-                // failure: the server answered.
-                tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
-                self.count_cut("passed");
                 tally.yielded.passed += 1;
-                let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
-                self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
-                // A round everyone passed was still played.
-                self.count_round(round);
-                self.save().await;
-                self.emit(Event::AgentPassed {
-                    agent: agent.id.clone(),
-                    round,
-                    text,
-                });
+                self.record_pass(round, agent, &cause).await;
             }
             // A prompt still too long after the budget was lowered fails
             // like any turn; a server gone for the whole retry window
@@ -428,14 +389,7 @@ impl Party {
             Reply::Failed(cause) | Reply::TooLong(cause) | Reply::Unreachable(cause) => {
                 tally.failed += 1;
                 tally.last_cause = cause.clone();
-                let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
-                self.record_round_turn(round, TurnKind::Failed, agent, text, false);
-                self.save().await;
-                self.emit(Event::AgentFailed {
-                    agent: agent.id.clone(),
-                    round,
-                    cause,
-                });
+                self.record_failure(round, agent, cause).await;
                 if gone {
                     tally.gone = true;
                     return (false, None);
@@ -452,6 +406,75 @@ impl Party {
             }
         }
         (true, None)
+    }
+
+    /// Whether an agent's ask-marker question `q` is put to the facilitator:
+    /// not one for the room (calling on an agent, proposing, asking an
+    /// opinion), nor the facilitator's own question handed back.
+    fn asks_the_facilitator(&self, round: u32, agent: &Agent, q: &str) -> bool {
+        let names = self.room.agents.iter().map(|a| a.name.as_str());
+        if crate::engine::hygiene::for_the_room(q, names) {
+            tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for the room: the round goes on");
+            return false;
+        }
+        if self.echoes_facilitator(round, q) {
+            tracing::info!(agent = %agent.id, question = %q, "the ask marker before the facilitator's own question: the round goes on");
+            return false;
+        }
+        true
+    }
+
+    /// The question of a speaker's self-check, if it asks the facilitator
+    /// something new: only with a question mark (an answer cut off
+    /// mid-question asks nothing), not for the room, not asked before.
+    fn checked_question(&self, round: u32, agent: &Agent, check: Option<&SelfCheck>) -> Option<String> {
+        let names = self.room.agents.iter().map(|a| a.name.as_str());
+        check
+            .and_then(|c| c.ask.clone())
+            .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::hygiene::for_the_room(q, names))
+            .filter(|q| !self.asked_before(agent, round, q))
+    }
+
+    /// Whether an agent's proposal to end stands: not held back by the
+    /// quiet rounds after a declined one, nor in the round that works with
+    /// the facilitator's answer (`proposals::held`).
+    fn proposal_stands(&self, round: u32, agent: &Agent) -> bool {
+        let quiet_until = self.judgement.end_quiet_until;
+        match crate::engine::proposals::held(round, quiet_until, self.answers_question(round)) {
+            Some(why) => {
+                tracing::info!(agent = %agent.id, round, ?why, "a proposal to end held back");
+                false
+            }
+            None => true,
+        }
+    }
+
+    /// A failed turn, in the transcript and the file, then shown.
+    async fn record_failure(&mut self, round: u32, agent: &Agent, cause: String) {
+        let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
+        self.record_round_turn(round, TurnKind::Failed, agent, text, false);
+        self.save().await;
+        self.emit(Event::AgentFailed {
+            agent: agent.id.clone(),
+            round,
+            cause,
+        });
+    }
+
+    /// Twice nothing of its own: in a meeting, one passes. Not a failure:
+    /// the server answered. A round everyone passed was still played.
+    async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
+        tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
+        self.count_cut("passed");
+        let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
+        self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
+        self.count_round(round);
+        self.save().await;
+        self.emit(Event::AgentPassed {
+            agent: agent.id.clone(),
+            round,
+            text,
+        });
     }
 
     /// A reply that counts: in the transcript and the file, then shown.

@@ -56,88 +56,33 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
         format == EventFormat::Text && std::io::stdout().is_terminal() && super::colors_allowed(),
     );
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
-    let mut lines: VecDeque<(usize, String)> = VecDeque::new();
-    let mut line_no = 0usize;
-    let mut eof = false;
+    let mut input = Input {
+        opening: topic.map(|text| Command::Message { text }),
+        ..Input::default()
+    };
     let mut awaiting = false;
     let mut signals = Signals::new();
-    let mut opening = topic.map(|text| Command::Message { text });
     let mut ending = super::exit::Ending::default();
     loop {
         tokio::select! {
             ev = engine.events.recv() => {
                 let Some(ev) = ev else { break };
-                let mut next = Some(ev);
-                let mut ended = false;
-                // Everything queued goes out in one write. The engine runs on
-                // this thread, so the queue holds one event whenever this task
-                // wakes; letting the engine run once more first collects the
-                // rest of a burst (a network read holds dozens of tokens).
-                let mut yielded = false;
-                while let Some(ev) = next.take() {
-                    printer.print(&ev);
-                    ending.see(&ev);
-                    match ev {
-                        Event::AwaitingInput { .. } => awaiting = true,
-                        Event::SessionEnded { .. } => ended = true,
-                        _ => {}
-                    }
-                    if !ended {
-                        next = engine.events.try_recv().ok();
-                        if next.is_none() && !yielded {
-                            yielded = true;
-                            tokio::task::yield_now().await;
-                            next = engine.events.try_recv().ok();
-                        }
-                    }
-                }
-                printer.flush();
+                let (asked, ended) = print_burst(&mut printer, &mut engine.events, &mut ending, ev).await;
+                awaiting |= asked;
                 if ended {
                     break;
                 }
             }
-            line = reader.next_line(), if !eof => match line {
-                Ok(Some(l)) => {
-                    line_no += 1;
-                    lines.push_back((line_no, l));
-                }
-                Ok(None) => eof = true,
-                Err(e) => {
-                    let n = line_no + 1;
-                    eprintln!("bmad-party: {}", crate::tr!("stdin line {n}: {e}", "标准输入第 {n} 行：{e}"));
-                    eof = true;
-                }
-            },
+            line = reader.next_line(), if !input.eof => input.take(line),
             _ = signals.next() => {
                 ending.signalled = true;
                 let _ = engine.commands.send(Command::Quit);
             }
         }
-        while awaiting {
-            let next = match opening.take() {
-                Some(c) => Some(c),
-                None => match lines.pop_front() {
-                    Some((n, l)) => match parse_line(&l) {
-                        Line::Command(c) => Some(c),
-                        Line::Invalid(why) => {
-                            eprintln!(
-                                "bmad-party: {}",
-                                crate::tr!(
-                                    "stdin line {n}: not a command ({why}); skipped",
-                                    "标准输入第 {n} 行：不是命令（{why}）；已跳过"
-                                )
-                            );
-                            continue;
-                        }
-                    },
-                    None if eof => Some(Command::Left),
-                    None => None,
-                },
-            };
-            let Some(cmd) = next else { break };
-            awaiting = false;
-            if engine.commands.send(cmd).is_err() {
-                break;
+        if awaiting {
+            if let Some(cmd) = input.next_command() {
+                awaiting = false;
+                let _ = engine.commands.send(cmd);
             }
         }
     }
@@ -150,6 +95,95 @@ pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -
                 crate::tr!("the engine stopped unexpectedly: {e}", "引擎意外停止：{e}")
             );
             1
+        }
+    }
+}
+
+/// Prints `ev` and everything queued behind it in one write. The engine
+/// runs on this thread, so the queue holds one event whenever this task
+/// wakes; letting the engine run once more first collects the rest of a
+/// burst (a network read holds dozens of tokens). Returns whether the
+/// engine asked for input, and whether the session ended.
+async fn print_burst(
+    printer: &mut Printer,
+    events: &mut tokio::sync::mpsc::UnboundedReceiver<Event>,
+    ending: &mut super::exit::Ending,
+    ev: Event,
+) -> (bool, bool) {
+    let (mut asked, mut ended, mut yielded) = (false, false, false);
+    let mut next = Some(ev);
+    while let Some(ev) = next.take() {
+        printer.print(&ev);
+        ending.see(&ev);
+        match ev {
+            Event::AwaitingInput { .. } => asked = true,
+            Event::SessionEnded { .. } => ended = true,
+            _ => {}
+        }
+        if !ended {
+            next = events.try_recv().ok();
+            if next.is_none() && !yielded {
+                yielded = true;
+                tokio::task::yield_now().await;
+                next = events.try_recv().ok();
+            }
+        }
+    }
+    printer.flush();
+    (asked, ended)
+}
+
+/// The facilitator's side: stdin lines as they come, numbered for
+/// messages; the topic given on the command line goes first.
+#[derive(Default)]
+struct Input {
+    lines: VecDeque<(usize, String)>,
+    line_no: usize,
+    eof: bool,
+    opening: Option<Command>,
+}
+
+impl Input {
+    /// A line read from stdin, its end, or a read error (reported; the
+    /// input ends there).
+    fn take(&mut self, line: std::io::Result<Option<String>>) {
+        match line {
+            Ok(Some(l)) => {
+                self.line_no += 1;
+                self.lines.push_back((self.line_no, l));
+            }
+            Ok(None) => self.eof = true,
+            Err(e) => {
+                let n = self.line_no + 1;
+                eprintln!("bmad-party: {}", crate::tr!("stdin line {n}: {e}", "标准输入第 {n} 行：{e}"));
+                self.eof = true;
+            }
+        }
+    }
+
+    /// The next command for an engine that asks for input: the opening,
+    /// then each line (a JSON object that is no command is reported and
+    /// skipped); at the end of input, the facilitator has left. None while
+    /// no line has come.
+    fn next_command(&mut self) -> Option<Command> {
+        if let Some(c) = self.opening.take() {
+            return Some(c);
+        }
+        loop {
+            match self.lines.pop_front() {
+                Some((n, l)) => match parse_line(&l) {
+                    Line::Command(c) => return Some(c),
+                    Line::Invalid(why) => eprintln!(
+                        "bmad-party: {}",
+                        crate::tr!(
+                            "stdin line {n}: not a command ({why}); skipped",
+                            "标准输入第 {n} 行：不是命令（{why}）；已跳过"
+                        )
+                    ),
+                },
+                None if self.eof => return Some(Command::Left),
+                None => return None,
+            }
         }
     }
 }

@@ -123,72 +123,8 @@ pub fn parse(md: &str) -> Vec<Logical> {
     let opts = Options::ENABLE_STRIKETHROUGH | Options::ENABLE_TABLES;
     for ev in Parser::new_ext(md, opts) {
         match ev {
-            Md::Start(tag) => match tag {
-                Tag::Paragraph => b.flush(),
-                Tag::Heading { level, .. } => {
-                    b.blank();
-                    let s = match level {
-                        HeadingLevel::H1 => Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-                        _ => Style::new().add_modifier(Modifier::BOLD),
-                    };
-                    b.styles.push(s);
-                }
-                Tag::BlockQuote(_) => {
-                    b.flush();
-                    b.quote += 1;
-                }
-                Tag::CodeBlock(_) => {
-                    b.blank();
-                    b.in_code = true;
-                }
-                Tag::List(start) => {
-                    if b.lists.is_empty() {
-                        b.blank();
-                    } else {
-                        b.flush();
-                    }
-                    b.lists.push(start);
-                }
-                Tag::Item => {
-                    b.flush();
-                    b.item_start = true;
-                }
-                Tag::Emphasis => b.styles.push(Style::new().add_modifier(Modifier::ITALIC)),
-                Tag::Strong => b.styles.push(Style::new().add_modifier(Modifier::BOLD)),
-                Tag::Strikethrough => b.styles.push(Style::new().add_modifier(Modifier::CROSSED_OUT)),
-                Tag::Link { .. } => b.styles.push(Style::new().add_modifier(Modifier::UNDERLINED)),
-                _ => b.styles.push(Style::default()),
-            },
-            Md::End(end) => match end {
-                TagEnd::Paragraph => b.blank(),
-                TagEnd::Heading(_) => {
-                    b.styles.pop();
-                    b.blank();
-                }
-                TagEnd::BlockQuote(_) => {
-                    b.flush();
-                    b.quote = b.quote.saturating_sub(1);
-                    b.blank();
-                }
-                TagEnd::CodeBlock => {
-                    b.in_code = false;
-                    b.blank();
-                }
-                TagEnd::List(_) => {
-                    b.flush();
-                    b.lists.pop();
-                    if b.lists.is_empty() {
-                        b.blank();
-                    }
-                }
-                TagEnd::Item => b.flush(),
-                TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
-                    b.styles.pop();
-                }
-                _ => {
-                    b.styles.pop();
-                }
-            },
+            Md::Start(tag) => b.open(tag),
+            Md::End(end) => b.close(end),
             Md::Text(t) => b.text(&t),
             Md::Code(t) => {
                 b.start_line();
@@ -214,6 +150,82 @@ pub fn parse(md: &str) -> Vec<Logical> {
         b.lines.pop();
     }
     b.lines
+}
+
+impl Builder {
+    /// A block or a style begins.
+    fn open(&mut self, tag: Tag<'_>) {
+        match tag {
+            Tag::Paragraph => self.flush(),
+            Tag::Heading { level, .. } => {
+                self.blank();
+                let s = match level {
+                    HeadingLevel::H1 => Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                    _ => Style::new().add_modifier(Modifier::BOLD),
+                };
+                self.styles.push(s);
+            }
+            Tag::BlockQuote(_) => {
+                self.flush();
+                self.quote += 1;
+            }
+            Tag::CodeBlock(_) => {
+                self.blank();
+                self.in_code = true;
+            }
+            Tag::List(start) => {
+                if self.lists.is_empty() {
+                    self.blank();
+                } else {
+                    self.flush();
+                }
+                self.lists.push(start);
+            }
+            Tag::Item => {
+                self.flush();
+                self.item_start = true;
+            }
+            Tag::Emphasis => self.styles.push(Style::new().add_modifier(Modifier::ITALIC)),
+            Tag::Strong => self.styles.push(Style::new().add_modifier(Modifier::BOLD)),
+            Tag::Strikethrough => self.styles.push(Style::new().add_modifier(Modifier::CROSSED_OUT)),
+            Tag::Link { .. } => self.styles.push(Style::new().add_modifier(Modifier::UNDERLINED)),
+            _ => self.styles.push(Style::default()),
+        }
+    }
+
+    /// A block or a style ends.
+    fn close(&mut self, end: TagEnd) {
+        match end {
+            TagEnd::Paragraph => self.blank(),
+            TagEnd::Heading(_) => {
+                self.styles.pop();
+                self.blank();
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.quote = self.quote.saturating_sub(1);
+                self.blank();
+            }
+            TagEnd::CodeBlock => {
+                self.in_code = false;
+                self.blank();
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.lists.pop();
+                if self.lists.is_empty() {
+                    self.blank();
+                }
+            }
+            TagEnd::Item => self.flush(),
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
+                self.styles.pop();
+            }
+            _ => {
+                self.styles.pop();
+            }
+        }
+    }
 }
 
 /// A word (possibly in several styles) and the whitespace after it.

@@ -318,13 +318,7 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
                 format!("▶ {}", who.user_name),
                 Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
             ))];
-            v.extend(wrap(
-                &[Logical {
-                    spans: vec![Span::raw(e.text.clone())],
-                    ..Default::default()
-                }],
-                width,
-            ));
+            v.extend(plain(e.text.clone(), Style::default(), width));
             v
         }
         EntryKind::Agent { id, interrupted } => speaker_lines(who, id, *interrupted, false, &e.text, width),
@@ -332,14 +326,9 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         EntryKind::Question { id } => {
             let (name, _, color) = name_of(id);
             let head = format!("❓ {name} {}", pick(who.lang, "asks:", "提问："));
-            let mut v = wrap(
-                &[Logical {
-                    spans: vec![Span::styled(
-                        format!("{head} {}", e.text),
-                        Style::new().fg(color).add_modifier(Modifier::BOLD),
-                    )],
-                    ..Default::default()
-                }],
+            let mut v = plain(
+                format!("{head} {}", e.text),
+                Style::new().fg(color).add_modifier(Modifier::BOLD),
                 width,
             );
             v.push(Line::from(Span::styled(
@@ -350,24 +339,12 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         }
         EntryKind::Push => {
             let text = format!("🤖 {}: {}", pick(who.lang, "Automatic push", "自动推进"), e.text);
-            wrap(
-                &[Logical {
-                    spans: vec![Span::styled(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC))],
-                    ..Default::default()
-                }],
-                width,
-            )
+            plain(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC), width)
         }
         EntryKind::Failed { id } => {
             let (name, _, _) = name_of(id);
             let text = format!("⚠ {name} {}: {}", pick(who.lang, "could not answer", "未能回答"), e.text);
-            wrap(
-                &[Logical {
-                    spans: vec![Span::styled(text, Style::new().fg(Color::Red))],
-                    ..Default::default()
-                }],
-                width,
-            )
+            plain(text, Style::new().fg(Color::Red), width)
         }
         EntryKind::Divider => {
             let text = format!(" {} ", e.text);
@@ -385,20 +362,20 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
                 NoticeKind::Exit => Style::new().fg(Color::Magenta),
                 NoticeKind::Info => Style::new().fg(Color::Gray),
             };
-            e.text
-                .lines()
-                .flat_map(|line| {
-                    wrap(
-                        &[Logical {
-                            spans: vec![Span::styled(line.to_string(), style)],
-                            ..Default::default()
-                        }],
-                        width,
-                    )
-                })
-                .collect()
+            e.text.lines().flat_map(|line| plain(line.to_string(), style, width)).collect()
         }
     }
+}
+
+/// `text` as one styled run, wrapped to `width` (not read as Markdown).
+fn plain(text: String, style: Style, width: u16) -> Vec<Line<'static>> {
+    wrap(
+        &[Logical {
+            spans: vec![Span::styled(text, style)],
+            ..Default::default()
+        }],
+        width,
+    )
 }
 
 fn speaker_lines(who: &Speakers<'_>, id: &str, interrupted: bool, farewell: bool, text: &str, width: u16) -> Vec<Line<'static>> {

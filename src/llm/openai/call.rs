@@ -32,37 +32,19 @@ pub(super) async fn run(
     messages: Vec<Arc<RawValue>>,
     tx: &mpsc::Sender<LlmEvent>,
 ) {
-    let mut backoff = backon::ExponentialBuilder::default()
-        .with_min_delay(settings.min_backoff)
-        .with_max_delay(Duration::from_secs(20))
-        .with_max_times(settings.max_retries as usize)
-        .with_jitter()
-        .build();
-    // With no model named, the endpoint's list decides (the first call
-    // waits for it, a few seconds at most, rather than guess), and is asked
-    // again when it could not be asked before (a server down at start).
-    let chosen = !settings.model_named && req.model.is_none();
-    let mut model = match &req.model {
-        Some(m) => m.clone(),
-        None if chosen => super::model_from(&settings, listing.get().await.ok().as_ref()),
-        None => settings.model.clone(),
-    };
-    let mut asked_again = false;
+    let mut call = Attempts::new(&settings, &listing, &req).await;
     let stop = &req.stop[..req.stop.len().min(stop_limit(&settings.base_url))];
-    let mut attempt = 0u32;
-    let mut outage: Option<Outage> = None;
-    let mut unstreamed = false;
     // Servers and proxies sometimes echo the key in an error body.
     let redacted = |e: AttemptError| AttemptError {
         cause: redact(&e.cause, &settings.api_key),
         ..e
     };
     loop {
-        attempt += 1;
+        call.attempt += 1;
         let cap_field = options.cap_field.load(Ordering::Relaxed);
         let response_format = options.response_format(req.json_schema.as_ref());
         let body = Body {
-            model: &model,
+            model: &call.model,
             messages: &messages,
             temperature: req.temperature,
             stream: true,
@@ -90,13 +72,13 @@ pub(super) async fn run(
             }
             Err(e) => redacted(e),
         };
-        tracing::warn!(attempt, cause = %err.cause, "model call failed");
+        tracing::warn!(attempt = call.attempt, cause = %err.cause, "model call failed");
         if err.refused.is_some_and(|r| options.give_up(r)) {
-            attempt -= 1;
+            call.attempt -= 1;
             continue;
         }
-        let err = if err.ended_without_text && !unstreamed {
-            unstreamed = true;
+        let err = if err.ended_without_text && !call.unstreamed {
+            call.unstreamed = true;
             match once_unstreamed(&client, &body, settings.request_timeout).await {
                 Ok(reply) => {
                     for event in reply {
@@ -113,6 +95,66 @@ pub(super) async fn run(
         } else {
             err
         };
+        if call.after(err, &settings, &listing, tx).await == Step::Stop {
+            return;
+        }
+    }
+}
+
+/// What happens after a failed attempt.
+#[derive(PartialEq)]
+enum Step {
+    /// Another attempt (the wait, if any, is over).
+    Again,
+    /// The call is over; its last event is sent.
+    Stop,
+}
+
+/// The state of one call between its attempts.
+struct Attempts {
+    backoff: backon::ExponentialBackoff,
+    /// No model was named: the endpoint's list decides, and is asked again
+    /// when it could not be asked before.
+    chosen: bool,
+    model: String,
+    /// The list was asked again after a "no such model".
+    asked_again: bool,
+    attempt: u32,
+    outage: Option<Outage>,
+    /// The request was sent once unstreamed after a stream with no text.
+    unstreamed: bool,
+}
+
+impl Attempts {
+    /// With no model named, the first call waits for the endpoint's list (a
+    /// few seconds at most) rather than guess.
+    async fn new(settings: &OpenAiSettings, listing: &Listing, req: &ChatRequest) -> Attempts {
+        let chosen = !settings.model_named && req.model.is_none();
+        let model = match &req.model {
+            Some(m) => m.clone(),
+            None if chosen => super::model_from(settings, listing.get().await.ok().as_ref()),
+            None => settings.model.clone(),
+        };
+        Attempts {
+            backoff: backon::ExponentialBuilder::default()
+                .with_min_delay(settings.min_backoff)
+                .with_max_delay(Duration::from_secs(20))
+                .with_max_times(settings.max_retries as usize)
+                .with_jitter()
+                .build(),
+            chosen,
+            model,
+            asked_again: false,
+            attempt: 0,
+            outage: None,
+            unstreamed: false,
+        }
+    }
+
+    /// After a failure: a prompt too long goes back to the engine; a server
+    /// that cannot be reached is waited for; a model it lacks is looked up
+    /// again once; what may pass is retried with backoff; the rest fails.
+    async fn after(&mut self, err: AttemptError, settings: &OpenAiSettings, listing: &Listing, tx: &mpsc::Sender<LlmEvent>) -> Step {
         if let Some(t) = err.too_long {
             let _ = tx
                 .send(LlmEvent::TooLong {
@@ -121,83 +163,89 @@ pub(super) async fn run(
                     prompt: t.prompt,
                 })
                 .await;
-            return;
+            return Step::Stop;
         }
         if err.unreachable {
-            // A server that is down is waited for within the window; these
-            // attempts are not counted: a restart costs no retry.
-            attempt -= 1;
-            let o = outage.get_or_insert_with(|| Outage::new(&settings));
-            let waited = o.since.elapsed();
-            let Some(delay) = o.next_delay(waited) else {
-                let (cause, s) = (err.cause, settings.retry_window.as_secs());
-                let _ = tx
-                    .send(LlmEvent::Unreachable(crate::tr!(
-                        "{cause} (unreachable for {s} s)",
-                        "{cause}（{s} 秒内无法连接）"
-                    )))
-                    .await;
-                return;
-            };
-            if !delay.is_zero() {
-                let _ = tx
-                    .send(LlmEvent::Waiting {
-                        waited_ms: waited.as_millis() as u64,
-                        window_ms: settings.retry_window.as_millis() as u64,
-                        cause: err.cause,
-                    })
-                    .await;
-                tokio::time::sleep(delay).await;
-            }
-            if chosen && listing.known().is_none() {
-                if let Ok(listed) = listing.get().await {
-                    model = super::model_from(&settings, Some(&listed));
-                }
-            }
-            continue;
+            return self.wait_out(err.cause, settings, listing, tx).await;
         }
         // The server answered: an outage, if there was one, is over.
-        outage = None;
-        if err.model_missing && chosen && !asked_again {
-            asked_again = true;
+        self.outage = None;
+        if err.model_missing && self.chosen && !self.asked_again {
+            self.asked_again = true;
             if let Ok(listed) = listing.get().await {
-                let again = super::model_from(&settings, Some(&listed));
-                if again != model {
-                    model = again;
-                    attempt -= 1;
-                    continue;
+                let again = super::model_from(settings, Some(&listed));
+                if again != self.model {
+                    self.model = again;
+                    self.attempt -= 1;
+                    return Step::Again;
                 }
             }
         }
         if err.model_missing {
             let sep = if err.cause.ends_with(['.', '!', '。']) { " " } else { ". " };
-            let cause = format!("{}{sep}{}", err.cause, models_to_name(&listing, &settings, &model).await);
+            let cause = format!("{}{sep}{}", err.cause, models_to_name(listing, settings, &self.model).await);
             let _ = tx.send(LlmEvent::Failed(cause)).await;
-            return;
+            return Step::Stop;
         }
         if !err.retryable {
             let _ = tx.send(LlmEvent::Failed(err.cause)).await;
-            return;
+            return Step::Stop;
         }
-        let Some(delay) = backoff.next() else {
-            let cause = &err.cause;
+        let Some(delay) = self.backoff.next() else {
+            let (cause, attempt) = (&err.cause, self.attempt);
             let _ = tx
                 .send(LlmEvent::Failed(crate::tr!(
                     "{cause} (after {attempt} attempts)",
                     "{cause}（已尝试 {attempt} 次）"
                 )))
                 .await;
-            return;
+            return Step::Stop;
         };
         let delay = err.retry_after.map(|d| d.min(Duration::from_secs(120))).unwrap_or(delay);
         let _ = tx
             .send(LlmEvent::Retrying {
-                attempt,
+                attempt: self.attempt,
                 delay_ms: delay.as_millis() as u64,
                 cause: err.cause,
             })
             .await;
         tokio::time::sleep(delay).await;
+        Step::Again
+    }
+
+    /// A server that is down is waited for within the retry window; these
+    /// attempts are not counted: a restart costs no retry. With no model
+    /// named, the endpoint's list is asked for once it answers.
+    async fn wait_out(&mut self, cause: String, settings: &OpenAiSettings, listing: &Listing, tx: &mpsc::Sender<LlmEvent>) -> Step {
+        self.attempt -= 1;
+        let o = self.outage.get_or_insert_with(|| Outage::new(settings));
+        let waited = o.since.elapsed();
+        let Some(delay) = o.next_delay(waited) else {
+            let s = settings.retry_window.as_secs();
+            let _ = tx
+                .send(LlmEvent::Unreachable(crate::tr!(
+                    "{cause} (unreachable for {s} s)",
+                    "{cause}（{s} 秒内无法连接）"
+                )))
+                .await;
+            return Step::Stop;
+        };
+        if !delay.is_zero() {
+            let _ = tx
+                .send(LlmEvent::Waiting {
+                    waited_ms: waited.as_millis() as u64,
+                    window_ms: settings.retry_window.as_millis() as u64,
+                    cause,
+                })
+                .await;
+            tokio::time::sleep(delay).await;
+        }
+        if self.chosen && listing.known().is_none() {
+            if let Ok(listed) = listing.get().await {
+                self.model = super::model_from(settings, Some(&listed));
+            }
+        }
+        Step::Again
     }
 }
 
@@ -319,45 +367,13 @@ async fn one_attempt(
         };
         match item {
             Ok(chunk) => {
-                if let Some(err) = chunk.error {
-                    let msg = error_message(&err.to_string());
-                    return Err(AttemptError::retry(crate::tr!(
-                        "server error in stream: {msg}",
-                        "流中的服务器错误：{msg}"
-                    )));
+                let taken = take_chunk(chunk, &mut finished, tx).await?;
+                if taken.text && !got_text {
+                    got_text = true;
+                    timer.as_mut().reset(progress + settings.stall_timeout);
                 }
-                for choice in chunk.choices {
-                    if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
-                        if !got_text {
-                            got_text = true;
-                            timer.as_mut().reset(progress + settings.stall_timeout);
-                        }
-                        if tx.send(LlmEvent::Token(text)).await.is_err() {
-                            return Ok(());
-                        }
-                    }
-                    match choice.finish_reason.as_deref() {
-                        Some("length") => {
-                            finished = true;
-                            let _ = tx.send(LlmEvent::Capped).await;
-                        }
-                        Some(r) if !r.is_empty() => finished = true,
-                        _ => {}
-                    }
-                }
-                if let Some(u) = &chunk.usage {
-                    let p = u.get("prompt_tokens").and_then(|v| v.as_u64());
-                    let c = u.get("completion_tokens").and_then(|v| v.as_u64());
-                    if let (Some(prompt), Some(completion)) = (p, c) {
-                        let cached = cached_tokens(chunk.usage.as_ref(), chunk.timings.as_ref());
-                        let _ = tx
-                            .send(LlmEvent::Usage {
-                                prompt,
-                                completion,
-                                cached,
-                            })
-                            .await;
-                    }
+                if taken.closed {
+                    return Ok(());
                 }
             }
             // One malformed chunk among good ones: skip it, as the stream
@@ -379,6 +395,60 @@ async fn one_attempt(
         });
     }
     Ok(())
+}
+
+/// What one chunk of a stream gave: text, and whether the receiver has gone.
+struct Taken {
+    text: bool,
+    closed: bool,
+}
+
+/// One chunk: its text as tokens, a finish (`length`: capped), its usage;
+/// an error object in the stream is a retryable failure.
+async fn take_chunk(chunk: Chunk, finished: &mut bool, tx: &mpsc::Sender<LlmEvent>) -> Result<Taken, AttemptError> {
+    if let Some(err) = chunk.error {
+        let msg = error_message(&err.to_string());
+        return Err(AttemptError::retry(crate::tr!(
+            "server error in stream: {msg}",
+            "流中的服务器错误：{msg}"
+        )));
+    }
+    let mut taken = Taken {
+        text: false,
+        closed: false,
+    };
+    for choice in chunk.choices {
+        if let Some(text) = choice.delta.content.filter(|t| !t.is_empty()) {
+            taken.text = true;
+            if tx.send(LlmEvent::Token(text)).await.is_err() {
+                taken.closed = true;
+                return Ok(taken);
+            }
+        }
+        match choice.finish_reason.as_deref() {
+            Some("length") => {
+                *finished = true;
+                let _ = tx.send(LlmEvent::Capped).await;
+            }
+            Some(r) if !r.is_empty() => *finished = true,
+            _ => {}
+        }
+    }
+    if let Some(u) = &chunk.usage {
+        let p = u.get("prompt_tokens").and_then(|v| v.as_u64());
+        let c = u.get("completion_tokens").and_then(|v| v.as_u64());
+        if let (Some(prompt), Some(completion)) = (p, c) {
+            let cached = cached_tokens(chunk.usage.as_ref(), chunk.timings.as_ref());
+            let _ = tx
+                .send(LlmEvent::Usage {
+                    prompt,
+                    completion,
+                    cached,
+                })
+                .await;
+        }
+    }
+    Ok(taken)
 }
 
 /// After a stream that ended without text, the same request once, not

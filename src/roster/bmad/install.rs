@@ -136,22 +136,7 @@ pub fn roster(project: &Project, problems: &mut Vec<SourceError>) -> Option<(Vec
             ));
             continue;
         };
-        // The persona: the skill's customize.toml, then the team and user overrides.
-        let mut persona = Table::new();
-        let mut persona_src = None;
-        if let Some(path) = skills.get(code) {
-            if let Some(t) = read_table(path, &project.root, problems) {
-                merge(&mut persona, t);
-                persona_src = Some(rel(&project.root, path));
-            }
-        }
-        for layer in [format!("{code}.toml"), format!("{code}.user.toml")] {
-            let p = project.dir.join("custom").join(layer);
-            if let Some(t) = p.is_file().then(|| read_table(&p, &project.root, problems)).flatten() {
-                merge(&mut persona, t);
-            }
-        }
-        let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
+        let (agent, persona_src) = persona(project, skills.get(code), code, problems);
         if persona_src.is_none() {
             problems.push(SourceError::new(
                 &source,
@@ -163,54 +148,74 @@ pub fn roster(project: &Project, problems: &mut Vec<SourceError>) -> Option<(Vec
                 ),
             ));
         }
-        let pick = |k: &str| {
-            let d = text_of(desc, k);
-            if d.is_empty() {
-                text_of(&agent, k)
-            } else {
-                d
-            }
-        };
-        let description = text_of(desc, "description");
-        let name = pick("name");
-        let title = pick("title");
-        let name = if name.is_empty() { code.clone() } else { name };
-        let title = if title.is_empty() { text_of(desc, "module") } else { title };
-        let role = [text_of(&agent, "role"), description.clone(), title.clone()]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        let identity = [text_of(&agent, "identity"), description.clone()]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        let style = [text_of(&agent, "communication_style"), description.clone()]
-            .into_iter()
-            .find(|v| !v.is_empty())
-            .unwrap_or_default();
-        agents.push(Agent {
-            id: code_to_id(code),
-            name: name.replace('*', ""),
-            title: if title.is_empty() { "Agent".into() } else { title },
-            icon: pick("icon"),
-            role,
-            identity,
-            communication_style: style,
-            principles: list_of(&agent, "principles"),
-            capabilities: Some(text_of(desc, "team")).filter(|t| !t.is_empty()),
-            color: Some(palette(agents.len())),
-            model: None,
-            diligence_push_max: None,
-            moderator: false,
-            instructions: String::new(),
-            source: format!(
-                "{source} [agents.{code}]{}",
-                persona_src.map(|p| format!(" + {p}")).unwrap_or_default()
-            ),
-            aliases: aliases_of(code),
-        });
+        let mut a = agent_of(code, desc, &agent, agents.len());
+        a.source = format!(
+            "{source} [agents.{code}]{}",
+            persona_src.map(|p| format!(" + {p}")).unwrap_or_default()
+        );
+        agents.push(a);
     }
     Some((agents, source))
+}
+
+/// An agent's persona: the skill's customize.toml (`skill`), then the team
+/// and user overrides; the `[agent]` table of it, and where the skill's
+/// file is (None: no customize.toml).
+fn persona(project: &Project, skill: Option<&std::path::PathBuf>, code: &str, problems: &mut Vec<SourceError>) -> (Table, Option<String>) {
+    let mut persona = Table::new();
+    let mut persona_src = None;
+    if let Some(path) = skill {
+        if let Some(t) = read_table(path, &project.root, problems) {
+            merge(&mut persona, t);
+            persona_src = Some(rel(&project.root, path));
+        }
+    }
+    for layer in [format!("{code}.toml"), format!("{code}.user.toml")] {
+        let p = project.dir.join("custom").join(layer);
+        if let Some(t) = p.is_file().then(|| read_table(&p, &project.root, problems)).flatten() {
+            merge(&mut persona, t);
+        }
+    }
+    let agent = persona.get("agent").and_then(Value::as_table).cloned().unwrap_or_default();
+    (agent, persona_src)
+}
+
+/// The agent `code` from its `[agents.CODE]` description and its persona's
+/// `[agent]` table: the description's words first, the persona's where it
+/// has none. `index` picks its colour.
+fn agent_of(code: &str, desc: &Table, agent: &Table, index: usize) -> Agent {
+    let pick = |k: &str| {
+        let d = text_of(desc, k);
+        if d.is_empty() {
+            text_of(agent, k)
+        } else {
+            d
+        }
+    };
+    let description = text_of(desc, "description");
+    let name = pick("name");
+    let title = pick("title");
+    let name = if name.is_empty() { code.to_string() } else { name };
+    let title = if title.is_empty() { text_of(desc, "module") } else { title };
+    let first = |options: Vec<String>| options.into_iter().find(|v| !v.is_empty()).unwrap_or_default();
+    Agent {
+        id: code_to_id(code),
+        name: name.replace('*', ""),
+        role: first(vec![text_of(agent, "role"), description.clone(), title.clone()]),
+        title: if title.is_empty() { "Agent".into() } else { title },
+        icon: pick("icon"),
+        identity: first(vec![text_of(agent, "identity"), description.clone()]),
+        communication_style: first(vec![text_of(agent, "communication_style"), description]),
+        principles: list_of(agent, "principles"),
+        capabilities: Some(text_of(desc, "team")).filter(|t| !t.is_empty()),
+        color: Some(palette(index)),
+        model: None,
+        diligence_push_max: None,
+        moderator: false,
+        instructions: String::new(),
+        source: String::new(),
+        aliases: aliases_of(code),
+    }
 }
 
 #[cfg(test)]

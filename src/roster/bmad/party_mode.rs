@@ -88,63 +88,17 @@ pub fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>,
         match installed {
             Some(a) => apply(a, m),
             None => {
-                let mut a = Agent {
-                    id: code_to_id(&code),
-                    name: code.clone(),
-                    title: "Agent".into(),
-                    icon: String::new(),
-                    role: String::new(),
-                    identity: String::new(),
-                    communication_style: String::new(),
-                    principles: vec![],
-                    capabilities: None,
-                    color: Some(palette(room.len() + out.extra.len())),
-                    model: None,
-                    diligence_push_max: None,
-                    moderator: false,
-                    instructions: String::new(),
-                    source: format!("{source} [{key}]"),
-                    aliases: super::aliases_of(&code),
-                };
-                apply(&mut a, m);
-                if a.role.is_empty() {
-                    a.role = a.title.clone();
-                }
-                out.extra.push(a);
+                let color = palette(room.len() + out.extra.len());
+                out.extra.push(custom_member(&code, m, color, format!("{source} [{key}]")));
             }
         }
     }
     for (i, g) in wf.get("party_groups").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let key = format!("workflow.party_groups[{i}]");
-        let Some(g) = g.as_table() else {
-            problems.push(problem(key, crate::tr!("not a table, skipped", "不是表，已跳过")));
-            continue;
-        };
-        let Some(id) = text(g, "id").filter(|id| valid_id(id)) else {
-            problems.push(problem(
-                key,
-                crate::tr!(
-                    "needs an `id` of letters, digits, - and _ (it names the memory folder), skipped",
-                    "需要由字母、数字、- 和 _ 组成的 `id`（它也是记忆文件夹的名字），已跳过"
-                ),
-            ));
-            continue;
-        };
-        let members = g.get("members").and_then(Value::as_array).map(|a| {
-            a.iter()
-                .filter_map(Value::as_str)
-                .map(|s| sanitize(s).trim().to_string())
-                .filter(|s| !s.is_empty())
-                .collect::<Vec<_>>()
-        });
-        out.parties.defs.push(PartyDef {
-            name: text(g, "name").unwrap_or_else(|| id.clone()),
-            scene: text(g, "scene"),
-            members,
-            memory: g.get("memory").and_then(Value::as_bool).unwrap_or(false),
-            source: format!("{source} [{key}]"),
-            id,
-        });
+        match group(g, format!("{source} [{key}]")) {
+            Ok(def) => out.parties.defs.push(def),
+            Err(message) => problems.push(problem(key, message)),
+        }
     }
     out.parties.default_party = text(&wf, "default_party");
     out.parties.default_memory = wf.get("party_memory").and_then(Value::as_bool).unwrap_or(true);
@@ -156,6 +110,63 @@ pub fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>,
         resolve_path(&project.root, &d)
     });
     out
+}
+
+/// A new custom member: a party-only agent made of the fields it gives
+/// (its role, if it gives none, is its title).
+fn custom_member(code: &str, m: &Table, color: String, source: String) -> Agent {
+    let mut a = Agent {
+        id: code_to_id(code),
+        name: code.to_string(),
+        title: "Agent".into(),
+        icon: String::new(),
+        role: String::new(),
+        identity: String::new(),
+        communication_style: String::new(),
+        principles: vec![],
+        capabilities: None,
+        color: Some(color),
+        model: None,
+        diligence_push_max: None,
+        moderator: false,
+        instructions: String::new(),
+        source,
+        aliases: super::aliases_of(code),
+    };
+    apply(&mut a, m);
+    if a.role.is_empty() {
+        a.role = a.title.clone();
+    }
+    a
+}
+
+/// One `[[workflow.party_groups]]` entry as a standing cast, or why it is
+/// skipped.
+fn group(g: &Value, source: String) -> Result<PartyDef, String> {
+    let Some(g) = g.as_table() else {
+        return Err(crate::tr!("not a table, skipped", "不是表，已跳过"));
+    };
+    let Some(id) = text(g, "id").filter(|id| valid_id(id)) else {
+        return Err(crate::tr!(
+            "needs an `id` of letters, digits, - and _ (it names the memory folder), skipped",
+            "需要由字母、数字、- 和 _ 组成的 `id`（它也是记忆文件夹的名字），已跳过"
+        ));
+    };
+    let members = g.get("members").and_then(Value::as_array).map(|a| {
+        a.iter()
+            .filter_map(Value::as_str)
+            .map(|s| sanitize(s).trim().to_string())
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+    });
+    Ok(PartyDef {
+        name: text(g, "name").unwrap_or_else(|| id.clone()),
+        scene: text(g, "scene"),
+        members,
+        memory: g.get("memory").and_then(Value::as_bool).unwrap_or(false),
+        source,
+        id,
+    })
 }
 
 /// A custom member's fields over an agent (the ones it gives).
