@@ -2,8 +2,10 @@
 //! agrees and a reply's own words say neither yes nor no, the host hears
 //! that reply with one neutral call, end to end against the loopback
 //! server. Only a heard yes counts; a no, an unreadable answer or a failed
-//! call leaves the reply as its words left it; a reply whose words agree
-//! or object is not heard at all.
+//! call leaves the reply as its words left it; a reply whose words agree,
+//! or object in its opening or without stating agreement anywhere, is not
+//! heard at all (one that objects only later, beside a stated agreement,
+//! is: it may be a caveat on a yes).
 
 #![allow(
     clippy::unwrap_used,

@@ -7,8 +7,11 @@ the facilitator for a fact, a constraint or a decision of theirs; R asks for an 
 the topic, calls on another agent, proposes in question form, or asks the facilitator's
 own question back).
 
-    python3 benches/judgement/question_probe.py                              # the shipped templates
-    python3 benches/judgement/question_probe.py designs/question-yes-no.json # another design
+    python3 benches/judgement/question_probe.py designs/question-yes-no.json
+
+No design is shipped: the program decides by words (src/engine/hygiene/addressee.rs), which
+the unit test `the_benchs_labelled_questions_keep_every_question_for_facts` scores on the
+same file.
 
 A server must answer on --port (18555) with `logprobs` (llama-cpp-python's does). The
 figures that matter: R kept as a question (a wait for nothing), F lost (a question the
@@ -16,19 +19,16 @@ facilitator never sees as one).
 """
 import argparse, json, os, time
 
-from read_probe import HERE, template, top
+from read_probe import HERE, top
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("design", nargs="?", help="a design file; without one, the shipped templates")
+    ap.add_argument("design", help="a design file (designs/question-yes-no.json)")
     ap.add_argument("--port", type=int, default=18555)
     ap.add_argument("--from", dest="src", help="only rows from 'bench' or 'written'")
     a = ap.parse_args()
-    if a.design:
-        d = json.load(open(a.design if os.path.exists(a.design) else os.path.join(HERE, a.design)))
-    else:
-        d = {"system": template("weigh_question_system"), "user": template("weigh_question"), "answers": {"yes": "F", "no": "R"}}
+    d = json.load(open(a.design if os.path.exists(a.design) else os.path.join(HERE, a.design)))
     letters = {k.upper(): v for k, v in d["answers"].items()}
     rows = [r for r in json.load(open(os.path.join(HERE, "questions.json"))) if not a.src or r["from"] == a.src]
     confusion, t0 = {}, time.time()

@@ -168,8 +168,9 @@ impl Config {
 
     /// Parses a config file's text over `base`: the keys it sets replace
     /// base's, the others stay (the user's config under a project's). The
-    /// sections are checked in the file's order; the first problem is the
-    /// one reported.
+    /// sections are checked in a fixed order (limits, the room, consensus,
+    /// silence, diligence, the facilitator, parties, llm); the first
+    /// problem is the one reported.
     pub fn parse_onto(base: Config, text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
         let raw: RawFile = if text.trim().is_empty() {
             RawFile::default()

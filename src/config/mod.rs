@@ -334,6 +334,8 @@ pub fn default_agreement_words() -> Vec<String> {
         "exactly",
         "absolutely",
         "on board",
+        "in favor of",
+        "in favour of",
         "works for me",
         "sounds good",
         // The answer in the words of "Is everyone okay / fine / happy with that?"

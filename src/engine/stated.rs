@@ -34,7 +34,7 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// there agrees, whatever caveat follows ("I agree. … However, the rollout
 /// needs care" is a yes with a point), not in a question ("大家同意吗？");
 /// else a word of disagreement anywhere
-/// disagrees; else a last sentence of a word or two that agrees does (a
+/// disagrees (outright or not: `disagrees_outright`); else a last sentence of a word or two that agrees does (a
 /// reply that states its reasons, then "同意" on a line of its own; not
 /// "…something we all agree on."); else a point of its own.
 pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
@@ -53,12 +53,35 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
     }
 }
 
-/// Whether a reply disagrees in its opening ("I disagree: …", "不同意，…"),
-/// where a speaker states its stance. A word of disagreement only later
-/// ("Let's weigh it. However, the cost matters. I'm in favour.") may be a
-/// caveat on a yes: only a hearing can tell.
-pub fn disagrees_outright(text: &str, disagreement_words: &[String]) -> bool {
-    disagreement(opening(text), disagreement_words).is_some()
+/// Whether a reply that holds a word of disagreement objects outright: the
+/// word is in its opening ("I disagree: …", "不同意，…"), where a speaker
+/// states its stance, or no sentence of it states agreement ("Thanks for
+/// asking, Sam. I disagree: …"). A later word beside a stated agreement
+/// ("Let's weigh it. However, the cost matters. I'm in favour of it.") may
+/// be a caveat on a yes: only a hearing can tell.
+pub fn disagrees_outright(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
+    disagreement(opening(text), disagreement_words).is_some() || !agrees_somewhere(text, agreement_words, disagreement_words)
+}
+
+/// Whether a sentence of `text` states agreement: an agreement word in a
+/// sentence that is no question and holds no word of disagreement ("I
+/// don't agree" states none).
+fn agrees_somewhere(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
+    let mut start = 0;
+    for (i, c) in text.char_indices() {
+        let end = i + c.len_utf8();
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') || end == text.len() {
+            let sentence = &text[start..end];
+            if !matches!(c, '?' | '？')
+                && find_word(sentence, agreement_words).is_some()
+                && disagreement(sentence, disagreement_words).is_none()
+            {
+                return true;
+            }
+            start = end;
+        }
+    }
+    false
 }
 
 /// Whether a sentence of `text` that is not a question holds an agreement
@@ -120,15 +143,26 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_a_disagreement_in_the_opening_is_outright() {
+    fn a_disagreement_is_outright_in_the_opening_or_without_a_stated_agreement() {
+        let yes = crate::config::default_agreement_words();
         let no = crate::config::default_disagreement_words();
-        assert!(disagrees_outright("I disagree: the hall has no step-free entrance.", &no));
-        assert!(disagrees_outright("Agreed, but I worry the domain costs too much.", &no));
-        assert!(!disagrees_outright(
-            "Let's weigh it. However, the cost matters. I'm in favour.",
+        assert!(disagrees_outright("I disagree: the hall has no step-free entrance.", &yes, &no));
+        assert!(disagrees_outright("Agreed, but I worry the domain costs too much.", &yes, &no));
+        assert!(disagrees_outright(
+            "Thanks for asking, Sam. I disagree: the hall is too far.",
+            &yes,
             &no
         ));
-        assert!(!disagrees_outright("Compass is short.", &no));
+        assert!(disagrees_outright(
+            "Thanks for asking, Sam. I don't agree with the hall.",
+            &yes,
+            &no
+        ));
+        assert!(!disagrees_outright(
+            "Let's weigh it. However, the cost matters. I'm in favour of moving forward.",
+            &yes,
+            &no
+        ));
     }
 
     #[test]

@@ -2,12 +2,15 @@
 //! an agent, or that proposes an idea or asks for an opinion on the topic
 //! ("Could we start with a pilot?", "What do you think about this?"), is the
 //! room's: the round goes on and the question stays in its reply's words.
-//! Only a question the facilitator alone can answer (how many people, the
-//! budget, the date, what they already have) stops the round and waits.
-//! The words are data (`phrases/*.toml`: `room_question_openings`,
-//! `room_question_words`).
+//! One that asks for a fact (how many, when, where, the budget:
+//! `facts_question_words`) is the facilitator's however it is put ("How
+//! many people should we plan for?"). The rest stop the round and wait, as
+//! before. The words are data (`phrases/*.toml`: `room_question_openings`,
+//! `room_question_words`, `facts_question_words`).
 
 use super::phrases::PHRASES;
+use crate::engine::stated::find_word;
+use crate::text::is_cjk;
 
 /// Whether `question` is for the room rather than the facilitator; `names`
 /// are the agents' (the speaker's among them).
@@ -17,12 +20,16 @@ pub fn for_the_room<'a>(question: &str, names: impl IntoIterator<Item = &'a str>
 
 /// A question that proposes or asks for an opinion: it opens with a
 /// `room_question_openings` phrase or holds a `room_question_words` one in
-/// its first sentence.
+/// its first sentence, and asks for no fact (`facts_question_words`).
 fn asks_the_room(question: &str) -> bool {
     let q = question.trim_start_matches([':', '：', ' ', '*']).to_lowercase().replace('’', "'");
     let first = q.find(['?', '？', '.', '。', '!', '！']).map_or(q.as_str(), |i| &q[..i]);
-    PHRASES.room_question_openings.iter().any(|o| q.starts_with(o.as_str()))
-        || PHRASES.room_question_words.iter().any(|w| first.contains(w.as_str()))
+    let opens = PHRASES.room_question_openings.iter().any(|o| {
+        q.strip_prefix(o.as_str())
+            .is_some_and(|rest| o.chars().any(is_cjk) || !rest.starts_with(char::is_alphanumeric))
+    });
+    let opinion = find_word(first, &PHRASES.room_question_words).is_some();
+    (opens || opinion) && find_word(first, &PHRASES.facts_question_words).is_none()
 }
 
 /// A question that calls on an agent, opening with its name ("Amara,
@@ -102,6 +109,14 @@ mod tests {
             "What salary range can we offer, and is the role remote?",
             "Could you tell us the budget?",
             "具体是哪一天？",
+            // Put as a proposal or an opinion, still a question for a fact.
+            "How many people should we plan for?",
+            "When should we launch?",
+            "Could we get the budget?",
+            "你觉得大概多少人参加？",
+            "我们是否有预算上限？",
+            // A phrase is a whole word: "could we" is not "could weather".
+            "Could weather delay the move, in your experience?",
         ] {
             assert!(!for_the_room(q, names), "{q}");
         }

@@ -327,12 +327,25 @@ pub(super) fn could_break_character(start: &str) -> bool {
         .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
 }
 
-/// A line that is an HTML comment and none of the markers
-/// (`<!-- BEGIN -->`): a marker the model made up after the end marker's
-/// form, which no facilitator should read.
+/// A line that is an HTML comment holding one capitalised word, as the end
+/// marker does (`<!-- BEGIN -->`), and is none of the markers however
+/// spelt (`<!--END-->` is the end marker; the marker filter reads it): a
+/// marker the model made up, which no facilitator should read. A comment
+/// in words (`<!-- Hero section -->`, in a code sample) is speech.
 pub(super) fn is_made_up_marker(line: &str, markers: &[String]) -> bool {
     let t = line.trim();
-    t.starts_with("<!--") && t.ends_with("-->") && !markers.iter().any(|m| m.trim() == t)
+    let Some(inner) = t.strip_prefix("<!--").and_then(|r| r.strip_suffix("-->")) else {
+        return false;
+    };
+    let word = inner.trim();
+    let marker_like = word.chars().filter(char::is_ascii_uppercase).count() >= 2
+        && word
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, '_' | '-'));
+    let a_marker = markers
+        .iter()
+        .any(|m| crate::engine::markers::Marker::new(m).find(t).is_some_and(|r| r.len() == t.len()));
+    marker_like && !a_marker
 }
 
 /// A line that is a marker cut short at either end (`!-- END -->`,

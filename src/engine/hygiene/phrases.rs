@@ -31,6 +31,7 @@ pub(super) struct Phrases {
     pub out_of_character_openings: Vec<String>,
     pub room_question_openings: Vec<String>,
     pub room_question_words: Vec<String>,
+    pub facts_question_words: Vec<String>,
 }
 
 impl Phrases {
@@ -52,6 +53,7 @@ impl Phrases {
             out_of_character_openings,
             room_question_openings,
             room_question_words,
+            facts_question_words,
         } = other;
         self.interjections.extend(interjections);
         self.writing.extend(writing);
@@ -69,6 +71,7 @@ impl Phrases {
         self.out_of_character_openings.extend(out_of_character_openings);
         self.room_question_openings.extend(room_question_openings);
         self.room_question_words.extend(room_question_words);
+        self.facts_question_words.extend(facts_question_words);
     }
 
     fn lowercase(&mut self) {
@@ -87,6 +90,7 @@ impl Phrases {
             &mut self.out_of_character_openings,
             &mut self.room_question_openings,
             &mut self.room_question_words,
+            &mut self.facts_question_words,
         ] {
             for p in list.iter_mut() {
                 *p = p.to_lowercase();

@@ -429,9 +429,29 @@ fn a_marker_written_in_part_is_dropped() {
         assert_eq!(shown.trim(), "What are the benefits of each option?", "{reply:?}");
         assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::MarkerFragment]);
     }
-    // The whole marker passes on to the marker filter.
-    let mut h = Hygiene::new(&v, None);
-    let mut shown = h.push("Done here.\n<!-- END -->").show;
-    shown.push_str(&h.finish(false));
-    assert!(shown.contains("<!-- END -->"));
+    // The whole marker passes on to the marker filter, however spelt.
+    for reply in ["Done here.\n<!-- END -->", "Done here.\n<!--END-->"] {
+        let mut h = Hygiene::new(&v, None);
+        let mut shown = h.push(reply).show;
+        shown.push_str(&h.finish(false));
+        assert!(shown.contains("END"), "{reply:?}");
+        assert!(h.cuts().is_empty(), "{reply:?}");
+    }
+}
+
+#[test]
+fn a_marker_made_up_in_the_end_markers_form_is_dropped_a_comment_in_words_is_not() {
+    let mut v = voices();
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    let run = |reply: &str| {
+        let mut h = Hygiene::new(&v, None);
+        let mut shown = h.push(reply).show;
+        shown.push_str(&h.finish(false));
+        (shown, h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>())
+    };
+    let (shown, cuts) = run("<!-- BEGIN -->\nCompass it is.");
+    assert_eq!(shown.trim(), "Compass it is.");
+    assert_eq!(cuts, [CutKind::MarkerFragment]);
+    let sample = "Use a comment:\n<!-- Hero section -->\nThen the banner.";
+    assert_eq!(run(sample), (sample.to_string(), vec![]));
 }

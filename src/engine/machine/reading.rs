@@ -338,14 +338,14 @@ impl Party {
             .iter()
             .map(|(_, text)| stated_stance(text, &c.agreement_words, &c.disagreement_words))
             .collect();
-        // A disagreement word only after a reply's opening may be a caveat
-        // on a yes: that reply is heard too, and stays a disagreement
-        // unless the hearing says yes. One that disagrees outright leaves
-        // nothing to hear.
+        // A disagreement word only after a reply's opening, in a reply that
+        // also states agreement, may be a caveat on a yes: that reply is
+        // heard too, and stays a disagreement unless the hearing says yes.
+        // One that disagrees outright leaves nothing to hear.
         let doubtful: Vec<bool> = replies
             .iter()
             .zip(&stances)
-            .map(|((_, text), s)| *s == Stance::Disagree && !disagrees_outright(text, &c.disagreement_words))
+            .map(|((_, text), s)| *s == Stance::Disagree && !disagrees_outright(text, &c.agreement_words, &c.disagreement_words))
             .collect();
         let outright = stances.iter().zip(&doubtful).any(|(s, doubt)| *s == Stance::Disagree && !doubt);
         let mut heard = Vec::new();
