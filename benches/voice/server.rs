@@ -21,28 +21,31 @@ fn models(port: u16) -> Option<String> {
 }
 
 /// Starts the local model server unless one listens already (a busy one
-/// answers late: it serves one request at a time), then waits until it answers.
+/// answers late: it serves one request at a time), then waits until it
+/// answers. One that listens but goes away before it answers (a run before
+/// this one stopping its server) is replaced.
 pub fn ensure(port: u16, model: &str, log: &Path) -> Option<Child> {
-    let listening = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
-    let child = if listening {
-        eprintln!("bench: using the model server already on port {port}");
-        None
-    } else {
+    let listening = || std::net::TcpStream::connect(("127.0.0.1", port)).is_ok();
+    let start_one = || {
         eprintln!(
             "bench: starting the local model server ({model}) on port {port}; the first time builds it (~10 min); its log: {}",
             log.display()
         );
         let out = std::fs::File::create(log).expect("server log");
-        Some(
-            Command::new("bash")
-                .arg("benches/voice/local-model.sh")
-                .arg(port.to_string())
-                .arg(model)
-                .stdout(out.try_clone().expect("log"))
-                .stderr(out)
-                .spawn()
-                .expect("bash runs local-model.sh"),
-        )
+        Command::new("bash")
+            .arg("benches/voice/local-model.sh")
+            .arg(port.to_string())
+            .arg(model)
+            .stdout(out.try_clone().expect("log"))
+            .stderr(out)
+            .spawn()
+            .expect("bash runs local-model.sh")
+    };
+    let mut child = if listening() {
+        eprintln!("bench: using the model server already on port {port}");
+        None
+    } else {
+        Some(start_one())
     };
     let start = Instant::now();
     while !up(port) {
@@ -50,6 +53,9 @@ pub fn ensure(port: u16, model: &str, log: &Path) -> Option<Child> {
             start.elapsed() < Duration::from_secs(3600),
             "the model server did not answer within an hour"
         );
+        if child.is_none() && !listening() {
+            child = Some(start_one());
+        }
         std::thread::sleep(Duration::from_secs(2));
     }
     // A server left running for another model would label every figure
