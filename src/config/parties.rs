@@ -104,3 +104,16 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::valid_id;
+
+    #[test]
+    fn ids_are_folder_names() {
+        assert!(valid_id("launch-review_2"));
+        for bad in ["", "a b", "../x", "-x", "x/y", "été"] {
+            assert!(!valid_id(bad), "{bad}");
+        }
+    }
+}

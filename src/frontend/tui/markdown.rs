@@ -33,6 +33,80 @@ struct Builder {
 }
 
 impl Builder {
+    /// A block or a style begins.
+    fn open(&mut self, tag: Tag<'_>) {
+        match tag {
+            Tag::Paragraph => self.flush(),
+            Tag::Heading { level, .. } => {
+                self.blank();
+                let s = match level {
+                    HeadingLevel::H1 => Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
+                    _ => Style::new().add_modifier(Modifier::BOLD),
+                };
+                self.styles.push(s);
+            }
+            Tag::BlockQuote(_) => {
+                self.flush();
+                self.quote += 1;
+            }
+            Tag::CodeBlock(_) => {
+                self.blank();
+                self.in_code = true;
+            }
+            Tag::List(start) => {
+                if self.lists.is_empty() {
+                    self.blank();
+                } else {
+                    self.flush();
+                }
+                self.lists.push(start);
+            }
+            Tag::Item => {
+                self.flush();
+                self.item_start = true;
+            }
+            Tag::Emphasis => self.styles.push(Style::new().add_modifier(Modifier::ITALIC)),
+            Tag::Strong => self.styles.push(Style::new().add_modifier(Modifier::BOLD)),
+            Tag::Strikethrough => self.styles.push(Style::new().add_modifier(Modifier::CROSSED_OUT)),
+            Tag::Link { .. } => self.styles.push(Style::new().add_modifier(Modifier::UNDERLINED)),
+            _ => self.styles.push(Style::default()),
+        }
+    }
+
+    /// A block or a style ends.
+    fn close(&mut self, end: TagEnd) {
+        match end {
+            TagEnd::Paragraph => self.blank(),
+            TagEnd::Heading(_) => {
+                self.styles.pop();
+                self.blank();
+            }
+            TagEnd::BlockQuote(_) => {
+                self.flush();
+                self.quote = self.quote.saturating_sub(1);
+                self.blank();
+            }
+            TagEnd::CodeBlock => {
+                self.in_code = false;
+                self.blank();
+            }
+            TagEnd::List(_) => {
+                self.flush();
+                self.lists.pop();
+                if self.lists.is_empty() {
+                    self.blank();
+                }
+            }
+            TagEnd::Item => self.flush(),
+            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
+                self.styles.pop();
+            }
+            _ => {
+                self.styles.pop();
+            }
+        }
+    }
+
     fn style(&self) -> Style {
         self.styles.iter().fold(Style::default(), |acc, s| acc.patch(*s))
     }
@@ -150,82 +224,6 @@ pub fn parse(md: &str) -> Vec<Logical> {
         b.lines.pop();
     }
     b.lines
-}
-
-impl Builder {
-    /// A block or a style begins.
-    fn open(&mut self, tag: Tag<'_>) {
-        match tag {
-            Tag::Paragraph => self.flush(),
-            Tag::Heading { level, .. } => {
-                self.blank();
-                let s = match level {
-                    HeadingLevel::H1 => Style::new().add_modifier(Modifier::BOLD | Modifier::UNDERLINED),
-                    _ => Style::new().add_modifier(Modifier::BOLD),
-                };
-                self.styles.push(s);
-            }
-            Tag::BlockQuote(_) => {
-                self.flush();
-                self.quote += 1;
-            }
-            Tag::CodeBlock(_) => {
-                self.blank();
-                self.in_code = true;
-            }
-            Tag::List(start) => {
-                if self.lists.is_empty() {
-                    self.blank();
-                } else {
-                    self.flush();
-                }
-                self.lists.push(start);
-            }
-            Tag::Item => {
-                self.flush();
-                self.item_start = true;
-            }
-            Tag::Emphasis => self.styles.push(Style::new().add_modifier(Modifier::ITALIC)),
-            Tag::Strong => self.styles.push(Style::new().add_modifier(Modifier::BOLD)),
-            Tag::Strikethrough => self.styles.push(Style::new().add_modifier(Modifier::CROSSED_OUT)),
-            Tag::Link { .. } => self.styles.push(Style::new().add_modifier(Modifier::UNDERLINED)),
-            _ => self.styles.push(Style::default()),
-        }
-    }
-
-    /// A block or a style ends.
-    fn close(&mut self, end: TagEnd) {
-        match end {
-            TagEnd::Paragraph => self.blank(),
-            TagEnd::Heading(_) => {
-                self.styles.pop();
-                self.blank();
-            }
-            TagEnd::BlockQuote(_) => {
-                self.flush();
-                self.quote = self.quote.saturating_sub(1);
-                self.blank();
-            }
-            TagEnd::CodeBlock => {
-                self.in_code = false;
-                self.blank();
-            }
-            TagEnd::List(_) => {
-                self.flush();
-                self.lists.pop();
-                if self.lists.is_empty() {
-                    self.blank();
-                }
-            }
-            TagEnd::Item => self.flush(),
-            TagEnd::Emphasis | TagEnd::Strong | TagEnd::Strikethrough | TagEnd::Link => {
-                self.styles.pop();
-            }
-            _ => {
-                self.styles.pop();
-            }
-        }
-    }
 }
 
 /// A word (possibly in several styles) and the whitespace after it.
