@@ -67,38 +67,28 @@ pub fn disagrees_outright(text: &str, agreement_words: &[String], disagreement_w
 /// sentence that is no question and holds no word of disagreement ("I
 /// don't agree" states none).
 fn agrees_somewhere(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
-    let mut start = 0;
-    for (i, c) in text.char_indices() {
-        let end = i + c.len_utf8();
-        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') || end == text.len() {
-            let sentence = &text[start..end];
-            if !matches!(c, '?' | '？')
-                && find_word(sentence, agreement_words).is_some()
-                && disagreement(sentence, disagreement_words).is_none()
-            {
-                return true;
-            }
-            start = end;
-        }
-    }
-    false
+    statements(text).any(|s| find_word(s, agreement_words).is_some() && disagreement(s, disagreement_words).is_none())
 }
 
 /// Whether a sentence of `text` that is not a question holds an agreement
 /// word: "大家同意吗？" asks the room again, "Agreed! Shall I send it?" agrees.
 fn stated_in(text: &str, words: &[String]) -> bool {
+    statements(text).any(|s| find_word(s, words).is_some())
+}
+
+/// The sentences of `text` that are no questions: a sentence ends at an end
+/// mark or a line break, and one that ends in a question mark asks.
+fn statements(text: &str) -> impl Iterator<Item = &str> {
     let mut start = 0;
-    for (i, c) in text.char_indices() {
+    text.char_indices().filter_map(move |(i, c)| {
         let end = i + c.len_utf8();
-        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') || end == text.len() {
-            let question = matches!(c, '?' | '？');
-            if !question && find_word(&text[start..end], words).is_some() {
-                return true;
-            }
-            start = end;
+        if !matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') && end != text.len() {
+            return None;
         }
-    }
-    false
+        let sentence = &text[start..end];
+        start = end;
+        (!matches!(c, '?' | '？')).then_some(sentence)
+    })
 }
 
 /// A reply's last sentence (or line), without its end mark.

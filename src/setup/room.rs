@@ -8,9 +8,15 @@ use crate::assets::{agents_from_dir, embedded_agents};
 use crate::cli::Cli;
 use crate::error::StartError;
 use crate::roster::agents::load_roster;
-use crate::roster::{Agent, Roster};
+use crate::roster::bmad::ProjectConfig;
+use crate::roster::parties::Parties;
+use crate::roster::Roster;
+use crate::source::SourceError;
 
-fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), StartError> {
+/// The program's own room (`--agents DIR`, `./agents`, the built-in one),
+/// with what a BMAD project beside it says: its config, its problems, a
+/// notice for the facilitator.
+fn own_room(cli: &Cli, project: Option<ProjectConfig>, problems: Vec<SourceError>, notice: Option<String>) -> Result<Roster, StartError> {
     let dir = cli.agents.clone().or_else(|| {
         let local = PathBuf::from("agents");
         let has_md = std::fs::read_dir(&local)
@@ -23,7 +29,18 @@ fn own_room(cli: &Cli) -> Result<(Vec<Agent>, String), StartError> {
         None => (embedded_agents(), "(built-in) agents/".to_string()),
     };
     let agents = load_roster(&files).map_err(|e| StartError::Files(e.problems))?;
-    Ok((agents, source))
+    Ok(Roster {
+        agents,
+        source,
+        problems,
+        project,
+        notice,
+        parties: Parties {
+            default_memory: true,
+            ..Default::default()
+        },
+        extra: vec![],
+    })
 }
 
 /// Chooses the room: `--agents DIR` when given; else a BMAD project's roster
@@ -44,21 +61,7 @@ pub fn load_room(cli: &Cli) -> Result<Roster, StartError> {
     let loaded = project.as_ref().map(crate::roster::bmad::load);
     let (project, loaded) = match (project, loaded) {
         (Some(project), Some(loaded)) if cli.agents.is_none() => (project, loaded),
-        (_, loaded) => {
-            let (agents, source) = own_room(cli)?;
-            return Ok(Roster {
-                agents,
-                source,
-                problems: vec![],
-                project: loaded.map(|l| l.config),
-                notice: None,
-                parties: crate::roster::parties::Parties {
-                    default_memory: true,
-                    ..Default::default()
-                },
-                extra: vec![],
-            });
-        }
+        (_, loaded) => return own_room(cli, loaded.map(|l| l.config), vec![], None),
     };
     if loaded.agents.is_empty() {
         let dir = project.dir.display();
@@ -73,19 +76,8 @@ pub fn load_room(cli: &Cli) -> Result<Roster, StartError> {
             }
             return Err(StartError::Invalid(message));
         }
-        let (agents, source) = own_room(cli)?;
-        return Ok(Roster {
-            agents,
-            source,
-            problems: loaded.problems,
-            project: Some(loaded.config),
-            notice: Some(crate::tr!("{what}; using the built-in room", "{what}；改用内置房间")),
-            parties: crate::roster::parties::Parties {
-                default_memory: true,
-                ..Default::default()
-            },
-            extra: vec![],
-        });
+        let notice = crate::tr!("{what}; using the built-in room", "{what}；改用内置房间");
+        return own_room(cli, Some(loaded.config), loaded.problems, Some(notice));
     }
     let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());
     let (mut agents, mut problems) = (loaded.agents, loaded.problems);

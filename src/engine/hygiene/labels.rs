@@ -342,10 +342,10 @@ pub(super) fn is_made_up_marker(line: &str, markers: &[String]) -> bool {
         && word
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, '_' | '-'));
-    let a_marker = markers
-        .iter()
-        .any(|m| crate::engine::markers::Marker::new(m).find(t).is_some_and(|r| r.len() == t.len()));
-    marker_like && !a_marker
+    marker_like
+        && !markers
+            .iter()
+            .any(|m| crate::engine::markers::Marker::new(m).find(t).is_some_and(|r| r.len() == t.len()))
 }
 
 /// A line that is a marker cut short at either end (`!-- END -->`,
