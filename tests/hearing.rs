@@ -1,7 +1,8 @@
 //! Hearing a yes (`hear_answer`): when the facilitator asks whether the room
 //! agrees and a reply's own words say neither yes nor no, the host hears
 //! that reply with one neutral call, end to end against the loopback
-//! server. Only a heard yes counts; a no, an unreadable answer or a failed
+//! server. Only a heard yes counts, and only beside a reply whose own
+//! words agree; a no, an unreadable answer or a failed
 //! call leaves the reply as its words left it; a reply whose words agree,
 //! or object in its opening or without stating agreement anywhere, is not
 //! heard at all (one that objects only later, beside a stated agreement,
@@ -64,11 +65,11 @@ async fn heard_round_with(
 }
 
 #[tokio::test]
-async fn replies_that_go_ahead_without_an_agreement_word_are_heard_as_yes_and_are_consensus() {
+async fn a_reply_that_goes_ahead_without_an_agreement_word_is_heard_as_yes_beside_a_stated_one() {
     let (events, server, reading) = heard_round(
         "Then I will call them today and hold the 14th.",
-        "I will draft the invitation tonight.",
-        vec![stream_of("Yes"), stream_of(" yes.")],
+        "Sounds good to me. I will draft the invitation tonight.",
+        vec![stream_of("Yes")],
         true,
     )
     .await;
@@ -79,16 +80,32 @@ async fn replies_that_go_ahead_without_an_agreement_word_are_heard_as_yes_and_ar
         Event::Reading { round: 2, heard, .. } => Some(heard.clone()),
         _ => None,
     });
-    assert_eq!(event, Some(vec![Some(true), Some(true)]), "the reading event carries the hearings");
+    assert_eq!(event, Some(vec![Some(true)]), "the reading event carries the hearings");
     let asked = server.hearings();
-    assert_eq!(asked.len(), 2, "each reply that said neither is heard once");
+    assert_eq!(asked.len(), 1, "only the reply that said neither is heard");
     let prompt = asked[0].body["messages"].to_string();
     assert!(prompt.contains("Shall we book the Harbour Hall, everyone?"), "{prompt}");
     assert!(prompt.contains("Then I will call them today and hold the 14th."), "{prompt}");
     assert_eq!(asked[0].body["temperature"], 0.0);
-    assert_eq!(reading.heard.len(), 2);
+    assert_eq!(reading.heard.len(), 1);
+    assert_eq!(reading.heard[0].yes, Some(true));
+}
+
+#[tokio::test]
+async fn heard_yeses_without_a_yes_in_anyones_words_are_no_consensus() {
+    // Thanks and a plan of one's own, both heard as yes (a 1.5B hears
+    // them so): nobody said yes, so the room has not agreed.
+    let (events, server, reading) = heard_round(
+        "Thank you for your input. I appreciate it very much.",
+        "I will draft the invitation tonight.",
+        vec![stream_of("Yes"), stream_of(" yes.")],
+        false,
+    )
+    .await;
+    assert_eq!(server.hearings().len(), 2, "both replies said neither");
     assert!(reading.heard.iter().all(|h| h.yes == Some(true)), "{:?}", reading.heard);
     assert_eq!(reading.heard[1].answer, "yes.");
+    assert_eq!(requests(&events, ConfirmKind::Consensus), 0);
 }
 
 #[tokio::test]

@@ -89,11 +89,15 @@ pub fn heard_yes(answer: &str) -> Option<bool> {
 /// yes/no question is no objection, as at an invited close), and most of
 /// those who spoke say yes. A reply that says neither may still argue for
 /// something else (another name, another plan), so one "agreed" among
-/// silent replies is not the room's yes.
-pub fn agreed(stances: &[Stance], passed: usize) -> bool {
+/// silent replies is not the room's yes. A yes the host heard completes a
+/// consensus but cannot start one: some reply must state agreement in its
+/// own words (`stated`), since a small model hears "Thank you for your
+/// input" or a counter-proposal opening "好的" as yes; a round where every
+/// speaker passed is unopposed.
+pub fn agreed(stances: &[Stance], passed: usize, stated: bool) -> bool {
     let yes = stances.iter().filter(|s| **s == Stance::Agree).count();
     let most = stances.is_empty() || yes * 2 > stances.len();
-    yes + passed >= 2 && most && !stances.contains(&Stance::Disagree)
+    (stated || stances.is_empty()) && yes + passed >= 2 && most && !stances.contains(&Stance::Disagree)
 }
 
 /// The first sentence of the round's replies (agent id, text) that uses a
@@ -279,18 +283,52 @@ mod tests {
     #[test]
     fn agreement_asked_for_is_given_when_someone_says_so_and_nobody_objects() {
         use Stance::*;
-        assert!(agreed(&[Agree, Agree, New], 0));
-        assert!(agreed(&[Agree, Agree], 0));
-        assert!(!agreed(&[Agree, New, New], 0), "one yes among replies that say neither");
-        assert!(!agreed(&[Agree, New], 0), "half is not most");
-        assert!(!agreed(&[Agree, Disagree, Agree], 0));
-        assert!(!agreed(&[New, New], 0));
-        assert!(!agreed(&[Agree], 0), "one voice is not the room");
-        assert!(agreed(&[Agree], 1), "a yes, and nothing to add");
-        assert!(agreed(&[], 2), "nobody had anything to add: no objection");
-        assert!(!agreed(&[], 1), "one silence is not the room");
-        assert!(!agreed(&[New], 1), "neither said yes");
-        assert!(!agreed(&[Disagree], 2), "an objection stands");
+        assert!(agreed(&[Agree, Agree, New], 0, true));
+        assert!(agreed(&[Agree, Agree], 0, true));
+        assert!(!agreed(&[Agree, New, New], 0, true), "one yes among replies that say neither");
+        assert!(!agreed(&[Agree, New], 0, true), "half is not most");
+        assert!(!agreed(&[Agree, Disagree, Agree], 0, true));
+        assert!(!agreed(&[New, New], 0, true));
+        assert!(!agreed(&[Agree], 0, true), "one voice is not the room");
+        assert!(agreed(&[Agree], 1, true), "a yes, and nothing to add");
+        assert!(agreed(&[], 2, false), "nobody had anything to add: no objection");
+        assert!(!agreed(&[], 1, false), "one silence is not the room");
+        assert!(!agreed(&[New], 1, true), "neither said yes");
+        assert!(!agreed(&[Disagree], 2, true), "an objection stands");
+    }
+
+    #[test]
+    fn heard_yeses_complete_a_consensus_only_beside_a_yes_in_words() {
+        use Stance::*;
+        assert!(agreed(&[Agree, Agree], 0, true), "one stated yes, one heard");
+        assert!(!agreed(&[Agree, Agree, Agree], 0, false), "three heard, none stated");
+        assert!(!agreed(&[Agree], 1, false), "one heard yes and a pass");
+    }
+
+    /// Rounds the 1.5B answered on the judgement bench, each reply as the
+    /// host heard it: whether one states agreement in its own words.
+    #[test]
+    fn bench_rounds_heard_as_yes_state_agreement_only_where_someone_said_so() {
+        let yes = crate::config::default_agreement_words();
+        let no = crate::config::default_disagreement_words();
+        let stated = |replies: &[&str]| replies.iter().any(|r| crate::engine::stated::states_agreement(r, &yes, &no));
+        // Thanks and "I understand", every one heard as yes: no room's yes.
+        assert!(!stated(&[
+            "Okay, I understand. Thank you for confirming that the round is moving forward as planned.\n\nHi Tomás!",
+            "Thank you for your input. I appreciate it very much.",
+            "I understand that you want to move the round forward by agreeing with Kofi's approach. One additional point: we might need a more structured interview.",
+        ]));
+        // Another name, opening "好的", heard as yes beside a speaker who passed.
+        assert!(!stated(&[
+            "好的，我们可以再考虑一下这个话题。我认为名字可以更具体一点，比如“团队目标追踪系统”或“任务管理平台”。所以，我们将再次进行投票，以确定最终的名字。"
+        ]));
+        // A yes after the thanks, in a later sentence.
+        assert!(stated(&[
+            "Okay, let's continue this conversation.",
+            "Thank you for your input, Lena and Ingrid. I appreciate everyone's agreement that \"Goal Tracker\" sounds good. Compass indeed gets my vote too.",
+        ]));
+        assert!(stated(&["是的，我们完全同意。", "好的，那么在入职第一天，我们会配好设备。"]));
+        assert!(!stated(&["大家同意吗？"]), "a question states nothing");
     }
 
     #[test]

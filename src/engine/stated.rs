@@ -60,13 +60,13 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
 /// ("Let's weigh it. However, the cost matters. I'm in favour of it.") may
 /// be a caveat on a yes: only a hearing can tell.
 pub fn disagrees_outright(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
-    disagreement(opening(text), disagreement_words).is_some() || !agrees_somewhere(text, agreement_words, disagreement_words)
+    disagreement(opening(text), disagreement_words).is_some() || !states_agreement(text, agreement_words, disagreement_words)
 }
 
 /// Whether a sentence of `text` states agreement: an agreement word in a
 /// sentence that is no question and holds no word of disagreement ("I
 /// don't agree" states none).
-fn agrees_somewhere(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
+pub fn states_agreement(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
     statements(text).any(|s| find_word(s, agreement_words).is_some() && disagreement(s, disagreement_words).is_none())
 }
 

@@ -10,7 +10,7 @@ use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
 use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, RoundFacts};
-use crate::engine::stated::{disagrees_outright, stated_stance};
+use crate::engine::stated::{disagrees_outright, stated_stance, states_agreement};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{HeardRecord, ReadingRecord, TurnKind};
@@ -255,7 +255,7 @@ impl Party {
                 self.notice(crate::engine::NoticeKind::Info, said).await;
                 outcome = Some(self.end_proposal(&host, text.clone(), text).await);
             }
-            "check_agreement" if agreed(stances, passed) => {
+            "check_agreement" if agreed(stances, passed, self.stated_agreement(replies)) => {
                 // Every speaker passed: the room had nothing to add.
                 let unopposed = stances.is_empty();
                 let text = self.render(if unopposed { "agreement_unopposed" } else { "agreement_proposal" }, &[]);
@@ -271,6 +271,15 @@ impl Party {
             _ => {}
         }
         outcome
+    }
+
+    /// Whether a reply of the round states agreement in its own words: a
+    /// yes the host heard completes a consensus but cannot start one.
+    fn stated_agreement(&self, replies: &[(String, String)]) -> bool {
+        let c = &self.room.cfg.party.consensus;
+        replies
+            .iter()
+            .any(|(_, text)| states_agreement(text, &c.agreement_words, &c.disagreement_words))
     }
 
     /// The host's proposal to end an invited close: with the point a reply
