@@ -1,6 +1,7 @@
 //! A terminal user's conventions: a user config under a project's (key by
 //! key), `init` writing one the program then reads, shell completions and a
-//! man page from the same command line, help in English and Chinese.
+//! man page from the same command line, help in English and Chinese, and
+//! the table of rules in `docs/rules.md` naming only what exists.
 
 #![allow(
     clippy::unwrap_used,
@@ -186,4 +187,85 @@ fn subcommand_help_speaks_english_and_chinese() {
         .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("Usage:") && text.contains("clean Markdown transcript"), "{text}");
+}
+
+/// Every `fn` name defined in the Rust files under `dir`.
+fn functions_under(dir: &std::path::Path, found: &mut std::collections::HashSet<String>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            functions_under(&path, found);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            found.extend(functions_in(&std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+}
+
+fn functions_in(source: &str) -> Vec<String> {
+    source
+        .split("fn ")
+        .skip(1)
+        .filter_map(|rest| {
+            let name: String = rest.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
+/// The `code` spans of a table cell.
+fn spans(cell: &str) -> Vec<&str> {
+    cell.split('`').skip(1).step_by(2).collect()
+}
+
+#[test]
+fn the_rules_table_names_files_functions_keys_and_tests_that_exist() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/rules.md")).unwrap();
+    let loader = std::fs::read_to_string(root.join("src/config/load.rs")).unwrap();
+    let mut tests = std::collections::HashSet::new();
+    functions_under(&root.join("tests"), &mut tests);
+    functions_under(&root.join("src"), &mut tests);
+    let rows: Vec<Vec<&str>> = doc
+        .lines()
+        .skip_while(|l| !l.starts_with("| Rule |"))
+        .skip(2)
+        .take_while(|l| l.starts_with('|'))
+        .map(|l| l.trim_matches('|').split(" | ").collect())
+        .collect();
+    assert!(rows.len() >= 20, "the table has a row per rule: {} rows", rows.len());
+    let mut problems = Vec::new();
+    for row in &rows {
+        let [rule, keys, home, named] = row[..] else {
+            panic!("a row of four cells: {row:?}");
+        };
+        // A key is a field of the raw config the loader reads.
+        for key in spans(keys) {
+            let field = key.rsplit('.').next().unwrap();
+            if !loader.contains(&format!(" {field}: S<")) && !loader.contains(&format!(" {field}: Option<")) {
+                problems.push(format!("{rule}: no config key `{key}` in src/config/load.rs"));
+            }
+        }
+        let [file, function] = spans(home)[..] else {
+            panic!("{rule}: the home is a file and a function: {home}");
+        };
+        match std::fs::read_to_string(root.join(file)) {
+            Err(e) => problems.push(format!("{rule}: {file}: {e}")),
+            Ok(source) if !functions_in(&source).iter().any(|f| f == function) => {
+                problems.push(format!("{rule}: no fn {function} in {file}"))
+            }
+            Ok(_) => {}
+        }
+        let named = spans(named);
+        assert!(!named.is_empty(), "{rule}: at least one test");
+        for test in named {
+            if !tests.contains(test) {
+                problems.push(format!("{rule}: no test {test}"));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "docs/rules.md names what does not exist:\n{}",
+        problems.join("\n")
+    );
 }
