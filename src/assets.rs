@@ -11,7 +11,7 @@ static AGENTS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/agents");
 static WORKFLOW: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/workflows/party-mode");
 
 /// How the built-in copies are named in messages (`(built-in) agents/pm.md`).
-pub const BUILT_IN: &str = "(built-in) ";
+pub(crate) const BUILT_IN: &str = "(built-in) ";
 
 pub fn embedded_agents() -> Vec<SourceFile> {
     let mut files: Vec<SourceFile> = AGENTS
@@ -27,7 +27,7 @@ pub fn embedded_agents() -> Vec<SourceFile> {
 }
 
 /// Every `*.md` in `dir` (not recursive), sorted by name.
-pub fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceError>> {
+pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceError>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {
         vec![SourceError::new(
             dir.display().to_string(),
@@ -78,7 +78,7 @@ pub struct WorkflowSource {
 }
 
 /// What a lookup found: a file, or a file that exists on disk but could not be read.
-pub enum Lookup {
+pub(crate) enum Lookup {
     Found(SourceFile),
     Missing,
 }
@@ -86,7 +86,7 @@ pub enum Lookup {
 impl WorkflowSource {
     /// Reads `rel` from the folder on disk when there is one, else from the
     /// built-in copy; never mixes the two (for files whose absence matters).
-    pub fn read_one_source(&self, rel: &str) -> Result<Lookup, SourceError> {
+    pub(crate) fn read_one_source(&self, rel: &str) -> Result<Lookup, SourceError> {
         match &self.dir {
             Some(dir) => {
                 let p = dir.join(rel);
@@ -105,7 +105,7 @@ impl WorkflowSource {
     }
 
     /// Reads `rel` (e.g. `steps/step-02-discussion-orchestration.md`).
-    pub fn read(&self, rel: &str) -> Result<Lookup, SourceError> {
+    pub(crate) fn read(&self, rel: &str) -> Result<Lookup, SourceError> {
         if let Some(dir) = &self.dir {
             let p = dir.join(rel);
             if p.exists() {

@@ -7,7 +7,7 @@ use clap::Parser;
 use crate::i18n::Lang;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum EventFormat {
+pub(crate) enum EventFormat {
     /// A readable transcript.
     Text,
     /// One JSON event per line.
@@ -21,7 +21,7 @@ pub enum EventFormat {
 /// to use any OpenAI-compatible endpoint.
 #[derive(Debug, Parser)]
 #[command(name = "bmad-party", version, disable_help_subcommand = true, after_long_help = after_help(Lang::En))]
-pub struct Cli {
+pub(crate) struct Cli {
     /// Configuration file, over your own ~/.config/bmad-party/config.yaml key by key (default: the workflow's config.yaml).
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
@@ -115,7 +115,7 @@ fn positive_minutes(s: &str) -> Result<f64, String> {
 
 /// The sections after the options, in English and Chinese: `--help`
 /// shows them as text, the man page as its own sections (`man_sections`).
-pub struct HelpSection {
+pub(crate) struct HelpSection {
     /// The man page's section title.
     pub man: &'static str,
     pub title: (&'static str, &'static str),
@@ -123,7 +123,7 @@ pub struct HelpSection {
     pub rows: &'static [(&'static str, &'static str, &'static str)],
 }
 
-pub const HELP_SECTIONS: &[HelpSection] = &[
+pub(crate) const HELP_SECTIONS: &[HelpSection] = &[
     HelpSection {
         man: "ENVIRONMENT",
         title: ("Environment:", "环境变量："),
@@ -225,7 +225,7 @@ fn after_help(lang: Lang) -> String {
 
 /// What else the program does besides a party.
 #[derive(Debug, Clone, clap::Subcommand)]
-pub enum Sub {
+pub(crate) enum Sub {
     /// List the sessions in the output folder, newest first: date, rounds, status, topic, file.
     Sessions,
     /// Write a session as one self-contained HTML page (the default) or a clean Markdown transcript.
@@ -368,7 +368,7 @@ fn chinese_frame(s: clap::Command) -> clap::Command {
 impl Cli {
     /// Parses the command line; help is in Chinese when `--lang zh` is given
     /// or the locale says Chinese.
-    pub fn parse_localized() -> Cli {
+    pub(crate) fn parse_localized() -> Cli {
         use clap::{CommandFactory, FromArgMatches};
         let args: Vec<String> = std::env::args().collect();
         let asked = args

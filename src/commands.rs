@@ -11,7 +11,7 @@ use crate::export::{self, Format};
 use crate::i18n;
 use crate::session::CastMember;
 
-pub fn run(cli: &Cli, sub: &Sub) -> ExitCode {
+pub(crate) fn run(cli: &Cli, sub: &Sub) -> ExitCode {
     match sub {
         Sub::Sessions => sessions(cli),
         Sub::Export {

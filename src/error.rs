@@ -5,7 +5,7 @@ use crate::session::{LockError, SessionFileError};
 use crate::source::SourceError;
 
 #[derive(Debug, thiserror::Error)]
-pub enum StartError {
+pub(crate) enum StartError {
     /// Located problems in the config, agent or workflow files.
     #[error("{}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join("\n"))]
     Files(Vec<SourceError>),
@@ -24,11 +24,49 @@ pub enum StartError {
     Refused(String),
 }
 
-impl StartError {
-    pub fn exit_code(&self) -> u8 {
+/// What the process's exit status says, the same in every front end
+/// (`frontend::exit` tells which), so a script can tell a party that ended
+/// well from one that lost the model or its file. Documented in `--help`,
+/// the man page (EXIT STATUS) and the README.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ExitStatus {
+    /// The facilitator, a limit or the room ended the party (or it was left
+    /// to resume later) and everything is saved.
+    Ended,
+    /// Something else stopped the program (the engine gave no last word,
+    /// the terminal could not be set up, no takeaways were written).
+    Failed,
+    /// Bad usage, config, agent or session file: fix the input (clap's own
+    /// code for bad arguments, and `StartError`'s).
+    Usage,
+    /// Stopped because no agent could reach the model; the session is kept
+    /// open, to be resumed.
+    Unreachable,
+    /// The session's end is not on disk: the last save failed.
+    NotSaved,
+    /// A signal (Ctrl-C, SIGTERM) stopped the party; what was said is saved
+    /// and the session can be resumed.
+    Interrupted,
+}
+
+impl ExitStatus {
+    pub(crate) fn code(self) -> u8 {
         match self {
-            StartError::Refused(_) => 1,
-            StartError::Files(_) | StartError::Session(_) | StartError::Lock(_) | StartError::Invalid(_) => 2,
+            ExitStatus::Ended => 0,
+            ExitStatus::Failed => 1,
+            ExitStatus::Usage => 2,
+            ExitStatus::Unreachable => 3,
+            ExitStatus::NotSaved => 4,
+            ExitStatus::Interrupted => 130,
+        }
+    }
+}
+
+impl StartError {
+    pub(crate) fn exit_code(&self) -> u8 {
+        match self {
+            StartError::Refused(_) => ExitStatus::Failed.code(),
+            StartError::Files(_) | StartError::Session(_) | StartError::Lock(_) | StartError::Invalid(_) => ExitStatus::Usage.code(),
         }
     }
 }
@@ -64,5 +102,21 @@ mod tests {
         let shown = StartError::from(vec![e.clone(), e]).to_string();
         assert_eq!(shown.lines().count(), 2, "{shown}");
         assert!(shown.starts_with("c.yaml:3:1"), "{shown}");
+    }
+
+    #[test]
+    fn the_codes_are_distinct_and_usage_is_2() {
+        let all = [
+            ExitStatus::Ended,
+            ExitStatus::Failed,
+            ExitStatus::Usage,
+            ExitStatus::Unreachable,
+            ExitStatus::NotSaved,
+            ExitStatus::Interrupted,
+        ];
+        let codes: std::collections::BTreeSet<u8> = all.iter().map(|s| s.code()).collect();
+        assert_eq!(codes.len(), all.len());
+        assert_eq!(ExitStatus::Usage.code(), 2);
+        assert_eq!(ExitStatus::Ended.code(), 0);
     }
 }

@@ -16,11 +16,11 @@ static UI_LANG: AtomicU8 = AtomicU8::new(0);
 
 /// The language of messages made outside a party (errors, problems), set
 /// once at start-up from `--lang`, the BMAD project or the locale.
-pub fn set_ui_lang(lang: Lang) {
+pub(crate) fn set_ui_lang(lang: Lang) {
     UI_LANG.store(if lang == Lang::Zh { 1 } else { 0 }, Ordering::Relaxed);
 }
 
-pub fn ui_lang() -> Lang {
+pub(crate) fn ui_lang() -> Lang {
     if UI_LANG.load(Ordering::Relaxed) == 1 {
         Lang::Zh
     } else {
@@ -45,7 +45,7 @@ macro_rules! tr {
 }
 
 /// Fixed words in `lang`.
-pub const fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
+pub(crate) const fn pick(lang: Lang, en: &'static str, zh: &'static str) -> &'static str {
     match lang {
         Lang::En => en,
         Lang::Zh => zh,
@@ -61,7 +61,7 @@ pub enum Lang {
 }
 
 impl Lang {
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             Lang::En => "en",
             Lang::Zh => "zh",
@@ -70,7 +70,7 @@ impl Lang {
 
     /// Reads a locale or language setting ("zh_CN.UTF-8", "Chinese", "中文",
     /// "English"); None when it names a language the program has no text for.
-    pub fn from_setting(s: &str) -> Option<Lang> {
+    pub(crate) fn from_setting(s: &str) -> Option<Lang> {
         let l = s.trim().to_lowercase();
         if l.starts_with("zh") || l.starts_with("chinese") || l.contains("中文") || l.contains("汉语") {
             Some(Lang::Zh)
@@ -89,7 +89,7 @@ impl Lang {
         }
     }
 
-    pub fn from_env() -> Option<Lang> {
+    pub(crate) fn from_env() -> Option<Lang> {
         ["LC_ALL", "LC_MESSAGES", "LANG"]
             .iter()
             .filter_map(|k| std::env::var(k).ok())
@@ -100,8 +100,7 @@ impl Lang {
 
 /// Program text keys. Each has an English and a Chinese form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Msg {
-    Facilitator,
+pub(crate) enum Msg {
     RehearsalBadge,
     SessionFile,
     AwaitingMessage,
@@ -120,10 +119,9 @@ pub enum Msg {
     Round,
 }
 
-pub fn t(lang: Lang, msg: Msg) -> &'static str {
+pub(crate) fn t(lang: Lang, msg: Msg) -> &'static str {
     use Msg::*;
     let (en, zh) = match msg {
-        Facilitator => ("Facilitator", "主持人"),
         RehearsalBadge => ("offline rehearsal (no model)", "离线排练（未连接模型）"),
         SessionFile => ("Session file", "会话文件"),
         AwaitingMessage => ("Your message (or *exit to end):", "请输入消息（输入 *exit 结束）："),

@@ -8,23 +8,24 @@
 //! - `roster`: who is in the room (own agent files, BMAD installs).
 //! - `config`, `workflow`, `assets`: the rest of what a party is made of;
 //!   `source`: the files they are read from and the problems found in them.
-//! - `setup`, `cli`, `error`: start-up.
+//! - `program` (what `main` runs), `setup`, `cli`, `error`: start-up.
 
 pub mod assets;
-pub mod cli;
-pub mod commands;
+pub(crate) mod cli;
+pub(crate) mod commands;
 pub mod config;
 pub mod engine;
-pub mod error;
+pub(crate) mod error;
 pub mod export;
 pub mod frontend;
 pub mod i18n;
 pub mod llm;
-pub mod logging;
-pub mod memlog;
+pub(crate) mod logging;
+pub(crate) mod memlog;
+pub mod program;
 pub mod roster;
 pub mod session;
-pub mod setup;
+pub(crate) mod setup;
 pub mod source;
 #[cfg(any(test, feature = "testing"))]
 pub mod testing;

@@ -7,7 +7,7 @@ use tracing_appender::non_blocking::WorkerGuard;
 use tracing_subscriber::EnvFilter;
 
 /// Starts logging to `path`; None (and no logging) if the file cannot be made.
-pub fn init(path: &Path) -> Option<WorkerGuard> {
+pub(crate) fn init(path: &Path) -> Option<WorkerGuard> {
     if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).ok()?;
     }

@@ -21,7 +21,7 @@ use std::fs::OpenOptions;
 use std::path::{Path, PathBuf};
 
 /// The kinds BMAD's memlog knows.
-pub const KINDS: &[&str] = &["dynamic", "moment", "callback", "outcome"];
+pub(crate) const KINDS: &[&str] = &["dynamic", "moment", "callback", "outcome"];
 
 /// One remembered line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,7 +33,7 @@ pub struct Entry {
 }
 
 impl Entry {
-    pub fn new(kind: &str, by: Option<&str>, text: &str) -> Entry {
+    pub(crate) fn new(kind: &str, by: Option<&str>, text: &str) -> Entry {
         Entry {
             kind: Some(kind.to_string()),
             by: by.map(str::to_string),
@@ -42,7 +42,7 @@ impl Entry {
     }
 
     /// The entry as its line in the file.
-    pub fn line(&self) -> String {
+    pub(crate) fn line(&self) -> String {
         let tag = match (&self.kind, &self.by) {
             (Some(k), Some(b)) => format!("({k} by {b}) "),
             (Some(k), None) => format!("({k}) "),
@@ -55,18 +55,18 @@ impl Entry {
 
 /// Text on one line: newlines and runs of blanks become one space, control
 /// characters go.
-pub fn one_line(text: &str) -> String {
+pub(crate) fn one_line(text: &str) -> String {
     crate::text::sanitize(text).split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// The memory file of a party in `dir` (`<memory_dir>/<party>/.memlog.md`).
-pub fn path(memory_dir: &Path, party: &str) -> PathBuf {
+pub(crate) fn path(memory_dir: &Path, party: &str) -> PathBuf {
     memory_dir.join(party).join(".memlog.md")
 }
 
 /// The entries of a memlog's text, oldest first. Lines that are not
 /// entries (a heading someone added, blank lines) are skipped.
-pub fn parse(text: &str) -> Vec<Entry> {
+pub(crate) fn parse(text: &str) -> Vec<Entry> {
     let body = body_of(text);
     body.lines().filter_map(entry_of).collect()
 }
@@ -109,7 +109,7 @@ fn entry_of(line: &str) -> Option<Entry> {
 }
 
 /// The entries of the memory at `path`; none when there is no file yet.
-pub fn read(path: &Path) -> std::io::Result<Vec<Entry>> {
+pub(crate) fn read(path: &Path) -> std::io::Result<Vec<Entry>> {
     match std::fs::read(path) {
         Ok(bytes) => Ok(parse(&String::from_utf8_lossy(&bytes))),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(vec![]),
@@ -119,7 +119,7 @@ pub fn read(path: &Path) -> std::io::Result<Vec<Entry>> {
 
 /// Appends `entries` to the memory at `path` (made with its folder when
 /// new), stamping `updated`. Returns how many entries the file holds.
-pub fn append(path: &Path, entries: &[Entry], now: chrono::DateTime<chrono::Local>) -> std::io::Result<usize> {
+pub(crate) fn append(path: &Path, entries: &[Entry], now: chrono::DateTime<chrono::Local>) -> std::io::Result<usize> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let lock = OpenOptions::new()
@@ -141,7 +141,7 @@ pub fn append(path: &Path, entries: &[Entry], now: chrono::DateTime<chrono::Loca
 /// `old` (a memlog's text, or nothing) with `entries` added and `updated`
 /// stamped as the frontmatter's last key; the other keys and every line
 /// already there are kept as they were.
-pub fn with_entries(old: &str, entries: &[Entry], updated: &str) -> String {
+pub(crate) fn with_entries(old: &str, entries: &[Entry], updated: &str) -> String {
     let t = old.trim_start_matches('\u{feff}');
     let (mut fields, body) = match t.strip_prefix("---\n").and_then(|r| r.split_once("\n---")) {
         Some((fm, rest)) => (

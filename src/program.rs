@@ -1,17 +1,23 @@
+//! The program from its command line to its exit status: `main.rs` only
+//! calls `main` here, so the library's surface is what tests and benches
+//! need.
+
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use bmad_party::cli::Cli;
-use bmad_party::engine::Setup;
-use bmad_party::frontend::{headless, tui};
-use bmad_party::i18n::{self, Lang};
-use bmad_party::{logging, roster, setup};
+use crate::cli::Cli;
+use crate::engine::Setup;
+use crate::frontend::{headless, tui};
+use crate::i18n::{self, Lang};
+use crate::{logging, roster, setup};
 
-fn main() -> ExitCode {
+/// The program: a subcommand, a listing, or a party in its front end;
+/// the exit status (`frontend::exit`).
+pub fn main() -> ExitCode {
     let cli = Cli::parse_localized();
     i18n::set_ui_lang(startup_lang(&cli));
     if let Some(sub) = &cli.command {
-        return bmad_party::commands::run(&cli, sub);
+        return crate::commands::run(&cli, sub);
     }
     if let Some(code) = listing(&cli) {
         return code;
@@ -39,8 +45,8 @@ fn startup_lang(cli: &Cli) -> Lang {
         .bmad
         .clone()
         .or_else(|| std::env::current_dir().ok())
-        .and_then(|d| bmad_party::roster::bmad::detect(&d))
-        .and_then(|p| bmad_party::roster::bmad::project_config(&p).communication_language)
+        .and_then(|d| crate::roster::bmad::detect(&d))
+        .and_then(|p| crate::roster::bmad::project_config(&p).communication_language)
         .map(|l| Lang::from_setting(&l).unwrap_or(Lang::En));
     cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default()
 }
@@ -76,7 +82,7 @@ fn run_party(cli: Cli, party: Setup) -> ExitCode {
         Err(e) => {
             eprintln!(
                 "bmad-party: {}",
-                bmad_party::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}")
+                crate::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}")
             );
             return ExitCode::from(1);
         }
@@ -91,10 +97,10 @@ fn run_party(cli: Cli, party: Setup) -> ExitCode {
     let topic = cli.topic.clone();
     let non_interactive = cli
         .non_interactive
-        .then(|| cli.rounds.unwrap_or(bmad_party::setup::NON_INTERACTIVE_ROUNDS));
+        .then(|| cli.rounds.unwrap_or(crate::setup::NON_INTERACTIVE_ROUNDS));
     let driver = async move {
         if let (Some(rounds), Some(topic)) = (non_interactive, topic.clone()) {
-            bmad_party::frontend::batch::run(party, rounds, topic).await
+            crate::frontend::batch::run(party, rounds, topic).await
         } else if full_screen {
             tui::run(party, topic).await
         } else {

@@ -89,13 +89,13 @@ fn is_invisible_control(c: char) -> bool {
 }
 
 /// One-shot sanitizing for whole strings (file content, names, errors).
-pub fn sanitize(input: &str) -> String {
+pub(crate) fn sanitize(input: &str) -> String {
     Sanitizer::new().push(input)
 }
 
 /// A URL's host and port (`http://127.0.0.1:8080/v1` → `127.0.0.1:8080`),
 /// for a line with little room; the whole text if it has no scheme.
-pub fn host_of(url: &str) -> String {
+pub(crate) fn host_of(url: &str) -> String {
     let shown = shown_url(url);
     let rest = shown.split_once("://").map_or(shown.as_str(), |(_, r)| r);
     rest.split('/').next().unwrap_or(rest).to_string()
@@ -104,7 +104,7 @@ pub fn host_of(url: &str) -> String {
 /// A URL as shown to the facilitator: without the `user:password@` or the
 /// query a URL may carry (either may hold a key), and without escape
 /// sequences.
-pub fn shown_url(url: &str) -> String {
+pub(crate) fn shown_url(url: &str) -> String {
     let shown = match url.split_once("://") {
         Some((scheme, rest)) => {
             // A query may carry a key (`?api-key=…`): only scheme, host and path.
@@ -120,7 +120,7 @@ pub fn shown_url(url: &str) -> String {
 
 /// A file-name-safe slug of a topic. Keeps letters of any script (a Chinese
 /// topic gives a Chinese file name) and cuts at a character boundary.
-pub fn slug(topic: &str, max_chars: usize) -> String {
+pub(crate) fn slug(topic: &str, max_chars: usize) -> String {
     let mut out = String::new();
     let mut dash = false;
     for c in topic.chars() {
@@ -147,7 +147,7 @@ pub fn slug(topic: &str, max_chars: usize) -> String {
 }
 
 /// Shortens text to at most `max` characters, marking the cut.
-pub fn ellipsize(text: &str, max: usize) -> String {
+pub(crate) fn ellipsize(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
     }
@@ -158,7 +158,7 @@ pub fn ellipsize(text: &str, max: usize) -> String {
 
 /// Shortens text to at most `max` characters from its end, marking the
 /// cut: a message's closing question is what a reader of it needs.
-pub fn ellipsize_start(text: &str, max: usize) -> String {
+pub(crate) fn ellipsize_start(text: &str, max: usize) -> String {
     let n = text.chars().count();
     if n <= max {
         return text.to_string();
@@ -170,7 +170,7 @@ pub fn ellipsize_start(text: &str, max: usize) -> String {
 
 /// True for characters of scripts written without spaces between words,
 /// where word tokens mean nothing and character bigrams carry the signal.
-pub fn is_cjk(c: char) -> bool {
+pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c,
         '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}'
         | '\u{f900}'..='\u{faff}' | '\u{ac00}'..='\u{d7af}')
@@ -178,7 +178,7 @@ pub fn is_cjk(c: char) -> bool {
 
 /// Terms for lexical matching: lowercased words (crudely stemmed) for
 /// space-separated scripts, character bigrams for CJK runs.
-pub fn terms(text: &str) -> Vec<String> {
+pub(crate) fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut cjk_run: Vec<char> = Vec::new();

@@ -22,7 +22,7 @@ pub enum Reading {
 
 impl Reading {
     /// The answer's letters, in the order the prompt lists them.
-    pub const LETTERS: [(char, Reading); 4] = [
+    pub(crate) const LETTERS: [(char, Reading); 4] = [
         ('A', Reading::Close),
         ('B', Reading::Agreement),
         ('C', Reading::MissingFacts),
@@ -46,14 +46,6 @@ pub enum Stance {
 }
 
 impl Stance {
-    pub fn code(self) -> &'static str {
-        match self {
-            Stance::Agree => "agree",
-            Stance::Disagree => "disagree",
-            Stance::New => "new",
-        }
-    }
-
     pub(crate) fn from_word(w: &str) -> Option<Stance> {
         let w = w.trim().trim_matches(['"', '\'', '.', ' ']).to_lowercase();
         // `disagree` before `agree`: one contains the other.
@@ -89,7 +81,7 @@ pub struct SelfCheck {
 impl SelfCheck {
     /// The speaker proposes to end: the facilitator invited the close and
     /// it does not disagree with the room.
-    pub fn proposes_end(&self) -> bool {
+    pub(crate) fn proposes_end(&self) -> bool {
         self.end && self.stance != Some(Stance::Disagree)
     }
 }

@@ -12,11 +12,11 @@ use crate::i18n::Lang;
 use crate::source::SourceError;
 use crate::source::SourceFile;
 
-pub const WORKFLOW_FILE: &str = "workflow.md";
-pub const STEP_00: &str = "steps/step-00-check-termination.md";
-pub const STEP_01: &str = "steps/step-01-agent-loading.md";
-pub const STEP_02: &str = "steps/step-02-discussion-orchestration.md";
-pub const STEP_03: &str = "steps/step-03-graceful-exit.md";
+pub(crate) const WORKFLOW_FILE: &str = "workflow.md";
+pub(crate) const STEP_00: &str = "steps/step-00-check-termination.md";
+pub(crate) const STEP_01: &str = "steps/step-01-agent-loading.md";
+pub(crate) const STEP_02: &str = "steps/step-02-discussion-orchestration.md";
+pub(crate) const STEP_03: &str = "steps/step-03-graceful-exit.md";
 
 /// Every template the engine needs: file, name, placeholders it may use.
 const REQUIRED: &[(&str, &str, &[&str])] = &[
@@ -141,9 +141,8 @@ const ADDED: &[(&str, &str)] = &[
 ];
 
 #[derive(Debug, Clone)]
-pub struct Template {
+pub(crate) struct Template {
     pub text: String,
-    pub source: String,
     /// `text` split at its placeholders once, so rendering (several times
     /// per agent turn) is concatenation rather than a regex pass.
     parts: Vec<Part>,
@@ -156,7 +155,7 @@ enum Part {
 }
 
 impl Template {
-    fn new(text: String, source: String) -> Template {
+    fn new(text: String) -> Template {
         let mut parts = Vec::new();
         let mut last = 0;
         for c in placeholder_re().captures_iter(&text) {
@@ -170,7 +169,7 @@ impl Template {
         if last < text.len() {
             parts.push(Part::Text(text[last..].to_string()));
         }
-        Template { text, source, parts }
+        Template { text, parts }
     }
 
     fn placeholders(&self) -> impl Iterator<Item = &str> {
@@ -222,7 +221,7 @@ fn read_templates(source: &WorkflowSource) -> ReadTemplates {
                 Ok(sections) => {
                     for (name, text, line) in sections {
                         lines.insert(name.clone(), (f.path.clone(), line));
-                        templates.insert(name, Template::new(text, f.path.clone()));
+                        templates.insert(name, Template::new(text));
                     }
                 }
                 Err(e) => problems.push(e),
@@ -249,7 +248,7 @@ fn add_built_in(templates: &mut HashMap<String, Template>) {
         if let Ok(Lookup::Found(f)) = WorkflowSource::default().read(file) {
             for (n, text, _) in parse_sections(&f).unwrap_or_default() {
                 if n == *name || n == format!("{name}.zh") {
-                    templates.insert(n, Template::new(text, f.path.clone()));
+                    templates.insert(n, Template::new(text));
                 }
             }
         }
@@ -385,7 +384,7 @@ impl Workflow {
     }
 
     /// Renders template `name` in `lang` (falling back to the base form).
-    pub fn render(&self, name: &str, lang: Lang, vars: &[(&str, &str)]) -> String {
+    pub(crate) fn render(&self, name: &str, lang: Lang, vars: &[(&str, &str)]) -> String {
         let t = match lang {
             Lang::Zh => self.templates.get(&format!("{name}.zh")).or_else(|| self.templates.get(name)),
             Lang::En => self.templates.get(name),
@@ -407,7 +406,7 @@ impl Workflow {
 
     /// The text of a whole workflow file, for optional files such as the
     /// diligence push text: `Ok(None)` when it does not exist.
-    pub fn optional_file(&self, rel: &str) -> Result<Option<SourceFile>, SourceError> {
+    pub(crate) fn optional_file(&self, rel: &str) -> Result<Option<SourceFile>, SourceError> {
         Ok(match self.source.read_one_source(rel)? {
             Lookup::Found(f) => Some(f),
             Lookup::Missing => None,

@@ -1,7 +1,8 @@
 //! The shape of the code, kept by tests: which way the top-level modules
 //! depend (no circles, so each has one obvious place in the picture in
 //! docs/architecture.md), and the two walls the design rests on: the engine
-//! never imports the terminal library, the front ends never touch HTTP.
+//! never imports the terminal library, the front ends never touch HTTP;
+//! and a library surface no wider than its tests and benches need.
 
 #![allow(
     clippy::unwrap_used,
@@ -156,4 +157,42 @@ fn the_engine_never_imports_the_terminal_library() {
 fn the_front_ends_never_touch_http() {
     let found = files_naming("src/frontend", &["async_openai", "reqwest", "crate::llm"]);
     assert!(found.is_empty(), "a front end reaches the model layer in {found:?}");
+}
+
+/// The library exists for the binary (`main.rs` calls `program::main`), its
+/// tests and benches: everything else is `pub(crate)`. A new `pub` item is
+/// one a test or bench reaches; the loopback server (`testing`) is behind
+/// its feature and not counted.
+const PUB_ITEMS_AT_MOST: usize = 200;
+
+#[test]
+fn the_library_surface_stays_narrow() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let kinds = [
+        "fn ",
+        "async fn ",
+        "struct ",
+        "enum ",
+        "mod ",
+        "const ",
+        "static ",
+        "type ",
+        "trait ",
+        "use ",
+    ];
+    let mut count = 0;
+    for path in files.iter().filter(|p| !p.starts_with(root.join("testing"))) {
+        let Some(code) = code_of(path) else { continue };
+        count += code
+            .lines()
+            .filter_map(|l| l.trim_start().strip_prefix("pub "))
+            .filter(|rest| kinds.iter().any(|k| rest.starts_with(k)))
+            .count();
+    }
+    assert!(
+        count <= PUB_ITEMS_AT_MOST,
+        "{count} pub items outside src/testing: make the new ones pub(crate) unless a test or bench needs them"
+    );
 }

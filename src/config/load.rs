@@ -171,7 +171,7 @@ impl Config {
     /// sections are checked in a fixed order (limits, the room, consensus,
     /// silence, diligence, the facilitator, parties, llm); the first
     /// problem is the one reported.
-    pub fn parse_onto(base: Config, text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
+    pub(crate) fn parse_onto(base: Config, text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
         let raw: RawFile = if text.trim().is_empty() {
             RawFile::default()
         } else {
@@ -212,12 +212,8 @@ impl Config {
         }
     }
 
-    pub fn load(path: &Path, overrides: &Overrides) -> Result<Config, SourceError> {
-        Config::load_onto(Config::default(), path, overrides)
-    }
-
     /// Reads a config file over `base` (see `parse_onto`).
-    pub fn load_onto(base: Config, path: &Path, overrides: &Overrides) -> Result<Config, SourceError> {
+    pub(crate) fn load_onto(base: Config, path: &Path, overrides: &Overrides) -> Result<Config, SourceError> {
         let file = path.display().to_string();
         let text = std::fs::read_to_string(path).map_err(|e| SourceError {
             file: file.clone(),

@@ -4,10 +4,10 @@
 
 mod load;
 mod parties;
-pub use parties::{valid_id, PartyDef};
+pub(crate) use parties::{valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
-pub mod user;
+pub(crate) mod user;
 
 use crate::source::{snippet, yaml_error, SourceError};
 
@@ -85,7 +85,7 @@ pub enum RoundMode {
 impl RoundMode {
     /// The speakers, by their place in the picked order, in the groups that
     /// stream together, one group after another.
-    pub fn groups(self, speakers: usize) -> Vec<std::ops::Range<usize>> {
+    pub(crate) fn groups(self, speakers: usize) -> Vec<std::ops::Range<usize>> {
         match self {
             _ if speakers == 0 => vec![],
             RoundMode::Sequential => (0..speakers).map(|i| i..i + 1).collect(),
@@ -112,11 +112,11 @@ pub struct EndDetection {
 pub struct Pattern(regex::Regex);
 
 impl Pattern {
-    pub fn new(source: &str) -> Result<Pattern, regex::Error> {
+    pub(crate) fn new(source: &str) -> Result<Pattern, regex::Error> {
         regex::RegexBuilder::new(source).case_insensitive(true).build().map(Pattern)
     }
 
-    pub fn regex(&self) -> &regex::Regex {
+    pub(crate) fn regex(&self) -> &regex::Regex {
         &self.0
     }
 
@@ -289,7 +289,7 @@ impl Default for Config {
     }
 }
 
-pub fn default_disagreement_words() -> Vec<String> {
+pub(crate) fn default_disagreement_words() -> Vec<String> {
     [
         "disagree",
         "however",
@@ -326,7 +326,7 @@ pub fn default_disagreement_words() -> Vec<String> {
 
 /// Words that state agreement at a reply's start, English and Chinese. A
 /// word that also opens other sentences ("对于", "可以") is not one.
-pub fn default_agreement_words() -> Vec<String> {
+pub(crate) fn default_agreement_words() -> Vec<String> {
     [
         "agree",
         "agreed",
@@ -372,7 +372,7 @@ pub fn default_agreement_words() -> Vec<String> {
 
 /// Question words: in English the first word of an open question, in
 /// Chinese anywhere in it.
-pub fn default_open_question_words() -> Vec<String> {
+pub(crate) fn default_open_question_words() -> Vec<String> {
     [
         "what",
         "which",

@@ -24,7 +24,7 @@ pub struct PartyDef {
 }
 
 /// A name a party may have as its id (and its memory folder's name).
-pub fn valid_id(id: &str) -> bool {
+pub(crate) fn valid_id(id: &str) -> bool {
     !id.is_empty() && id.len() <= 64 && id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') && !id.starts_with(['-', '_'])
 }
 

@@ -8,21 +8,21 @@ use std::path::PathBuf;
 
 /// The commented starter `bmad-party init` writes: every line a comment,
 /// so it changes nothing until one is uncommented. Never a key.
-pub const STARTER: &str = include_str!("starter.yaml");
+pub(crate) const STARTER: &str = include_str!("starter.yaml");
 
 /// Where the user's config lives, if the platform has a config folder.
-pub fn path() -> Option<PathBuf> {
+pub(crate) fn path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("bmad-party").join("config.yaml"))
 }
 
 /// The user's config file when there is one.
-pub fn existing() -> Option<PathBuf> {
+pub(crate) fn existing() -> Option<PathBuf> {
     path().filter(|p| p.is_file())
 }
 
 /// Writes the starter to [`path`]. A file already there is kept unless
 /// `force`, and then moved to `config.yaml.bak` first.
-pub fn init(force: bool) -> Result<PathBuf, String> {
+pub(crate) fn init(force: bool) -> Result<PathBuf, String> {
     let path = path().ok_or_else(|| {
         crate::tr!(
             "this system names no config folder (set XDG_CONFIG_HOME or HOME)",

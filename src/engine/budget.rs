@@ -19,7 +19,7 @@ const REFILL: f64 = 0.6;
 /// The window when neither the config nor the server says: a local server
 /// is assumed to run Ollama's and llama.cpp's common 4,096; a hosted API
 /// far more.
-pub fn default_window(base_url: Option<&str>) -> u32 {
+pub(crate) fn default_window(base_url: Option<&str>) -> u32 {
     match base_url {
         Some(u) if is_local(u) => 4096,
         _ => 32_768,
@@ -54,27 +54,27 @@ pub struct Budget {
 }
 
 impl Budget {
-    pub fn new(window: u32, reply: u32) -> Budget {
+    pub(crate) fn new(window: u32, reply: u32) -> Budget {
         Budget { window, reply, ratio: 1.0 }
     }
 
     /// Tokens a prompt may take.
-    pub fn prompt_limit(&self) -> u32 {
+    pub(crate) fn prompt_limit(&self) -> u32 {
         self.window.saturating_sub(self.reply + MARGIN).max(256)
     }
 
     /// A text's cost in this budget, as a message of its own.
-    pub fn cost(&self, text: &str) -> u32 {
+    pub(crate) fn cost(&self, text: &str) -> u32 {
         self.scale(estimate_tokens(text)) + 4
     }
 
     /// An estimate in this budget's tokens.
-    pub fn scale(&self, estimate: u32) -> u32 {
+    pub(crate) fn scale(&self, estimate: u32) -> u32 {
         (estimate as f64 * self.ratio).ceil() as u32
     }
 
     /// Tokens of this budget as an estimate (the inverse of `scale`).
-    pub fn unscale(&self, tokens: u32) -> u32 {
+    pub(crate) fn unscale(&self, tokens: u32) -> u32 {
         (f64::from(tokens) / self.ratio).floor() as u32
     }
 
@@ -84,7 +84,7 @@ impl Budget {
     /// took; narrowed further by how far our estimate fell short of the
     /// server's count. Always below the current window, so the prompt
     /// built next is shorter.
-    pub fn lowered_window(&self, sent: u32, told: Option<u32>, counted: Option<u32>) -> u32 {
+    pub(crate) fn lowered_window(&self, sent: u32, told: Option<u32>, counted: Option<u32>) -> u32 {
         let floor = self.reply + MARGIN + 256;
         let sent = self.scale(sent);
         let mut window = match told.filter(|&w| w >= floor) {
@@ -102,7 +102,7 @@ impl Budget {
 
     /// The server counted `actual` prompt tokens where `estimated` were
     /// expected: later estimates follow, upwards only.
-    pub fn learn(&mut self, estimated: u32, actual: u64) {
+    pub(crate) fn learn(&mut self, estimated: u32, actual: u64) {
         if estimated > 200 && actual > 0 {
             let seen = actual as f64 / estimated as f64 * self.ratio;
             self.ratio = self.ratio.max(seen.min(4.0));
@@ -118,7 +118,7 @@ impl Budget {
 /// history. Returns `from` while everything fits; otherwise the earliest
 /// round start from which the history takes at most [`REFILL`] of what is
 /// free (or the latest round, if even less must do).
-pub fn horizon(costs: &[u32], starts: &[bool], from: usize, latest: usize, fixed: u32, limit: u32) -> usize {
+pub(crate) fn horizon(costs: &[u32], starts: &[bool], from: usize, latest: usize, fixed: u32, limit: u32) -> usize {
     let latest = latest.min(costs.len());
     let from = from.min(latest);
     let free = limit.saturating_sub(fixed);

@@ -23,7 +23,7 @@ pub struct Document {
 
 /// Reads a document: text (UTF-8), control characters removed. The
 /// reason it cannot be used names the file.
-pub fn read(path: &Path) -> Result<Document, String> {
+pub(crate) fn read(path: &Path) -> Result<Document, String> {
     let shown = path.display();
     let bytes = std::fs::read(path).map_err(|e| crate::tr!("{shown}: cannot read: {e}", "{shown}：无法读取：{e}"))?;
     if bytes.iter().take(8192).any(|&b| b == 0) {
@@ -61,7 +61,7 @@ pub fn read(path: &Path) -> Result<Document, String> {
 /// One document as the room sees it within `tokens`: whole, or its start
 /// cut at a line (else a sentence, else a word) with `note` (given the
 /// share shown, in percent) after it.
-pub fn fitted(doc: &Document, tokens: u32, note: impl Fn(u32) -> String) -> String {
+pub(crate) fn fitted(doc: &Document, tokens: u32, note: impl Fn(u32) -> String) -> String {
     if estimate_tokens(&doc.text) <= tokens && doc.text.chars().count() == doc.chars {
         return doc.text.clone();
     }
@@ -96,7 +96,7 @@ pub fn fitted(doc: &Document, tokens: u32, note: impl Fn(u32) -> String) -> Stri
 /// Shares of `total` tokens for documents of these sizes: each gets what
 /// it needs if all fit, else the short ones whole and the rest split
 /// evenly among the long ones.
-pub fn shares(needs: &[u32], total: u32) -> Vec<u32> {
+pub(crate) fn shares(needs: &[u32], total: u32) -> Vec<u32> {
     let mut out = vec![0; needs.len()];
     let mut order: Vec<usize> = (0..needs.len()).collect();
     order.sort_by_key(|&i| needs[i]);

@@ -17,7 +17,7 @@ const COMMENT_MARKS: [char; 3] = ['<', '!', '-'];
 
 /// One marker and the ways a model may write it.
 #[derive(Debug, Clone)]
-pub struct Marker {
+pub(crate) struct Marker {
     written: String,
     /// What follows the opening marks, when the marker has them.
     core: Option<String>,
@@ -29,7 +29,7 @@ pub struct Marker {
 }
 
 impl Marker {
-    pub fn new(written: &str) -> Marker {
+    pub(crate) fn new(written: &str) -> Marker {
         let core = written.trim_start_matches(MARKS);
         let core = (core.len() < written.len() && !core.trim().is_empty()).then(|| core.to_string());
         let word = written
@@ -48,7 +48,7 @@ impl Marker {
     /// Where the marker is first written in `text`, in any of its spellings,
     /// with a colon right after it: written as a label (`!?@human: Amara, …`),
     /// the colon is no word of the reply either.
-    pub fn find(&self, text: &str) -> Option<Range<usize>> {
+    pub(crate) fn find(&self, text: &str) -> Option<Range<usize>> {
         self.find_after(None, text)
     }
 

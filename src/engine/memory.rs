@@ -10,13 +10,13 @@ use crate::roster::agents::Agent;
 use crate::roster::parties::answers_to;
 
 /// At most this many lines a session adds: a memory, not minutes.
-pub const MAX_LINES: usize = 6;
+pub(crate) const MAX_LINES: usize = 6;
 /// The longest line kept.
 const MAX_LINE_CHARS: usize = 240;
 
 /// The brief's lines: the newest entries that fit `tokens`, oldest first,
 /// each with who it is about when that is a member of the room.
-pub fn brief(entries: &[Entry], tokens: u32, agents: &[Agent]) -> Vec<String> {
+pub(crate) fn brief(entries: &[Entry], tokens: u32, agents: &[Agent]) -> Vec<String> {
     let mut lines = Vec::new();
     let mut used = 0;
     for e in entries.iter().rev() {
@@ -42,7 +42,7 @@ pub fn brief(entries: &[Entry], tokens: u32, agents: &[Agent]) -> Vec<String> {
 /// moment; `by` is kept when it names an agent of the room (as its id); a
 /// line the note-taker's own instructions (`asked`) hold is an echo of the
 /// form, not a memory.
-pub fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
+pub(crate) fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
     let mut out = Vec::new();
     for line in reply.lines() {
         let t = line.trim();
@@ -89,7 +89,7 @@ pub fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Entry> {
 /// whole (six words or more) is minutes, not a memory, and goes; a line
 /// that quotes someone (`"…"` of four words or more) is about whoever said
 /// it, and a quote nobody said is invented — that line goes.
-pub fn check_against_transcript(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry> {
+pub(crate) fn check_against_transcript(entries: Vec<Entry>, said: &[(String, String)]) -> Vec<Entry> {
     let norm = |t: &str| t.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
     let said: Vec<(&str, String)> = said.iter().map(|(id, t)| (id.as_str(), norm(t))).collect();
     entries
@@ -129,7 +129,7 @@ fn same(a: &str, b: &str) -> bool {
 /// What the transcript alone gives: the decisions as outcomes, the
 /// disagreements as dynamics, the open questions as callbacks — a few of
 /// each — and the session itself as a moment when there is nothing else.
-pub fn fallback(notes: &Notes, session_line: &str) -> Vec<Entry> {
+pub(crate) fn fallback(notes: &Notes, session_line: &str) -> Vec<Entry> {
     let mut out: Vec<Entry> = Vec::new();
     let lists: [(&str, &Vec<String>, usize); 3] = [
         ("outcome", &notes.decisions, 3),

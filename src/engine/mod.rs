@@ -5,18 +5,18 @@
 
 pub mod budget;
 pub mod documents;
-pub mod hygiene;
+pub(crate) mod hygiene;
 mod machine;
 pub mod markers;
-pub mod memory;
+pub(crate) mod memory;
 mod prompts;
-pub mod proposals;
-pub mod reading;
+pub(crate) mod proposals;
+pub(crate) mod reading;
 pub mod selection;
-pub mod self_check;
-pub mod similarity;
-pub mod stated;
-pub mod takeaways;
+pub(crate) mod self_check;
+pub(crate) mod similarity;
+pub(crate) mod stated;
+pub(crate) mod takeaways;
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -176,7 +176,7 @@ pub enum ExitReason {
 }
 
 impl ExitReason {
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             ExitReason::UserRequested => "user_requested",
             ExitReason::RoundLimit => "round_limit",

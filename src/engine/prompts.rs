@@ -24,24 +24,24 @@ pub(crate) fn with_instruction(mut msgs: Vec<ChatMessage>, text: &str) -> Vec<Ch
 /// transcript it was made from. Turns are only ever appended, so the same
 /// view stays true as the transcript grows.
 #[derive(Debug, Clone, Default)]
-pub struct HistoryView {
+pub(crate) struct HistoryView {
     covered: usize,
     messages: Vec<ChatMessage>,
 }
 
 impl HistoryView {
-    pub fn messages(&self) -> &[ChatMessage] {
+    pub(crate) fn messages(&self) -> &[ChatMessage] {
         &self.messages
     }
 
     /// How many turns from its start it holds.
-    pub fn covered(&self) -> usize {
+    pub(crate) fn covered(&self) -> usize {
         self.covered
     }
 
     /// A history that opens with `note` (the first turn after it, a round's
     /// opening, joins the same user message).
-    pub fn after_note(note: String) -> HistoryView {
+    pub(crate) fn after_note(note: String) -> HistoryView {
         HistoryView {
             covered: 0,
             messages: vec![ChatMessage::new(Role::User, note)],
@@ -49,7 +49,7 @@ impl HistoryView {
     }
 }
 
-pub struct PromptEnv<'a> {
+pub(crate) struct PromptEnv<'a> {
     pub workflow: &'a Workflow,
     pub agents: &'a [Agent],
     pub user_name: &'a str,
@@ -96,7 +96,7 @@ impl PromptEnv<'_> {
     /// markers' instructions, naming nobody in particular. The same for
     /// every agent all session long (what remains of the session goes in the
     /// turn note instead), so it stays the cached front of every prompt.
-    pub fn room_system(&self, end_marker: Option<&str>, ask_marker: Option<&str>) -> String {
+    pub(crate) fn room_system(&self, end_marker: Option<&str>, ask_marker: Option<&str>) -> String {
         let mut s = self.workflow.render(
             "room_system",
             self.lang,
@@ -119,7 +119,7 @@ impl PromptEnv<'_> {
 
     /// Who speaks: the agent's persona, between the conversation and the
     /// turn's note.
-    pub fn persona(&self, a: &Agent) -> String {
+    pub(crate) fn persona(&self, a: &Agent) -> String {
         let principles = a.principles.iter().map(|p| format!("- {p}")).collect::<Vec<_>>().join("\n");
         let card = self.workflow.render(
             "agent_system",
@@ -151,7 +151,14 @@ impl PromptEnv<'_> {
     /// from one agent's call to the next. An empty `note`: the call's front
     /// alone, up to where the persona (`room_first`) or the note would go —
     /// what a read-ahead sends.
-    pub fn speaker_messages(&self, layout: PromptLayout, room: &str, a: &Agent, history: &[ChatMessage], note: &str) -> Vec<ChatMessage> {
+    pub(crate) fn speaker_messages(
+        &self,
+        layout: PromptLayout,
+        room: &str,
+        a: &Agent,
+        history: &[ChatMessage],
+        note: &str,
+    ) -> Vec<ChatMessage> {
         let system = match layout {
             PromptLayout::PersonaFirst => [self.persona(a).as_str(), "\n\n", room].concat(),
             PromptLayout::RoomFirst => room.to_string(),
@@ -167,20 +174,20 @@ impl PromptEnv<'_> {
     }
 
     /// After a speaker's reply: the question of its self-check.
-    pub fn self_check_note(&self, a: &Agent) -> String {
+    pub(crate) fn self_check_note(&self, a: &Agent) -> String {
         self.workflow
             .render("self_check", self.lang, &[("name", a.name.as_str()), ("user_name", self.user_name)])
     }
 
     /// Added to a turn's note when its reply is asked for once more
     /// because cleaning left nothing of the agent's own.
-    pub fn ask_again_note(&self, a: &Agent) -> String {
+    pub(crate) fn ask_again_note(&self, a: &Agent) -> String {
         self.workflow.render("ask_again", self.lang, &[("name", a.name.as_str())])
     }
 
     /// Opens a history whose earlier rounds were left out to fit the
     /// model's window: the topic stays in view.
-    pub fn omitted_note(&self, rounds: usize, topic: &str) -> String {
+    pub(crate) fn omitted_note(&self, rounds: usize, topic: &str) -> String {
         self.workflow.render(
             "history_omitted",
             self.lang,
@@ -193,7 +200,7 @@ impl PromptEnv<'_> {
 
     /// The conversation as `viewer` sees it (None: as every speaker does).
     #[cfg(test)]
-    pub fn history(&self, viewer: Option<&Agent>, turns: &[Turn]) -> Vec<ChatMessage> {
+    pub(crate) fn history(&self, viewer: Option<&Agent>, turns: &[Turn]) -> Vec<ChatMessage> {
         let mut view = HistoryView::default();
         self.extend_history(viewer, turns, &mut view);
         view.messages
@@ -207,7 +214,7 @@ impl PromptEnv<'_> {
     /// consecutive calls of different agents share it whole. A history only
     /// grows between calls, so it is extended rather than rebuilt from the
     /// whole transcript each time.
-    pub fn extend_history(&self, viewer: Option<&Agent>, turns: &[Turn], view: &mut HistoryView) {
+    pub(crate) fn extend_history(&self, viewer: Option<&Agent>, turns: &[Turn], view: &mut HistoryView) {
         if view.covered > turns.len() {
             *view = HistoryView::default();
         }
@@ -270,7 +277,7 @@ impl PromptEnv<'_> {
         view.covered = turns.len();
     }
 
-    pub fn turn_instruction(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str) -> String {
+    pub(crate) fn turn_instruction(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str) -> String {
         let order = match earlier.last() {
             None => self.workflow.render(
                 "speaks_first",
@@ -302,7 +309,7 @@ impl PromptEnv<'_> {
 
     /// The runtime's own words in a turn's prompt (rules, instructions): a
     /// reply must not give them back.
-    pub fn runtime_texts(
+    pub(crate) fn runtime_texts(
         &self,
         a: &Agent,
         round: u32,
@@ -324,7 +331,7 @@ impl PromptEnv<'_> {
         out
     }
 
-    pub fn farewell_instruction(&self, a: &Agent, topic: &str) -> String {
+    pub(crate) fn farewell_instruction(&self, a: &Agent, topic: &str) -> String {
         self.workflow.render(
             "farewell_prompt",
             self.lang,
@@ -337,7 +344,7 @@ impl PromptEnv<'_> {
         )
     }
 
-    pub fn highlights_system(&self, topic: &str, perspectives: &str, rounds: u32, reason: &str) -> String {
+    pub(crate) fn highlights_system(&self, topic: &str, perspectives: &str, rounds: u32, reason: &str) -> String {
         self.workflow.render(
             "highlights_prompt",
             self.lang,
@@ -352,7 +359,7 @@ impl PromptEnv<'_> {
     }
 
     /// The takeaways' note-taker: three lists under fixed headings.
-    pub fn takeaways_system(&self, topic: &str) -> String {
+    pub(crate) fn takeaways_system(&self, topic: &str) -> String {
         self.workflow.render(
             "takeaways_prompt",
             self.lang,
@@ -361,7 +368,7 @@ impl PromptEnv<'_> {
     }
 
     /// The memory's note-taker: a few typed lines for next time.
-    pub fn memory_system(&self, topic: &str, names: &str) -> String {
+    pub(crate) fn memory_system(&self, topic: &str, names: &str) -> String {
         self.workflow.render(
             "memory_prompt",
             self.lang,
@@ -376,7 +383,7 @@ impl PromptEnv<'_> {
 
     /// The highlights call: `system` from [`Self::highlights_system`], the
     /// transcript as one user message.
-    pub fn highlights_messages(&self, system: String, turns: &[Turn]) -> Vec<ChatMessage> {
+    pub(crate) fn highlights_messages(&self, system: String, turns: &[Turn]) -> Vec<ChatMessage> {
         let transcript = turns
             .iter()
             .filter(|t| matches!(t.kind, TurnKind::Facilitator | TurnKind::Agent))
@@ -398,7 +405,7 @@ impl PromptEnv<'_> {
 }
 
 impl PromptEnv<'_> {
-    pub fn moderator_instruction(&self) -> String {
+    pub(crate) fn moderator_instruction(&self) -> String {
         self.workflow.render(
             "moderator_prompt",
             self.lang,

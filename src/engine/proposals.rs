@@ -5,7 +5,7 @@
 
 /// Why an agent's end marker is not put to the facilitator, if it is not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Held {
+pub(crate) enum Held {
     /// The party's first round: nothing has been discussed yet.
     FirstRound,
     /// A proposal was declined a moment ago (`quiet_rounds`).
@@ -19,7 +19,7 @@ pub enum Held {
 /// `quiet_until`: the first round a proposal may come again after a
 /// declined one; `answers_question`: the facilitator's message of this
 /// round answers a question the room asked in the round before.
-pub fn held(round: u32, quiet_until: u32, answers_question: bool) -> Option<Held> {
+pub(crate) fn held(round: u32, quiet_until: u32, answers_question: bool) -> Option<Held> {
     if round <= 1 {
         Some(Held::FirstRound)
     } else if round < quiet_until {

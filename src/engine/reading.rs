@@ -18,7 +18,7 @@ use crate::verdict::{Reading, Stance};
 /// matter is settled"), or `{"answer": "A"}` from a server that answers in
 /// JSON. None for anything else, a sentence that opens with the article "A"
 /// included: nothing is read from an unclear answer.
-pub fn parse(answer: &str) -> Option<Reading> {
+pub(crate) fn parse(answer: &str) -> Option<Reading> {
     if let Some(open) = answer.find('{') {
         let close = answer[open..].find('}').map_or(answer.len(), |c| open + c + 1);
         if let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&answer[open..close]) {
@@ -48,7 +48,7 @@ fn opening_letter(text: &str) -> Option<Reading> {
 /// The question in a model's answer for the missing facts: its first
 /// line, without a label or quotes, up to its last question mark. None
 /// when it asks nothing (no question mark): nothing is asked then.
-pub fn question_in(answer: &str) -> Option<String> {
+pub(crate) fn question_in(answer: &str) -> Option<String> {
     let line = answer.lines().map(str::trim).find(|l| !l.is_empty())?;
     // A short label before a colon ("Question:", "小林：", "**Host:**") is
     // the model naming the line, not part of the question.
@@ -67,7 +67,7 @@ pub fn question_in(answer: &str) -> Option<String> {
 /// The host's hearing of one reply (`hear_answer`): Some(true) for a yes,
 /// Some(false) for a no, None for anything else. Only the answer's first
 /// word counts ("Yes.", "no", "**Yes**", "是的"); "Yesterday…" is not a yes.
-pub fn heard_yes(answer: &str) -> Option<bool> {
+pub(crate) fn heard_yes(answer: &str) -> Option<bool> {
     let t = answer.trim_start_matches(|c: char| c.is_whitespace() || "\"'`*->(:«“‘「".contains(c));
     let word = t
         .split(|c: char| !c.is_ascii_alphabetic())
@@ -94,7 +94,7 @@ pub fn heard_yes(answer: &str) -> Option<bool> {
 /// own words (`stated`), since a small model hears "Thank you for your
 /// input" or a counter-proposal opening "好的" as yes; a round where every
 /// speaker passed is unopposed.
-pub fn agreed(stances: &[Stance], passed: usize, stated: bool) -> bool {
+pub(crate) fn agreed(stances: &[Stance], passed: usize, stated: bool) -> bool {
     let yes = stances.iter().filter(|s| **s == Stance::Agree).count();
     let most = stances.is_empty() || yes * 2 > stances.len();
     (stated || stances.is_empty()) && yes + passed >= 2 && most && !stances.contains(&Stance::Disagree)
@@ -103,7 +103,7 @@ pub fn agreed(stances: &[Stance], passed: usize, stated: bool) -> bool {
 /// The first sentence of the round's replies (agent id, text) that uses a
 /// word of disagreement: (agent id, the sentence). An invited close is
 /// proposed with it named ("Amara raised one more point: …").
-pub fn caveat(replies: &[(String, String)], words: &[String]) -> Option<(String, String)> {
+pub(crate) fn caveat(replies: &[(String, String)], words: &[String]) -> Option<(String, String)> {
     replies.iter().find_map(|(who, text)| {
         let mut rest = text.as_str();
         while !rest.trim().is_empty() {
@@ -121,7 +121,7 @@ pub fn caveat(replies: &[(String, String)], words: &[String]) -> Option<(String,
 /// messages: the party's opening message starts the discussion and is never
 /// a close, so a model that reads it as one cannot tell the messages apart
 /// and is not asked again this session; the agents' own markers stay.
-pub fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
+pub(crate) fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
     first_round && reading == Some(Reading::Close)
 }
 
@@ -134,7 +134,7 @@ pub fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
 /// it: not in the opening round, and agreement only when `asks`
 /// (`asks_yes_or_no`). `reading` None: nothing was read, and the agent's
 /// own judgement stands.
-pub fn holds_question(reading: Option<Reading>, just_answered: bool, first_round: bool, asks: bool) -> bool {
+pub(crate) fn holds_question(reading: Option<Reading>, just_answered: bool, first_round: bool, asks: bool) -> bool {
     just_answered
         || !first_round
             && match reading {
@@ -151,7 +151,7 @@ pub fn holds_question(reading: Option<Reading>, just_answered: bool, first_round
 /// who is right?": a clause opening with an `open_words` word in English,
 /// one held anywhere in Chinese) asks for content, however a small model
 /// sorts it.
-pub fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[String]) -> bool {
+pub(crate) fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[String]) -> bool {
     let marks = ['?', '？'];
     let Some(end) = message.rfind(marks) else {
         return false;
@@ -183,7 +183,7 @@ pub fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[S
 /// What the round the message opened came to, as the reading's decision
 /// needs it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct RoundFacts {
+pub(crate) struct RoundFacts {
     /// Agents who replied.
     pub replies: usize,
     /// Agents who passed: asked twice, nothing of their own to add.
@@ -203,7 +203,7 @@ pub struct RoundFacts {
 
 /// What the host does after reading the message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Act {
+pub(crate) enum Act {
     /// Propose the end: the facilitator invited it and nobody objected.
     ProposeEnd,
     /// Read the replies' stances: the facilitator asked for agreement.
@@ -217,7 +217,7 @@ pub enum Act {
 /// it nor agreement is read in the opening round (a point a reply still raised is named in the proposal:
 /// the facilitator asked, and decides with it in view); the facts are
 /// asked for once, not again right after an answer.
-pub fn act(reading: Reading, round: RoundFacts) -> Act {
+pub(crate) fn act(reading: Reading, round: RoundFacts) -> Act {
     match reading {
         // Asked whether the room is done, speakers with nothing to add
         // answer too.

@@ -77,10 +77,10 @@ fn profile(a: &Agent) -> HashMap<String, f64> {
 
 /// Every agent's persona terms, computed once per room rather than every round.
 #[derive(Debug, Clone, Default)]
-pub struct Profiles(Vec<HashMap<String, f64>>);
+pub(crate) struct Profiles(Vec<HashMap<String, f64>>);
 
 impl Profiles {
-    pub fn new(agents: &[Agent]) -> Profiles {
+    pub(crate) fn new(agents: &[Agent]) -> Profiles {
         Profiles(agents.iter().map(profile).collect())
     }
 }
@@ -89,22 +89,16 @@ fn score(profile: &HashMap<String, f64>, wanted: &HashSet<String>) -> f64 {
     wanted.iter().filter_map(|t| profile.get(t)).sum()
 }
 
-/// How well an agent's persona matches the text: the weight of each
-/// distinct term of the text found in the persona.
-pub fn relevance(a: &Agent, text: &str) -> f64 {
-    score(&profile(a), &terms(text).into_iter().collect())
-}
-
 /// Chooses the speakers of a round.
 ///
 /// How many of the latest rounds the choice looks at.
-pub const RECENT_ROUNDS: usize = 4;
+pub(crate) const RECENT_ROUNDS: usize = 4;
 
 /// Who had the floor lately: the speakers of the latest rounds (at least
 /// [`RECENT_ROUNDS`] of them when there are), oldest first, out of all the
 /// rounds played.
 #[derive(Debug, Clone, Copy)]
-pub struct Floor<'a> {
+pub(crate) struct Floor<'a> {
     pub recent: &'a [Vec<String>],
     pub played: usize,
 }
@@ -112,7 +106,7 @@ pub struct Floor<'a> {
 /// `floor` says who spoke lately;
 /// `eligible` filters agents out (e.g. pushed rounds); `per_round` is
 /// (min, max); `profiles` are the agents' persona terms, in the same order.
-pub fn select(
+pub(crate) fn select(
     agents: &[Agent],
     profiles: &Profiles,
     message: &str,

@@ -18,10 +18,10 @@ use crate::verdict::{SelfCheck, Stance};
 /// The object's keys, in the order a model writes them: the stance first
 /// (it reads the room), the question next, the proposal to end last (it
 /// weighs the two before it).
-pub const KEYS: [&str; 3] = ["stance", "ask", "end"];
+pub(crate) const KEYS: [&str; 3] = ["stance", "ask", "end"];
 
 /// The JSON schema of the answer, for servers that constrain output.
-pub fn schema() -> Value {
+pub(crate) fn schema() -> Value {
     serde_json::json!({
         "type": "object",
         "properties": {
@@ -36,7 +36,7 @@ pub fn schema() -> Value {
 
 /// What an answer could not be read as.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum ParseError {
+pub(crate) enum ParseError {
     #[error("no JSON object in the answer")]
     NoObject,
     #[error("none of the keys {KEYS:?} in the answer")]
@@ -46,7 +46,7 @@ pub enum ParseError {
 /// Reads a model's answer: the JSON object in it, however wrapped, or cut
 /// off; else its keys one by one. Only what the answer says counts: a
 /// missing `end` is no proposal, a missing `ask` no question.
-pub fn parse(answer: &str) -> Result<SelfCheck, ParseError> {
+pub(crate) fn parse(answer: &str) -> Result<SelfCheck, ParseError> {
     let Some(open) = answer.find('{') else {
         return keys_one_by_one(answer).ok_or(ParseError::NoObject);
     };

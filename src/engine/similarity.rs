@@ -37,7 +37,7 @@ const NEGATORS: &[&str] = &[
 const CJK_NEGATORS: &[char] = &['不', '没', '非', '无', '未', '别', '勿'];
 
 /// Terms of `text`, a term after a negation marked with `¬`.
-pub fn marked_terms(text: &str) -> Vec<String> {
+pub(crate) fn marked_terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut negate_next = 0usize;
     let lower = text.to_lowercase();
@@ -94,9 +94,9 @@ pub fn marked_terms(text: &str) -> Vec<String> {
     out
 }
 
-pub type Vector = HashMap<String, f64>;
+pub(crate) type Vector = HashMap<String, f64>;
 
-pub fn vector(text: &str) -> Vector {
+pub(crate) fn vector(text: &str) -> Vector {
     let mut v = Vector::new();
     for t in marked_terms(text) {
         *v.entry(t).or_insert(0.0) += 1.0;
@@ -104,7 +104,7 @@ pub fn vector(text: &str) -> Vector {
     v
 }
 
-pub fn cosine(a: &Vector, b: &Vector) -> f64 {
+pub(crate) fn cosine(a: &Vector, b: &Vector) -> f64 {
     let dot: f64 = a.iter().filter_map(|(k, x)| b.get(k).map(|y| x * y)).sum();
     let na: f64 = a.values().map(|x| x * x).sum::<f64>().sqrt();
     let nb: f64 = b.values().map(|x| x * x).sum::<f64>().sqrt();
@@ -115,7 +115,7 @@ pub fn cosine(a: &Vector, b: &Vector) -> f64 {
     }
 }
 
-pub fn cosine_dense(a: &[f32], b: &[f32]) -> f64 {
+pub(crate) fn cosine_dense(a: &[f32], b: &[f32]) -> f64 {
     if a.len() != b.len() || a.is_empty() {
         return 0.0;
     }
@@ -129,12 +129,12 @@ pub fn cosine_dense(a: &[f32], b: &[f32]) -> f64 {
     }
 }
 
-pub fn lexical(a: &str, b: &str) -> f64 {
+pub(crate) fn lexical(a: &str, b: &str) -> f64 {
     cosine(&vector(a), &vector(b))
 }
 
 /// A term one text affirms and the other negates.
-pub fn contradiction(a: &str, b: &str) -> Option<String> {
+pub(crate) fn contradiction(a: &str, b: &str) -> Option<String> {
     let (ta, tb) = (marked_terms(a), marked_terms(b));
     for t in &ta {
         if let Some(base) = t.strip_prefix('¬') {
@@ -149,7 +149,7 @@ pub fn contradiction(a: &str, b: &str) -> Option<String> {
 }
 
 /// Mean of `sim` over every pair; None with fewer than two items.
-pub fn mean_pairwise(n: usize, sim: impl Fn(usize, usize) -> f64) -> Option<f64> {
+pub(crate) fn mean_pairwise(n: usize, sim: impl Fn(usize, usize) -> f64) -> Option<f64> {
     if n < 2 {
         return None;
     }
@@ -167,7 +167,7 @@ pub fn mean_pairwise(n: usize, sim: impl Fn(usize, usize) -> f64) -> Option<f64>
 /// A round's agreement by its speakers' own stances: the share of replies
 /// that agree, 0 when any disagrees; None when a reply's stance is unknown
 /// (no self-check, or an unreadable one) or fewer than two replied.
-pub fn stance_share(stances: &[Option<Stance>]) -> Option<f64> {
+pub(crate) fn stance_share(stances: &[Option<Stance>]) -> Option<f64> {
     if stances.len() < 2 || stances.iter().any(Option::is_none) {
         return None;
     }
@@ -190,7 +190,7 @@ fn stances_agree(stances: &[Option<Stance>]) -> bool {
 /// similarity when its score is at or above the threshold and the
 /// convergence words are in it, with no contradiction anywhere in the
 /// window. Either way, no disagreement words.
-pub struct ConsensusRule<'a> {
+pub(crate) struct ConsensusRule<'a> {
     pub threshold: f64,
     pub lookback: usize,
     pub convergence: &'a Regex,
@@ -199,7 +199,7 @@ pub struct ConsensusRule<'a> {
 
 /// One round as the rule sees it: the agents' replies, their stances from
 /// their self-checks (None where unknown), and the round's score.
-pub struct RoundView {
+pub(crate) struct RoundView {
     pub replies: Vec<String>,
     pub stances: Vec<Option<Stance>>,
     pub score: Option<f64>,
@@ -212,14 +212,14 @@ impl RoundView {
 }
 
 #[derive(Debug, PartialEq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Reached,
     /// Why not, for the log and tests.
     NotYet(String),
 }
 
 impl ConsensusRule<'_> {
-    pub fn judge(&self, rounds: &[RoundView]) -> Verdict {
+    pub(crate) fn judge(&self, rounds: &[RoundView]) -> Verdict {
         if rounds.len() < self.lookback || self.lookback == 0 {
             return Verdict::NotYet(format!("{} of {} rounds", rounds.len(), self.lookback));
         }

@@ -6,12 +6,12 @@ use crate::text::is_cjk;
 use crate::verdict::Stance;
 
 /// The configured words that signal disagreement, found in `text`.
-pub fn disagreement(text: &str, words: &[String]) -> Option<String> {
+pub(crate) fn disagreement(text: &str, words: &[String]) -> Option<String> {
     find_word(text, words)
 }
 
 /// The first of `words` in `text`, as a whole word (any place in Chinese).
-pub fn find_word(text: &str, words: &[String]) -> Option<String> {
+pub(crate) fn find_word(text: &str, words: &[String]) -> Option<String> {
     let lower = text.to_lowercase();
     words
         .iter()
@@ -37,7 +37,7 @@ pub fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// disagrees (outright or not: `disagrees_outright`); else a last sentence of a word or two that agrees does (a
 /// reply that states its reasons, then "同意" on a line of its own; not
 /// "…something we all agree on."); else a point of its own.
-pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
+pub(crate) fn stated_stance(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> Stance {
     let opening = opening(text);
     let ends_asking = text.trim_end().ends_with(['?', '？']);
     if disagreement(opening, disagreement_words).is_some() {
@@ -59,14 +59,14 @@ pub fn stated_stance(text: &str, agreement_words: &[String], disagreement_words:
 /// asking, Sam. I disagree: …"). A later word beside a stated agreement
 /// ("Let's weigh it. However, the cost matters. I'm in favour of it.") may
 /// be a caveat on a yes: only a hearing can tell.
-pub fn disagrees_outright(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
+pub(crate) fn disagrees_outright(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
     disagreement(opening(text), disagreement_words).is_some() || !states_agreement(text, agreement_words, disagreement_words)
 }
 
 /// Whether a sentence of `text` states agreement: an agreement word in a
 /// sentence that is no question and holds no word of disagreement ("I
 /// don't agree" states none).
-pub fn states_agreement(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
+pub(crate) fn states_agreement(text: &str, agreement_words: &[String], disagreement_words: &[String]) -> bool {
     statements(text).any(|s| find_word(s, agreement_words).is_some() && disagreement(s, disagreement_words).is_none())
 }
 

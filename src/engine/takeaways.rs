@@ -9,7 +9,7 @@ use crate::session::{ConfirmKind, ConfirmStatus, ConfirmationRecord, Turn, TurnK
 
 /// The three lists a note-taker writes.
 #[derive(Debug, Default, Clone, PartialEq)]
-pub struct Notes {
+pub(crate) struct Notes {
     pub decisions: Vec<String>,
     pub questions: Vec<String>,
     pub disagreements: Vec<String>,
@@ -26,7 +26,7 @@ const MAX_ITEMS: usize = 6;
 /// The model's notes, read under their headings (`## Decisions`,
 /// `**Open questions:**`, `决定：`); None when no heading was found, so the
 /// transcript's own lists are used.
-pub fn parse_notes(reply: &str) -> Option<Notes> {
+pub(crate) fn parse_notes(reply: &str) -> Option<Notes> {
     let mut notes = Notes::default();
     let mut current: Option<usize> = None;
     let mut headings = 0;
@@ -76,7 +76,7 @@ fn numbered(t: &str) -> Option<&str> {
 
 /// The lists from the transcript alone: answered decisions and agreement,
 /// the agents' questions, and sentences that disagree.
-pub fn from_transcript(turns: &[Turn], confirmations: &[ConfirmationRecord], disagreement_words: &[String], lang: Lang) -> Notes {
+pub(crate) fn from_transcript(turns: &[Turn], confirmations: &[ConfirmationRecord], disagreement_words: &[String], lang: Lang) -> Notes {
     let mut notes = Notes::default();
     for c in confirmations.iter().filter(|c| c.status == ConfirmStatus::Confirmed) {
         let what = match c.kind {
@@ -157,7 +157,7 @@ fn sentences(text: &str) -> Vec<String> {
 
 /// Each agent's position: the first two sentences of its last reply (the
 /// room's latest word), in the order the agents first spoke.
-pub fn positions(turns: &[Turn]) -> Vec<(String, String)> {
+pub(crate) fn positions(turns: &[Turn]) -> Vec<(String, String)> {
     let mut order: Vec<&str> = Vec::new();
     for t in turns.iter().filter(|t| t.kind == TurnKind::Agent) {
         let id = t.agent.as_deref().unwrap_or("");
@@ -209,7 +209,7 @@ fn is_pleasantry(sentence: &str) -> bool {
 }
 
 /// What the document says around the lists.
-pub struct Heading<'a> {
+pub(crate) struct Heading<'a> {
     pub topic: &'a str,
     pub date: &'a str,
     pub rounds: u32,
@@ -218,7 +218,7 @@ pub struct Heading<'a> {
 }
 
 /// The takeaways as Markdown.
-pub fn render(h: &Heading, notes: &Notes, positions: &[(String, String)]) -> String {
+pub(crate) fn render(h: &Heading, notes: &Notes, positions: &[(String, String)]) -> String {
     let lang = h.lang;
     let topic = h.topic.replace('\n', " ");
     let mut out = format!("# {}{topic}\n\n", pick(lang, "Takeaways: ", "要点："));

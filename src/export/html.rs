@@ -71,7 +71,7 @@ fn escaped(text: &str) -> String {
 }
 
 /// The whole page.
-pub fn page(k: &Keepsake) -> String {
+pub(crate) fn page(k: &Keepsake) -> String {
     let lang = k.lang();
     let fm = &k.session.fm;
     let mut o = String::with_capacity(16 * 1024 + k.session.turns.iter().map(|t| t.text.len() * 2).sum::<usize>());
@@ -286,7 +286,7 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
 
 /// Model text as HTML: Markdown's structure, never its raw HTML, images
 /// or script links.
-pub fn markdown(o: &mut String, text: &str) {
+pub(crate) fn markdown(o: &mut String, text: &str) {
     let text = crate::text::sanitize(text);
     // Whether each open link was kept, to drop the matching end with it.
     let mut links: Vec<bool> = Vec::new();

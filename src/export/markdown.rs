@@ -7,7 +7,7 @@ use super::{Item, Keepsake};
 use crate::i18n::pick;
 use crate::session::{Turn, TurnKind};
 
-pub fn transcript(k: &Keepsake) -> String {
+pub(crate) fn transcript(k: &Keepsake) -> String {
     let lang = k.lang();
     let fm = &k.session.fm;
     let mut o = String::new();

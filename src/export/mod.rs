@@ -3,8 +3,8 @@
 //! made from the session file alone — the cast it saved, its turns and its
 //! decisions — so a session exports the same wherever it is read.
 
-pub mod html;
-pub mod markdown;
+pub(crate) mod html;
+pub(crate) mod markdown;
 
 use std::path::{Path, PathBuf};
 
@@ -20,7 +20,7 @@ pub enum Format {
 impl Format {
     /// Where a keepsake of `session` goes unless told: beside it, same stem
     /// (`…/2026-11-24-plugins.md` → `….html`, `….transcript.md`).
-    pub fn default_path(self, session: &Path) -> PathBuf {
+    pub(crate) fn default_path(self, session: &Path) -> PathBuf {
         let stem = session.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
         let name = match self {
             Format::Html => format!("{stem}.html"),
@@ -62,28 +62,28 @@ pub fn export(session: &Path, format: Format, out: Option<&Path>, roster: impl F
 
 /// A persona of the keepsake: who they were and how often they spoke.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Persona {
+pub(crate) struct Persona {
     pub who: CastMember,
     pub turns: usize,
 }
 
 /// One part of the page: a round, or the ending (farewells, highlights).
 #[derive(Debug, PartialEq)]
-pub struct Section<'a> {
+pub(crate) struct Section<'a> {
     /// None for the ending.
     pub round: Option<u32>,
     pub items: Vec<Item<'a>>,
 }
 
 #[derive(Debug, PartialEq)]
-pub enum Item<'a> {
+pub(crate) enum Item<'a> {
     Turn(&'a Turn),
     /// A question put to the facilitator and its answer (an end proposal, a limit).
     Decision(&'a ConfirmationRecord),
 }
 
 /// What an export shows of a session, in the order it happened.
-pub struct Keepsake<'a> {
+pub(crate) struct Keepsake<'a> {
     pub session: &'a Session,
     /// Everyone who spoke, in the order they first did, then the silent.
     pub cast: Vec<Persona>,
@@ -94,7 +94,7 @@ impl<'a> Keepsake<'a> {
     /// `roster` names agents the session's own cast lacks (a file written
     /// before the cast was saved); an agent known to neither is shown by
     /// its label.
-    pub fn new(session: &'a Session, roster: &[CastMember]) -> Keepsake<'a> {
+    pub(crate) fn new(session: &'a Session, roster: &[CastMember]) -> Keepsake<'a> {
         let mut cast: Vec<Persona> = Vec::new();
         // What an agent said counts; a failed turn of its is no word of its own.
         let said = |t: &&Turn| matches!(t.kind, TurnKind::Agent | TurnKind::Farewell | TurnKind::Question);
@@ -127,27 +127,27 @@ impl<'a> Keepsake<'a> {
         }
     }
 
-    pub fn persona(&self, id: &str) -> Option<&Persona> {
+    pub(crate) fn persona(&self, id: &str) -> Option<&Persona> {
         self.cast.iter().find(|p| p.who.id == id)
     }
 
     /// The colour slot of an agent: its place in the cast, for agents that
     /// name no colour of their own.
-    pub fn slot(&self, id: &str) -> usize {
+    pub(crate) fn slot(&self, id: &str) -> usize {
         self.cast.iter().position(|p| p.who.id == id).unwrap_or(0)
     }
 
-    pub fn lang(&self) -> Lang {
+    pub(crate) fn lang(&self) -> Lang {
         self.session.fm.lang
     }
 
-    pub fn rounds(&self) -> u32 {
+    pub(crate) fn rounds(&self) -> u32 {
         self.session.fm.conversation_state.current_round
     }
 
     /// What ended the party ("the round limit", "an agent's proposal,
     /// confirmed"…) in the session's language; None while it can go on.
-    pub fn ending(&self) -> Option<&'static str> {
+    pub(crate) fn ending(&self) -> Option<&'static str> {
         let lang = self.lang();
         let reason = self.session.fm.conversation_state.exit_reason.as_deref()?;
         Some(match reason {
@@ -164,7 +164,7 @@ impl<'a> Keepsake<'a> {
     }
 
     /// How long the party was open, e.g. "12 min".
-    pub fn duration(&self) -> String {
+    pub(crate) fn duration(&self) -> String {
         let s = self.session.fm.conversation_state.active_seconds;
         if s < 60 {
             format!("{s} s")
@@ -174,7 +174,7 @@ impl<'a> Keepsake<'a> {
     }
 
     /// A decision in a sentence: what was asked and how it was answered.
-    pub fn decision(&self, c: &ConfirmationRecord) -> String {
+    pub(crate) fn decision(&self, c: &ConfirmationRecord) -> String {
         let lang = self.lang();
         let name = c
             .agent
@@ -213,12 +213,12 @@ impl<'a> Keepsake<'a> {
 }
 
 /// "Round 3" / "第 3 轮".
-pub fn round_title(lang: Lang, round: u32) -> String {
+pub(crate) fn round_title(lang: Lang, round: u32) -> String {
     crate::tr!(lang; "Round {round}", "第 {round} 轮")
 }
 
 /// The heading of the farewells and highlights.
-pub fn ending_title(lang: Lang) -> &'static str {
+pub(crate) fn ending_title(lang: Lang) -> &'static str {
     pick(lang, "Wrapping up", "收尾")
 }
 

@@ -6,12 +6,12 @@
 //! exit writes the takeaways. Standard output gets their path alone;
 //! progress and problems go to standard error. Same engine, no stdin.
 
-use super::exit::Status;
 use crate::engine::{self, Command, Event, InputKind, Setup};
+use crate::error::ExitStatus;
 use crate::i18n::Lang;
 use crate::session::ConfirmKind;
 
-pub async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
+pub(crate) async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
     let lang = setup.lang;
     // No screen shares the thread: the engine writes its saves itself.
     setup.saves = engine::Saves::Inline;
@@ -109,29 +109,29 @@ impl Batch {
 
     /// The takeaways' path on stdout when the party ended with them, else
     /// why not on stderr; the exit code.
-    fn finish(self, status: Status) -> i32 {
+    fn finish(self, status: ExitStatus) -> i32 {
         let last_failure = &self.last_failure;
         match (status, self.takeaways.clone()) {
-            (Status::Ended, Some(path)) => {
+            (ExitStatus::Ended, Some(path)) => {
                 println!("{path}");
                 return status.code().into();
             }
-            (Status::Unreachable, path) => {
+            (ExitStatus::Unreachable, path) => {
                 let path = path.unwrap_or_default();
                 self.say(
                     format!("the model could not be reached ({last_failure}); takeaways from the transcript alone: {path}"),
                     format!("无法连接模型（{last_failure}）；仅根据对话记录生成的要点：{path}"),
                 );
             }
-            (Status::Interrupted, _) => self.say(
+            (ExitStatus::Interrupted, _) => self.say(
                 "stopped before the end; the session can be resumed".into(),
                 "在结束前停止；会话可以继续".into(),
             ),
-            (Status::NotSaved, _) => self.say("the session could not be saved (see above)".into(), "会话无法保存（见上文）".into()),
+            (ExitStatus::NotSaved, _) => self.say("the session could not be saved (see above)".into(), "会话无法保存（见上文）".into()),
             (_, _) => self.say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
         }
         match status {
-            Status::Ended => Status::Failed.code().into(),
+            ExitStatus::Ended => ExitStatus::Failed.code().into(),
             s => s.code().into(),
         }
     }

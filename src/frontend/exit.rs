@@ -3,46 +3,12 @@
 //! Documented in `--help`, the man page (EXIT STATUS) and the README.
 
 use crate::engine::{Event, ExitReason};
+use crate::error::ExitStatus;
 use crate::i18n::Lang;
-
-/// What the exit status says.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Status {
-    /// The facilitator, a limit or the room ended the party (or it was left
-    /// to resume later) and everything is saved.
-    Ended,
-    /// Something else stopped the program (the engine gave no last word,
-    /// the terminal could not be set up, no takeaways were written).
-    Failed,
-    /// Bad usage, config, agent or session file: fix the input (clap's own
-    /// code for bad arguments, and `StartError`'s).
-    Usage,
-    /// Stopped because no agent could reach the model; the session is kept
-    /// open, to be resumed.
-    Unreachable,
-    /// The session's end is not on disk: the last save failed.
-    NotSaved,
-    /// A signal (Ctrl-C, SIGTERM) stopped the party; what was said is saved
-    /// and the session can be resumed.
-    Interrupted,
-}
-
-impl Status {
-    pub fn code(self) -> u8 {
-        match self {
-            Status::Ended => 0,
-            Status::Failed => 1,
-            Status::Usage => 2,
-            Status::Unreachable => 3,
-            Status::NotSaved => 4,
-            Status::Interrupted => 130,
-        }
-    }
-}
 
 /// How the party ended, as a front end saw it.
 #[derive(Debug, Default, Clone)]
-pub struct Ending {
+pub(crate) struct Ending {
     /// The engine's `session_ended`: (reason, saved).
     last_word: Option<(Option<ExitReason>, bool)>,
     /// Where the whole session is when its file could not be written.
@@ -53,7 +19,7 @@ pub struct Ending {
 
 impl Ending {
     /// Takes note of the event that ends a party.
-    pub fn see(&mut self, event: &Event) {
+    pub(crate) fn see(&mut self, event: &Event) {
         if let Event::SessionEnded {
             reason, saved, elsewhere, ..
         } = event
@@ -65,39 +31,39 @@ impl Ending {
 
     /// The status, worst first: a session not on disk loses the most, then
     /// a model that never answered, then an interruption.
-    pub fn status(&self) -> Status {
+    pub(crate) fn status(&self) -> ExitStatus {
         match self.last_word {
-            None => Status::Failed,
-            Some((_, false)) => Status::NotSaved,
-            Some((Some(ExitReason::Unreachable), _)) => Status::Unreachable,
-            Some(_) if self.signalled => Status::Interrupted,
-            Some(_) => Status::Ended,
+            None => ExitStatus::Failed,
+            Some((_, false)) => ExitStatus::NotSaved,
+            Some((Some(ExitReason::Unreachable), _)) => ExitStatus::Unreachable,
+            Some(_) if self.signalled => ExitStatus::Interrupted,
+            Some(_) => ExitStatus::Ended,
         }
     }
 }
 
 /// A line that says why the status is not `Ended`, for front ends whose
 /// screen is gone when the program ends; None when it ended well.
-pub fn explain(status: Status, lang: Lang, file: &str, cause: &str, elsewhere: Option<&str>) -> Option<String> {
+pub(crate) fn explain(status: ExitStatus, lang: Lang, file: &str, cause: &str, elsewhere: Option<&str>) -> Option<String> {
     let (en, zh) = match (status, elsewhere) {
-        (Status::Ended, _) => return None,
-        (Status::Unreachable, _) => (
+        (ExitStatus::Ended, _) => return None,
+        (ExitStatus::Unreachable, _) => (
             format!("the party stopped because the model could not be reached ({cause}); the session is kept open: `bmad-party --resume {file}` continues it"),
             format!("无法连接模型（{cause}），派对已暂停；会话保持未结束：可用 `bmad-party --resume {file}` 继续"),
         ),
-        (Status::NotSaved, Some(there)) => (
+        (ExitStatus::NotSaved, Some(there)) => (
             format!("the session could not be saved to {file}; the whole session is in {there} (`bmad-party --resume {there}` continues it)"),
             format!("会话未能保存到 {file}；整个会话在 {there}（可用 `bmad-party --resume {there}` 继续）"),
         ),
-        (Status::NotSaved, None) => (
+        (ExitStatus::NotSaved, None) => (
             format!("the session's end could not be saved to {file}; the file holds what was saved before"),
             format!("会话的结尾未能保存到 {file}；文件中只有之前保存的内容"),
         ),
-        (Status::Interrupted, _) => (
+        (ExitStatus::Interrupted, _) => (
             format!("stopped by a signal; the session is saved and can be resumed: {file}"),
             format!("被信号中止；会话已保存，可以继续：{file}"),
         ),
-        (Status::Failed | Status::Usage, _) => ("the party stopped unexpectedly".to_string(), "派对意外停止".to_string()),
+        (ExitStatus::Failed | ExitStatus::Usage, _) => ("the party stopped unexpectedly".to_string(), "派对意外停止".to_string()),
     };
     Some(if lang == Lang::Zh { zh } else { en })
 }
@@ -116,7 +82,7 @@ mod tests {
         }
     }
 
-    fn status_of(event: Option<Event>, signalled: bool) -> Status {
+    fn status_of(event: Option<Event>, signalled: bool) -> ExitStatus {
         let mut e = Ending {
             signalled,
             ..Ending::default()
@@ -139,30 +105,14 @@ mod tests {
             Consensus,
             Silence,
         ] {
-            assert_eq!(status_of(Some(ended(Some(r), true)), false), Status::Ended, "{r:?}");
+            assert_eq!(status_of(Some(ended(Some(r), true)), false), ExitStatus::Ended, "{r:?}");
         }
-        assert_eq!(status_of(Some(ended(None, true)), false), Status::Ended, "left to resume");
-        assert_eq!(status_of(Some(ended(Some(Unreachable), true)), false), Status::Unreachable);
-        assert_eq!(status_of(Some(ended(Some(UserRequested), false)), false), Status::NotSaved);
-        assert_eq!(status_of(Some(ended(Some(Unreachable), false)), false), Status::NotSaved);
-        assert_eq!(status_of(Some(ended(None, true)), true), Status::Interrupted);
-        assert_eq!(status_of(Some(ended(None, false)), true), Status::NotSaved);
-        assert_eq!(status_of(None, false), Status::Failed, "no last word from the engine");
-    }
-
-    #[test]
-    fn the_codes_are_distinct_and_usage_is_2() {
-        let all = [
-            Status::Ended,
-            Status::Failed,
-            Status::Usage,
-            Status::Unreachable,
-            Status::NotSaved,
-            Status::Interrupted,
-        ];
-        let codes: std::collections::BTreeSet<u8> = all.iter().map(|s| s.code()).collect();
-        assert_eq!(codes.len(), all.len());
-        assert_eq!(Status::Usage.code(), 2);
-        assert_eq!(Status::Ended.code(), 0);
+        assert_eq!(status_of(Some(ended(None, true)), false), ExitStatus::Ended, "left to resume");
+        assert_eq!(status_of(Some(ended(Some(Unreachable), true)), false), ExitStatus::Unreachable);
+        assert_eq!(status_of(Some(ended(Some(UserRequested), false)), false), ExitStatus::NotSaved);
+        assert_eq!(status_of(Some(ended(Some(Unreachable), false)), false), ExitStatus::NotSaved);
+        assert_eq!(status_of(Some(ended(None, true)), true), ExitStatus::Interrupted);
+        assert_eq!(status_of(Some(ended(None, false)), true), ExitStatus::NotSaved);
+        assert_eq!(status_of(None, false), ExitStatus::Failed, "no last word from the engine");
     }
 }

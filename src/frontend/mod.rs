@@ -3,14 +3,14 @@
 //! through `engine::Command`s and read its `engine::Event`s; neither touches
 //! HTTP.
 
-pub mod batch;
-pub mod exit;
-pub mod headless;
-pub mod signals;
+pub(crate) mod batch;
+pub(crate) mod exit;
+pub(crate) mod headless;
+pub(crate) mod signals;
 pub mod tui;
 
 /// Colour unless `NO_COLOR` is set to anything but nothing (no-color.org).
 /// Without colour both front ends keep bold, reverse and underline.
-pub fn colors_allowed() -> bool {
+pub(crate) fn colors_allowed() -> bool {
     std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }

@@ -2,7 +2,7 @@
 //! engine on them (it saves first), so the session stays resumable.
 
 /// SIGINT, SIGTERM and SIGHUP all mean: stop now, with the state saved.
-pub struct Signals {
+pub(crate) struct Signals {
     #[cfg(unix)]
     set: Vec<tokio::signal::unix::Signal>,
 }
@@ -14,7 +14,7 @@ impl Default for Signals {
 }
 
 impl Signals {
-    pub fn new() -> Signals {
+    pub(crate) fn new() -> Signals {
         #[cfg(unix)]
         {
             use tokio::signal::unix::{signal, SignalKind};
@@ -28,7 +28,7 @@ impl Signals {
         Signals {}
     }
 
-    pub async fn next(&mut self) {
+    pub(crate) async fn next(&mut self) {
         #[cfg(unix)]
         {
             if self.set.is_empty() {

@@ -7,7 +7,7 @@ const NAMED: usize = 6;
 /// The model ids a `/models` answer lists, in its order: OpenAI's shape
 /// (`data[].id`, served by vLLM, llama.cpp, LM Studio, Ollama's `/v1`) or
 /// Ollama's own (`models[].name`).
-pub fn listed_models(v: &serde_json::Value) -> Vec<String> {
+pub(crate) fn listed_models(v: &serde_json::Value) -> Vec<String> {
     let from = |list: &serde_json::Value, keys: &[&str]| -> Vec<String> {
         list.as_array()
             .map(|a| {
@@ -31,7 +31,7 @@ pub fn listed_models(v: &serde_json::Value) -> Vec<String> {
 /// Whether a listed model is one that writes replies, judged by its name:
 /// servers list embedding, speech, image and moderation models beside the
 /// chat ones.
-pub fn writes_replies(id: &str) -> bool {
+pub(crate) fn writes_replies(id: &str) -> bool {
     const NOT_CHAT: [&str; 19] = [
         "embed",
         "bge-",
@@ -59,7 +59,7 @@ pub fn writes_replies(id: &str) -> bool {
 
 /// Whether an endpoint is on this machine or its network: loopback,
 /// private networks, `.local` names and Ollama's port.
-pub fn is_local(url: &str) -> bool {
+pub(crate) fn is_local(url: &str) -> bool {
     let host = url
         .split("://")
         .nth(1)
@@ -90,7 +90,7 @@ pub fn is_local(url: &str) -> bool {
 
 /// The same model, as a server would take it: Ollama serves `llama3.2`
 /// as `llama3.2:latest`.
-pub fn same_model(a: &str, b: &str) -> bool {
+pub(crate) fn same_model(a: &str, b: &str) -> bool {
     let bare = |s: &str| s.trim().strip_suffix(":latest").unwrap_or(s.trim()).to_string();
     a.trim() == b.trim() || bare(a) == bare(b)
 }
@@ -101,7 +101,7 @@ pub fn same_model(a: &str, b: &str) -> bool {
 /// loaded first, Ollama its most recent). A hosted router's list of
 /// hundreds is no choice to make for the user (the first may be costly):
 /// None there, as when it lists no chat model.
-pub fn choose(listed: &[String], default: &str, local: bool) -> Option<String> {
+pub(crate) fn choose(listed: &[String], default: &str, local: bool) -> Option<String> {
     let chat: Vec<&String> = listed.iter().filter(|m| writes_replies(m)).collect();
     if let Some(m) = chat.iter().find(|m| same_model(m, default)) {
         return Some(m.to_string());
@@ -111,7 +111,7 @@ pub fn choose(listed: &[String], default: &str, local: bool) -> Option<String> {
 
 /// The listed models other than `model`, for a message: at most a few,
 /// then how many more.
-pub fn others(listed: &[String], model: &str) -> String {
+pub(crate) fn others(listed: &[String], model: &str) -> String {
     let rest: Vec<&str> = listed
         .iter()
         .filter(|m| !same_model(m, model) && writes_replies(m))
@@ -121,7 +121,7 @@ pub fn others(listed: &[String], model: &str) -> String {
 }
 
 /// `a, b, c` or `a, b, c … and 4 more`.
-pub fn name_some(ids: &[&str]) -> String {
+pub(crate) fn name_some(ids: &[&str]) -> String {
     let shown = ids.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
     match ids.len().saturating_sub(NAMED) {
         0 => shown,

@@ -1,11 +1,12 @@
 //! Model providers. The engine asks for a streamed reply and gets a stream
 //! of small events; retries, timeouts and server quirks stay in here.
 
-pub mod discovery;
+pub(crate) mod discovery;
 mod openai;
 mod rehearsal;
 
-pub use openai::{read_chunk, OpenAiProvider, OpenAiSettings};
+pub use openai::OpenAiProvider;
+pub use openai::{read_chunk, OpenAiSettings};
 pub use rehearsal::Rehearsal;
 
 use futures::future::BoxFuture;
@@ -29,7 +30,7 @@ pub struct ChatMessage {
 }
 
 impl ChatMessage {
-    pub fn new(role: Role, content: impl Into<std::sync::Arc<str>>) -> Self {
+    pub(crate) fn new(role: Role, content: impl Into<std::sync::Arc<str>>) -> Self {
         ChatMessage {
             role,
             content: content.into(),

@@ -87,7 +87,14 @@ fn principle(agent: &Agent, seed: u64) -> String {
     }
 }
 
-pub fn turn_reply(agent: &Agent, round: u32, message: Option<&str>, topic: &str, earlier: &[(String, String)], lang: Lang) -> String {
+pub(crate) fn turn_reply(
+    agent: &Agent,
+    round: u32,
+    message: Option<&str>,
+    topic: &str,
+    earlier: &[(String, String)],
+    lang: Lang,
+) -> String {
     let seed = hash(&[&agent.id, &round.to_string(), message.unwrap_or(""), &earlier.len().to_string()]);
     let subject = focus(message.unwrap_or(topic));
     let cap = capability(agent, seed >> 8);

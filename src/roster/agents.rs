@@ -35,7 +35,7 @@ pub struct Agent {
 
 impl Agent {
     /// `icon Name` as the transcript shows it.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         if self.icon.is_empty() {
             self.name.clone()
         } else {
@@ -48,7 +48,7 @@ impl Agent {
 /// Each front end maps it to what it draws with (terminal cells, escape
 /// codes, a page's style sheet).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AgentColor {
+pub(crate) enum AgentColor {
     Red,
     Green,
     Yellow,
@@ -68,7 +68,7 @@ pub enum AgentColor {
 
 impl AgentColor {
     /// The colour a file names; None for anything else (the front end's default).
-    pub fn parse(name: &str) -> Option<AgentColor> {
+    pub(crate) fn parse(name: &str) -> Option<AgentColor> {
         use AgentColor::*;
         Some(match name {
             "red" => Red,
@@ -96,7 +96,7 @@ impl AgentColor {
 
 #[derive(Deserialize)]
 #[serde(untagged)]
-pub enum Principles {
+pub(crate) enum Principles {
     One(String),
     Many(Vec<String>),
 }
@@ -104,7 +104,7 @@ pub enum Principles {
 impl Principles {
     /// A list stays a list; a string of `- a - b` bullets (as BMAD's
     /// compiled manifests flatten them) is split back into items.
-    pub fn into_list(self) -> Vec<String> {
+    pub(crate) fn into_list(self) -> Vec<String> {
         match self {
             Principles::Many(v) => v.into_iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect(),
             Principles::One(s) => {
@@ -154,7 +154,7 @@ struct RawAgent {
     moderator: bool,
 }
 
-pub const COLORS: &[&str] = &[
+pub(crate) const COLORS: &[&str] = &[
     "red",
     "green",
     "yellow",

@@ -13,7 +13,7 @@ use crate::source::SourceError;
 
 /// The room and where it came from, plus what a BMAD project says about
 /// the facilitator and the languages.
-pub struct Roster {
+pub(crate) struct Roster {
     pub agents: Vec<Agent>,
     pub source: String,
     pub problems: Vec<SourceError>,
@@ -30,13 +30,13 @@ pub struct Roster {
 
 impl Roster {
     /// Every agent a party may name: the room, then the party-only members.
-    pub fn pool(&self) -> Vec<Agent> {
+    pub(crate) fn pool(&self) -> Vec<Agent> {
         self.agents.iter().chain(&self.extra).cloned().collect()
     }
 }
 
 /// `--list-agents`: the roster, where each agent came from, and problems.
-pub fn list_agents(room: &Roster) -> String {
+pub(crate) fn list_agents(room: &Roster) -> String {
     use unicode_width::UnicodeWidthStr;
     let (n, source) = (room.agents.len(), &room.source);
     let mut out = format!("{}\n", crate::tr!("{n} agent(s) from {source}", "{n} 位智能体，来自 {source}"));

@@ -13,7 +13,7 @@ use crate::roster::agents::Agent;
 /// Every party the config and the project define, and what the default
 /// room does.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Parties {
+pub(crate) struct Parties {
     pub defs: Vec<PartyDef>,
     /// The party a session holds when `--party` names none.
     pub default_party: Option<String>,
@@ -25,7 +25,7 @@ pub struct Parties {
 
 /// The party a session is held by: its cast and what it says to the room.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Chosen {
+pub(crate) struct Chosen {
     /// None: the default room (its memory folder is `installed`).
     pub id: Option<String>,
     pub name: Option<String>,
@@ -39,7 +39,7 @@ pub struct Chosen {
 impl Chosen {
     /// The memory folder's name, BMAD's: the party's id, `installed` for
     /// the default room.
-    pub fn memory_name(&self) -> &str {
+    pub(crate) fn memory_name(&self) -> &str {
         self.id.as_deref().unwrap_or("installed")
     }
 }
@@ -54,7 +54,7 @@ pub struct NamedParty {
 
 impl Chosen {
     /// The party's name and scene, unless it is the default room.
-    pub fn named(&self) -> Option<NamedParty> {
+    pub(crate) fn named(&self) -> Option<NamedParty> {
         Some(NamedParty {
             id: self.id.clone()?,
             name: self.name.clone().unwrap_or_default(),
@@ -65,7 +65,7 @@ impl Chosen {
 
 /// Why no party could be chosen.
 #[derive(Debug, Clone, PartialEq)]
-pub enum PartyError {
+pub(crate) enum PartyError {
     /// `--party` (or `default_party`) names no known party.
     Unknown { requested: String, known: Vec<String> },
     /// None of its members is in the room.
@@ -104,7 +104,7 @@ impl std::fmt::Display for PartyError {
 
 /// Whether `agent` answers to `name`: its id, an alias, its name, or the
 /// id behind a BMAD code (`bmad-agent-architect` → `architect`), ignoring case.
-pub fn answers_to(agent: &Agent, name: &str) -> bool {
+pub(crate) fn answers_to(agent: &Agent, name: &str) -> bool {
     let name = name.trim().trim_start_matches('@');
     let short = ["bmad-agent-", "bmad-"].iter().find_map(|p| name.strip_prefix(p)).unwrap_or(name);
     [name, short].iter().any(|n| {
@@ -114,7 +114,7 @@ pub fn answers_to(agent: &Agent, name: &str) -> bool {
 
 /// The agents `names` name, in their order (each once), and the names no
 /// agent answers to.
-pub fn members(agents: &[Agent], names: &[String]) -> (Vec<Agent>, Vec<String>) {
+pub(crate) fn members(agents: &[Agent], names: &[String]) -> (Vec<Agent>, Vec<String>) {
     let mut found: Vec<Agent> = Vec::new();
     let mut unresolved = Vec::new();
     for n in names {
@@ -130,7 +130,7 @@ pub fn members(agents: &[Agent], names: &[String]) -> (Vec<Agent>, Vec<String>) 
 /// The config's parties over a project's (for the same id, the config's),
 /// its default party over the project's; the default room remembers only
 /// where both allow it.
-pub fn with_config(project: &Parties, defs: &[PartyDef], default_party: Option<&str>, memory: bool) -> Parties {
+pub(crate) fn with_config(project: &Parties, defs: &[PartyDef], default_party: Option<&str>, memory: bool) -> Parties {
     let mut out = project.clone();
     for d in defs {
         match out.defs.iter_mut().find(|p| p.id.eq_ignore_ascii_case(&d.id)) {
@@ -146,7 +146,7 @@ pub fn with_config(project: &Parties, defs: &[PartyDef], default_party: Option<&
 }
 
 /// The definition `requested` names: its id or its name, ignoring case.
-pub fn find<'a>(defs: &'a [PartyDef], requested: &str) -> Option<&'a PartyDef> {
+pub(crate) fn find<'a>(defs: &'a [PartyDef], requested: &str) -> Option<&'a PartyDef> {
     let r = requested.trim();
     defs.iter().find(|d| d.id.eq_ignore_ascii_case(r) || d.name.eq_ignore_ascii_case(r))
 }
@@ -155,7 +155,7 @@ pub fn find<'a>(defs: &'a [PartyDef], requested: &str) -> Option<&'a PartyDef> {
 /// default party, else the default room. `room` is the default room,
 /// `pool` every agent a party may name (the room and members that join
 /// parties only).
-pub fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requested: Option<&str>) -> Result<Chosen, PartyError> {
+pub(crate) fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requested: Option<&str>) -> Result<Chosen, PartyError> {
     let wanted = requested
         .map(str::to_string)
         .or_else(|| parties.default_party.clone().filter(|d| !d.trim().is_empty()));
@@ -192,7 +192,7 @@ pub fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requested: Opti
 
 /// `--list-parties`: each party, who is in it, its scene, whether it
 /// remembers, where it is defined.
-pub fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String {
+pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String {
     let default = parties.default_party.as_deref().filter(|d| !d.trim().is_empty());
     let remembers = |on: bool| {
         if on {

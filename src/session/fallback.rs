@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// The fallback folders, best first: the user's state folder
 /// (`$XDG_STATE_HOME`, `~/.local/state`; on Linux only), then a folder of
 /// the user's own in the temp folder.
-pub fn folders() -> Vec<PathBuf> {
+pub(crate) fn folders() -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = dirs::state_dir()
         .map(|d| d.join("bmad-party").join("sessions"))
         .into_iter()
@@ -23,7 +23,7 @@ pub fn folders() -> Vec<PathBuf> {
 
 /// Creates a fallback folder readable by its owner alone: session topics
 /// are in the file names.
-pub fn private_folder(dir: &Path) -> std::io::Result<()> {
+pub(crate) fn private_folder(dir: &Path) -> std::io::Result<()> {
     let mut b = std::fs::DirBuilder::new();
     b.recursive(true);
     #[cfg(unix)]
@@ -33,7 +33,7 @@ pub fn private_folder(dir: &Path) -> std::io::Result<()> {
 
 /// A copy of `session` in a fallback folder written after it: the session
 /// went on there while its own file could not be written.
-pub fn newer_copy(session: &Path) -> Option<PathBuf> {
+pub(crate) fn newer_copy(session: &Path) -> Option<PathBuf> {
     let name = session.file_name()?;
     let own = std::fs::metadata(session).and_then(|m| m.modified()).ok()?;
     folders()

@@ -10,7 +10,7 @@ use crate::i18n::{pick, Lang};
 
 /// One session file, as the list shows it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Listed {
+pub(crate) struct Listed {
     pub path: PathBuf,
     pub started_at: DateTime<Utc>,
     pub topic: String,
@@ -21,7 +21,7 @@ pub struct Listed {
 
 /// The session files under `sessions_dir` (an output folder's `party-mode/`),
 /// newest first; files that are not readable sessions come apart, with why.
-pub fn list(sessions_dir: &Path) -> (Vec<Listed>, Vec<SessionFileError>) {
+pub(crate) fn list(sessions_dir: &Path) -> (Vec<Listed>, Vec<SessionFileError>) {
     let Ok(entries) = std::fs::read_dir(sessions_dir) else {
         return (Vec::new(), Vec::new());
     };
@@ -48,12 +48,12 @@ pub fn list(sessions_dir: &Path) -> (Vec<Listed>, Vec<SessionFileError>) {
 }
 
 /// The newest session that can still be resumed.
-pub fn newest_unfinished(sessions_dir: &Path) -> Option<PathBuf> {
+pub(crate) fn newest_unfinished(sessions_dir: &Path) -> Option<PathBuf> {
     list(sessions_dir).0.into_iter().find(|s| !s.finished).map(|s| s.path)
 }
 
 /// The list as a table: date, rounds, status, topic, path.
-pub fn render(sessions: &[Listed], lang: Lang) -> String {
+pub(crate) fn render(sessions: &[Listed], lang: Lang) -> String {
     let mut out = String::new();
     for s in sessions {
         let status = if s.finished {

@@ -1,13 +1,16 @@
 //! The session: state (the YAML frontmatter) and transcript (the Markdown
 //! body) of one party, and the file that holds both.
 
-pub mod fallback;
-pub mod list;
+pub(crate) mod fallback;
+pub(crate) mod list;
 mod lock;
 mod store;
 
-pub use lock::{lock_path, LockError, SessionLock};
-pub use store::{load, parse, write_atomic as store_write, Folder, Rendered, SessionFileError, SessionStore};
+pub use lock::lock_path;
+pub use lock::LockError;
+pub use lock::SessionLock;
+pub use store::{load, parse, SessionFileError};
+pub use store::{write_atomic as store_write, Folder, SessionStore};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -129,7 +132,7 @@ pub struct CastMember {
 }
 
 impl CastMember {
-    pub fn of(a: &crate::roster::Agent) -> CastMember {
+    pub(crate) fn of(a: &crate::roster::Agent) -> CastMember {
         CastMember {
             id: a.id.clone(),
             name: a.name.clone(),
@@ -323,13 +326,13 @@ pub struct Latency {
 impl Latency {
     /// Tokens a second once the first had come; None for a reply too short
     /// or too quick to say.
-    pub fn tokens_per_second(&self) -> Option<f64> {
+    pub(crate) fn tokens_per_second(&self) -> Option<f64> {
         let writing = self.total_ms.saturating_sub(self.first_token_ms);
         (self.tokens > 1 && writing > 0).then(|| f64::from(self.tokens - 1) * 1000.0 / writing as f64)
     }
 
     /// `1.2 s · 18 tok/s`.
-    pub fn summary(&self) -> String {
+    pub(crate) fn summary(&self) -> String {
         let first = self.first_token_ms as f64 / 1000.0;
         match self.tokens_per_second() {
             Some(r) => format!("{first:.1} s · {r:.0} tok/s"),
@@ -359,7 +362,7 @@ pub enum TurnKind {
 }
 
 impl TurnKind {
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             TurnKind::Facilitator => "facilitator",
             TurnKind::Agent => "agent",
@@ -375,7 +378,7 @@ impl TurnKind {
         }
     }
 
-    pub fn from_code(s: &str) -> Option<TurnKind> {
+    pub(crate) fn from_code(s: &str) -> Option<TurnKind> {
         Some(match s {
             "facilitator" => TurnKind::Facilitator,
             "agent" => TurnKind::Agent,

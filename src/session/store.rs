@@ -68,7 +68,7 @@ impl SessionStore {
     }
 
     /// A store for a session loaded from `path` (resume).
-    pub fn reopen(path: &Path) -> SessionStore {
+    pub(crate) fn reopen(path: &Path) -> SessionStore {
         SessionStore {
             path: path.to_path_buf(),
             body: String::new(),
@@ -80,14 +80,14 @@ impl SessionStore {
     }
 
     /// The store keeps `lock` for as long as it lives.
-    pub fn locked(mut self, lock: Option<SessionLock>) -> SessionStore {
+    pub(crate) fn locked(mut self, lock: Option<SessionLock>) -> SessionStore {
         self.lock = lock;
         self
     }
 
     /// Turns from `turn` on are rendered again at the next save: one was
     /// put before them.
-    pub fn forget_from(&mut self, turn: usize) {
+    pub(crate) fn forget_from(&mut self, turn: usize) {
         if turn < self.rendered {
             self.body.truncate(self.starts[turn]);
             self.starts.truncate(turn);
@@ -135,7 +135,7 @@ impl Rendered<'_> {
     }
 
     /// The whole text, owned (to hand to another thread).
-    pub fn to_text(&self) -> String {
+    pub(crate) fn to_text(&self) -> String {
         [self.head.as_str(), self.body].concat()
     }
 }

@@ -1,7 +1,7 @@
 use super::*;
 use crate::session::*;
 
-pub fn sample() -> Session {
+pub(crate) fn sample() -> Session {
     let now = DateTime::parse_from_rfc3339("2026-02-19T10:00:00Z").unwrap().with_timezone(&Utc);
     let fm = Frontmatter {
         workflow_type: "party-mode".into(),

@@ -3,7 +3,7 @@
 
 mod room;
 
-pub use room::load_room;
+pub(crate) use room::load_room;
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -23,17 +23,17 @@ use crate::roster::Roster;
 use crate::session::SessionLock;
 use crate::workflow::Workflow;
 
-pub const DEFAULT_OUTPUT: &str = "_bmad-output";
-pub const DEFAULT_MODEL: &str = "gpt-4o-mini";
-pub const OPENAI_BASE: &str = "https://api.openai.com/v1";
+pub(crate) const DEFAULT_OUTPUT: &str = "_bmad-output";
+pub(crate) const DEFAULT_MODEL: &str = "gpt-4o-mini";
+pub(crate) const OPENAI_BASE: &str = "https://api.openai.com/v1";
 /// Rounds of a `--non-interactive` party without `--rounds`.
-pub const NON_INTERACTIVE_ROUNDS: u32 = 3;
+pub(crate) const NON_INTERACTIVE_ROUNDS: u32 = 3;
 
 fn env_nonempty(key: &str) -> Option<String> {
     std::env::var(key).ok().map(|v| v.trim().to_string()).filter(|v| !v.is_empty())
 }
 
-pub fn workflow_source(cli: &Cli) -> WorkflowSource {
+pub(crate) fn workflow_source(cli: &Cli) -> WorkflowSource {
     let dir = cli.workflow.clone().or_else(|| {
         let local = PathBuf::from("workflows/party-mode");
         local.is_dir().then_some(local)
@@ -41,7 +41,7 @@ pub fn workflow_source(cli: &Cli) -> WorkflowSource {
     WorkflowSource { dir }
 }
 
-pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartError> {
+pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartError> {
     let overrides = Overrides {
         // A party without a facilitator plays exactly the rounds asked.
         max_rounds: if cli.non_interactive {
@@ -92,7 +92,7 @@ pub fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, StartEr
     })
 }
 
-pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartError> {
+pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartError> {
     let base = config.llm.base_url.clone().or_else(|| env_nonempty("OPENAI_BASE_URL"));
     let key = env_nonempty("OPENAI_API_KEY");
     if cli.rehearsal || (base.is_none() && key.is_none()) {
@@ -130,14 +130,14 @@ pub fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartEr
         .map_err(StartError::Invalid)
 }
 
-pub fn output_dir(cli: &Cli) -> PathBuf {
+pub(crate) fn output_dir(cli: &Cli) -> PathBuf {
     cli.output.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_OUTPUT))
 }
 
 /// The output folder sessions go to: `--output`, else the BMAD project's
 /// `output_folder` (the project named by `--bmad`, or found here or above),
 /// else the default.
-pub fn output_folder(cli: &Cli) -> PathBuf {
+pub(crate) fn output_folder(cli: &Cli) -> PathBuf {
     if cli.output.is_some() {
         return output_dir(cli);
     }
@@ -176,7 +176,7 @@ fn login_name() -> String {
 }
 
 /// Everything for a party, or the reason there can be none.
-pub fn build(cli: &Cli) -> Result<Setup, StartError> {
+pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     if let (Some(_), Some(topic)) = (&cli.resume, &cli.topic) {
         return Err(StartError::Invalid(crate::tr!(
             "“{topic}” would open a new party, and --resume continues one: give one of the two",
@@ -373,7 +373,7 @@ fn parties_of(room: &Roster, config: &Config) -> Parties {
 }
 
 /// `--list-parties`: the parties, who is in each, whether it remembers.
-pub fn list_parties(cli: &Cli) -> Result<String, StartError> {
+pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let config = load_config(cli, &workflow_source(cli))?;
     let room = load_room(cli)?;
     Ok(crate::roster::parties::list(

@@ -47,7 +47,7 @@ fn own_room(cli: &Cli, project: Option<ProjectConfig>, problems: Vec<SourceError
 /// (`--bmad DIR`, or a `_bmad/` found here or above); else `./agents` or the
 /// built-in room. A project named with `--bmad` that has no roster is an
 /// error; one merely found nearby falls back to the built-in room, saying so.
-pub fn load_room(cli: &Cli) -> Result<Roster, StartError> {
+pub(crate) fn load_room(cli: &Cli) -> Result<Roster, StartError> {
     let project = match &cli.bmad {
         Some(d) => Some(crate::roster::bmad::detect(d).ok_or_else(|| {
             let d = d.display();

@@ -30,7 +30,7 @@ pub struct SourceError {
 
 impl SourceError {
     /// A problem in `file` (at `line` when known) with `key`; no snippet.
-    pub fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> SourceError {
+    pub(crate) fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> SourceError {
         SourceError {
             file: file.into(),
             line,
@@ -69,7 +69,7 @@ impl std::error::Error for SourceError {}
 /// key path, what was expected; `words`), with a snippet. `text` is the
 /// whole file; `line_offset` shifts the library's lines when the YAML is
 /// embedded in it (frontmatter).
-pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: u64) -> SourceError {
+pub(crate) fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: u64) -> SourceError {
     let loc = e.location();
     let full = e.to_string();
     // The crate's message starts with "error: line L column C: msg" followed
@@ -95,7 +95,7 @@ pub fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_offset: 
 }
 
 /// A few lines of source around `line` (1-based) with a caret under `column`.
-pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<Box<str>> {
+pub(crate) fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<Box<str>> {
     let lines: Vec<&str> = text.lines().collect();
     let idx = usize::try_from(line).ok()?.checked_sub(1)?;
     if idx >= lines.len() {
@@ -115,7 +115,7 @@ pub fn snippet(text: &str, line: u64, column: Option<u64>) -> Option<Box<str>> {
 
 /// Splits `---\nyaml\n---\nbody`. Returns the YAML, the body and the line
 /// number (1-based) where the YAML starts, or None without frontmatter.
-pub fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
+pub(crate) fn split_frontmatter(text: &str) -> Option<(&str, &str, u64)> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let rest = text.strip_prefix("---\n").or_else(|| text.strip_prefix("---\r\n"))?;
     let mut offset = 0;

@@ -5,7 +5,7 @@
 
 /// What a message says once reworded, and the key path it is about.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Worded {
+pub(crate) struct Worded {
     pub key: String,
     pub message: String,
     /// A better place to show than the library's (line, column), 1-based:
@@ -38,7 +38,7 @@ struct Place<'a> {
 
 /// Rewords `message`, which the library gave for `line`/`column` (1-based,
 /// in `text`'s own lines).
-pub fn reword(message: &str, text: &str, line: Option<u64>, column: Option<u64>) -> Worded {
+pub(crate) fn reword(message: &str, text: &str, line: Option<u64>, column: Option<u64>) -> Worded {
     let lines: Vec<&str> = text.lines().collect();
     let at = line.and_then(|l| usize::try_from(l).ok()).filter(|&l| l >= 1 && l <= lines.len());
     let path = at.map(|l| key_path_at(&lines, l)).unwrap_or_default();

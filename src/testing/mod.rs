@@ -106,7 +106,7 @@ impl Recorded {
     /// A speaker's self-check after its reply (`engine::self_check`): asked
     /// with a JSON schema, or, from a server that refused one, by the
     /// question alone, whose keys it names.
-    pub fn is_self_check(&self) -> bool {
+    pub(crate) fn is_self_check(&self) -> bool {
         if self.body.get("response_format").is_some_and(|f| !f.is_null()) {
             return true;
         }
@@ -121,14 +121,14 @@ impl Recorded {
     /// The host's reading of a facilitator's message, or its question for
     /// missing facts (`engine::reading`): known by the default templates'
     /// words.
-    pub fn is_reading(&self) -> bool {
+    pub(crate) fn is_reading(&self) -> bool {
         let text = self.body["messages"].to_string();
         text.contains("You sort what the leader of a meeting says") || text.contains("Write the one short question the meeting should ask")
     }
 
     /// The host's hearing of one reply to a yes/no question (the
     /// `hear_answer` template), known by its words.
-    pub fn is_hearing(&self) -> bool {
+    pub(crate) fn is_hearing(&self) -> bool {
         self.body["messages"].to_string().contains("You take the minutes of a meeting")
     }
 
@@ -187,15 +187,15 @@ const TOPICS: &[&str] = &[
 ];
 
 /// The reading a message gets unless a test scripts one: "anything else".
-pub const NEUTRAL_READING: &str = "D";
+pub(crate) const NEUTRAL_READING: &str = "D";
 /// The hearing a reply gets unless a test scripts one: not a yes, so a
 /// reply whose words say neither stays so.
-pub const NEUTRAL_HEARING: &str = "No";
+pub(crate) const NEUTRAL_HEARING: &str = "No";
 /// The host's question for missing facts unless a test scripts one.
-pub const FACTS_QUESTION: &str = "How many people is it for, and what budget and date?";
+pub(crate) const FACTS_QUESTION: &str = "How many people is it for, and what budget and date?";
 /// A self-check that judges nothing: a point of its own, no question, no
 /// proposal to end.
-pub const NEUTRAL_CHECK: &str = r#"{"stance": "new", "ask": "", "end": false}"#;
+pub(crate) const NEUTRAL_CHECK: &str = r#"{"stance": "new", "ask": "", "end": false}"#;
 
 /// A reply that shares few words with its neighbours. Each sentence carries
 /// `n` after its third word, so no reply copies a run of words from another

@@ -14,7 +14,7 @@ use crate::text::is_cjk;
 
 /// Whether `question` is for the room rather than the facilitator; `names`
 /// are the agents' (the speaker's among them).
-pub fn for_the_room<'a>(question: &str, names: impl IntoIterator<Item = &'a str>) -> bool {
+pub(crate) fn for_the_room<'a>(question: &str, names: impl IntoIterator<Item = &'a str>) -> bool {
     for_an_agent(question, names) || asks_the_room(question)
 }
 

@@ -3,7 +3,7 @@
 
 /// Why part of a reply was removed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum CutKind {
+pub(crate) enum CutKind {
     /// A line spoken as another agent or the facilitator: the reply ends there.
     SpeaksAsOther,
     /// The speaker's own label (`Maya:`) or an opening such as `It is my turn, Maya:`.
@@ -33,7 +33,7 @@ pub enum CutKind {
 }
 
 impl CutKind {
-    pub fn code(self) -> &'static str {
+    pub(crate) fn code(self) -> &'static str {
         match self {
             CutKind::SpeaksAsOther => "speaks_as_other",
             CutKind::OwnLabel => "own_label",
@@ -52,7 +52,7 @@ impl CutKind {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct Cut {
+pub(crate) struct Cut {
     pub kind: CutKind,
     pub text: String,
 }

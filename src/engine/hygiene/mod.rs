@@ -16,10 +16,10 @@ use std::collections::HashSet;
 
 use crate::engine::markers::Marker;
 
-pub use addressee::for_the_room;
-pub use cut::{Cut, CutKind};
-pub use sentences::first_sentences;
-pub use voices::Voices;
+pub(crate) use addressee::for_the_room;
+pub(crate) use cut::{Cut, CutKind};
+pub(crate) use sentences::first_sentences;
+pub(crate) use voices::Voices;
 use voices::{EARLIER, RUNTIME};
 
 mod addressee;
@@ -40,14 +40,14 @@ use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, tok
 
 /// What one piece of a reply gives.
 #[derive(Debug, Default, PartialEq)]
-pub struct Step {
+pub(crate) struct Step {
     /// Text that is final and may be shown.
     pub show: String,
     /// The reply was cut: nothing after this matters, the stream may stop.
     pub stop: bool,
 }
 
-pub struct Hygiene {
+pub(crate) struct Hygiene {
     /// Owned: a reply in the making lives beside others (a concurrent
     /// round), none of them borrowing from the round that started it.
     voices: Voices,
@@ -87,7 +87,7 @@ const STREAM_AFTER: usize = 24;
 const CAP_MARGIN: u32 = 48;
 
 impl Hygiene {
-    pub fn new(voices: &Voices, cap: Option<u32>) -> Hygiene {
+    pub(crate) fn new(voices: &Voices, cap: Option<u32>) -> Hygiene {
         Hygiene {
             voices: voices.clone(),
             cur: String::new(),
@@ -107,12 +107,12 @@ impl Hygiene {
     }
 
     /// The same rules for a reply written afresh (the server's retry).
-    pub fn restart(&mut self) {
+    pub(crate) fn restart(&mut self) {
         *self = Hygiene::new(&self.voices, self.cap);
     }
 
     /// Feeds one streamed piece.
-    pub fn push(&mut self, piece: &str) -> Step {
+    pub(crate) fn push(&mut self, piece: &str) -> Step {
         let mut step = Step::default();
         if self.stopped {
             step.stop = true;
@@ -156,7 +156,7 @@ impl Hygiene {
 
     /// The stream ended; `capped`: at its token cap. Returns the last text
     /// to show.
-    pub fn finish(&mut self, capped: bool) -> String {
+    pub(crate) fn finish(&mut self, capped: bool) -> String {
         let mut step = Step::default();
         self.settle_last(capped, &mut step);
         // A lone "Sure!" that nothing dropped after it: the speaker's own.
@@ -186,16 +186,17 @@ impl Hygiene {
     }
 
     /// The reply as kept (markers included; the marker filter comes after).
-    pub fn kept(&self) -> &str {
+    pub(crate) fn kept(&self) -> &str {
         &self.kept
     }
 
-    pub fn cuts(&self) -> &[Cut] {
+    pub(crate) fn cuts(&self) -> &[Cut] {
         &self.cuts
     }
 
     /// The reply was cut: what followed was void.
-    pub fn stopped(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn stopped(&self) -> bool {
         self.stopped
     }
 

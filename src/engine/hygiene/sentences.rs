@@ -12,7 +12,7 @@ pub(super) fn sentence_end(s: &str) -> Option<usize> {
 }
 
 /// The first `n` sentences of `text` (all of it when it has fewer).
-pub fn first_sentences(text: &str, n: usize) -> &str {
+pub(crate) fn first_sentences(text: &str, n: usize) -> &str {
     let mut end = 0;
     for _ in 0..n {
         match sentence_end(&text[end..]) {

@@ -13,7 +13,7 @@ pub(super) const EARLIER: u8 = 2;
 
 /// What one reply must not do, built for each call from what its prompt held.
 #[derive(Debug, Clone, Default)]
-pub struct Voices {
+pub(crate) struct Voices {
     /// The speaker's display name.
     pub own: String,
     /// Everyone else who could be spoken for: the other agents and the facilitator.
@@ -44,7 +44,7 @@ pub struct Voices {
 const NAME: u64 = 0x6e61_6d65;
 
 impl Voices {
-    pub fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
+    pub(crate) fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
         let others: Vec<String> = others.into_iter().filter(|n| !n.trim().is_empty()).collect();
         let mut names = HashSet::new();
         for n in others.iter().map(String::as_str).chain([own]) {
@@ -82,14 +82,14 @@ impl Voices {
 
     /// The runtime's own text (rules, instructions): a reply that continues
     /// it is cut there.
-    pub fn runtime(mut self, text: &str) -> Voices {
+    pub(crate) fn runtime(mut self, text: &str) -> Voices {
         self.index(text, RUNTIME);
         self
     }
 
     /// Text said before (other turns, the persona): a sentence copied from it
     /// is dropped (unless `keep_echoes`).
-    pub fn earlier(mut self, text: &str) -> Voices {
+    pub(crate) fn earlier(mut self, text: &str) -> Voices {
         self.index(text, EARLIER);
         self
     }

@@ -183,13 +183,13 @@ impl Room {
     }
 }
 
-pub struct Engine {
+pub(crate) struct Engine {
     room: Room,
     resume: Option<Resume>,
 }
 
 impl Engine {
-    pub fn new(setup: Setup, rx: UnboundedReceiver<Command>, tx: UnboundedSender<Event>) -> Engine {
+    pub(crate) fn new(setup: Setup, rx: UnboundedReceiver<Command>, tx: UnboundedSender<Event>) -> Engine {
         let push_text = diligence::resolve(&setup.workflow, setup.lang).unwrap_or_else(|e| {
             tracing::error!("diligence push text: {e}");
             diligence::PushText::Disabled { source: e.file }
@@ -237,7 +237,7 @@ impl Engine {
 
     /// The whole party: the lobby until the topic (or a resumed session),
     /// then the party's steps until it ends.
-    pub async fn run(self) {
+    pub(crate) async fn run(self) {
         let Engine { mut room, resume } = self;
         room.check_endpoint();
         // With no model named, the header names the one the endpoint lists:

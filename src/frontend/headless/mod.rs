@@ -19,13 +19,13 @@ use crate::engine::{self, Command, Event, Setup};
 
 /// What one stdin line means.
 #[derive(Debug, PartialEq)]
-pub enum Line {
+pub(crate) enum Line {
     Command(Command),
     /// A JSON object that is not a command: reported and skipped.
     Invalid(String),
 }
 
-pub fn parse_line(line: &str) -> Line {
+pub(crate) fn parse_line(line: &str) -> Line {
     let trimmed = line.trim();
     if trimmed.starts_with('{') {
         if let Ok(value) = serde_json::from_str::<serde_json::Value>(trimmed) {
@@ -44,7 +44,7 @@ pub fn parse_line(line: &str) -> Line {
 
 /// Runs a party on stdin/stdout; returns the process exit code. `topic`,
 /// given on the command line, is the first message; stdin's lines follow.
-pub async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -> i32 {
+pub(crate) async fn run(mut setup: Setup, format: EventFormat, topic: Option<String>) -> i32 {
     let lang = setup.lang;
     // No screen shares the thread: the engine writes its saves itself.
     setup.saves = engine::Saves::Inline;

@@ -226,7 +226,7 @@ impl Printer {
                         let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
                     }
                     Some(f) if elsewhere.is_some() => {
-                        let status = crate::frontend::exit::Status::NotSaved;
+                        let status = crate::error::ExitStatus::NotSaved;
                         let text = crate::frontend::exit::explain(status, self.lang, f, "", elsewhere.as_deref());
                         let _ = writeln!(out, "⚠️ {}", text.unwrap_or_default());
                     }

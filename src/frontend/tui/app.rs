@@ -10,8 +10,9 @@ use ratatui_textarea::TextArea;
 use super::keymap::Context;
 pub use super::modals::Modal;
 use super::theme::Speakers;
+pub use super::transcript::EntryKind;
+pub use super::transcript::ScrollAction;
 use super::transcript::Transcript;
-pub use super::transcript::{Entry, EntryKind, ScrollAction};
 use crate::engine::{AgentInfo, Command, ExitReason, Phase, Status};
 use crate::i18n::Lang;
 use crate::session::Latency;
@@ -166,7 +167,7 @@ impl App {
         }
     }
 
-    pub fn agent(&self, id: &str) -> Option<&AgentInfo> {
+    pub(crate) fn agent(&self, id: &str) -> Option<&AgentInfo> {
         self.agents.iter().find(|a| a.id == id)
     }
 
@@ -191,7 +192,7 @@ impl App {
     }
 
     /// Who is in the room, for the transcript's headings.
-    pub fn speakers(&self) -> Speakers<'_> {
+    pub(crate) fn speakers(&self) -> Speakers<'_> {
         Speakers {
             agents: &self.agents,
             lang: self.lang,
@@ -209,7 +210,7 @@ impl App {
     }
 
     /// Which part of the key table reads the next key.
-    pub fn key_context(&self) -> Context {
+    pub(crate) fn key_context(&self) -> Context {
         if self.ended.is_some() {
             Context::Ended
         } else if self.help {
@@ -228,7 +229,7 @@ impl App {
         self.panes.iter_mut().find(|p| p.agent == id)
     }
 
-    pub fn streaming(&self) -> bool {
+    pub(crate) fn streaming(&self) -> bool {
         self.status.as_ref().is_some_and(|s| s.phase == Phase::Round)
             || self
                 .panes
@@ -237,7 +238,7 @@ impl App {
     }
 
     /// Seconds of active time now, running the clock between status events.
-    pub fn active_seconds(&self, now: Instant) -> u64 {
+    pub(crate) fn active_seconds(&self, now: Instant) -> u64 {
         match &self.status {
             Some(s) if s.clock_running => s.active_seconds + now.saturating_duration_since(self.status_at).as_secs(),
             Some(s) => s.active_seconds,

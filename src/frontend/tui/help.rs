@@ -18,9 +18,9 @@ const MAIN_SECTIONS: usize = 4;
 
 /// More than the help's rows on the narrowest screen: the drawing stops
 /// the scroll at the last row anyway.
-pub const MAX_SCROLL: u16 = 80;
+pub(crate) const MAX_SCROLL: u16 = 80;
 
-pub fn lines(app: &App) -> Vec<Line<'static>> {
+pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
     let lang = app.lang;
     let sections = keymap::help(lang);
     let key_w = sections
@@ -71,7 +71,7 @@ pub fn lines(app: &App) -> Vec<Line<'static>> {
     lines
 }
 
-pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
+pub(crate) fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let lines = lines(app);
     let width = area.width.saturating_sub(4).min(100);
     // Wrapped lines take more rows: count them at the inner width.

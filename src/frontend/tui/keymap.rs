@@ -9,7 +9,7 @@ use crate::i18n::{pick, Lang};
 /// Where the keys are read: the focus of the main screen, an open modal,
 /// the help overlay, the final screen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Context {
+pub(crate) enum Context {
     /// Before any other: works whatever is open.
     Anywhere,
     /// The main screen with no modal open, whichever the focus.
@@ -45,7 +45,7 @@ impl Context {
 
 /// What a key does; each context gives its own meaning to its actions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Action {
+pub(crate) enum Action {
     Stop,
     PageUp,
     PageDown,
@@ -83,7 +83,7 @@ pub enum Action {
 
 /// A key as the table names it.
 #[derive(Debug, Clone, Copy)]
-pub enum Key {
+pub(crate) enum Key {
     /// The key with neither Ctrl nor Alt (Shift is how a terminal sends `E`).
     Plain(KeyCode),
     Ctrl(char),
@@ -113,7 +113,7 @@ impl Key {
     }
 }
 
-pub struct Binding {
+pub(crate) struct Binding {
     pub context: Context,
     pub keys: &'static [Key],
     pub action: Action,
@@ -127,7 +127,7 @@ pub struct Binding {
 
 /// A binding's entry in the status bar.
 #[derive(Debug, Clone, Copy)]
-pub struct Hint {
+pub(crate) struct Hint {
     /// The keys, when the bar shows fewer or others than the help ("↑↓").
     pub keys: Option<&'static str>,
     pub en: &'static str,
@@ -135,7 +135,7 @@ pub struct Hint {
 }
 
 impl Binding {
-    pub fn text(&self, lang: Lang) -> &'static str {
+    pub(crate) fn text(&self, lang: Lang) -> &'static str {
         pick(lang, self.en, self.zh)
     }
 }
@@ -177,7 +177,7 @@ const fn b(
 /// a context is also the order of its hints (the first ones stay when the
 /// status bar is narrow).
 #[rustfmt::skip]
-pub const KEYS: &[Binding] = &[
+pub(crate) const KEYS: &[Binding] = &[
     b(C::Anywhere, &[Ctrl('c')], A::Stop, "Ctrl+C", "stop the replies; twice within 5 s: quit now (saved, resumable)", "停止生成；5 秒内再按一次：立即退出（已保存，可恢复）", h("Stop", "停止")),
     b(C::Screen, &[Plain(K::PageUp)], A::PageUp, "PgUp", "scroll the transcript a page up (the wheel scrolls too)", "向上翻页（也可用滚轮）", None),
     b(C::Screen, &[Plain(K::PageDown)], A::PageDown, "PgDn", "scroll a page down", "向下翻页", None),
@@ -222,7 +222,7 @@ pub const KEYS: &[Binding] = &[
 ];
 
 /// What `key` does in `context`, if anything.
-pub fn action(context: Context, key: &KeyEvent) -> Option<Action> {
+pub(crate) fn action(context: Context, key: &KeyEvent) -> Option<Action> {
     KEYS.iter()
         .filter(|b| b.context == context)
         .find(|b| b.keys.iter().any(|k| k.matches(key)))
@@ -230,7 +230,7 @@ pub fn action(context: Context, key: &KeyEvent) -> Option<Action> {
 }
 
 /// The binding of `action` in `context` (for a modal's printed keys).
-pub fn binding(context: Context, action: Action) -> &'static Binding {
+pub(crate) fn binding(context: Context, action: Action) -> &'static Binding {
     KEYS.iter()
         .find(|b| b.context == context && b.action == action)
         .unwrap_or_else(|| panic!("no key for {action:?} in {context:?}"))
@@ -245,7 +245,7 @@ fn exit_from_typing() -> (String, &'static str, &'static str) {
 }
 
 /// The status bar's hints for `context`: `(keys, what)`, most useful first.
-pub fn hints(context: Context, lang: Lang) -> Vec<(String, &'static str)> {
+pub(crate) fn hints(context: Context, lang: Lang) -> Vec<(String, &'static str)> {
     let of = |c: Context| {
         KEYS.iter().filter(move |b| b.context == c).filter_map(move |b| {
             b.hint
@@ -275,7 +275,7 @@ fn keys_text(lang: Lang, shown: &'static str) -> &'static str {
 
 /// The help overlay's sections: a title and `(keys, what)` rows, every
 /// binding of the main screen (the first four) and of each modal.
-pub fn help(lang: Lang) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+pub(crate) fn help(lang: Lang) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
     let order = [
         C::Typing,
         C::Menu,

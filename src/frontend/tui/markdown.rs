@@ -19,7 +19,7 @@ pub struct Logical {
     pub spans: Vec<Span<'static>>,
 }
 
-pub const CODE: Style = Style::new().fg(Color::Yellow);
+pub(crate) const CODE: Style = Style::new().fg(Color::Yellow);
 const CODE_BLOCK: Style = Style::new().fg(Color::Gray);
 
 struct Builder {
@@ -411,7 +411,8 @@ pub fn wrap(lines: &[Logical], width: u16) -> Vec<Line<'static>> {
 }
 
 /// Plain text of rendered lines (tests).
-pub fn plain(lines: &[Line<'_>]) -> Vec<String> {
+#[cfg(test)]
+pub(crate) fn plain(lines: &[Line<'_>]) -> Vec<String> {
     lines
         .iter()
         .map(|l| l.spans.iter().map(|s| s.content.as_ref()).collect::<String>())

@@ -10,12 +10,12 @@
 
 pub mod app;
 mod help;
-pub mod keymap;
+pub(crate) mod keymap;
 pub mod markdown;
-pub mod modals;
+pub(crate) mod modals;
 mod status;
-pub mod theme;
-pub mod transcript;
+pub(crate) mod theme;
+pub(crate) mod transcript;
 pub mod view;
 
 use std::io::{stdout, Write};
@@ -43,7 +43,7 @@ static TERMINAL_ACTIVE: AtomicBool = AtomicBool::new(false);
 static KEYBOARD_FLAGS: AtomicBool = AtomicBool::new(false);
 
 /// Undoes everything `enter` did. Safe to call twice, never panics.
-pub fn restore() {
+pub(crate) fn restore() {
     if TERMINAL_ACTIVE.swap(false, Ordering::SeqCst) {
         let mut out = stdout();
         if KEYBOARD_FLAGS.swap(false, Ordering::SeqCst) {
@@ -92,7 +92,7 @@ fn install_panic_hook() {
 
 /// Runs the full-screen party; returns the exit code.
 /// `topic`: the opening message, given on the command line.
-pub async fn run(setup: Setup, topic: Option<String>) -> i32 {
+pub(crate) async fn run(setup: Setup, topic: Option<String>) -> i32 {
     install_panic_hook();
     if let Err(e) = enter() {
         restore();

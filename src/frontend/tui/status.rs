@@ -36,7 +36,7 @@ fn width_of(spans: &[Span]) -> usize {
     spans.iter().map(|s| s.content.width()).sum()
 }
 
-pub fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
+pub(crate) fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
     let width = usize::from(area.width);
     let (fixed, optional) = counters(app, now, width);
     let hint_spans = hints(app);
@@ -199,6 +199,6 @@ fn fitting(optional: Vec<(u8, Span<'static>)>, mut room: usize) -> Vec<Span<'sta
 }
 
 /// The keys of whatever has the keys, for the status bar.
-pub fn key_hints(app: &App) -> Vec<(String, &'static str)> {
+pub(crate) fn key_hints(app: &App) -> Vec<(String, &'static str)> {
     keymap::hints(app.key_context(), app.lang)
 }

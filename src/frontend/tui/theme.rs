@@ -9,9 +9,9 @@ use ratatui::style::{Color, Modifier, Style};
 use crate::engine::AgentInfo;
 use crate::i18n::Lang;
 
-pub const AMBER: Color = Color::Rgb(255, 176, 0);
+pub(crate) const AMBER: Color = Color::Rgb(255, 176, 0);
 
-pub fn agent_color(name: Option<&str>) -> Color {
+pub(crate) fn agent_color(name: Option<&str>) -> Color {
     use crate::roster::agents::AgentColor as A;
     match name.and_then(A::parse) {
         Some(A::Red) => Color::Red,
@@ -33,7 +33,7 @@ pub fn agent_color(name: Option<&str>) -> Color {
 }
 
 /// The severity colour of a counter: normal, amber from the warning, red at the limit.
-pub fn level_style(value: u64, warn: u64, max: u64) -> Style {
+pub(crate) fn level_style(value: u64, warn: u64, max: u64) -> Style {
     if max > 0 && value >= max {
         Style::new().fg(Color::White).bg(Color::Red).add_modifier(Modifier::BOLD)
     } else if warn > 0 && value >= warn {
@@ -44,7 +44,7 @@ pub fn level_style(value: u64, warn: u64, max: u64) -> Style {
 }
 
 /// A rectangle of at most `width` × `height`, centred in `area`.
-pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let w = width.min(area.width);
     let h = height.min(area.height);
     Rect {
@@ -56,14 +56,14 @@ pub fn centered(area: Rect, width: u16, height: u16) -> Rect {
 }
 
 /// What an entry's heading needs to know about the people in the room.
-pub struct Speakers<'a> {
+pub(crate) struct Speakers<'a> {
     pub agents: &'a [AgentInfo],
     pub lang: Lang,
     pub user_name: &'a str,
 }
 
 impl Speakers<'_> {
-    pub fn agent(&self, id: &str) -> Option<&AgentInfo> {
+    pub(crate) fn agent(&self, id: &str) -> Option<&AgentInfo> {
         self.agents.iter().find(|a| a.id == id)
     }
 }

@@ -49,7 +49,7 @@ pub enum EntryKind {
 
 impl EntryKind {
     /// The agent whose turn this is, for the turns that keep a speaking order.
-    pub fn speaker(&self) -> Option<&str> {
+    pub(crate) fn speaker(&self) -> Option<&str> {
         match self {
             EntryKind::Agent { id, .. } | EntryKind::Farewell { id } | EntryKind::Failed { id } => Some(id),
             _ => None,
@@ -59,7 +59,7 @@ impl EntryKind {
     /// How a turn of an earlier sitting shows in the transcript. The file keeps
     /// failures, questions and pushes as the whole line that was shown, so
     /// they show as notices: no heading is added twice.
-    pub fn earlier(t: &EarlierTurn) -> EntryKind {
+    pub(crate) fn earlier(t: &EarlierTurn) -> EntryKind {
         let id = || t.agent.clone().unwrap_or_default();
         match t.kind {
             TurnKind::Facilitator => EntryKind::Facilitator,
@@ -120,7 +120,7 @@ impl Transcript {
         &self.entries
     }
 
-    pub fn push(&mut self, kind: EntryKind, text: String) {
+    pub(crate) fn push(&mut self, kind: EntryKind, text: String) {
         self.entries.push(Entry { kind, text });
         if self.anchor.is_some() {
             self.new_below = true;
@@ -129,7 +129,7 @@ impl Transcript {
 
     /// An entry before others already there (a reply that finished before
     /// one picked to speak ahead of it). The reader keeps their place.
-    pub fn insert(&mut self, i: usize, kind: EntryKind, text: String) {
+    pub(crate) fn insert(&mut self, i: usize, kind: EntryKind, text: String) {
         if i >= self.entries.len() {
             return self.push(kind, text);
         }
@@ -188,7 +188,7 @@ impl Transcript {
         (0, 0)
     }
 
-    pub fn scroll(&mut self, who: &Speakers<'_>, action: ScrollAction) {
+    pub(crate) fn scroll(&mut self, who: &Speakers<'_>, action: ScrollAction) {
         let area = self.area.get();
         let (rows, width) = (usize::from(area.height.max(1)), area.width.max(1));
         if self.entries.is_empty() {
@@ -280,7 +280,7 @@ impl Transcript {
         (out, false)
     }
 
-    pub fn draw(&self, frame: &mut Frame<'_>, who: &Speakers<'_>, area: Rect) {
+    pub(crate) fn draw(&self, frame: &mut Frame<'_>, who: &Speakers<'_>, area: Rect) {
         let block = Block::new().borders(Borders::TOP).border_style(Style::new().fg(Color::DarkGray));
         let inner = block.inner(area);
         frame.render_widget(block, area);

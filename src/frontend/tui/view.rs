@@ -17,8 +17,8 @@ use super::markdown::{parse, wrap};
 use super::theme::{agent_color, AMBER};
 use crate::i18n::pick;
 
-pub const MIN_WIDTH: u16 = 40;
-pub const MIN_HEIGHT: u16 = 12;
+pub(crate) const MIN_WIDTH: u16 = 40;
+pub(crate) const MIN_HEIGHT: u16 = 12;
 pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
     let area = frame.area();
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
@@ -66,7 +66,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
 /// `NO_COLOR`: every cell in the terminal's own colours. What a background
 /// colour set apart (the status bar's alarms, a chosen button) is shown
 /// reversed instead, so nothing that mattered disappears.
-pub fn without_color(buf: &mut ratatui::buffer::Buffer) {
+pub(crate) fn without_color(buf: &mut ratatui::buffer::Buffer) {
     for cell in buf.content.iter_mut() {
         if cell.bg != Color::Reset {
             cell.modifier.insert(Modifier::REVERSED);
@@ -138,7 +138,7 @@ fn truncate_to_width(s: &str, max: usize) -> String {
 /// "waiting for the server at host:port (12 s)" on a pane, "waiting for
 /// host:port (12 s)" where room is short; counted from when the server was
 /// last reached.
-pub fn server_down(app: &App, now: Instant, short: bool) -> String {
+pub(crate) fn server_down(app: &App, now: Instant, short: bool) -> String {
     let secs = app.server_down_since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
     match &app.server {
         Some(host) if short => crate::tr!(app.lang; "waiting for {host} ({secs} s)", "正在等待 {host}（{secs} 秒）"),

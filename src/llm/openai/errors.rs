@@ -36,7 +36,7 @@ fn refused_field(body: &str) -> Option<Refused> {
 
 /// A non-2xx HTTP reply, with what the retry policy and the facilitator need.
 #[derive(Debug)]
-pub struct HttpStatus {
+pub(crate) struct HttpStatus {
     pub status: u16,
     pub retry_after: Option<Duration>,
     pub body: String,
@@ -108,7 +108,7 @@ pub(super) struct AttemptError {
 
 /// What a context-length refusal says, where it says it.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct TooLong {
+pub(crate) struct TooLong {
     /// The server's window, tokens.
     pub window: Option<u32>,
     /// The prompt's length as the server counted it, tokens.

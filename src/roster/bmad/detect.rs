@@ -12,7 +12,7 @@ pub struct Project {
 }
 
 impl Project {
-    pub fn manifest_candidates(&self) -> Vec<PathBuf> {
+    pub(crate) fn manifest_candidates(&self) -> Vec<PathBuf> {
         vec![
             self.dir.join("_config").join("agent-manifest.csv"),
             self.dir.join("_cfg").join("agent-manifest.csv"),

@@ -17,7 +17,7 @@ use crate::roster::agents::Agent;
 use crate::source::SourceError;
 use crate::text::sanitize;
 
-pub fn merge(base: &mut Table, over: Table) {
+pub(crate) fn merge(base: &mut Table, over: Table) {
     for (k, v) in over {
         match (base.get_mut(&k), v) {
             (Some(Value::Table(b)), Value::Table(o)) => merge(b, o),
@@ -38,7 +38,7 @@ pub fn merge(base: &mut Table, over: Table) {
 }
 
 /// Parses a TOML file; a syntax error becomes a located problem.
-pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<SourceError>) -> Option<Table> {
+pub(crate) fn read_table(path: &Path, root: &Path, problems: &mut Vec<SourceError>) -> Option<Table> {
     let text = std::fs::read_to_string(path).ok()?;
     match text.parse::<Table>() {
         Ok(t) => Some(t),
@@ -54,7 +54,7 @@ pub fn read_table(path: &Path, root: &Path, problems: &mut Vec<SourceError>) -> 
 }
 
 /// `config.toml` and its three override layers, merged.
-pub fn merged_config(project: &Project, problems: &mut Vec<SourceError>) -> Option<Table> {
+pub(crate) fn merged_config(project: &Project, problems: &mut Vec<SourceError>) -> Option<Table> {
     let base_path = project.dir.join("config.toml");
     if !base_path.is_file() {
         return None;
@@ -120,7 +120,7 @@ fn list_of(t: &Table, key: &str) -> Vec<String> {
 }
 
 /// The roster of a `config.toml` install, or None when there is none.
-pub fn roster(project: &Project, problems: &mut Vec<SourceError>) -> Option<(Vec<Agent>, String)> {
+pub(crate) fn roster(project: &Project, problems: &mut Vec<SourceError>) -> Option<(Vec<Agent>, String)> {
     let merged = merged_config(project, problems)?;
     let agents_table = merged.get("agents").and_then(Value::as_table)?.clone();
     let source = rel(&project.root, &project.dir.join("config.toml"));

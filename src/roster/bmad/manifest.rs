@@ -17,7 +17,7 @@ use crate::text::sanitize;
 
 /// `&apos; &quot; &amp; &lt; &gt;` and numeric references; a raw `&`
 /// that starts no entity (a title like "R&D") stays as it is.
-pub fn unescape_xml(s: &str) -> String {
+pub(crate) fn unescape_xml(s: &str) -> String {
     if !s.contains('&') {
         return s.to_string();
     }
@@ -92,7 +92,7 @@ fn title_from_code(code: &str) -> String {
     }
 }
 
-pub fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<SourceError>) {
+pub(crate) fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<SourceError>) {
     let file = rel(root, path);
     let bytes = match std::fs::read(path) {
         Ok(b) => b,

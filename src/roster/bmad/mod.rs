@@ -8,7 +8,7 @@
 mod detect;
 mod install;
 pub mod manifest;
-pub mod party_mode;
+pub(crate) mod party_mode;
 mod project;
 
 use std::path::{Path, PathBuf};
@@ -17,7 +17,7 @@ pub use detect::{detect, Project};
 pub use project::ProjectConfig;
 
 /// The project's own settings alone (no roster), e.g. for its language.
-pub fn project_config(project: &Project) -> ProjectConfig {
+pub(crate) fn project_config(project: &Project) -> ProjectConfig {
     project::load(project)
 }
 

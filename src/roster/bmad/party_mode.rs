@@ -22,7 +22,7 @@ const SKILL: &str = "bmad-party-mode";
 
 /// What the project's party mode adds to the room.
 #[derive(Debug, Default)]
-pub struct PartyMode {
+pub(crate) struct PartyMode {
     pub parties: Parties,
     /// Members that join parties only (new custom codes).
     pub extra: Vec<Agent>,
@@ -60,7 +60,7 @@ fn workflow_table(project: &Project, problems: &mut Vec<SourceError>) -> Option<
 /// custom members that match an installed agent override it in place
 /// (the fields they give), new ones join parties only; groups become
 /// parties.
-pub fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>, problems: &mut Vec<SourceError>) -> PartyMode {
+pub(crate) fn load(project: &Project, room: &mut [Agent], output_folder: Option<&Path>, problems: &mut Vec<SourceError>) -> PartyMode {
     let mut out = PartyMode {
         parties: Parties {
             default_memory: true,

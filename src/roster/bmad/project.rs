@@ -32,7 +32,7 @@ fn clean(v: Option<String>) -> Option<String> {
     v.map(|s| crate::text::sanitize(&s).trim().to_string()).filter(|s| !s.is_empty())
 }
 
-pub fn load(project: &Project) -> ProjectConfig {
+pub(crate) fn load(project: &Project) -> ProjectConfig {
     let mut cfg = ProjectConfig::default();
     let mut output: Option<String> = None;
     let yaml_path = project.dir.join("core").join("config.yaml");

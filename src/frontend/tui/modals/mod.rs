@@ -29,7 +29,7 @@ use crate::i18n::Lang;
 
 /// What a key did to a modal.
 #[derive(Debug, PartialEq)]
-pub enum Outcome {
+pub(crate) enum Outcome {
     /// Still open (a choice moved, a character was typed, or nothing).
     Keep,
     /// Answered: the modal closes, and this goes to the engine.
@@ -37,13 +37,13 @@ pub enum Outcome {
 }
 
 /// What a modal shows inside its frame.
-pub struct View {
+pub(crate) struct View {
     pub title: String,
     pub color: Color,
     pub body: Vec<Line<'static>>,
 }
 
-pub trait Component {
+pub(crate) trait Component {
     /// Which part of the key table it reads.
     fn context(&self) -> Context;
     fn on_action(&mut self, action: Action, key: &KeyEvent) -> Outcome;
@@ -66,7 +66,7 @@ pub enum Modal {
 }
 
 impl Modal {
-    pub fn component(&self) -> &dyn Component {
+    pub(crate) fn component(&self) -> &dyn Component {
         match self {
             Modal::ConfirmExit(m) => m,
             Modal::Proposal(m) => m,
@@ -76,7 +76,7 @@ impl Modal {
         }
     }
 
-    pub fn component_mut(&mut self) -> &mut dyn Component {
+    pub(crate) fn component_mut(&mut self) -> &mut dyn Component {
         match self {
             Modal::ConfirmExit(m) => m,
             Modal::Proposal(m) => m,
@@ -89,7 +89,7 @@ impl Modal {
 
 /// The front modal, framed and centred, with how many more wait behind it.
 /// `waiting`: how many modals wait behind this one.
-pub fn draw(frame: &mut Frame<'_>, who: &Speakers<'_>, modal: &Modal, waiting: usize, area: Rect) {
+pub(crate) fn draw(frame: &mut Frame<'_>, who: &Speakers<'_>, modal: &Modal, waiting: usize, area: Rect) {
     let width = area.width.saturating_sub(4).min(72);
     let inner_w = width.saturating_sub(4).max(1);
     let View { title, color, mut body } = modal.component().view(who, inner_w);
