@@ -312,12 +312,12 @@ mod tests {
         let yes = crate::config::default_agreement_words();
         let no = crate::config::default_disagreement_words();
         let stated = |replies: &[&str]| replies.iter().any(|r| crate::engine::stated::states_agreement(r, &yes, &no));
-        // Thanks and "I understand", every one heard as yes: no room's yes.
+        // Thanks and "I understand", both heard as yes: no room's yes.
         assert!(!stated(&[
             "Okay, I understand. Thank you for confirming that the round is moving forward as planned.\n\nHi Tomás!",
             "Thank you for your input. I appreciate it very much.",
-            "I understand that you want to move the round forward by agreeing with Kofi's approach. One additional point: we might need a more structured interview.",
         ]));
+        assert!(!stated(&["I understand that you want to move the round forward by agreeing with Kofi's approach."]));
         // Another name, opening "好的", heard as yes beside a speaker who passed.
         assert!(!stated(&[
             "好的，我们可以再考虑一下这个话题。我认为名字可以更具体一点，比如“团队目标追踪系统”或“任务管理平台”。所以，我们将再次进行投票，以确定最终的名字。"
