@@ -55,7 +55,8 @@ fn startup_lang(cli: &Cli) -> Lang {
 /// for a party.
 fn listing(cli: &Cli) -> Option<ExitCode> {
     let listed = if cli.list_agents {
-        setup::load_room(cli).map(|room| {
+        setup::load_room(cli).map(|mut room| {
+            room.in_language(startup_lang(cli));
             print!("{}", roster::list_agents(&room));
             ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })
         })

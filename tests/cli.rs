@@ -38,6 +38,43 @@ async fn readme_party_runs_offline_on_the_rehearsal_provider() {
 }
 
 #[tokio::test]
+async fn a_chinese_party_shows_the_built_in_personas_in_chinese() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut cmd = party(dir.path());
+    cmd.args(["--headless", "--events", "json", "--lang", "zh", "--max-rounds", "1", "--output"])
+        .arg(dir.path());
+    let (code, stdout, stderr) = run_with_input(cmd, "我们该如何设计插件系统？\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let ev = json_lines(&stdout);
+    let started = ev.iter().find(|e| e["type"] == "session_started").unwrap();
+    let titles: Vec<&str> = started["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["title"].as_str().unwrap())
+        .collect();
+    assert!(titles.contains(&"架构师") && titles.contains(&"产品经理"), "{titles:?}");
+    let said: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["type"] == "agent_message")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert!(!said.is_empty());
+    for text in said {
+        // The rehearsal speaks from the persona: its words, not the English file's.
+        for english in [
+            "Architect",
+            "boring technology",
+            "security architecture",
+            "Working software",
+            "Ship the smallest",
+        ] {
+            assert!(!text.contains(english), "{english:?} in {text:?}");
+        }
+    }
+}
+
+#[tokio::test]
 async fn rehearsal_proposes_an_end_and_an_empty_line_confirms_it() {
     let dir = tempfile::tempdir().unwrap();
     let mut cmd = party(dir.path());

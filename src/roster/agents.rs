@@ -1,14 +1,15 @@
 //! The room: agent personas from `agents/*.md` (YAML frontmatter plus an
 //! optional Markdown body of extra persona instructions).
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
+use crate::i18n::Lang;
 use crate::source::{split_frontmatter, yaml_error, SourceError, SourceFile};
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Agent {
     pub id: String,
     pub name: String,
@@ -31,9 +32,50 @@ pub struct Agent {
     pub source: String,
     /// Other names it answers to (a BMAD code without its `bmad-agent-` prefix).
     pub aliases: Vec<String>,
+    /// Its persona in other languages, by language code (`translations` in
+    /// its file): `in_language` puts one in place.
+    #[serde(skip)]
+    pub translations: BTreeMap<String, Persona>,
+}
+
+/// An agent's persona in one language: each field given replaces the
+/// agent's own when the party speaks that language; the others stay.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Persona {
+    pub title: Option<String>,
+    pub role: Option<String>,
+    pub identity: Option<String>,
+    pub communication_style: Option<String>,
+    pub principles: Option<Vec<String>>,
+    pub capabilities: Option<String>,
 }
 
 impl Agent {
+    /// The agent as a party in `lang` sees it: its persona in that
+    /// language where its file gives one (titles on the panes, the persona
+    /// in every prompt), else as written.
+    pub(crate) fn in_language(&self, lang: Lang) -> Agent {
+        let mut a = self.clone();
+        let Some(t) = self.translations.get(lang.code()) else { return a };
+        for (field, given) in [
+            (&mut a.title, &t.title),
+            (&mut a.role, &t.role),
+            (&mut a.identity, &t.identity),
+            (&mut a.communication_style, &t.communication_style),
+        ] {
+            if let Some(text) = given {
+                *field = text.clone();
+            }
+        }
+        if let Some(p) = &t.principles {
+            a.principles = p.clone();
+        }
+        if t.capabilities.is_some() {
+            a.capabilities = t.capabilities.clone();
+        }
+        a
+    }
+
     /// `icon Name` as the transcript shows it.
     pub(crate) fn label(&self) -> String {
         if self.icon.is_empty() {
@@ -152,6 +194,27 @@ struct RawAgent {
     diligence_push_max: Option<u32>,
     #[serde(default)]
     moderator: bool,
+    #[serde(default)]
+    translations: BTreeMap<String, RawPersona>,
+}
+
+/// `translations.<code>` in an agent file: the persona's fields in that
+/// language, each optional.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPersona {
+    #[serde(default)]
+    title: Option<String>,
+    #[serde(default)]
+    role: Option<String>,
+    #[serde(default)]
+    identity: Option<String>,
+    #[serde(default)]
+    communication_style: Option<String>,
+    #[serde(default)]
+    principles: Option<Principles>,
+    #[serde(default)]
+    capabilities: Option<String>,
 }
 
 pub(crate) const COLORS: &[&str] = &[
@@ -223,6 +286,25 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         instructions: clean(body),
         source: file.path.clone(),
         aliases: Vec::new(),
+        translations: raw
+            .translations
+            .into_iter()
+            .map(|(code, t)| {
+                let text = |s: Option<String>| s.map(|s| clean(&s)).filter(|s| !s.is_empty());
+                let persona = Persona {
+                    title: text(t.title),
+                    role: text(t.role),
+                    identity: text(t.identity),
+                    communication_style: text(t.communication_style),
+                    principles: t
+                        .principles
+                        .map(|p| p.into_list().iter().map(|p| clean(p)).collect::<Vec<_>>())
+                        .filter(|p| !p.is_empty()),
+                    capabilities: text(t.capabilities),
+                };
+                (code.trim().to_lowercase(), persona)
+            })
+            .collect(),
     };
     for (key, value) in [
         ("id", &agent.id),
@@ -322,6 +404,31 @@ mod tests {
         assert_eq!(a.principles, vec!["a", "b"]);
         assert_eq!(a.instructions, "Extra.");
         assert_eq!(a.label(), "🏗️ Ingrid");
+    }
+
+    #[test]
+    fn a_translation_replaces_the_fields_it_gives_in_its_language_only() {
+        let text = GOOD.replace(
+            "---\nExtra.",
+            "translations:\n  zh:\n    title: 架构师\n    principles:\n      - 边界优先\n  ZH-tw:\n    role: 另一种\n---\nExtra.",
+        );
+        let a = parse_agent(&file("agents/a.md", &text)).unwrap();
+        let zh = a.in_language(Lang::Zh);
+        assert_eq!(zh.title, "架构师");
+        assert_eq!(zh.principles, vec!["边界优先"]);
+        assert_eq!(zh.role, "r", "a field not given stays as written");
+        assert_eq!(zh.name, "Ingrid", "names are not translated");
+        assert_eq!(a.in_language(Lang::En), a, "no English block: the file as written");
+        assert!(a.translations.contains_key("zh-tw"), "codes are read in lower case");
+    }
+
+    #[test]
+    fn a_misspelt_field_in_a_translation_names_its_line() {
+        let text = GOOD.replace("---\nExtra.", "translations:\n  zh:\n    titel: 架构师\n---\nExtra.");
+        let e = parse_agent(&file("agents/a.md", &text)).unwrap_err();
+        assert_eq!(e.file, "agents/a.md");
+        assert!(e.line.is_some(), "{e}");
+        assert!(e.to_string().contains("titel"), "{e}");
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod parties;
 
 pub use agents::Agent;
 
+use crate::i18n::Lang;
 use crate::source::SourceError;
 
 /// The room and where it came from, plus what a BMAD project says about
@@ -32,6 +33,13 @@ impl Roster {
     /// Every agent a party may name: the room, then the party-only members.
     pub(crate) fn pool(&self) -> Vec<Agent> {
         self.agents.iter().chain(&self.extra).cloned().collect()
+    }
+
+    /// Every agent as a party in `lang` sees it (`Agent::in_language`).
+    pub(crate) fn in_language(&mut self, lang: Lang) {
+        for a in self.agents.iter_mut().chain(self.extra.iter_mut()) {
+            *a = a.in_language(lang);
+        }
     }
 }
 

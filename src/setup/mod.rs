@@ -191,11 +191,12 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         config.party.auto_exit_enabled = false;
     }
     let workflow = Workflow::load(source)?;
-    let room = load_room(cli)?;
+    let mut room = load_room(cli)?;
     let provider = provider(cli, &config)?;
     let project = room.project.clone().unwrap_or_default();
     let (resume, newer) = resume_found(cli)?;
     let lang = program_lang(cli, resume.as_ref(), &project, &config);
+    room.in_language(lang);
     let user_name = facilitator_name(cli, resume.as_ref(), &project, &config);
     // Agents speak the project's language whatever it is.
     let speech_language = project

@@ -209,12 +209,8 @@ fn agent_of(code: &str, desc: &Table, agent: &Table, index: usize) -> Agent {
         principles: list_of(agent, "principles"),
         capabilities: Some(text_of(desc, "team")).filter(|t| !t.is_empty()),
         color: Some(palette(index)),
-        model: None,
-        diligence_push_max: None,
-        moderator: false,
-        instructions: String::new(),
-        source: String::new(),
         aliases: aliases_of(code),
+        ..Agent::default()
     }
 }
 

@@ -188,12 +188,10 @@ fn row_agent(
         principles: Principles::One(fields["principles"].clone()).into_list(),
         capabilities: Some(fields["capabilities"].clone()).filter(|c| !c.is_empty()),
         color: Some(palette(index)),
-        model: None,
-        diligence_push_max: None,
         moderator: code == "bmad-master" || code.ends_with("-master"),
-        instructions: String::new(),
         source: format!("{file}:{row}"),
         aliases,
+        ..Agent::default()
     }
 }
 

@@ -119,19 +119,10 @@ fn custom_member(code: &str, m: &Table, color: String, source: String) -> Agent 
         id: code_to_id(code),
         name: code.to_string(),
         title: "Agent".into(),
-        icon: String::new(),
-        role: String::new(),
-        identity: String::new(),
-        communication_style: String::new(),
-        principles: vec![],
-        capabilities: None,
         color: Some(color),
-        model: None,
-        diligence_push_max: None,
-        moderator: false,
-        instructions: String::new(),
         source,
         aliases: super::aliases_of(code),
+        ..Agent::default()
     };
     apply(&mut a, m);
     if a.role.is_empty() {
