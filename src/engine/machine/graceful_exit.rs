@@ -12,7 +12,7 @@ use crate::engine::hygiene::Voices;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::llm::{ChatRequest, Cue};
 use crate::roster::agents::Agent;
-use crate::session::{ConfirmKind, ConfirmStatus, Session, StepId, Turn, TurnKind};
+use crate::session::{ConfirmKind, ConfirmStatus, ExitFlags, Session, StepId, Turn, TurnKind};
 
 impl Party {
     /// Step 03: open questions closed, thanks, farewells of the most
@@ -21,26 +21,8 @@ impl Party {
     pub(super) async fn graceful_exit(mut self, reason: ExitReason) {
         self.stop_warming();
         self.set_phase(Phase::Exiting);
-        // Questions still open are moot now.
-        let open: Vec<String> = self.pending.drain(..).map(|p| p.id).collect();
-        for c in self.session.fm.confirmations.iter_mut().filter(|c| open.contains(&c.request_id)) {
-            c.status = ConfirmStatus::Rejected;
-            c.reason = Some("the party ended".into());
-            c.answered_at = Some(Utc::now());
-        }
-        {
-            let f = &mut self.state_mut().exit_flags;
-            match reason {
-                ExitReason::UserRequested | ExitReason::FacilitatorLeft => f.user_requested = true,
-                ExitReason::RoundLimit => f.round_limit = true,
-                ExitReason::TimeLimit => f.time_limit = true,
-                ExitReason::AgentProposed => f.agent_proposed = true,
-                ExitReason::Consensus => f.consensus = true,
-                ExitReason::Silence => f.silence = true,
-                // Not an exit: `suspend` keeps the session open.
-                ExitReason::Unreachable => {}
-            }
-        }
+        self.close_open_questions();
+        raise(&mut self.state_mut().exit_flags, reason);
         self.state_mut().exit_reason = Some(reason.code().to_string());
         let exiting = self.render("exiting", &[]);
         self.notice(NoticeKind::Exit, exiting.clone()).await;
@@ -52,36 +34,7 @@ impl Party {
         let engaged = self.most_engaged();
         let quit = self.farewells(&engaged, &topic).await;
 
-        let rounds = self.state().current_round;
-        let perspectives = engaged_names(&self.room.agents, &self.session);
-        let count = perspectives.len();
-        let perspectives = perspectives.join(", ");
-        let why = self.reason_text(reason);
-        let mut outcomes = String::new();
-        let spoke = self.session.turns.iter().any(|t| t.kind == TurnKind::Agent);
-        if spoke && !quit {
-            let reply = self
-                .ask_note_taker(|this| this.highlights_request(&topic, &perspectives, rounds, &why))
-                .await;
-            if let Reply::Completed { shown, .. } = reply {
-                // Two or three sentences were asked for; a small model may
-                // write a page, and a highlight is not the transcript again.
-                let shown = crate::engine::hygiene::first_sentences(shown.trim(), 3);
-                outcomes = shown.trim().replace('\n', " ");
-            }
-        }
-        let highlights = self.render(
-            "highlights",
-            &[
-                ("topic", &topic),
-                ("count", &count.to_string()),
-                ("perspectives", &perspectives),
-                ("rounds", &rounds.to_string()),
-                ("outcomes", &outcomes),
-                ("reason", &why),
-            ],
-        );
-        let highlights = highlights.replace("  ", " ");
+        let highlights = self.highlights(reason, &topic, quit).await;
         self.push_turn(TurnKind::Highlights, None, highlights.clone(), false);
         self.emit(Event::Highlights { text: highlights });
         if !quit {
@@ -99,6 +52,53 @@ impl Party {
         self.save().await;
         self.set_phase(Phase::Ended);
         self.emit(self.ended(Some(reason), true));
+    }
+
+    /// Questions still open are moot once the party ends: recorded as
+    /// rejected, with why.
+    fn close_open_questions(&mut self) {
+        let open: Vec<String> = self.pending.drain(..).map(|p| p.id).collect();
+        for c in self.session.fm.confirmations.iter_mut().filter(|c| open.contains(&c.request_id)) {
+            c.status = ConfirmStatus::Rejected;
+            c.reason = Some("the party ended".into());
+            c.answered_at = Some(Utc::now());
+        }
+    }
+
+    /// The "Session highlights" paragraph: topic, perspectives, rounds, why
+    /// it ended, and the note-taker's outcomes when the room spoke and the
+    /// facilitator did not quit.
+    async fn highlights(&mut self, reason: ExitReason, topic: &str, quit: bool) -> String {
+        let rounds = self.state().current_round;
+        let perspectives = engaged_names(&self.room.agents, &self.session);
+        let count = perspectives.len();
+        let perspectives = perspectives.join(", ");
+        let why = self.reason_text(reason);
+        let mut outcomes = String::new();
+        let spoke = self.session.turns.iter().any(|t| t.kind == TurnKind::Agent);
+        if spoke && !quit {
+            let reply = self
+                .ask_note_taker(|this| this.highlights_request(topic, &perspectives, rounds, &why))
+                .await;
+            if let Reply::Completed { shown, .. } = reply {
+                // Two or three sentences were asked for; a small model may
+                // write a page, and a highlight is not the transcript again.
+                let shown = crate::engine::hygiene::first_sentences(shown.trim(), 3);
+                outcomes = shown.trim().replace('\n', " ");
+            }
+        }
+        let highlights = self.render(
+            "highlights",
+            &[
+                ("topic", topic),
+                ("count", &count.to_string()),
+                ("perspectives", &perspectives),
+                ("rounds", &rounds.to_string()),
+                ("outcomes", &outcomes),
+                ("reason", &why),
+            ],
+        );
+        highlights.replace("  ", " ")
     }
 
     /// The farewells stream side by side; each is recorded as soon as it is
@@ -306,4 +306,35 @@ pub(super) fn engaged_names(agents: &[Agent], s: &Session) -> Vec<String> {
         })
         .map(|a| a.name.clone())
         .collect()
+}
+/// The exit flag of the session file that `reason` raises.
+fn raise(flags: &mut ExitFlags, reason: ExitReason) {
+    match reason {
+        ExitReason::UserRequested | ExitReason::FacilitatorLeft => flags.user_requested = true,
+        ExitReason::RoundLimit => flags.round_limit = true,
+        ExitReason::TimeLimit => flags.time_limit = true,
+        ExitReason::AgentProposed => flags.agent_proposed = true,
+        ExitReason::Consensus => flags.consensus = true,
+        ExitReason::Silence => flags.silence = true,
+        // Not an exit: `suspend` keeps the session open.
+        ExitReason::Unreachable => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_exit_raises_its_own_flag_and_a_lost_model_none() {
+        let raised = |reason| {
+            let mut f = ExitFlags::default();
+            raise(&mut f, reason);
+            f
+        };
+        assert!(raised(ExitReason::FacilitatorLeft).user_requested);
+        assert!(raised(ExitReason::Consensus).consensus);
+        assert!(raised(ExitReason::Silence).silence);
+        assert_eq!(raised(ExitReason::Unreachable), ExitFlags::default(), "the session stays open");
+    }
 }

@@ -8,6 +8,7 @@ use super::party::Party;
 use crate::engine::Event;
 use crate::roster::agents::Agent;
 use crate::session::TurnKind;
+use crate::verdict::SelfCheck;
 
 impl Party {
     pub(super) async fn agent_question(&mut self, round: u32, agent: &Agent, question: String) {
@@ -67,6 +68,33 @@ impl Party {
             let theirs = t.agent.as_deref() == Some(agent.id.as_str());
             (theirs && t.round + 1 >= round) || same(&t.text)
         })
+    }
+
+    /// Whether an agent's ask-marker question `q` is put to the facilitator:
+    /// not one for the room (calling on an agent, proposing, asking an
+    /// opinion), nor the facilitator's own question handed back.
+    pub(super) fn asks_the_facilitator(&self, round: u32, agent: &Agent, q: &str) -> bool {
+        let names = self.room.agents.iter().map(|a| a.name.as_str());
+        if crate::engine::hygiene::for_the_room(q, names) {
+            tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for the room: the round goes on");
+            return false;
+        }
+        if self.echoes_facilitator(round, q) {
+            tracing::info!(agent = %agent.id, question = %q, "the ask marker before the facilitator's own question: the round goes on");
+            return false;
+        }
+        true
+    }
+
+    /// The question of a speaker's self-check, if it asks the facilitator
+    /// something new: only with a question mark (an answer cut off
+    /// mid-question asks nothing), not for the room, not asked before.
+    pub(super) fn checked_question(&self, round: u32, agent: &Agent, check: Option<&SelfCheck>) -> Option<String> {
+        let names = self.room.agents.iter().map(|a| a.name.as_str());
+        check
+            .and_then(|c| c.ask.clone())
+            .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::hygiene::for_the_room(q, names))
+            .filter(|q| !self.asked_before(agent, round, q))
     }
 }
 

@@ -68,6 +68,15 @@ struct Tries {
     ask_again: Option<String>,
 }
 
+/// A completed reply as the round weighs it: the raw text (an end
+/// proposal quotes it), what was shown, and its markers.
+struct Said {
+    raw: String,
+    text: String,
+    end_marker: bool,
+    question: Option<String>,
+}
+
 impl Party {
     /// A round: the facilitator's message (or a push, or [C]) is recorded,
     /// the speakers are picked and each streams a reply in turn; then
@@ -347,37 +356,13 @@ impl Party {
                 tally.yielded.echoed += usize::from(echoed);
                 let text = shown.trim().to_string();
                 self.record_agent_message(round, agent, text.clone(), Some(latency)).await;
-                // The first to ask the facilitator, or to propose the end,
-                // stops the round (a reply streaming beside it still
-                // finishes); a later question stays in its reply's words.
-                let first = tally.question.is_none() && tally.proposal.is_none();
-                let question = question.filter(|q| self.asks_the_facilitator(round, agent, q));
-                let detecting = self.room.cfg.party.end_detection.enable_detection;
-                let mut proposes = end_marker && detecting;
-                // The markers spoke for the speaker: nothing to ask it.
-                let check = if first && question.is_none() && !proposes && self.room.cfg.party.self_check {
-                    match self.self_check(agent, round, prompt, &text).await {
-                        Checked::Quit => {
-                            tally.quit = true;
-                            return (false, Some(text));
-                        }
-                        Checked::Verdict(v) => v,
-                        Checked::Nothing => None,
-                    }
-                } else {
-                    None
+                let said = Said {
+                    raw,
+                    text,
+                    end_marker,
+                    question,
                 };
-                let question = question.or_else(|| self.checked_question(round, agent, check.as_ref()));
-                proposes |= check.as_ref().is_some_and(SelfCheck::proposes_end) && detecting;
-                if let Some(q) = question.filter(|_| first) {
-                    tally.question = Some((agent.clone(), q));
-                    return (false, Some(text));
-                }
-                if proposes && first && self.proposal_stands(round, agent) {
-                    tally.proposal = Some((agent.clone(), raw, text.clone()));
-                    return (false, Some(text));
-                }
-                return (true, Some(text));
+                return self.weigh_reply(round, agent, said, prompt, tally).await;
             }
             Reply::Emptied(cause) => {
                 tally.yielded.passed += 1;
@@ -408,31 +393,53 @@ impl Party {
         (true, None)
     }
 
-    /// Whether an agent's ask-marker question `q` is put to the facilitator:
-    /// not one for the room (calling on an agent, proposing, asking an
-    /// opinion), nor the facilitator's own question handed back.
-    fn asks_the_facilitator(&self, round: u32, agent: &Agent, q: &str) -> bool {
-        let names = self.room.agents.iter().map(|a| a.name.as_str());
-        if crate::engine::hygiene::for_the_room(q, names) {
-            tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for the room: the round goes on");
-            return false;
+    /// A reply that completed, recorded: whether the round goes on (false:
+    /// its question or proposal stops it, or the facilitator quit), and its
+    /// text. The first to ask the facilitator, or to propose the end, stops
+    /// the round (a reply streaming beside it still finishes); a later
+    /// question stays in its reply's words.
+    async fn weigh_reply(
+        &mut self,
+        round: u32,
+        agent: &Agent,
+        said: Said,
+        prompt: &[ChatMessage],
+        tally: &mut Tally,
+    ) -> (bool, Option<String>) {
+        let Said {
+            raw,
+            text,
+            end_marker,
+            question,
+        } = said;
+        let first = tally.question.is_none() && tally.proposal.is_none();
+        let question = question.filter(|q| self.asks_the_facilitator(round, agent, q));
+        let detecting = self.room.cfg.party.end_detection.enable_detection;
+        let mut proposes = end_marker && detecting;
+        // The markers spoke for the speaker: nothing to ask it.
+        let check = if first && question.is_none() && !proposes && self.room.cfg.party.self_check {
+            match self.self_check(agent, round, prompt, &text).await {
+                Checked::Quit => {
+                    tally.quit = true;
+                    return (false, Some(text));
+                }
+                Checked::Verdict(v) => v,
+                Checked::Nothing => None,
+            }
+        } else {
+            None
+        };
+        let question = question.or_else(|| self.checked_question(round, agent, check.as_ref()));
+        proposes |= check.as_ref().is_some_and(SelfCheck::proposes_end) && detecting;
+        if let Some(q) = question.filter(|_| first) {
+            tally.question = Some((agent.clone(), q));
+            return (false, Some(text));
         }
-        if self.echoes_facilitator(round, q) {
-            tracing::info!(agent = %agent.id, question = %q, "the ask marker before the facilitator's own question: the round goes on");
-            return false;
+        if proposes && first && self.proposal_stands(round, agent) {
+            tally.proposal = Some((agent.clone(), raw, text.clone()));
+            return (false, Some(text));
         }
-        true
-    }
-
-    /// The question of a speaker's self-check, if it asks the facilitator
-    /// something new: only with a question mark (an answer cut off
-    /// mid-question asks nothing), not for the room, not asked before.
-    fn checked_question(&self, round: u32, agent: &Agent, check: Option<&SelfCheck>) -> Option<String> {
-        let names = self.room.agents.iter().map(|a| a.name.as_str());
-        check
-            .and_then(|c| c.ask.clone())
-            .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::hygiene::for_the_room(q, names))
-            .filter(|q| !self.asked_before(agent, round, q))
+        (true, Some(text))
     }
 
     /// Whether an agent's proposal to end stands: not held back by the

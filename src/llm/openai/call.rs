@@ -322,13 +322,9 @@ async fn one_attempt(
     // the prompt in silence, for a minute or more. Only once it writes does
     // the stall timeout watch the gaps between tokens.
     let first_deadline = tokio::time::Instant::now() + settings.request_timeout;
-    let no_first_token = || {
-        let s = settings.request_timeout.as_secs();
-        AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"))
-    };
     let start = chat.create_stream_byot::<&Body, Chunk>(body);
     let mut stream = match tokio::time::timeout_at(first_deadline, start).await {
-        Err(_) => return Err(no_first_token()),
+        Err(_) => return Err(no_first_token(settings)),
         Ok(Err(e)) => return Err(classify(e)),
         Ok(Ok(s)) => s,
     };
@@ -352,17 +348,8 @@ async fn one_attempt(
                 }
             },
             () = &mut timer => {
-                if !got_text {
-                    return Err(no_first_token());
-                }
-                if progress.elapsed() < settings.stall_timeout {
-                    timer.as_mut().reset(progress + settings.stall_timeout);
-                    continue;
-                }
-                return Err({
-                    let s = settings.stall_timeout.as_secs();
-                    AttemptError::retry(crate::tr!("reply stalled: nothing for {s} s", "回复停滞：{s} 秒没有数据"))
-                });
+                timer.as_mut().reset(waited(got_text, progress, settings)?);
+                continue;
             }
         };
         match item {
@@ -385,16 +372,44 @@ async fn one_attempt(
         }
     }
     if !got_text {
-        return Err(AttemptError {
-            ended_without_text: !finished,
-            ..AttemptError::retry(if finished {
-                crate::tr!("the model sent an empty reply", "模型返回了空回复")
-            } else {
-                crate::tr!("the reply ended before any text", "回复在输出文字前就结束了")
-            })
-        });
+        return Err(empty_reply(finished));
     }
     Ok(())
+}
+
+/// The timer fired: before the first token the request timeout is over;
+/// after it, the reply has stalled unless a token came within the stall
+/// timeout, and then the next deadline.
+fn waited(got_text: bool, progress: tokio::time::Instant, settings: &OpenAiSettings) -> Result<tokio::time::Instant, AttemptError> {
+    if !got_text {
+        return Err(no_first_token(settings));
+    }
+    if progress.elapsed() < settings.stall_timeout {
+        return Ok(progress + settings.stall_timeout);
+    }
+    let s = settings.stall_timeout.as_secs();
+    Err(AttemptError::retry(crate::tr!(
+        "reply stalled: nothing for {s} s",
+        "回复停滞：{s} 秒没有数据"
+    )))
+}
+
+fn no_first_token(settings: &OpenAiSettings) -> AttemptError {
+    let s = settings.request_timeout.as_secs();
+    AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"))
+}
+
+/// A stream that ended without text: an empty reply, or one cut before it
+/// began (retried as the server's fault).
+fn empty_reply(finished: bool) -> AttemptError {
+    AttemptError {
+        ended_without_text: !finished,
+        ..AttemptError::retry(if finished {
+            crate::tr!("the model sent an empty reply", "模型返回了空回复")
+        } else {
+            crate::tr!("the reply ended before any text", "回复在输出文字前就结束了")
+        })
+    }
 }
 
 /// What one chunk of a stream gave: text, and whether the receiver has gone.
