@@ -317,7 +317,9 @@ mod tests {
             "Okay, I understand. Thank you for confirming that the round is moving forward as planned.\n\nHi Tomás!",
             "Thank you for your input. I appreciate it very much.",
         ]));
-        assert!(!stated(&["I understand that you want to move the round forward by agreeing with Kofi's approach."]));
+        assert!(!stated(&[
+            "I understand that you want to move the round forward by agreeing with Kofi's approach."
+        ]));
         // Another name, opening "好的", heard as yes beside a speaker who passed.
         assert!(!stated(&[
             "好的，我们可以再考虑一下这个话题。我认为名字可以更具体一点，比如“团队目标追踪系统”或“任务管理平台”。所以，我们将再次进行投票，以确定最终的名字。"

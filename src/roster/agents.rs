@@ -198,6 +198,24 @@ struct RawAgent {
     translations: BTreeMap<String, RawPersona>,
 }
 
+impl RawPersona {
+    /// The fields as a party uses them: sanitised, an empty one as absent.
+    fn into_persona(self) -> Persona {
+        let text = |s: Option<String>| s.map(|s| crate::text::sanitize(&s).trim().to_string()).filter(|s| !s.is_empty());
+        Persona {
+            title: text(self.title),
+            role: text(self.role),
+            identity: text(self.identity),
+            communication_style: text(self.communication_style),
+            principles: self
+                .principles
+                .map(|p| p.into_list().into_iter().filter_map(|p| text(Some(p))).collect::<Vec<_>>())
+                .filter(|p| !p.is_empty()),
+            capabilities: text(self.capabilities),
+        }
+    }
+}
+
 /// `translations.<code>` in an agent file: the persona's fields in that
 /// language, each optional.
 #[derive(Deserialize)]
@@ -289,21 +307,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         translations: raw
             .translations
             .into_iter()
-            .map(|(code, t)| {
-                let text = |s: Option<String>| s.map(|s| clean(&s)).filter(|s| !s.is_empty());
-                let persona = Persona {
-                    title: text(t.title),
-                    role: text(t.role),
-                    identity: text(t.identity),
-                    communication_style: text(t.communication_style),
-                    principles: t
-                        .principles
-                        .map(|p| p.into_list().iter().map(|p| clean(p)).collect::<Vec<_>>())
-                        .filter(|p| !p.is_empty()),
-                    capabilities: text(t.capabilities),
-                };
-                (code.trim().to_lowercase(), persona)
-            })
+            .map(|(code, t)| (code.trim().to_lowercase(), t.into_persona()))
             .collect(),
     };
     for (key, value) in [
