@@ -15,84 +15,74 @@ use super::*;
 pub(super) async fn serve(mut sock: TcpStream, shared: Arc<Shared>) -> std::io::Result<()> {
     let mut buf = Vec::new();
     while let Some(rec) = read_request(&mut sock, &mut buf).await? {
-        if rec.method == "GET" {
-            // Questions about the server (the context window) are no calls:
-            // they neither take a scripted reply nor count as received.
-            let route = shared
-                .routes
-                .lock()
-                .expect("lock")
-                .iter()
-                .find(|(p, _)| *p == rec.path)
-                .map(|(_, v)| v.clone());
-            shared.gets.lock().expect("lock").push(rec.path.clone());
-            let reply = match route {
-                Some(v) => Reply::Json(v),
-                None => Reply::Status {
-                    code: 404,
-                    headers: vec![],
-                    body: r#"{"detail":"Not Found"}"#.into(),
-                },
-            };
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        if rec.body["max_tokens"].as_u64() == Some(1) {
-            // A prompt read ahead (`engine::machine::warm`): its one token is
-            // thrown away, so it takes no scripted reply and is kept apart
-            // from the calls whose replies count. Answered as llama.cpp may
-            // answer it, with no text at all (the token held back as part
-            // of a character): no reply, yet nothing to ask again.
-            shared.read_aheads.lock().expect("lock").push(rec.clone());
-            if !respond(&mut sock, stream_events(vec![chunk(None, Some("length"))]), &shared).await? {
-                break;
-            }
-            continue;
-        }
-        // The side calls (a hearing, a reading or facts question, a
-        // self-check): scripted apart from the turns, each kind in its queue.
-        let side = if rec.is_hearing() {
-            Some(side_answer(&rec, &shared, &shared.heard, &shared.hearings, NEUTRAL_HEARING))
-        } else if rec.is_reading() {
-            let question = !rec.body["messages"].to_string().contains("You sort what the leader");
-            let neutral = if question { FACTS_QUESTION } else { NEUTRAL_READING };
-            Some(side_answer(&rec, &shared, &shared.read, &shared.readings, neutral))
-        } else if rec.is_self_check() {
-            Some(side_answer(&rec, &shared, &shared.checked, &shared.checks, NEUTRAL_CHECK))
-        } else {
-            None
-        };
-        if let Some(reply) = side {
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        if rec.path.ends_with("/embeddings") {
-            // Asked without a script (the engine probes for embeddings on
-            // its own): answered by the fallback, kept apart from the turns.
-            shared.embedded.lock().expect("lock").push(rec.clone());
-            let reply = (shared.fallback)(&rec, 0);
-            if !respond(&mut sock, reply, &shared).await? {
-                break;
-            }
-            continue;
-        }
-        let n = {
-            let mut r = shared.received.lock().expect("lock");
-            r.push(rec.clone());
-            r.len()
-        };
-        let scripted = shared.script.lock().expect("lock").pop_front();
-        let reply = scripted.unwrap_or_else(|| (shared.fallback)(&rec, n));
+        let reply = reply_to(&rec, &shared);
         if !respond(&mut sock, reply, &shared).await? {
             break;
         }
     }
     let _ = sock.shutdown().await;
     Ok(())
+}
+
+/// What the server answers `rec`, recorded with the requests of its kind:
+/// a question about the server, a prompt read ahead, a side call, an
+/// embeddings request, else a turn (scripted, else the fallback's).
+fn reply_to(rec: &Recorded, shared: &Shared) -> Reply {
+    if rec.method == "GET" {
+        // Questions about the server (the context window) are no calls:
+        // they neither take a scripted reply nor count as received.
+        let route = shared
+            .routes
+            .lock()
+            .expect("lock")
+            .iter()
+            .find(|(p, _)| *p == rec.path)
+            .map(|(_, v)| v.clone());
+        shared.gets.lock().expect("lock").push(rec.path.clone());
+        return match route {
+            Some(v) => Reply::Json(v),
+            None => Reply::Status {
+                code: 404,
+                headers: vec![],
+                body: r#"{"detail":"Not Found"}"#.into(),
+            },
+        };
+    }
+    if rec.body["max_tokens"].as_u64() == Some(1) {
+        // A prompt read ahead (`engine::machine::warm`): its one token is
+        // thrown away, so it takes no scripted reply and is kept apart
+        // from the calls whose replies count. Answered as llama.cpp may
+        // answer it, with no text at all (the token held back as part
+        // of a character): no reply, yet nothing to ask again.
+        shared.read_aheads.lock().expect("lock").push(rec.clone());
+        return stream_events(vec![chunk(None, Some("length"))]);
+    }
+    // The side calls (a hearing, a reading or facts question, a
+    // self-check): scripted apart from the turns, each kind in its queue.
+    if rec.is_hearing() {
+        return side_answer(rec, shared, &shared.heard, &shared.hearings, NEUTRAL_HEARING);
+    }
+    if rec.is_reading() {
+        let question = !rec.body["messages"].to_string().contains("You sort what the leader");
+        let neutral = if question { FACTS_QUESTION } else { NEUTRAL_READING };
+        return side_answer(rec, shared, &shared.read, &shared.readings, neutral);
+    }
+    if rec.is_self_check() {
+        return side_answer(rec, shared, &shared.checked, &shared.checks, NEUTRAL_CHECK);
+    }
+    if rec.path.ends_with("/embeddings") {
+        // Asked without a script (the engine probes for embeddings on
+        // its own): answered by the fallback, kept apart from the turns.
+        shared.embedded.lock().expect("lock").push(rec.clone());
+        return (shared.fallback)(rec, 0);
+    }
+    let n = {
+        let mut r = shared.received.lock().expect("lock");
+        r.push(rec.clone());
+        r.len()
+    };
+    let scripted = shared.script.lock().expect("lock").pop_front();
+    scripted.unwrap_or_else(|| (shared.fallback)(rec, n))
 }
 
 /// Reads one request; what follows it stays in `buf` for the next one.
@@ -148,18 +138,7 @@ async fn respond(sock: &mut TcpStream, reply: Reply, shared: &Shared) -> std::io
             // The accept loop drops this connection with the others.
             std::future::pending::<()>().await;
         }
-        Reply::Status { code, headers, body } => {
-            let mut head = format!("HTTP/1.1 {code} X\r\ncontent-length: {}\r\n", body.len());
-            for (k, v) in headers {
-                head.push_str(&format!("{k}: {v}\r\n"));
-            }
-            if !head.to_lowercase().contains("content-type") {
-                head.push_str("content-type: application/json\r\n");
-            }
-            head.push_str("\r\n");
-            head.push_str(&body);
-            sock.write_all(head.as_bytes()).await?;
-        }
+        Reply::Status { code, headers, body } => sock.write_all(status_response(code, &headers, &body).as_bytes()).await?,
         Reply::Json(v) => {
             let body = v.to_string();
             let head = format!(
@@ -172,41 +151,14 @@ async fn respond(sock: &mut TcpStream, reply: Reply, shared: &Shared) -> std::io
             tokio::time::sleep(Duration::from_secs(3600)).await;
             return Ok(false);
         }
-        Reply::ReadsPrompt { wait, events } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                .await?;
-            sock.flush().await?;
-            tokio::time::sleep(wait).await;
-            for ev in events {
-                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
-            }
-            write_chunk(sock, b"data: [DONE]\n\n").await?;
-            sock.write_all(b"0\r\n\r\n").await?;
-        }
-        Reply::Paced { first, each, events } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                .await?;
-            sock.flush().await?;
-            tokio::time::sleep(first).await;
-            for (i, ev) in events.iter().enumerate() {
-                if i > 0 {
-                    tokio::time::sleep(each).await;
-                }
-                write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
-            }
-            write_chunk(sock, b"data: [DONE]\n\n").await?;
-            sock.write_all(b"0\r\n\r\n").await?;
-        }
+        Reply::ReadsPrompt { wait, events } => paced(sock, wait, Duration::ZERO, &events).await?,
+        Reply::Paced { first, each, events } => paced(sock, first, each, &events).await?,
         Reply::RawStream { chunks, done } => {
-            sock.write_all(b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n")
-                .await?;
+            sock.write_all(STREAM_HEAD).await?;
             for c in chunks {
                 write_chunk(sock, &c).await?;
             }
-            if done {
-                write_chunk(sock, b"data: [DONE]\n\n").await?;
-            }
-            sock.write_all(b"0\r\n\r\n").await?;
+            end_stream(sock, done).await?;
         }
         Reply::Stream {
             events,
@@ -215,10 +167,7 @@ async fn respond(sock: &mut TcpStream, reply: Reply, shared: &Shared) -> std::io
             cut_after,
             stall_after,
         } => {
-            sock.write_all(
-                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n",
-            )
-            .await?;
+            sock.write_all(STREAM_HEAD).await?;
             for (i, ev) in events.iter().enumerate() {
                 if cut_after == Some(i) {
                     // An abrupt end: no chunked terminator, as when a proxy dies.
@@ -233,14 +182,54 @@ async fn respond(sock: &mut TcpStream, reply: Reply, shared: &Shared) -> std::io
                 }
                 write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
             }
-            if done {
-                write_chunk(sock, b"data: [DONE]\n\n").await?;
-            }
-            sock.write_all(b"0\r\n\r\n").await?;
+            end_stream(sock, done).await?;
         }
     }
     sock.flush().await?;
     Ok(true)
+}
+
+/// The head of a streamed reply: server-sent events, chunked.
+const STREAM_HEAD: &[u8] =
+    b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncache-control: no-cache\r\ntransfer-encoding: chunked\r\n\r\n";
+
+/// A plain reply with `code`, the given headers (JSON unless one says
+/// otherwise) and `body`.
+fn status_response(code: u16, headers: &[(String, String)], body: &str) -> String {
+    let mut head = format!("HTTP/1.1 {code} X\r\ncontent-length: {}\r\n", body.len());
+    for (k, v) in headers {
+        head.push_str(&format!("{k}: {v}\r\n"));
+    }
+    if !head.to_lowercase().contains("content-type") {
+        head.push_str("content-type: application/json\r\n");
+    }
+    head.push_str("\r\n");
+    head.push_str(body);
+    head
+}
+
+/// A stream whose headers come at once and whose first event only after
+/// `first` (a model reading its prompt), then one event every `each`.
+async fn paced(sock: &mut TcpStream, first: Duration, each: Duration, events: &[String]) -> std::io::Result<()> {
+    sock.write_all(STREAM_HEAD).await?;
+    sock.flush().await?;
+    tokio::time::sleep(first).await;
+    for (i, ev) in events.iter().enumerate() {
+        if i > 0 && !each.is_zero() {
+            tokio::time::sleep(each).await;
+        }
+        write_chunk(sock, format!("data: {ev}\n\n").as_bytes()).await?;
+    }
+    end_stream(sock, true).await
+}
+
+/// The stream's end: `[DONE]` when the server says it, then the chunked
+/// terminator.
+async fn end_stream(sock: &mut TcpStream, done: bool) -> std::io::Result<()> {
+    if done {
+        write_chunk(sock, b"data: [DONE]\n\n").await?;
+    }
+    sock.write_all(b"0\r\n\r\n").await
 }
 
 /// One chunk of a chunked body, in one write, as a server sends one event.
