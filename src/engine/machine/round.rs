@@ -15,7 +15,7 @@ use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, NoticeKind, Phase};
-use crate::i18n::{t, Msg};
+use crate::i18n::{Room, Say};
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
 use crate::session::{Latency, StepId, TurnKind};
@@ -451,7 +451,7 @@ impl Party {
 
     /// A failed turn, in the transcript and the file, then shown.
     async fn record_failure(&mut self, round: u32, agent: &Agent, cause: String) {
-        let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
+        let text = format!("⚠️ {} {}: {cause}", agent.label(), Room::CouldNotAnswer.say(self.room.lang));
         self.record_round_turn(round, TurnKind::Failed, agent, text, false);
         self.save().await;
         self.emit(Event::AgentFailed {
@@ -466,7 +466,7 @@ impl Party {
     async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
         tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
         self.count_cut("passed");
-        let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
+        let text = format!("🤐 {} {}", agent.label(), Room::NothingNewToAdd.say(self.room.lang));
         self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
         self.count_round(round);
         self.save().await;
