@@ -27,7 +27,6 @@ pub(crate) enum Screen<'a> {
     LimitEndNow,
     LimitContinue,
     LimitTitle,
-    MoreWaiting,
     ProposalAsk,
     ProposalConsensusTitle,
     ProposalSilenceTitle,
@@ -36,7 +35,6 @@ pub(crate) enum Screen<'a> {
     ResetConfirm,
     ResetReject,
     ResetTitle,
-    RoundLabel,
     ConsensusLabel,
     PushLabel,
     AsksYou,
@@ -66,6 +64,19 @@ pub(crate) enum Screen<'a> {
     InputTitleTopic,
     InputTitleQueued,
     InputTitleMessage,
+    /// The status bar's round: `n` of `max`.
+    RoundOf {
+        n: u32,
+        max: u32,
+    },
+    /// Below a modal: how many more wait behind it.
+    MoreWaiting {
+        n: usize,
+    },
+    /// A pane whose model has read its prompt for `secs` without a token.
+    PaneReadingFor {
+        secs: u64,
+    },
     /// Where the server is, where room is short.
     WaitingForHostShort {
         host: &'a str,
@@ -107,7 +118,6 @@ pub(crate) enum Printed<'a> {
     SessionNotSaved,
     SaveFailed,
     AutomaticPush,
-    RoundLabel,
     BatchInterrupted,
     BatchNotSaved,
     BatchNoTakeaways,
@@ -122,6 +132,11 @@ pub(crate) enum Printed<'a> {
         secs: u64,
         window: u64,
         cause: &'a str,
+    },
+    /// The rule above a round: `n` of `max`.
+    RoundRule {
+        n: u32,
+        max: u32,
     },
     /// A session list's rounds column, three wide.
     ListRounds {

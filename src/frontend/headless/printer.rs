@@ -252,7 +252,11 @@ impl Printer {
             }
             Event::RoundStarted { round, max_rounds, .. } => {
                 self.end_line(&mut out);
-                let rule = format!("── {} {round}/{max_rounds} ──", Printed::RoundLabel.say(self.lang));
+                let rule = Printed::RoundRule {
+                    n: *round,
+                    max: *max_rounds,
+                }
+                .say(self.lang);
                 let _ = writeln!(out, "\n{}", self.paint(&rule, "2"));
             }
             Event::AgentStarted { agent, .. } => {

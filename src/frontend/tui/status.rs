@@ -79,10 +79,12 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
         let shown = if s.phase == Phase::Round { app.round.max(s.round) } else { s.round };
         fixed.push(Span::styled(
             format!(
-                " {} {}/{}{} ",
-                Screen::RoundLabel.say(app.lang),
-                shown,
-                s.max_rounds,
+                " {}{} ",
+                Screen::RoundOf {
+                    n: shown,
+                    max: s.max_rounds
+                }
+                .say(app.lang),
                 if warn { " ⚠" } else { "" }
             ),
             round_style,

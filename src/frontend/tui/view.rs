@@ -154,7 +154,7 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
             // more than a moment.
             let secs = p.since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
             let text = if secs >= 3 {
-                format!("{} {secs} s", Screen::PaneReading.say(lang))
+                Screen::PaneReadingFor { secs }.say(lang)
             } else {
                 Screen::PaneReading.say(lang)
             };

@@ -95,7 +95,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, who: &Speakers<'_>, modal: &Modal, wai
     let View { title, color, mut body } = modal.component().view(who, inner_w);
     if waiting > 0 {
         body.push(Line::from(Span::styled(
-            format!("(+{waiting} {})", Screen::MoreWaiting.say(who.lang)),
+            Screen::MoreWaiting { n: waiting }.say(who.lang),
             Style::new().fg(Color::DarkGray),
         )));
     }
