@@ -221,7 +221,7 @@ pub(crate) struct Heading<'a> {
 pub(crate) fn render(h: &Heading, notes: &Notes, positions: &[(String, String)]) -> String {
     let lang = h.lang;
     let topic = h.topic.replace('\n', " ");
-    let mut out = format!("# {}{topic}\n\n", Room::TakeawaysTitle.say(lang));
+    let mut out = Room::TakeawaysTitle { topic: &topic }.say(lang);
     let rounds = h.rounds;
     let meta = Room::RoundsHeld { rounds }.say(lang);
     out.push_str(&format!("*{} · {meta} · {}*\n\n", h.date, h.session_file));

@@ -8,7 +8,6 @@
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Screen<'a> {
     SittingBegins,
-    TakeawaysAt,
     WebPageAt,
     TranscriptAt,
     StoppedPressAgain,
@@ -37,13 +36,9 @@ pub(crate) enum Screen<'a> {
     ResetTitle,
     ConsensusLabel,
     PushLabel,
-    AsksYou,
     AwaitingYourAnswer,
     NewMessages,
-    Asks,
     AwaitingAnswerMark,
-    AutomaticPush,
-    CouldNotAnswer,
     Interrupted,
     TerminalTooSmall,
     RehearsalBadge,
@@ -93,6 +88,25 @@ pub(crate) enum Screen<'a> {
     FirstToken {
         secs: f64,
     },
+    /// An agent's question in the transcript, before its text.
+    AgentAsks {
+        name: &'a str,
+    },
+    /// The status bar while an agent waits for the facilitator.
+    AgentAsksYou {
+        name: &'a str,
+    },
+    AgentFailed {
+        name: &'a str,
+        cause: &'a str,
+    },
+    /// The runtime's nudge, as the transcript shows it.
+    AutomaticPush {
+        text: &'a str,
+    },
+    TakeawaysAt {
+        path: &'a str,
+    },
 }
 
 /// What the headless and batch front ends print, the session list, and the
@@ -101,23 +115,17 @@ pub(crate) enum Screen<'a> {
 pub(crate) enum Printed<'a> {
     SittingBegins,
     ResetAnswerHint,
-    TakeawaysAt,
     ListFinished,
     ListResumable,
     RehearsalBadge,
-    SessionFile,
     AwaitingMessage,
     AwaitingAnswer,
     EndAnswerHint,
     LimitAnswerHint,
-    CouldNotAnswer,
     Retrying,
     Interrupted,
     SessionFinished,
-    SessionSavedTo,
-    SessionNotSaved,
     SaveFailed,
-    AutomaticPush,
     BatchInterrupted,
     BatchNotSaved,
     BatchNoTakeaways,
@@ -175,6 +183,32 @@ pub(crate) enum Printed<'a> {
     },
     StoppedBySignal {
         file: &'a str,
+    },
+    SessionFile {
+        path: &'a str,
+    },
+    SessionSavedTo {
+        file: &'a str,
+    },
+    SessionNotSaved {
+        file: &'a str,
+    },
+    /// On the failed agent's own header line.
+    CouldNotAnswer {
+        cause: &'a str,
+    },
+    AgentFailed {
+        icon: &'a str,
+        name: &'a str,
+        cause: &'a str,
+    },
+    AutomaticPush {
+        used: u32,
+        budget: u32,
+        text: &'a str,
+    },
+    TakeawaysAt {
+        path: &'a str,
     },
 }
 
@@ -254,14 +288,11 @@ pub(crate) enum Room<'a> {
     AutomaticNudge,
     RanItsCourse,
     ReachedConsensus,
-    TakeawaysTitle,
     NoneListed,
     Decisions,
     OpenQuestions,
     Disagreements,
     Positions,
-    CouldNotAnswer,
-    NothingNewToAdd,
     RehearsalQuestion,
     RehearsalWrapUp,
     /// The takeaways' facts line.
@@ -294,6 +325,19 @@ pub(crate) enum Room<'a> {
         topic: &'a str,
         first: &'a str,
         second: &'a str,
+    },
+    /// A failed turn, in the transcript and the session file.
+    AgentFailed {
+        agent: &'a str,
+        cause: &'a str,
+    },
+    /// A turn passed: twice nothing of the agent's own.
+    AgentPassed {
+        agent: &'a str,
+    },
+    /// The takeaways file's first line and the blank line after it.
+    TakeawaysTitle {
+        topic: &'a str,
     },
 }
 

@@ -451,7 +451,11 @@ impl Party {
 
     /// A failed turn, in the transcript and the file, then shown.
     async fn record_failure(&mut self, round: u32, agent: &Agent, cause: String) {
-        let text = format!("⚠️ {} {}: {cause}", agent.label(), Room::CouldNotAnswer.say(self.room.lang));
+        let text = Room::AgentFailed {
+            agent: &agent.label(),
+            cause: &cause,
+        }
+        .say(self.room.lang);
         self.record_round_turn(round, TurnKind::Failed, agent, text, false);
         self.save().await;
         self.emit(Event::AgentFailed {
@@ -466,7 +470,7 @@ impl Party {
     async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
         tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
         self.count_cut("passed");
-        let text = format!("🤐 {} {}", agent.label(), Room::NothingNewToAdd.say(self.room.lang));
+        let text = Room::AgentPassed { agent: &agent.label() }.say(self.room.lang);
         self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
         self.count_round(round);
         self.save().await;

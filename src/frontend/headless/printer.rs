@@ -206,7 +206,7 @@ impl Printer {
                 let _ = writeln!(out, "\n──── {here} ────");
             }
             Event::SessionFile { path } => {
-                let _ = writeln!(out, "📄 {}: {path}", Printed::SessionFile.say(self.lang));
+                let _ = writeln!(out, "{}", Printed::SessionFile { path }.say(self.lang));
             }
             Event::Rejected { message } => eprintln!("bmad-party: {message}"),
             Event::SaveFailed { path, error } => eprintln!(
@@ -223,7 +223,7 @@ impl Printer {
                 self.end_line(&mut out);
                 match file {
                     Some(f) if *saved => {
-                        let _ = writeln!(out, "📄 {} {f}", Printed::SessionSavedTo.say(self.lang));
+                        let _ = writeln!(out, "{}", Printed::SessionSavedTo { file: f }.say(self.lang));
                     }
                     Some(f) if elsewhere.is_some() => {
                         let status = crate::error::ExitStatus::NotSaved;
@@ -231,7 +231,7 @@ impl Printer {
                         let _ = writeln!(out, "⚠️ {}", text.unwrap_or_default());
                     }
                     Some(f) => {
-                        let _ = writeln!(out, "⚠️ {} {f}", Printed::SessionNotSaved.say(self.lang));
+                        let _ = writeln!(out, "{}", Printed::SessionNotSaved { file: f }.say(self.lang));
                     }
                     None => {}
                 }
@@ -297,12 +297,21 @@ impl Printer {
             Event::AgentFailed { agent, cause, .. } => {
                 if self.mid_line && !self.spoke {
                     // Still on this agent's header line: say it right there.
-                    let _ = writeln!(out, "⚠️ {}: {cause}", Printed::CouldNotAnswer.say(self.lang));
+                    let _ = writeln!(out, "{}", Printed::CouldNotAnswer { cause }.say(self.lang));
                     self.mid_line = false;
                 } else {
                     self.end_line(&mut out);
                     let (icon, name) = self.agent(agent);
-                    let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", Printed::CouldNotAnswer.say(self.lang));
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        Printed::AgentFailed {
+                            icon: &icon,
+                            name: &name,
+                            cause
+                        }
+                        .say(self.lang)
+                    );
                 }
             }
             Event::AgentPassed { text, .. } => {
@@ -419,11 +428,20 @@ impl Printer {
             }
             Event::DiligencePush { text, used, budget } => {
                 self.end_line(&mut out);
-                let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", Printed::AutomaticPush.say(self.lang));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    Printed::AutomaticPush {
+                        used: *used,
+                        budget: *budget,
+                        text
+                    }
+                    .say(self.lang)
+                );
             }
             Event::Takeaways { path } => {
                 self.end_line(&mut out);
-                let _ = writeln!(out, "📝 {} {path}", Printed::TakeawaysAt.say(self.lang));
+                let _ = writeln!(out, "{}", Printed::TakeawaysAt { path }.say(self.lang));
             }
             _ => {}
         }

@@ -141,7 +141,7 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
             optional.push((
                 0,
                 Span::styled(
-                    format!("❓ {name} {}", Screen::AsksYou.say(app.lang)),
+                    Screen::AgentAsksYou { name: &name }.say(app.lang),
                     Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
                 ),
             ));

@@ -325,7 +325,7 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         EntryKind::Farewell { id } => speaker_lines(who, id, false, true, &e.text, width),
         EntryKind::Question { id } => {
             let (name, _, color) = name_of(id);
-            let head = format!("❓ {name} {}", Screen::Asks.say(who.lang));
+            let head = Screen::AgentAsks { name: &name }.say(who.lang);
             let mut v = plain(
                 format!("{head} {}", e.text),
                 Style::new().fg(color).add_modifier(Modifier::BOLD),
@@ -338,12 +338,16 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
             v
         }
         EntryKind::Push => {
-            let text = format!("🤖 {}: {}", Screen::AutomaticPush.say(who.lang), e.text);
+            let text = Screen::AutomaticPush { text: &e.text }.say(who.lang);
             plain(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC), width)
         }
         EntryKind::Failed { id } => {
             let (name, _, _) = name_of(id);
-            let text = format!("⚠ {name} {}: {}", Screen::CouldNotAnswer.say(who.lang), e.text);
+            let text = Screen::AgentFailed {
+                name: &name,
+                cause: &e.text,
+            }
+            .say(who.lang);
             plain(text, Style::new().fg(Color::Red), width)
         }
         EntryKind::Divider => {

@@ -6,23 +6,17 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
     match k {
         Printed::SittingBegins => "this sitting begins here".into(),
         Printed::ResetAnswerHint => "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}".into(),
-        Printed::TakeawaysAt => "Takeaways:".into(),
         Printed::ListFinished => "finished ".into(),
         Printed::ListResumable => "resumable".into(),
         Printed::RehearsalBadge => "offline rehearsal (no model)".into(),
-        Printed::SessionFile => "Session file".into(),
         Printed::AwaitingMessage => "Your message (or *exit to end):".into(),
         Printed::AwaitingAnswer => "Answer needed".into(),
         Printed::EndAnswerHint => "Press Enter (empty line) to end the party, or type a message to continue with it.".into(),
         Printed::LimitAnswerHint => "Press Enter (empty line) to end now, or send {\"type\":\"answer\",\"request_id\":\"…\",\"confirmed\":false,\"extend\":N} to continue.".into(),
-        Printed::CouldNotAnswer => "could not answer".into(),
         Printed::Retrying => "retrying".into(),
         Printed::Interrupted => "(interrupted)".into(),
         Printed::SessionFinished => "This session has already finished (workflow_completed: true); start a new party instead.".into(),
-        Printed::SessionSavedTo => "Session saved to".into(),
-        Printed::SessionNotSaved => "The session's end could not be saved (the file holds what was saved before):".into(),
         Printed::SaveFailed => "Could not save the session file".into(),
-        Printed::AutomaticPush => "automatic push".into(),
         Printed::BatchInterrupted => "stopped before the end; the session can be resumed".into(),
         Printed::BatchNotSaved => "the session could not be saved (see above)".into(),
         Printed::BatchNoTakeaways => "the party ended without takeaways".into(),
@@ -40,5 +34,14 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::SavedElsewhere { file, there } => format!("the session could not be saved to {file}; the whole session is in {there} (`bmad-party --resume {there}` continues it)"),
         Printed::EndNotSaved { file } => format!("the session's end could not be saved to {file}; the file holds what was saved before"),
         Printed::StoppedBySignal { file } => format!("stopped by a signal; the session is saved and can be resumed: {file}"),
+        Printed::SessionFile { path } => format!("📄 Session file: {path}"),
+        Printed::SessionSavedTo { file } => format!("📄 Session saved to {file}"),
+        Printed::SessionNotSaved { file } => {
+            format!("⚠️ The session's end could not be saved (the file holds what was saved before): {file}")
+        }
+        Printed::CouldNotAnswer { cause } => format!("⚠️ could not answer: {cause}"),
+        Printed::AgentFailed { icon, name, cause } => format!("⚠️ {icon} {name} could not answer: {cause}"),
+        Printed::AutomaticPush { used, budget, text } => format!("\n🤖 automatic push ({used}/{budget}): {text}"),
+        Printed::TakeawaysAt { path } => format!("📝 Takeaways: {path}"),
     }
 }

@@ -8,14 +8,11 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::AutomaticNudge => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)".into(),
         Room::RanItsCourse => "The room agreed the discussion had run its course.".into(),
         Room::ReachedConsensus => "The room reached consensus.".into(),
-        Room::TakeawaysTitle => "Takeaways: ".into(),
         Room::NoneListed => "- none".into(),
         Room::Decisions => "Decisions".into(),
         Room::OpenQuestions => "Open questions".into(),
         Room::Disagreements => "Disagreements".into(),
         Room::Positions => "Positions".into(),
-        Room::CouldNotAnswer => "could not answer".into(),
-        Room::NothingNewToAdd => "has nothing new to add this round".into(),
         Room::RehearsalQuestion => "What matters more to you here: speed or safety?".into(),
         Room::RehearsalWrapUp => "\n\nI think we've covered the main points; we could wrap up here.".into(),
         Room::RoundsHeld { rounds } => format!("{rounds} round(s)"),
@@ -49,6 +46,9 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::RehearsalMemory { topic, first, second } => format!(
             "- (outcome) On “{topic}”: start with the smallest experiment that tests the riskiest assumption.\n- (dynamic by {first}) {first} and {second} split over researching first or prototyping first.\n"
         ),
+        Room::AgentFailed { agent, cause } => format!("⚠️ {agent} could not answer: {cause}"),
+        Room::AgentPassed { agent } => format!("🤐 {agent} has nothing new to add this round"),
+        Room::TakeawaysTitle { topic } => format!("# Takeaways: {topic}\n\n"),
     }
 }
 

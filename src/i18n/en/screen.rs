@@ -5,7 +5,6 @@ use crate::i18n::keys::Screen;
 pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
     match k {
         Screen::SittingBegins => "this sitting begins here".into(),
-        Screen::TakeawaysAt => "Takeaways:".into(),
         Screen::WebPageAt => "Web page:".into(),
         Screen::TranscriptAt => "Transcript:".into(),
         Screen::StoppedPressAgain => "Stopped the replies. Press Ctrl+C again to quit now (state is saved).".into(),
@@ -34,13 +33,9 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::ResetTitle => "Start a new conversation?".into(),
         Screen::ConsensusLabel => "consensus".into(),
         Screen::PushLabel => "push".into(),
-        Screen::AsksYou => "asks you".into(),
         Screen::AwaitingYourAnswer => "⏳ your answer".into(),
         Screen::NewMessages => "new messages".into(),
-        Screen::Asks => "asks:".into(),
         Screen::AwaitingAnswerMark => "[awaiting your answer…]".into(),
-        Screen::AutomaticPush => "Automatic push".into(),
-        Screen::CouldNotAnswer => "could not answer".into(),
         Screen::Interrupted => "(interrupted)".into(),
         Screen::TerminalTooSmall => "Terminal too small:".into(),
         Screen::RehearsalBadge => "OFFLINE REHEARSAL".into(),
@@ -68,5 +63,10 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::WaitingForHost { host, secs } => format!("waiting for the server at {host} ({secs} s)"),
         Screen::WaitingForServer { secs } => format!("waiting for the server ({secs} s)"),
         Screen::FirstToken { secs } => format!(" · first token {secs:.1} s"),
+        Screen::AgentAsks { name } => format!("❓ {name} asks:"),
+        Screen::AgentAsksYou { name } => format!("❓ {name} asks you"),
+        Screen::AgentFailed { name, cause } => format!("⚠ {name} could not answer: {cause}"),
+        Screen::AutomaticPush { text } => format!("🤖 Automatic push: {text}"),
+        Screen::TakeawaysAt { path } => format!("📝 Takeaways: {path}"),
     }
 }

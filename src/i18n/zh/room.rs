@@ -8,14 +8,11 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::AutomaticNudge => "（系统自动推进，并非主持人的新请求：主持人暂时没有发言。请自行推动讨论——挑出最重要的未决问题深入探讨。不要回复这条提示本身。）".into(),
         Room::RanItsCourse => "大家认为讨论已充分。".into(),
         Room::ReachedConsensus => "大家达成了共识。".into(),
-        Room::TakeawaysTitle => "要点：".into(),
         Room::NoneListed => "- 无".into(),
         Room::Decisions => "决定".into(),
         Room::OpenQuestions => "未决问题".into(),
         Room::Disagreements => "分歧".into(),
         Room::Positions => "各方立场".into(),
-        Room::CouldNotAnswer => "未能回答".into(),
-        Room::NothingNewToAdd => "本轮没有新的内容可补充".into(),
         Room::RehearsalQuestion => "对您来说，这件事更看重速度还是稳妥？".into(),
         Room::RehearsalWrapUp => "\n\n我觉得我们已经把主要观点都谈透了，可以收尾了。".into(),
         Room::RoundsHeld { rounds } => format!("{rounds} 轮"),
@@ -49,5 +46,8 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::RehearsalMemory { topic, first, second } => format!(
             "- (outcome) 关于「{topic}」：先做最小的实验，验证风险最大的假设。\n- (dynamic by {first}) {first} 和 {second} 在先调研还是先做原型上各执一词。\n"
         ),
+        Room::AgentFailed { agent, cause } => format!("⚠️ {agent} 未能回答: {cause}"),
+        Room::AgentPassed { agent } => format!("🤐 {agent} 本轮没有新的内容可补充"),
+        Room::TakeawaysTitle { topic } => format!("# 要点：{topic}\n\n"),
     }
 }

@@ -5,7 +5,6 @@ use crate::i18n::keys::Screen;
 pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
     match k {
         Screen::SittingBegins => "本次从这里继续".into(),
-        Screen::TakeawaysAt => "要点：".into(),
         Screen::WebPageAt => "网页：".into(),
         Screen::TranscriptAt => "记录：".into(),
         Screen::StoppedPressAgain => "已停止生成。再按一次 Ctrl+C 立即退出（状态已保存）。".into(),
@@ -34,13 +33,9 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::ResetTitle => "开始新的对话？".into(),
         Screen::ConsensusLabel => "共识".into(),
         Screen::PushLabel => "推进".into(),
-        Screen::AsksYou => "在等您回答".into(),
         Screen::AwaitingYourAnswer => "⏳ 等待您的回答".into(),
         Screen::NewMessages => "新消息".into(),
-        Screen::Asks => "提问：".into(),
         Screen::AwaitingAnswerMark => "[等待您的回复…]".into(),
-        Screen::AutomaticPush => "自动推进".into(),
-        Screen::CouldNotAnswer => "未能回答".into(),
         Screen::Interrupted => "（已中断）".into(),
         Screen::TerminalTooSmall => "终端太小：".into(),
         Screen::RehearsalBadge => "离线排练".into(),
@@ -68,5 +63,10 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::WaitingForHost { host, secs } => format!("正在等待 {host} 的服务器（{secs} 秒）"),
         Screen::WaitingForServer { secs } => format!("正在等待服务器（{secs} 秒）"),
         Screen::FirstToken { secs } => format!(" · 首个词元 {secs:.1} 秒"),
+        Screen::AgentAsks { name } => format!("❓ {name} 提问："),
+        Screen::AgentAsksYou { name } => format!("❓ {name} 在等您回答"),
+        Screen::AgentFailed { name, cause } => format!("⚠ {name} 未能回答: {cause}"),
+        Screen::AutomaticPush { text } => format!("🤖 自动推进: {text}"),
+        Screen::TakeawaysAt { path } => format!("📝 要点： {path}"),
     }
 }

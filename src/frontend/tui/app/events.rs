@@ -109,7 +109,7 @@ impl App {
                 self.push(EntryKind::Divider, here);
             }
             Event::Takeaways { path } => {
-                self.kept.push(format!("📝 {} {path}", Screen::TakeawaysAt.say(self.lang)));
+                self.kept.push(Screen::TakeawaysAt { path: &path }.say(self.lang));
             }
             Event::Status(s) => {
                 self.status = Some(s);
