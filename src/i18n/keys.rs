@@ -7,71 +7,27 @@
 /// final screen.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Screen<'a> {
-    SittingBegins,
-    WebPageAt,
-    TranscriptAt,
-    StoppedPressAgain,
-    ExitWords,
-    ExitWordsDo,
-    ContextCommand,
-    ContextCommandDoes,
-    HelpScrollOrClose,
-    HelpAnyKeyCloses,
-    HelpTitle,
-    BudgetTitle,
-    ExitExplained,
-    ExitTitle,
-    LimitUnitMinutes,
-    LimitUnitRounds,
-    LimitEndNow,
-    LimitContinue,
-    LimitTitle,
-    ProposalAsk,
-    ProposalConsensusTitle,
-    ProposalSilenceTitle,
-    ProposalSuggestsEnding,
-    ResetReasonLabel,
-    ResetConfirm,
-    ResetReject,
-    ResetTitle,
-    ConsensusLabel,
-    PushLabel,
-    AwaitingYourAnswer,
-    NewMessages,
-    AwaitingAnswerMark,
-    Interrupted,
+    // The main screen: its title, the panes, the input box.
     TerminalTooSmall,
     RehearsalBadge,
     NewParty,
     PaneQueued,
     PaneReading,
+    /// A pane whose model has read its prompt for `secs` without a token.
+    PaneReadingFor {
+        secs: u64,
+    },
     PaneStreaming,
+    /// After a pane's status: seconds to its first token.
+    FirstToken {
+        secs: f64,
+    },
     PaneRetrying,
     PaneWaitingForFacilitator,
     PaneDone,
     PaneFailed,
     PaneInterrupted,
     PaneSkipped,
-    SessionSavedTo,
-    PartyOver,
-    EndedKeys,
-    PressAnyKeyToQuit,
-    InputTitleTopic,
-    InputTitleQueued,
-    InputTitleMessage,
-    /// The status bar's round: `n` of `max`.
-    RoundOf {
-        n: u32,
-        max: u32,
-    },
-    /// Below a modal: how many more wait behind it.
-    MoreWaiting {
-        n: usize,
-    },
-    /// A pane whose model has read its prompt for `secs` without a token.
-    PaneReadingFor {
-        secs: u64,
-    },
     /// Where the server is, where room is short.
     WaitingForHostShort {
         host: &'a str,
@@ -84,52 +40,112 @@ pub(crate) enum Screen<'a> {
     WaitingForServer {
         secs: u64,
     },
-    /// After a pane's status: seconds to its first token.
-    FirstToken {
-        secs: f64,
-    },
+    InputTitleTopic,
+    InputTitleQueued,
+    InputTitleMessage,
+
+    // The transcript.
+    SittingBegins,
+    NewMessages,
     /// An agent's question in the transcript, before its text.
     AgentAsks {
         name: &'a str,
     },
-    /// The status bar while an agent waits for the facilitator.
-    AgentAsksYou {
-        name: &'a str,
+    AwaitingAnswerMark,
+    /// The runtime's nudge, as the transcript shows it.
+    AutomaticPush {
+        text: &'a str,
     },
     AgentFailed {
         name: &'a str,
         cause: &'a str,
     },
-    /// The runtime's nudge, as the transcript shows it.
-    AutomaticPush {
-        text: &'a str,
-    },
+    Interrupted,
     TakeawaysAt {
         path: &'a str,
     },
+
+    // The status bar.
+    /// The status bar's round: `n` of `max`.
+    RoundOf {
+        n: u32,
+        max: u32,
+    },
+    ConsensusLabel,
+    PushLabel,
+    /// The status bar while an agent waits for the facilitator.
+    AgentAsksYou {
+        name: &'a str,
+    },
+    AwaitingYourAnswer,
+    StoppedPressAgain,
+
+    // The modals.
+    ExitTitle,
+    ExitExplained,
+    ProposalConsensusTitle,
+    ProposalSilenceTitle,
+    ProposalSuggestsEnding,
+    ProposalAsk,
+    LimitTitle,
+    LimitEndNow,
+    LimitContinue,
+    LimitUnitMinutes,
+    LimitUnitRounds,
+    ResetTitle,
+    ResetReasonLabel,
+    ResetConfirm,
+    ResetReject,
+    BudgetTitle,
+    /// Below a modal: how many more wait behind it.
+    MoreWaiting {
+        n: usize,
+    },
+
+    // The help overlay.
+    HelpTitle,
+    HelpScrollOrClose,
+    HelpAnyKeyCloses,
+    ExitWords,
+    ExitWordsDo,
+    ContextCommand,
+    ContextCommandDoes,
+
+    // The final screen.
+    SessionSavedTo,
+    PartyOver,
+    EndedKeys,
+    PressAnyKeyToQuit,
+    WebPageAt,
+    TranscriptAt,
 }
 
 /// What the headless and batch front ends print, the session list, and the
 /// line that says why a run ended as it did.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Printed<'a> {
-    SittingBegins,
-    ResetAnswerHint,
-    ListFinished,
-    ListResumable,
+    // Headless: the party as it goes.
     RehearsalBadge,
-    AwaitingMessage,
-    AwaitingAnswer,
-    EndAnswerHint,
-    LimitAnswerHint,
+    SessionFile {
+        path: &'a str,
+    },
+    SittingBegins,
+    /// The rule above a round: `n` of `max`.
+    RoundRule {
+        n: u32,
+        max: u32,
+    },
     Retrying,
     Interrupted,
-    SessionFinished,
-    SaveFailed,
-    BatchInterrupted,
-    BatchNotSaved,
-    BatchNoTakeaways,
-    StoppedUnexpectedly,
+    /// On the failed agent's own header line.
+    CouldNotAnswer {
+        cause: &'a str,
+    },
+    AgentFailed {
+        icon: &'a str,
+        name: &'a str,
+        cause: &'a str,
+    },
     WaitingForServerAt {
         url: &'a str,
         secs: u64,
@@ -141,15 +157,50 @@ pub(crate) enum Printed<'a> {
         window: u64,
         cause: &'a str,
     },
-    /// The rule above a round: `n` of `max`.
-    RoundRule {
-        n: u32,
-        max: u32,
+    AutomaticPush {
+        used: u32,
+        budget: u32,
+        text: &'a str,
     },
-    /// A session list's rounds column, three wide.
-    ListRounds {
-        n: u32,
+    TakeawaysAt {
+        path: &'a str,
     },
+
+    // Headless: what it waits for.
+    AwaitingMessage,
+    AwaitingAnswer,
+    EndAnswerHint,
+    LimitAnswerHint,
+    ResetAnswerHint,
+
+    // Headless: saving.
+    SaveFailed,
+    SessionSavedTo {
+        file: &'a str,
+    },
+    SessionNotSaved {
+        file: &'a str,
+    },
+
+    // Why a run ended as it did (frontend::exit::explain).
+    StoppedUnreachable {
+        cause: &'a str,
+        file: &'a str,
+    },
+    /// The session could not be written where it belongs but is whole in `there`.
+    SavedElsewhere {
+        file: &'a str,
+        there: &'a str,
+    },
+    EndNotSaved {
+        file: &'a str,
+    },
+    StoppedBySignal {
+        file: &'a str,
+    },
+    StoppedUnexpectedly,
+
+    // The batch driver (--non-interactive).
     BatchSessionFile {
         path: &'a str,
     },
@@ -169,56 +220,33 @@ pub(crate) enum Printed<'a> {
         cause: &'a str,
         path: &'a str,
     },
-    StoppedUnreachable {
-        cause: &'a str,
-        file: &'a str,
+    BatchInterrupted,
+    BatchNotSaved,
+    BatchNoTakeaways,
+
+    // Sessions: the list and resuming.
+    ListFinished,
+    ListResumable,
+    /// A session list's rounds column, three wide.
+    ListRounds {
+        n: u32,
     },
-    /// The session could not be written where it belongs but is whole in `there`.
-    SavedElsewhere {
-        file: &'a str,
-        there: &'a str,
-    },
-    EndNotSaved {
-        file: &'a str,
-    },
-    StoppedBySignal {
-        file: &'a str,
-    },
-    SessionFile {
-        path: &'a str,
-    },
-    SessionSavedTo {
-        file: &'a str,
-    },
-    SessionNotSaved {
-        file: &'a str,
-    },
-    /// On the failed agent's own header line.
-    CouldNotAnswer {
-        cause: &'a str,
-    },
-    AgentFailed {
-        icon: &'a str,
-        name: &'a str,
-        cause: &'a str,
-    },
-    AutomaticPush {
-        used: u32,
-        budget: u32,
-        text: &'a str,
-    },
-    TakeawaysAt {
-        path: &'a str,
-    },
+    SessionFinished,
 }
 
 /// What is kept of a party: the session file's title, the web page and the
 /// Markdown transcript (cast, facts, the decisions asked of the facilitator).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Record<'a> {
+    // The session file.
+    /// The session file's first line.
+    SessionTitle {
+        topic: &'a str,
+    },
+
+    // The page's and the transcript's head: title, facts, cast.
     TitlePrefix,
     PartyMode,
-    ExportedFrom,
     FactDate,
     FactFacilitator,
     FactRounds,
@@ -227,17 +255,34 @@ pub(crate) enum Record<'a> {
     FactEndedBy,
     FactStatus,
     CanBeResumed,
-    AlsoInTheRoom,
-    AsksYouTag,
-    TimingsExplained,
-    InterruptedNote,
-    FacilitatorSpeaker,
     LineFacilitator,
     LineModel,
     LineEndedBy,
+    /// How many rounds, in the transcript's facts line.
+    Rounds {
+        n: u32,
+    },
     TheRoom,
+    AlsoInTheRoom,
+    /// How often someone spoke, in the web page's cast.
+    Turns {
+        n: usize,
+    },
+    ExportedFrom,
+
+    // The turns.
+    RoundTitle {
+        round: u32,
+    },
+    AsksYouTag,
     AsksYouSuffix,
+    TimingsExplained,
+    InterruptedNote,
     InterruptedSuffix,
+    FacilitatorSpeaker,
+    WrappingUp,
+
+    // What ended the party.
     EndedByFacilitator,
     EndedByRoundLimit,
     EndedByTimeLimit,
@@ -246,6 +291,11 @@ pub(crate) enum Record<'a> {
     EndedByUnreachable,
     EndedByConsensus,
     EndedBySilence,
+
+    // What the facilitator was asked, and the answer.
+    AskedProposal {
+        name: &'a str,
+    },
     AskedRoundLimit,
     AskedTimeLimit,
     AskedConsensus,
@@ -260,45 +310,42 @@ pub(crate) enum Record<'a> {
     AnswerPushesPaused,
     AnswerPending,
     AnswerExpired,
-    WrappingUp,
-    AskedProposal {
-        name: &'a str,
-    },
-    RoundTitle {
-        round: u32,
-    },
-    /// The session file's first line.
-    SessionTitle {
-        topic: &'a str,
-    },
-    /// How often someone spoke, in the web page's cast.
-    Turns {
-        n: usize,
-    },
-    /// How many rounds, in the transcript's facts line.
-    Rounds {
-        n: u32,
-    },
 }
 
 /// What the engine says in the room: its notices and nudges, the takeaways
 /// file's headings, and the offline rehearsal's lines.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub(crate) enum Room<'a> {
+    // Notices in the transcript, and the nudge to the agents.
+    /// A failed turn, in the transcript and the session file.
+    AgentFailed {
+        agent: &'a str,
+        cause: &'a str,
+    },
+    /// A turn passed: twice nothing of the agent's own.
+    AgentPassed {
+        agent: &'a str,
+    },
     AutomaticNudge,
-    RanItsCourse,
-    ReachedConsensus,
-    NoneListed,
-    Decisions,
-    OpenQuestions,
-    Disagreements,
-    Positions,
-    RehearsalQuestion,
-    RehearsalWrapUp,
+
+    // The takeaways file.
+    /// The takeaways file's first line and the blank line after it.
+    TakeawaysTitle {
+        topic: &'a str,
+    },
     /// The takeaways' facts line.
     RoundsHeld {
         rounds: u32,
     },
+    Decisions,
+    OpenQuestions,
+    Disagreements,
+    Positions,
+    NoneListed,
+    RanItsCourse,
+    ReachedConsensus,
+
+    // The offline rehearsal's lines.
     /// A rehearsal agent's turn: its opening and answer to who spoke last
     /// (`cross`), the wording chosen by `seed`.
     RehearsalTurn {
@@ -317,6 +364,8 @@ pub(crate) enum Room<'a> {
         rounds: u32,
         topic: &'a str,
     },
+    RehearsalQuestion,
+    RehearsalWrapUp,
     /// A note-taker's lists under the asked headings.
     RehearsalTakeaways {
         topic: &'a str,
@@ -325,19 +374,6 @@ pub(crate) enum Room<'a> {
         topic: &'a str,
         first: &'a str,
         second: &'a str,
-    },
-    /// A failed turn, in the transcript and the session file.
-    AgentFailed {
-        agent: &'a str,
-        cause: &'a str,
-    },
-    /// A turn passed: twice nothing of the agent's own.
-    AgentPassed {
-        agent: &'a str,
-    },
-    /// The takeaways file's first line and the blank line after it.
-    TakeawaysTitle {
-        topic: &'a str,
     },
 }
 

@@ -5,17 +5,23 @@ use crate::i18n::one_of;
 
 pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
     match k {
+        // Notices in the transcript, and the nudge to the agents.
+        Room::AgentFailed { agent, cause } => format!("⚠️ {agent} could not answer: {cause}"),
+        Room::AgentPassed { agent } => format!("🤐 {agent} has nothing new to add this round"),
         Room::AutomaticNudge => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)".into(),
-        Room::RanItsCourse => "The room agreed the discussion had run its course.".into(),
-        Room::ReachedConsensus => "The room reached consensus.".into(),
-        Room::NoneListed => "- none".into(),
+
+        // The takeaways file.
+        Room::TakeawaysTitle { topic } => format!("# Takeaways: {topic}\n\n"),
+        Room::RoundsHeld { rounds } => format!("{rounds} round(s)"),
         Room::Decisions => "Decisions".into(),
         Room::OpenQuestions => "Open questions".into(),
         Room::Disagreements => "Disagreements".into(),
         Room::Positions => "Positions".into(),
-        Room::RehearsalQuestion => "What matters more to you here: speed or safety?".into(),
-        Room::RehearsalWrapUp => "\n\nI think we've covered the main points; we could wrap up here.".into(),
-        Room::RoundsHeld { rounds } => format!("{rounds} round(s)"),
+        Room::NoneListed => "- none".into(),
+        Room::RanItsCourse => "The room agreed the discussion had run its course.".into(),
+        Room::ReachedConsensus => "The room reached consensus.".into(),
+
+        // The offline rehearsal's lines.
         Room::RehearsalTurn { title, subject, cap, rule, cross, seed } => {
             let open = one_of(
                 &[
@@ -40,15 +46,14 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         },
         Room::RehearsalFarewell { user, rule } => format!("Thanks, {user}! What I take away: {}. See you next time!", lower_first(rule)),
         Room::RehearsalHighlights { rounds, topic } => format!("Over {rounds} round(s) the room agreed to start small: test the riskiest assumption first, define success up front, and grow from there; the details of “{topic}” remain open for next time."),
+        Room::RehearsalQuestion => "What matters more to you here: speed or safety?".into(),
+        Room::RehearsalWrapUp => "\n\nI think we've covered the main points; we could wrap up here.".into(),
         Room::RehearsalTakeaways { topic } => format!(
             "## Decisions\n- Start with the smallest experiment that tests the riskiest assumption of “{topic}”.\n## Open questions\n- Who decides what success looks like?\n## Disagreements\n- Whether to research first or prototype first.\n"
         ),
         Room::RehearsalMemory { topic, first, second } => format!(
             "- (outcome) On “{topic}”: start with the smallest experiment that tests the riskiest assumption.\n- (dynamic by {first}) {first} and {second} split over researching first or prototyping first.\n"
         ),
-        Room::AgentFailed { agent, cause } => format!("⚠️ {agent} could not answer: {cause}"),
-        Room::AgentPassed { agent } => format!("🤐 {agent} has nothing new to add this round"),
-        Room::TakeawaysTitle { topic } => format!("# Takeaways: {topic}\n\n"),
     }
 }
 
