@@ -196,3 +196,90 @@ fn the_library_surface_stays_narrow() {
         "{count} pub items outside src/testing: make the new ones pub(crate) unless a test or bench needs them"
     );
 }
+
+/// A CJK ideograph (the unified blocks and the compatibility block).
+fn is_ideograph(c: char) -> bool {
+    matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
+}
+
+/// The .rs files outside `src/i18n/zh/` that may hold Chinese in their
+/// code, each with why. The start-up language's `tr!("…", "…")` messages
+/// are the next slice's; the rest is data the program matches, not words
+/// it says.
+const CHINESE_ALLOWED: &[(&str, &str)] = &[
+    ("assets.rs", "start-up-language tr! messages"),
+    ("cli.rs", "clap's help in Chinese, chosen from the arguments before anything else"),
+    ("commands.rs", "start-up-language tr! messages"),
+    ("program.rs", "start-up-language tr! messages"),
+    ("workflow.rs", "start-up-language tr! messages"),
+    ("config/load.rs", "start-up-language tr! messages"),
+    ("config/parties.rs", "start-up-language tr! messages"),
+    ("config/user.rs", "start-up-language tr! messages"),
+    ("engine/documents.rs", "start-up-language tr! messages"),
+    ("engine/memory.rs", "rule data: the words a note-taker uses for none"),
+    ("engine/reading.rs", "rule data: a yes or no read from a model's reply"),
+    ("engine/self_check.rs", "rule data: a yes and the ways a model says no question"),
+    ("engine/similarity.rs", "rule data: Chinese negators"),
+    (
+        "engine/takeaways.rs",
+        "rule data: the headings and openings a note-taker's reply is read for",
+    ),
+    ("engine/machine/briefing.rs", "start-up-language tr! messages"),
+    ("engine/machine/context.rs", "start-up-language tr! messages"),
+    ("engine/machine/endpoint.rs", "start-up-language tr! messages"),
+    ("engine/machine/mod.rs", "start-up-language tr! messages"),
+    ("engine/machine/party.rs", "start-up-language tr! messages"),
+    ("engine/machine/reading.rs", "start-up-language tr! messages"),
+    ("engine/machine/remember.rs", "start-up-language tr! messages"),
+    ("engine/machine/save.rs", "start-up-language tr! messages"),
+    ("engine/machine/stream.rs", "start-up-language tr! messages"),
+    (
+        "engine/machine/voices.rs",
+        "rule data: a language setting that names Chinese, the facilitator's Chinese name",
+    ),
+    ("export/mod.rs", "start-up-language tr! messages"),
+    ("frontend/headless/mod.rs", "start-up-language tr! messages"),
+    ("frontend/headless/printer.rs", "start-up-language tr! messages"),
+    ("frontend/tui/mod.rs", "start-up-language tr! messages"),
+    ("i18n/mod.rs", "Lang reads settings that say 中文 and names Chinese to the agents"),
+    ("llm/discovery.rs", "start-up-language tr! messages"),
+    ("llm/openai/call.rs", "start-up-language tr! messages"),
+    ("llm/openai/errors.rs", "start-up-language tr! messages"),
+    ("llm/openai/listing.rs", "start-up-language tr! messages"),
+    ("roster/agents.rs", "start-up-language tr! messages"),
+    ("roster/mod.rs", "start-up-language tr! messages"),
+    ("roster/parties.rs", "start-up-language tr! messages"),
+    ("roster/bmad/install.rs", "start-up-language tr! messages"),
+    ("roster/bmad/manifest.rs", "start-up-language tr! messages"),
+    ("roster/bmad/party_mode.rs", "start-up-language tr! messages"),
+    ("roster/bmad/project.rs", "start-up-language tr! messages"),
+    ("session/lock.rs", "start-up-language tr! messages"),
+    ("session/store.rs", "start-up-language tr! messages"),
+    ("setup/mod.rs", "start-up-language tr! messages"),
+    ("setup/room.rs", "start-up-language tr! messages"),
+    ("source/words.rs", "start-up-language tr! messages and the words for YAML types"),
+];
+
+#[test]
+fn chinese_in_code_lives_in_the_catalogue() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let zh = root.join("i18n").join("zh");
+    let mut holding = BTreeSet::new();
+    for file in files.iter().filter(|f| !f.starts_with(&zh)) {
+        let Some(code) = code_of(file) else { continue };
+        if code.chars().any(is_ideograph) {
+            let rel = file.strip_prefix(&root).expect("under src");
+            holding.insert(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    let allowed: BTreeSet<String> = CHINESE_ALLOWED.iter().map(|(f, _)| f.to_string()).collect();
+    let stray: Vec<&String> = holding.difference(&allowed).collect();
+    assert!(
+        stray.is_empty(),
+        "Chinese in the code of {stray:?}: say it through a key of src/i18n (its words in src/i18n/zh/)"
+    );
+    let stale: Vec<&String> = allowed.difference(&holding).collect();
+    assert!(stale.is_empty(), "{stale:?} no longer hold Chinese: take them off CHINESE_ALLOWED");
+}

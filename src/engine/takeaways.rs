@@ -4,7 +4,7 @@
 //! asked headings, else from the transcript itself (deterministic); the
 //! positions always come from each agent's own last words.
 
-use crate::i18n::{pick, Lang};
+use crate::i18n::{Lang, Room, Say};
 use crate::session::{ConfirmKind, ConfirmStatus, ConfirmationRecord, Turn, TurnKind};
 
 /// The three lists a note-taker writes.
@@ -80,8 +80,8 @@ pub(crate) fn from_transcript(turns: &[Turn], confirmations: &[ConfirmationRecor
     let mut notes = Notes::default();
     for c in confirmations.iter().filter(|c| c.status == ConfirmStatus::Confirmed) {
         let what = match c.kind {
-            ConfirmKind::EndProposal => pick(lang, "The room agreed the discussion had run its course.", "大家认为讨论已充分。"),
-            ConfirmKind::Consensus => pick(lang, "The room reached consensus.", "大家达成了共识。"),
+            ConfirmKind::EndProposal => Room::RanItsCourse.say(lang),
+            ConfirmKind::Consensus => Room::ReachedConsensus.say(lang),
             _ => continue,
         };
         notes.decisions.push(what.to_string());
@@ -221,19 +221,19 @@ pub(crate) struct Heading<'a> {
 pub(crate) fn render(h: &Heading, notes: &Notes, positions: &[(String, String)]) -> String {
     let lang = h.lang;
     let topic = h.topic.replace('\n', " ");
-    let mut out = format!("# {}{topic}\n\n", pick(lang, "Takeaways: ", "要点："));
+    let mut out = Room::TakeawaysTitle { topic: &topic }.say(lang);
     let rounds = h.rounds;
-    let meta = crate::tr!(lang; "{rounds} round(s)", "{rounds} 轮");
+    let meta = Room::RoundsHeld { rounds }.say(lang);
     out.push_str(&format!("*{} · {meta} · {}*\n\n", h.date, h.session_file));
-    let none = pick(lang, "- none", "- 无");
+    let none = Room::NoneListed.say(lang);
     for (title, items) in [
-        (pick(lang, "Decisions", "决定"), &notes.decisions),
-        (pick(lang, "Open questions", "未决问题"), &notes.questions),
-        (pick(lang, "Disagreements", "分歧"), &notes.disagreements),
+        (Room::Decisions.say(lang), &notes.decisions),
+        (Room::OpenQuestions.say(lang), &notes.questions),
+        (Room::Disagreements.say(lang), &notes.disagreements),
     ] {
         out.push_str(&format!("## {title}\n\n"));
         if items.is_empty() {
-            out.push_str(none);
+            out.push_str(&none);
             out.push('\n');
         }
         for i in items {
@@ -241,9 +241,9 @@ pub(crate) fn render(h: &Heading, notes: &Notes, positions: &[(String, String)])
         }
         out.push('\n');
     }
-    out.push_str(&format!("## {}\n\n", pick(lang, "Positions", "各方立场")));
+    out.push_str(&format!("## {}\n\n", Room::Positions.say(lang)));
     if positions.is_empty() {
-        out.push_str(none);
+        out.push_str(&none);
         out.push('\n');
     }
     for (label, said) in positions {

@@ -15,7 +15,7 @@ use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd};
 use pulldown_cmark_escape::escape_html;
 
 use super::{Item, Keepsake, Persona, Section};
-use crate::i18n::pick;
+use crate::i18n::{Record, Say};
 use crate::session::{Turn, TurnKind};
 
 const STYLE: &str = include_str!("page.css");
@@ -87,13 +87,13 @@ pub(crate) fn page(k: &Keepsake) -> String {
          <meta name=\"generator\" content=\"bmad-party {}\">\n<title>",
         env!("CARGO_PKG_VERSION")
     );
-    o.push_str(pick(lang, "Party Mode: ", "派对模式："));
+    o.push_str(&Record::TitlePrefix.say(lang));
     esc(&mut o, &fm.topic);
     o.push_str("</title>\n<style>\n");
     o.push_str(STYLE);
     o.push_str(&agent_styles(k));
     o.push_str("</style>\n</head>\n<body>\n<div class=\"page\">\n<header>\n<p class=\"kicker\">🎉 ");
-    o.push_str(pick(lang, "Party Mode", "派对模式"));
+    o.push_str(&Record::PartyMode.say(lang));
     o.push_str("</p>\n<h1>");
     esc(&mut o, &fm.topic);
     o.push_str("</h1>\n<ul class=\"facts\">\n");
@@ -109,11 +109,7 @@ pub(crate) fn page(k: &Keepsake) -> String {
         section(&mut o, k, s);
     }
     o.push_str("</main>\n<footer>");
-    o.push_str(pick(
-        lang,
-        "Exported by bmad-party from the session of ",
-        "由 bmad-party 导出，会话日期 ",
-    ));
+    o.push_str(&Record::ExportedFrom.say(lang));
     esc(&mut o, &fm.date);
     o.push_str(".</footer>\n</div>\n</body>\n</html>\n");
     o
@@ -124,18 +120,18 @@ fn facts(o: &mut String, k: &Keepsake) {
     let (lang, fm) = (k.lang(), &k.session.fm);
     let rounds = k.rounds().to_string();
     let mut facts = vec![
-        (pick(lang, "Date", "日期"), fm.date.clone()),
-        (pick(lang, "Facilitator", "主持人"), fm.user_name.clone()),
-        (pick(lang, "Rounds", "轮次"), rounds),
-        (pick(lang, "Time", "时长"), k.duration()),
+        (Record::FactDate.say(lang), fm.date.clone()),
+        (Record::FactFacilitator.say(lang), fm.user_name.clone()),
+        (Record::FactRounds.say(lang), rounds),
+        (Record::FactTime.say(lang), k.duration()),
     ];
     if !fm.provider.model.is_empty() {
-        facts.push((pick(lang, "Model", "模型"), fm.provider.model.clone()));
+        facts.push((Record::FactModel.say(lang), fm.provider.model.clone()));
     }
     if let Some(end) = k.ending() {
-        facts.push((pick(lang, "Ended by", "结束原因"), end.to_string()));
+        facts.push((Record::FactEndedBy.say(lang), end));
     } else if !fm.workflow_completed {
-        facts.push((pick(lang, "Status", "状态"), pick(lang, "can be resumed", "可继续").to_string()));
+        facts.push((Record::FactStatus.say(lang), Record::CanBeResumed.say(lang)));
     }
     for (label, value) in facts {
         let _ = writeln!(o, "<li>{label}: <b>{}</b></li>", escaped(&value));
@@ -154,7 +150,7 @@ fn also_in_the_room(o: &mut String, k: &Keepsake) {
         let _ = writeln!(
             o,
             "<p class=\"also\">{} {}</p>",
-            pick(k.lang(), "Also in the room:", "也在场："),
+            Record::AlsoInTheRoom.say(k.lang()),
             silent.join(", ")
         );
     }
@@ -209,11 +205,7 @@ fn cast_card(o: &mut String, k: &Keepsake, p: &Persona) {
         let _ = write!(o, "<span class=\"title\">{}</span>", escaped(&p.who.title));
     }
     let n = p.turns;
-    let count = match (lang, n) {
-        (crate::i18n::Lang::Zh, _) => format!("发言 {n} 次"),
-        (_, 1) => "1 turn".to_string(),
-        (_, _) => format!("{n} turns"),
-    };
+    let count = Record::Turns { n }.say(lang);
     let _ = writeln!(o, "<span class=\"count\">{count}</span></span></li>");
 }
 
@@ -243,15 +235,15 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
                 }
             }
             if t.kind == TurnKind::Question {
-                let _ = write!(o, "<span class=\"tag\">{}</span>", pick(lang, "asks you", "向您提问"));
+                let _ = write!(o, "<span class=\"tag\">{}</span>", Record::AsksYouTag.say(lang));
             } else if let Some(l) = &t.latency {
-                let what = pick(lang, "first token · writing speed", "首个词元 · 输出速度");
+                let what = Record::TimingsExplained.say(lang);
                 let _ = write!(o, "<span class=\"tag\" title=\"{what}\">{}</span>", l.summary());
             }
             o.push_str("</div>\n<div class=\"text\">");
             markdown(o, &t.text);
             if t.interrupted {
-                let _ = write!(o, "<p class=\"interrupted\">{}</p>", pick(lang, "(interrupted)", "（已中断）"));
+                let _ = write!(o, "<p class=\"interrupted\">{}</p>", Record::InterruptedNote.say(lang));
             }
             o.push_str("</div>\n</article>\n");
         }
@@ -260,7 +252,7 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
                 o,
                 "<article class=\"turn you\">\n<div class=\"who\"><span class=\"name\">{}</span><span class=\"title\">{}</span></div>\n<div class=\"text\">",
                 escaped(&t.label),
-                pick(lang, "facilitator", "主持人")
+                Record::FacilitatorSpeaker.say(lang)
             );
             markdown(o, &t.text);
             o.push_str("</div>\n</article>\n");

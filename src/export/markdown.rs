@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::{Item, Keepsake};
-use crate::i18n::pick;
+use crate::i18n::{Record, Say};
 use crate::session::{Turn, TurnKind};
 
 pub(crate) fn transcript(k: &Keepsake) -> String {
@@ -12,22 +12,18 @@ pub(crate) fn transcript(k: &Keepsake) -> String {
     let fm = &k.session.fm;
     let mut o = String::new();
     let topic = clean(&fm.topic).replace('\n', " ");
-    let _ = writeln!(o, "# 🎉 {}{topic}\n", pick(lang, "Party Mode: ", "派对模式："));
+    let _ = writeln!(o, "# 🎉 {}{topic}\n", Record::TitlePrefix.say(lang));
     let mut facts = vec![
         fm.date.clone(),
-        format!("{}: {}", pick(lang, "facilitator", "主持人"), clean(&fm.user_name)),
-        match lang {
-            crate::i18n::Lang::Zh => format!("{} 轮", k.rounds()),
-            crate::i18n::Lang::En if k.rounds() == 1 => "1 round".into(),
-            crate::i18n::Lang::En => format!("{} rounds", k.rounds()),
-        },
+        format!("{}: {}", Record::LineFacilitator.say(lang), clean(&fm.user_name)),
+        Record::Rounds { n: k.rounds() }.say(lang),
         k.duration(),
     ];
     if !fm.provider.model.is_empty() {
-        facts.push(format!("{}: {}", pick(lang, "model", "模型"), clean(&fm.provider.model)));
+        facts.push(format!("{}: {}", Record::LineModel.say(lang), clean(&fm.provider.model)));
     }
     if let Some(end) = k.ending() {
-        facts.push(format!("{}: {end}", pick(lang, "ended by", "结束原因")));
+        facts.push(format!("{}: {end}", Record::LineEndedBy.say(lang)));
     }
     let _ = writeln!(o, "*{}*\n", facts.join(" · "));
     let room: Vec<String> = k
@@ -43,12 +39,12 @@ pub(crate) fn transcript(k: &Keepsake) -> String {
         })
         .collect();
     if !room.is_empty() {
-        let _ = writeln!(o, "**{}**: {}\n", pick(lang, "The room", "在场"), room.join(", "));
+        let _ = writeln!(o, "**{}**: {}\n", Record::TheRoom.say(lang), room.join(", "));
     }
     for s in &k.sections {
         let title = match s.round {
             Some(r) => super::round_title(lang, r),
-            None => super::ending_title(lang).to_string(),
+            None => super::ending_title(lang),
         };
         let _ = writeln!(o, "## {title}\n");
         for item in &s.items {
@@ -71,14 +67,14 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
                 None => format!("**{}**", clean(&t.label)),
             };
             let asks = if t.kind == TurnKind::Question {
-                pick(lang, " (asks you)", "（向您提问）")
+                Record::AsksYouSuffix.say(lang)
             } else {
-                ""
+                String::new()
             };
             let cut = if t.interrupted {
-                pick(lang, " *(interrupted)*", " *（已中断）*")
+                Record::InterruptedSuffix.say(lang)
             } else {
-                ""
+                String::new()
             };
             let _ = writeln!(o, "{who}{asks}: {text}{cut}\n");
         }

@@ -8,7 +8,7 @@ pub(crate) mod markdown;
 
 use std::path::{Path, PathBuf};
 
-use crate::i18n::{pick, Lang};
+use crate::i18n::{Lang, Record, Say};
 use crate::session::{CastMember, ConfirmKind, ConfirmStatus, ConfirmationRecord, Session, Turn, TurnKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -147,18 +147,18 @@ impl<'a> Keepsake<'a> {
 
     /// What ended the party ("the round limit", "an agent's proposal,
     /// confirmed"…) in the session's language; None while it can go on.
-    pub(crate) fn ending(&self) -> Option<&'static str> {
+    pub(crate) fn ending(&self) -> Option<String> {
         let lang = self.lang();
         let reason = self.session.fm.conversation_state.exit_reason.as_deref()?;
         Some(match reason {
-            "user_requested" => pick(lang, "the facilitator", "主持人"),
-            "round_limit" => pick(lang, "the round limit", "轮次上限"),
-            "time_limit" => pick(lang, "the time limit", "时间上限"),
-            "agent_proposed" => pick(lang, "an agent's proposal, confirmed", "智能体提议并经确认"),
-            "facilitator_left" => pick(lang, "the facilitator leaving", "主持人离开"),
-            "unreachable" => pick(lang, "a model that could not be reached", "无法连接模型"),
-            "consensus" => pick(lang, "consensus", "达成共识"),
-            "silence" => pick(lang, "silence", "冷场"),
+            "user_requested" => Record::EndedByFacilitator.say(lang),
+            "round_limit" => Record::EndedByRoundLimit.say(lang),
+            "time_limit" => Record::EndedByTimeLimit.say(lang),
+            "agent_proposed" => Record::EndedByProposal.say(lang),
+            "facilitator_left" => Record::EndedByLeaving.say(lang),
+            "unreachable" => Record::EndedByUnreachable.say(lang),
+            "consensus" => Record::EndedByConsensus.say(lang),
+            "silence" => Record::EndedBySilence.say(lang),
             _ => return None,
         })
     }
@@ -182,27 +182,27 @@ impl<'a> Keepsake<'a> {
             .map(|id| self.persona(id).map_or(id.to_string(), |p| p.who.name.clone()))
             .unwrap_or_default();
         let asked = match c.kind {
-            ConfirmKind::EndProposal => crate::tr!(lang; "🏁 {name} proposed ending the party", "🏁 {name} 提议结束派对"),
-            ConfirmKind::RoundLimit => pick(lang, "⏱️ The round limit was reached", "⏱️ 达到轮次上限").into(),
-            ConfirmKind::TimeLimit => pick(lang, "⏱️ The time limit was reached", "⏱️ 达到时间上限").into(),
-            ConfirmKind::Consensus => pick(lang, "🤝 The room seemed to agree", "🤝 大家似乎达成了共识").into(),
-            ConfirmKind::Silence => pick(lang, "🤫 The room fell quiet", "🤫 讨论冷场了").into(),
-            ConfirmKind::TurnReset => pick(lang, "🔄 A fresh start was asked for", "🔄 有人要求重新开始").into(),
-            ConfirmKind::BudgetExhausted => pick(lang, "⏩ The automatic pushes were used up", "⏩ 自动推进次数用完").into(),
+            ConfirmKind::EndProposal => Record::AskedProposal { name: &name }.say(lang),
+            ConfirmKind::RoundLimit => Record::AskedRoundLimit.say(lang),
+            ConfirmKind::TimeLimit => Record::AskedTimeLimit.say(lang),
+            ConfirmKind::Consensus => Record::AskedConsensus.say(lang),
+            ConfirmKind::Silence => Record::AskedSilence.say(lang),
+            ConfirmKind::TurnReset => Record::AskedFreshStart.say(lang),
+            ConfirmKind::BudgetExhausted => Record::AskedBudgetSpent.say(lang),
         };
         let ends = matches!(
             c.kind,
             ConfirmKind::EndProposal | ConfirmKind::RoundLimit | ConfirmKind::TimeLimit | ConfirmKind::Consensus | ConfirmKind::Silence
         );
         let answer = match (c.status, ends, c.kind) {
-            (ConfirmStatus::Confirmed, true, _) => pick(lang, "the facilitator ended the party", "主持人结束了派对"),
-            (ConfirmStatus::Rejected, true, _) => pick(lang, "the facilitator kept it going", "主持人选择继续"),
-            (ConfirmStatus::Confirmed, false, ConfirmKind::TurnReset) => pick(lang, "the conversation started afresh", "对话重新开始"),
-            (ConfirmStatus::Rejected, false, ConfirmKind::TurnReset) => pick(lang, "the conversation went on", "对话照常继续"),
-            (ConfirmStatus::Confirmed, false, _) => pick(lang, "the room pushed on", "讨论继续推进"),
-            (ConfirmStatus::Rejected, false, _) => pick(lang, "the pushes paused", "自动推进暂停"),
-            (ConfirmStatus::Pending, ..) => pick(lang, "no answer yet", "尚未回答"),
-            (ConfirmStatus::Expired, ..) => pick(lang, "left unanswered", "未作回答"),
+            (ConfirmStatus::Confirmed, true, _) => Record::AnswerEnded.say(lang),
+            (ConfirmStatus::Rejected, true, _) => Record::AnswerKeptGoing.say(lang),
+            (ConfirmStatus::Confirmed, false, ConfirmKind::TurnReset) => Record::AnswerStartedAfresh.say(lang),
+            (ConfirmStatus::Rejected, false, ConfirmKind::TurnReset) => Record::AnswerWentOn.say(lang),
+            (ConfirmStatus::Confirmed, false, _) => Record::AnswerPushedOn.say(lang),
+            (ConfirmStatus::Rejected, false, _) => Record::AnswerPushesPaused.say(lang),
+            (ConfirmStatus::Pending, ..) => Record::AnswerPending.say(lang),
+            (ConfirmStatus::Expired, ..) => Record::AnswerExpired.say(lang),
         };
         let mut text = format!("{asked} — {answer}");
         if let Some(r) = c.reason.as_deref().filter(|r| !r.trim().is_empty()) {
@@ -214,12 +214,12 @@ impl<'a> Keepsake<'a> {
 
 /// "Round 3" / "第 3 轮".
 pub(crate) fn round_title(lang: Lang, round: u32) -> String {
-    crate::tr!(lang; "Round {round}", "第 {round} 轮")
+    Record::RoundTitle { round }.say(lang)
 }
 
 /// The heading of the farewells and highlights.
-pub(crate) fn ending_title(lang: Lang) -> &'static str {
-    pick(lang, "Wrapping up", "收尾")
+pub(crate) fn ending_title(lang: Lang) -> String {
+    Record::WrappingUp.say(lang)
 }
 
 /// The cast member `id`: as the session saved it, else as the roster knows

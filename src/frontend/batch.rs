@@ -8,7 +8,7 @@
 
 use crate::engine::{self, Command, Event, InputKind, Setup};
 use crate::error::ExitStatus;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Printed, Say};
 use crate::session::ConfirmKind;
 
 pub(crate) async fn run(mut setup: Setup, rounds: u32, topic: String) -> i32 {
@@ -58,15 +58,15 @@ struct Batch {
 }
 
 impl Batch {
-    fn say(&self, en: String, zh: String) {
-        eprintln!("bmad-party: {}", if self.lang == Lang::Zh { zh } else { en });
+    fn say(&self, what: Printed<'_>) {
+        eprintln!("bmad-party: {}", what.say(self.lang));
     }
 
     /// What the driver answers an event with, if anything.
     fn on_event(&mut self, ev: Event) -> Option<Command> {
         let rounds = self.rounds;
         match ev {
-            Event::SessionFile { path } => self.say(format!("session file {path}"), format!("会话文件 {path}")),
+            Event::SessionFile { path } => self.say(Printed::BatchSessionFile { path: &path }),
             Event::AwaitingInput { kind: InputKind::Message } => {
                 return Some(match self.opening.take() {
                     Some(text) => Command::Message { text },
@@ -94,13 +94,19 @@ impl Batch {
             }
             Event::RoundFinished { round, .. } => {
                 self.played = self.played.max(round);
-                self.say(format!("round {round}/{rounds} done"), format!("第 {round}/{rounds} 轮结束"));
+                self.say(Printed::BatchRoundDone { round, rounds });
             }
             Event::AgentFailed { agent, cause, .. } => {
-                self.say(format!("{agent} failed: {cause}"), format!("{agent} 失败：{cause}"));
+                self.say(Printed::BatchAgentFailed {
+                    agent: &agent,
+                    cause: &cause,
+                });
                 self.last_failure = cause;
             }
-            Event::SaveFailed { path, error } => self.say(format!("cannot write {path}: {error}"), format!("无法写入 {path}：{error}")),
+            Event::SaveFailed { path, error } => self.say(Printed::BatchCannotWrite {
+                path: &path,
+                error: &error,
+            }),
             Event::Takeaways { path } => self.takeaways = Some(path),
             _ => {}
         }
@@ -118,17 +124,14 @@ impl Batch {
             }
             (ExitStatus::Unreachable, path) => {
                 let path = path.unwrap_or_default();
-                self.say(
-                    format!("the model could not be reached ({last_failure}); takeaways from the transcript alone: {path}"),
-                    format!("无法连接模型（{last_failure}）；仅根据对话记录生成的要点：{path}"),
-                );
+                self.say(Printed::BatchUnreachable {
+                    cause: last_failure,
+                    path: &path,
+                });
             }
-            (ExitStatus::Interrupted, _) => self.say(
-                "stopped before the end; the session can be resumed".into(),
-                "在结束前停止；会话可以继续".into(),
-            ),
-            (ExitStatus::NotSaved, _) => self.say("the session could not be saved (see above)".into(), "会话无法保存（见上文）".into()),
-            (_, _) => self.say("the party ended without takeaways".into(), "派对结束，但没有写出要点".into()),
+            (ExitStatus::Interrupted, _) => self.say(Printed::BatchInterrupted),
+            (ExitStatus::NotSaved, _) => self.say(Printed::BatchNotSaved),
+            (_, _) => self.say(Printed::BatchNoTakeaways),
         }
         match status {
             ExitStatus::Ended => ExitStatus::Failed.code().into(),

@@ -4,7 +4,7 @@
 
 use crate::engine::{Event, ExitReason};
 use crate::error::ExitStatus;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Printed, Say};
 
 /// How the party ended, as a front end saw it.
 #[derive(Debug, Default, Clone)]
@@ -45,27 +45,15 @@ impl Ending {
 /// A line that says why the status is not `Ended`, for front ends whose
 /// screen is gone when the program ends; None when it ended well.
 pub(crate) fn explain(status: ExitStatus, lang: Lang, file: &str, cause: &str, elsewhere: Option<&str>) -> Option<String> {
-    let (en, zh) = match (status, elsewhere) {
+    let why = match (status, elsewhere) {
         (ExitStatus::Ended, _) => return None,
-        (ExitStatus::Unreachable, _) => (
-            format!("the party stopped because the model could not be reached ({cause}); the session is kept open: `bmad-party --resume {file}` continues it"),
-            format!("无法连接模型（{cause}），派对已暂停；会话保持未结束：可用 `bmad-party --resume {file}` 继续"),
-        ),
-        (ExitStatus::NotSaved, Some(there)) => (
-            format!("the session could not be saved to {file}; the whole session is in {there} (`bmad-party --resume {there}` continues it)"),
-            format!("会话未能保存到 {file}；整个会话在 {there}（可用 `bmad-party --resume {there}` 继续）"),
-        ),
-        (ExitStatus::NotSaved, None) => (
-            format!("the session's end could not be saved to {file}; the file holds what was saved before"),
-            format!("会话的结尾未能保存到 {file}；文件中只有之前保存的内容"),
-        ),
-        (ExitStatus::Interrupted, _) => (
-            format!("stopped by a signal; the session is saved and can be resumed: {file}"),
-            format!("被信号中止；会话已保存，可以继续：{file}"),
-        ),
-        (ExitStatus::Failed | ExitStatus::Usage, _) => ("the party stopped unexpectedly".to_string(), "派对意外停止".to_string()),
+        (ExitStatus::Unreachable, _) => Printed::StoppedUnreachable { cause, file },
+        (ExitStatus::NotSaved, Some(there)) => Printed::SavedElsewhere { file, there },
+        (ExitStatus::NotSaved, None) => Printed::EndNotSaved { file },
+        (ExitStatus::Interrupted, _) => Printed::StoppedBySignal { file },
+        (ExitStatus::Failed | ExitStatus::Usage, _) => Printed::StoppedUnexpectedly,
     };
-    Some(if lang == Lang::Zh { zh } else { en })
+    Some(why.say(lang))
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@ use futures::stream::BoxStream;
 use futures::StreamExt;
 
 use super::{ChatRequest, Cue, LlmEvent, Provider, ProviderInfo};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Room, Say};
 use crate::roster::agents::Agent;
 
 pub struct Rehearsal {
@@ -44,18 +44,6 @@ fn hash(parts: &[&str]) -> u64 {
         }
     }
     h
-}
-
-fn pick<'a>(items: &[&'a str], seed: u64) -> &'a str {
-    items[(seed % items.len() as u64) as usize]
-}
-
-fn lower_first(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) => f.to_lowercase().chain(c).collect::<String>().trim_end_matches('.').to_string(),
-        None => String::new(),
-    }
 }
 
 fn focus(message: &str) -> String {
@@ -99,70 +87,29 @@ pub(crate) fn turn_reply(
     let subject = focus(message.unwrap_or(topic));
     let cap = capability(agent, seed >> 8);
     let rule = principle(agent, seed >> 16);
-    let cross = earlier.last().map(|(name, _)| name.clone());
-    match lang {
-        Lang::Zh => {
-            let open = pick(
-                &["从{title}的角度看，", "作为{title}，我想说：", "说到这里，我这个{title}有话要讲——"],
-                seed,
-            )
-            .replace("{title}", &agent.title);
-            let mut s = format!("{open}关于「{subject}」，我会先从{cap}入手。我的原则是：{rule}。");
-            if let Some(name) = cross {
-                s.push_str(
-                    &pick(
-                        &[
-                            "\n\n{name}说得有道理，我想在此基础上补充一点：先做一个最小的实验来验证最大的风险。",
-                            "\n\n我和{name}的看法不太一样：在动手之前，我们需要先弄清楚谁会真正受益。",
-                        ],
-                        seed >> 24,
-                    )
-                    .replace("{name}", &name),
-                );
-            } else {
-                s.push_str("\n\n我的建议：先明确成功的标准，再决定第一步做什么。");
-            }
-            s
-        }
-        Lang::En => {
-            let open = pick(
-                &[
-                    "From where I sit as {title}, on “{subject}”",
-                    "Speaking as the {title}: on “{subject}”",
-                    "Let me put my {title} hat on. On “{subject}”",
-                ],
-                seed,
-            )
-            .replace("{title}", &agent.title)
-            .replace("{subject}", &subject);
-            let mut s = format!("{open} I'd start with **{cap}**. My rule of thumb: {}.", lower_first(&rule));
-            if let Some(name) = cross {
-                s.push_str(&pick(&[
-                    "\n\n{name} makes a good point, and I'd build on it: run the smallest experiment that tests the riskiest assumption first.",
-                    "\n\nI see it differently than {name}, though: before we build anything, let's be clear about who actually benefits.",
-                    "\n\nAs {name} said, scope is the real risk here; I'd add that we should write down what we will *not* do.",
-                ], seed >> 24).replace("{name}", &name));
-            } else {
-                s.push_str("\n\nMy suggestion: agree on what success looks like before we pick the first step.");
-            }
-            s
-        }
+    let cross = earlier.last().map(|(name, _)| name.as_str());
+    Room::RehearsalTurn {
+        title: &agent.title,
+        subject: &subject,
+        cap: &cap,
+        rule: &rule,
+        cross,
+        seed,
     }
+    .say(lang)
 }
 
 fn farewell(agent: &Agent, user: &str, lang: Lang) -> String {
     let rule = principle(agent, hash(&[&agent.id, "bye"]));
-    match lang {
-        Lang::Zh => format!("谢谢你，{user}！我的收获是：{rule}。下次再聊！"),
-        Lang::En => format!("Thanks, {user}! What I take away: {}. See you next time!", lower_first(&rule)),
-    }
+    Room::RehearsalFarewell { user, rule: &rule }.say(lang)
 }
 
 fn highlights(topic: &str, rounds: u32, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!("经过 {rounds} 轮讨论，大家同意从小处着手：先验证风险最大的假设，明确成功标准，再逐步扩展；关于「{}」的细节仍有待下次继续。", focus(topic)),
-        Lang::En => format!("Over {rounds} round(s) the room agreed to start small: test the riskiest assumption first, define success up front, and grow from there; the details of “{}” remain open for next time.", focus(topic)),
+    Room::RehearsalHighlights {
+        rounds,
+        topic: &focus(topic),
     }
+    .say(lang)
 }
 
 impl Rehearsal {
@@ -186,10 +133,7 @@ impl Rehearsal {
                         text.push_str("\n\n");
                         text.push_str(marker);
                         text.push(' ');
-                        text.push_str(match lang {
-                            Lang::Zh => "对您来说，这件事更看重速度还是稳妥？",
-                            Lang::En => "What matters more to you here: speed or safety?",
-                        });
+                        text.push_str(&Room::RehearsalQuestion.say(*lang));
                         return text;
                     }
                 }
@@ -197,10 +141,7 @@ impl Rehearsal {
                 // facilitator meets the confirmation in a rehearsal too.
                 if let Some(marker) = end_marker {
                     if self.propose_every > 0 && round % self.propose_every == 0 && earlier.len() + 1 >= 2 {
-                        text.push_str(match lang {
-                            Lang::Zh => "\n\n我觉得我们已经把主要观点都谈透了，可以收尾了。",
-                            Lang::En => "\n\nI think we've covered the main points; we could wrap up here.",
-                        });
+                        text.push_str(&Room::RehearsalWrapUp.say(*lang));
                         text.push(' ');
                         text.push_str(marker);
                     }
@@ -284,26 +225,12 @@ impl Provider for Rehearsal {
 
 /// A note-taker's lists under the asked headings.
 fn takeaways(topic: &str, lang: Lang) -> String {
-    match lang {
-        Lang::Zh => format!(
-            "## 决定\n- 从最小的实验开始，先验证「{topic}」中风险最大的假设。\n## 未决问题\n- 成功的标准由谁来定？\n## 分歧\n- 先做调研还是先做原型。\n"
-        ),
-        Lang::En => format!(
-            "## Decisions\n- Start with the smallest experiment that tests the riskiest assumption of “{topic}”.\n## Open questions\n- Who decides what success looks like?\n## Disagreements\n- Whether to research first or prototype first.\n"
-        ),
-    }
+    Room::RehearsalTakeaways { topic }.say(lang)
 }
 
 fn memory(topic: &str, names: &[String], lang: Lang) -> String {
     let (first, second) = (names.first().map_or("", String::as_str), names.get(1).map_or("", String::as_str));
-    match lang {
-        Lang::Zh => format!(
-            "- (outcome) 关于「{topic}」：先做最小的实验，验证风险最大的假设。\n- (dynamic by {first}) {first} 和 {second} 在先调研还是先做原型上各执一词。\n"
-        ),
-        Lang::En => format!(
-            "- (outcome) On “{topic}”: start with the smallest experiment that tests the riskiest assumption.\n- (dynamic by {first}) {first} and {second} split over researching first or prototyping first.\n"
-        ),
-    }
+    Room::RehearsalMemory { topic, first, second }.say(lang)
 }
 
 #[cfg(test)]

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use chrono::{DateTime, Utc};
 
 use super::{load, SessionFileError};
-use crate::i18n::{pick, Lang};
+use crate::i18n::{Lang, Printed, Say};
 
 /// One session file, as the list shows it.
 #[derive(Debug, Clone, PartialEq)]
@@ -57,12 +57,12 @@ pub(crate) fn render(sessions: &[Listed], lang: Lang) -> String {
     let mut out = String::new();
     for s in sessions {
         let status = if s.finished {
-            pick(lang, "finished ", "已结束")
+            Printed::ListFinished.say(lang)
         } else {
-            pick(lang, "resumable", "可继续")
+            Printed::ListResumable.say(lang)
         };
         let n = s.rounds;
-        let rounds = crate::tr!(lang; "{n:>3} rounds", "{n:>3} 轮");
+        let rounds = Printed::ListRounds { n }.say(lang);
         let topic = crate::text::ellipsize(&crate::text::sanitize(&s.topic).replace('\n', " "), 60);
         out.push_str(&format!(
             "{}  {rounds}  {status}  {topic}\n    {}\n",

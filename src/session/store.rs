@@ -15,6 +15,7 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 
 use super::{Frontmatter, LockError, Session, SessionLock, Turn, TurnKind};
+use crate::i18n::{Record, Say};
 use crate::source::split_frontmatter;
 use crate::source::yaml_error;
 
@@ -98,7 +99,7 @@ impl SessionStore {
     /// The file's text for `session`, appending turns rendered since the last call.
     pub fn render(&mut self, session: &Session) -> Result<Rendered<'_>, String> {
         let topic = session.fm.topic.replace('\n', " ");
-        let title = crate::tr!(session.fm.lang; "# 🎉 Party Mode: {topic}\n", "# 🎉 派对模式：{topic}\n");
+        let title = Record::SessionTitle { topic: &topic }.say(session.fm.lang);
         if title != self.title || session.turns.len() < self.rendered {
             self.forget_from(0);
             self.title = title;

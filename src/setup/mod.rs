@@ -15,7 +15,7 @@ use crate::config::{Config, Overrides};
 use crate::engine::documents::Document;
 use crate::engine::{Memory, Resume, Setup, TakeawaysTo};
 use crate::error::StartError;
-use crate::i18n::{t, Lang, Msg};
+use crate::i18n::{Lang, Printed, Say};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
 use crate::roster::bmad::ProjectConfig;
 use crate::roster::parties::{choose, with_config, Chosen, Parties};
@@ -412,7 +412,7 @@ fn resume_session(path: &Path, lang: Option<Lang>) -> Result<Resume, StartError>
         return Err(StartError::Refused(format!(
             "{}: {}",
             path.display(),
-            t(lang, Msg::SessionFinished)
+            Printed::SessionFinished.say(lang)
         )));
     }
     let lock = SessionLock::acquire(path)?;

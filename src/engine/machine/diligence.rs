@@ -16,7 +16,7 @@ use tokio::time::Instant;
 use super::party::Party;
 use super::{minutes_text, Next, RoundInput};
 use crate::engine::{ExitReason, NoticeKind, Phase};
-use crate::i18n::{pick, Lang};
+use crate::i18n::{Lang, Room, Say};
 use crate::session::ConfirmKind;
 use crate::source::split_frontmatter;
 use crate::source::SourceError;
@@ -72,12 +72,8 @@ pub(super) enum PushText {
     Disabled { source: String },
 }
 
-fn builtin(lang: Lang) -> &'static str {
-    pick(
-        lang,
-        "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)",
-        "（系统自动推进，并非主持人的新请求：主持人暂时没有发言。请自行推动讨论——挑出最重要的未决问题深入探讨。不要回复这条提示本身。）",
-    )
+fn builtin(lang: Lang) -> String {
+    Room::AutomaticNudge.say(lang)
 }
 
 fn body(text: &str) -> &str {
@@ -102,7 +98,7 @@ pub(super) fn resolve(workflow: &Workflow, lang: Lang) -> Result<PushText, Sourc
         }
     }
     Ok(PushText::Text {
-        text: builtin(lang).to_string(),
+        text: builtin(lang),
         source: "(built-in)".into(),
     })
 }

@@ -15,7 +15,7 @@ use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, NoticeKind, Phase};
-use crate::i18n::{t, Msg};
+use crate::i18n::{Room, Say};
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
 use crate::session::{Latency, StepId, TurnKind};
@@ -458,7 +458,11 @@ impl Party {
 
     /// A failed turn, in the transcript and the file, then shown.
     async fn record_failure(&mut self, round: u32, agent: &Agent, cause: String) {
-        let text = format!("⚠️ {} {}: {cause}", agent.label(), t(self.room.lang, Msg::AgentFailed));
+        let text = Room::AgentFailed {
+            agent: &agent.label(),
+            cause: &cause,
+        }
+        .say(self.room.lang);
         self.record_round_turn(round, TurnKind::Failed, agent, text, false);
         self.save().await;
         self.emit(Event::AgentFailed {
@@ -473,7 +477,7 @@ impl Party {
     async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
         tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
         self.count_cut("passed");
-        let text = format!("🤐 {} {}", agent.label(), t(self.room.lang, Msg::AgentPassed));
+        let text = Room::AgentPassed { agent: &agent.label() }.say(self.room.lang);
         self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
         self.count_round(round);
         self.save().await;

@@ -9,7 +9,7 @@ use foldhash::{HashMap, HashMapExt};
 use super::floor;
 use crate::cli::EventFormat;
 use crate::engine::{AgentInfo, Event, InputKind};
-use crate::i18n::{pick, t, Lang, Msg};
+use crate::i18n::{Lang, Printed, Say};
 use crate::session::{ConfirmKind, TurnKind};
 
 pub(super) struct Printer {
@@ -180,7 +180,7 @@ impl Printer {
                 self.agents = agents.iter().map(|a| (a.id.clone(), a.clone())).collect();
                 self.user_name = user_name.clone();
                 let what = if *rehearsal {
-                    format!("🎭 {}", t(self.lang, Msg::RehearsalBadge))
+                    format!("🎭 {}", Printed::RehearsalBadge.say(self.lang))
                 } else {
                     format!("{provider} · {model}")
                 };
@@ -193,7 +193,7 @@ impl Printer {
                     let _ = match turn.kind {
                         TurnKind::Facilitator | TurnKind::Agent | TurnKind::Farewell => {
                             let cut = if turn.interrupted {
-                                format!(" {}", t(self.lang, Msg::Interrupted))
+                                format!(" {}", Printed::Interrupted.say(self.lang))
                             } else {
                                 String::new()
                             };
@@ -202,16 +202,16 @@ impl Printer {
                         _ => writeln!(out, "\n{}", turn.text),
                     };
                 }
-                let here = pick(self.lang, "this sitting begins here", "本次从这里继续");
+                let here = Printed::SittingBegins.say(self.lang);
                 let _ = writeln!(out, "\n──── {here} ────");
             }
             Event::SessionFile { path } => {
-                let _ = writeln!(out, "📄 {}: {path}", t(self.lang, Msg::SessionFile));
+                let _ = writeln!(out, "{}", Printed::SessionFile { path }.say(self.lang));
             }
             Event::Rejected { message } => eprintln!("bmad-party: {message}"),
             Event::SaveFailed { path, error } => eprintln!(
                 "bmad-party: {} {path}: {error} {}",
-                t(self.lang, Msg::SaveFailed),
+                Printed::SaveFailed.say(self.lang),
                 crate::tr!(
                     "(kept in memory; retried on every change)",
                     "（内容保留在内存中；每次变化时重试保存）"
@@ -223,7 +223,7 @@ impl Printer {
                 self.end_line(&mut out);
                 match file {
                     Some(f) if *saved => {
-                        let _ = writeln!(out, "📄 {} {f}", t(self.lang, Msg::SessionSaved));
+                        let _ = writeln!(out, "{}", Printed::SessionSavedTo { file: f }.say(self.lang));
                     }
                     Some(f) if elsewhere.is_some() => {
                         let status = crate::error::ExitStatus::NotSaved;
@@ -231,7 +231,7 @@ impl Printer {
                         let _ = writeln!(out, "⚠️ {}", text.unwrap_or_default());
                     }
                     Some(f) => {
-                        let _ = writeln!(out, "⚠️ {} {f}", t(self.lang, Msg::SessionNotSaved));
+                        let _ = writeln!(out, "{}", Printed::SessionNotSaved { file: f }.say(self.lang));
                     }
                     None => {}
                 }
@@ -252,7 +252,11 @@ impl Printer {
             }
             Event::RoundStarted { round, max_rounds, .. } => {
                 self.end_line(&mut out);
-                let rule = format!("── {} {round}/{max_rounds} ──", t(self.lang, Msg::Round));
+                let rule = Printed::RoundRule {
+                    n: *round,
+                    max: *max_rounds,
+                }
+                .say(self.lang);
                 let _ = writeln!(out, "\n{}", self.paint(&rule, "2"));
             }
             Event::AgentStarted { agent, .. } => {
@@ -277,14 +281,14 @@ impl Printer {
                 let _ = write!(
                     out,
                     "  ↻ {} #{attempt} in {:.1} s: {cause}\n{icon} {name}: ",
-                    t(self.lang, Msg::Retrying),
+                    Printed::Retrying.say(self.lang),
                     *delay_ms as f64 / 1000.0
                 );
                 self.mid_line = true;
             }
             Event::AgentMessage { interrupted, .. } => {
                 if *interrupted {
-                    let _ = write!(out, " {}", t(self.lang, Msg::Interrupted));
+                    let _ = write!(out, " {}", Printed::Interrupted.say(self.lang));
                 }
                 self.mid_line = true;
                 self.end_line(&mut out);
@@ -293,12 +297,21 @@ impl Printer {
             Event::AgentFailed { agent, cause, .. } => {
                 if self.mid_line && !self.spoke {
                     // Still on this agent's header line: say it right there.
-                    let _ = writeln!(out, "⚠️ {}: {cause}", t(self.lang, Msg::AgentFailed));
+                    let _ = writeln!(out, "{}", Printed::CouldNotAnswer { cause }.say(self.lang));
                     self.mid_line = false;
                 } else {
                     self.end_line(&mut out);
                     let (icon, name) = self.agent(agent);
-                    let _ = writeln!(out, "⚠️ {icon} {name} {}: {cause}", t(self.lang, Msg::AgentFailed));
+                    let _ = writeln!(
+                        out,
+                        "{}",
+                        Printed::AgentFailed {
+                            icon: &icon,
+                            name: &name,
+                            cause
+                        }
+                        .say(self.lang)
+                    );
                 }
             }
             Event::AgentPassed { text, .. } => {
@@ -344,12 +357,8 @@ impl Printer {
             self.end_line(&mut out);
             let (secs, window) = (waited_ms / 1000, window_ms / 1000);
             let text = match &self.server {
-                Some(url) => {
-                    crate::tr!(self.lang; "waiting for the server at {url} ({secs} s of {window} s): {cause}", "正在等待 {url} 的服务器（{secs}/{window} 秒）：{cause}")
-                }
-                None => {
-                    crate::tr!(self.lang; "waiting for the server ({secs} s of {window} s): {cause}", "正在等待服务器（{secs}/{window} 秒）：{cause}")
-                }
+                Some(url) => Printed::WaitingForServerAt { url, secs, window, cause }.say(self.lang),
+                None => Printed::WaitingForServer { secs, window, cause }.say(self.lang),
             };
             let _ = writeln!(out, "  ⏳ {text}");
             if !agent.is_empty() {
@@ -369,16 +378,16 @@ impl Printer {
             } => {
                 self.end_line(&mut out);
                 let hint = match kind {
-                    ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => t(self.lang, Msg::LimitAnswerHint),
-                    _ => t(self.lang, Msg::AnswerHint),
+                    ConfirmKind::RoundLimit | ConfirmKind::TimeLimit => Printed::LimitAnswerHint.say(self.lang),
+                    _ => Printed::EndAnswerHint.say(self.lang),
                 };
                 let _ = writeln!(out, "\n❓ [{request_id}] {text}\n   {hint}");
             }
             Event::AwaitingInput { kind } if self.interactive => {
                 self.end_line(&mut out);
                 let label = match kind {
-                    InputKind::Message => t(self.lang, Msg::AwaitingMessage),
-                    InputKind::Answer => t(self.lang, Msg::AwaitingAnswer),
+                    InputKind::Message => Printed::AwaitingMessage.say(self.lang),
+                    InputKind::Answer => Printed::AwaitingAnswer.say(self.lang),
                 };
                 let _ = write!(out, "\n{label}\n> ");
             }
@@ -388,11 +397,7 @@ impl Printer {
             }
             Event::TurnConfirmationRequest(r) => {
                 self.end_line(&mut out);
-                let hint = pick(
-                    self.lang,
-                    "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
-                    "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}",
-                );
+                let hint = Printed::ResetAnswerHint.say(self.lang);
                 let _ = writeln!(
                     out,
                     "\n❓ [{}] {}\n   {}\n   {hint}",
@@ -423,11 +428,20 @@ impl Printer {
             }
             Event::DiligencePush { text, used, budget } => {
                 self.end_line(&mut out);
-                let _ = writeln!(out, "\n🤖 {} ({used}/{budget}): {text}", t(self.lang, Msg::PushLabel));
+                let _ = writeln!(
+                    out,
+                    "{}",
+                    Printed::AutomaticPush {
+                        used: *used,
+                        budget: *budget,
+                        text
+                    }
+                    .say(self.lang)
+                );
             }
             Event::Takeaways { path } => {
                 self.end_line(&mut out);
-                let _ = writeln!(out, "📝 {} {path}", pick(self.lang, "Takeaways:", "要点："));
+                let _ = writeln!(out, "{}", Printed::TakeawaysAt { path }.say(self.lang));
             }
             _ => {}
         }

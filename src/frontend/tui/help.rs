@@ -11,7 +11,7 @@ use unicode_width::UnicodeWidthStr;
 use super::app::App;
 use super::keymap;
 use super::theme::centered;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 /// How many sections of `keymap::help` are the main screen's.
 const MAIN_SECTIONS: usize = 4;
@@ -52,21 +52,11 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
     }
     // What is typed as a whole message rather than pressed.
     let typed = [
-        (
-            pick(lang, "*exit, goodbye, /exit", "*exit、goodbye、/exit"),
-            pick(lang, "  typed as a whole message: end the party", "  作为完整消息发送：结束派对"),
-        ),
-        (
-            pick(lang, "/context PATH", "/context 路径"),
-            pick(
-                lang,
-                "  put a document (Markdown or text) in front of the room",
-                "  把一份文档（Markdown 或文本）放到房间面前",
-            ),
-        ),
+        (Screen::ExitWords.say(lang), Screen::ExitWordsDo.say(lang)),
+        (Screen::ContextCommand.say(lang), Screen::ContextCommandDoes.say(lang)),
     ];
     for (k, what) in typed {
-        lines.push(Line::from(vec![key(k), Span::raw(what)]));
+        lines.push(Line::from(vec![key(&k), Span::raw(what)]));
     }
     lines
 }
@@ -81,13 +71,13 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let shown = usize::from(r.height.saturating_sub(2));
     let scroll = app.help_scroll.min(rows.saturating_sub(shown) as u16);
     let more = if rows > shown {
-        pick(app.lang, " ↑↓ scroll · any other key closes ", " ↑↓ 滚动 · 其他键关闭 ")
+        Screen::HelpScrollOrClose.say(app.lang)
     } else {
-        pick(app.lang, " any key closes ", " 任意键关闭 ")
+        Screen::HelpAnyKeyCloses.say(app.lang)
     };
     frame.render_widget(Clear, r);
     let block = Block::bordered()
-        .title(pick(app.lang, " Keys ", " 按键 "))
+        .title(Screen::HelpTitle.say(app.lang))
         .title_bottom(Line::from(more).right_aligned())
         .border_style(Style::new().fg(Color::Yellow));
     frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((scroll, 0)), r);

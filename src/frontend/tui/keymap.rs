@@ -4,7 +4,7 @@
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::i18n::{pick, Lang};
+use crate::i18n::{KeyWords, Lang, Say};
 
 /// Where the keys are read: the focus of the main screen, an open modal,
 /// the help overlay, the final screen.
@@ -26,19 +26,19 @@ pub(crate) enum Context {
 }
 
 impl Context {
-    fn title(self) -> (&'static str, &'static str) {
+    fn title(self) -> KeyWords {
         match self {
-            Context::Anywhere => ("Anywhere", "任何时候"),
-            Context::Screen => ("Main screen", "主界面"),
-            Context::Typing => ("Typing", "输入时"),
-            Context::Menu => ("Menu (after Esc)", "菜单（按 Esc 后）"),
-            Context::Help => ("This help", "本帮助"),
-            Context::Ended => ("Final screen", "结束界面"),
-            Context::ExitModal => ("Exit question", "退出确认"),
-            Context::ProposalModal => ("Proposal to end", "结束提议"),
-            Context::LimitModal => ("Limit reached", "达到上限"),
-            Context::ResetModal => ("Start a new conversation?", "开始新的对话？"),
-            Context::BudgetModal => ("Push budget spent", "推进次数用完"),
+            Context::Anywhere => KeyWords::SectionAnywhere,
+            Context::Screen => KeyWords::SectionScreen,
+            Context::Typing => KeyWords::SectionTyping,
+            Context::Menu => KeyWords::SectionMenu,
+            Context::Help => KeyWords::SectionHelp,
+            Context::Ended => KeyWords::SectionEnded,
+            Context::ExitModal => KeyWords::SectionExitModal,
+            Context::ProposalModal => KeyWords::SectionProposalModal,
+            Context::LimitModal => KeyWords::SectionLimitModal,
+            Context::ResetModal => KeyWords::SectionResetModal,
+            Context::BudgetModal => KeyWords::SectionBudgetModal,
         }
     }
 }
@@ -119,8 +119,8 @@ pub(crate) struct Binding {
     pub action: Action,
     /// The keys as shown ("Alt+Enter", "↑ k").
     pub shown: &'static str,
-    pub en: &'static str,
-    pub zh: &'static str,
+    /// What the keys do, as the help lists it.
+    pub does: KeyWords,
     /// In the status bar, in a word or two (the help lists every binding).
     pub hint: Option<Hint>,
 }
@@ -130,13 +130,12 @@ pub(crate) struct Binding {
 pub(crate) struct Hint {
     /// The keys, when the bar shows fewer or others than the help ("↑↓").
     pub keys: Option<&'static str>,
-    pub en: &'static str,
-    pub zh: &'static str,
+    pub what: KeyWords,
 }
 
 impl Binding {
-    pub(crate) fn text(&self, lang: Lang) -> &'static str {
-        pick(lang, self.en, self.zh)
+    pub(crate) fn text(&self, lang: Lang) -> String {
+        self.does.say(lang)
     }
 }
 
@@ -144,31 +143,23 @@ use Action as A;
 use Context as C;
 use Key::{Alt, Any, AnyChar, Ctrl, Plain, Shift};
 use KeyCode as K;
+use KeyWords as W;
 
-const fn h(en: &'static str, zh: &'static str) -> Option<Hint> {
-    Some(Hint { keys: None, en, zh })
+const fn h(what: KeyWords) -> Option<Hint> {
+    Some(Hint { keys: None, what })
 }
 
-const fn hk(keys: &'static str, en: &'static str, zh: &'static str) -> Option<Hint> {
-    Some(Hint { keys: Some(keys), en, zh })
+const fn hk(keys: &'static str, what: KeyWords) -> Option<Hint> {
+    Some(Hint { keys: Some(keys), what })
 }
 
-const fn b(
-    context: Context,
-    keys: &'static [Key],
-    action: Action,
-    shown: &'static str,
-    en: &'static str,
-    zh: &'static str,
-    hint: Option<Hint>,
-) -> Binding {
+const fn b(context: Context, keys: &'static [Key], action: Action, shown: &'static str, does: KeyWords, hint: Option<Hint>) -> Binding {
     Binding {
         context,
         keys,
         action,
         shown,
-        en,
-        zh,
+        does,
         hint,
     }
 }
@@ -178,47 +169,47 @@ const fn b(
 /// status bar is narrow).
 #[rustfmt::skip]
 pub(crate) const KEYS: &[Binding] = &[
-    b(C::Anywhere, &[Ctrl('c')], A::Stop, "Ctrl+C", "stop the replies; twice within 5 s: quit now (saved, resumable)", "停止生成；5 秒内再按一次：立即退出（已保存，可恢复）", h("Stop", "停止")),
-    b(C::Screen, &[Plain(K::PageUp)], A::PageUp, "PgUp", "scroll the transcript a page up (the wheel scrolls too)", "向上翻页（也可用滚轮）", None),
-    b(C::Screen, &[Plain(K::PageDown)], A::PageDown, "PgDn", "scroll a page down", "向下翻页", None),
-    b(C::Typing, &[Plain(K::Enter)], A::Send, "Enter", "send (the first message is the topic)", "发送（第一条为讨论主题）", h("Send", "发送")),
-    b(C::Typing, &[Alt(K::Enter), Shift(K::Enter)], A::NewLine, "Alt+Enter", "new line (Shift+Enter where the terminal reports it)", "换行（终端支持时也可用 Shift+Enter）", h("New line", "换行")),
-    b(C::Typing, &[Plain(K::Esc)], A::OpenMenu, "Esc", "menu keys", "菜单", h("Menu", "菜单")),
-    b(C::Menu, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::Exit, "E", "exit the party (asks first)", "退出派对（会先确认）", h("Exit", "退出")),
-    b(C::Menu, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::Continue, "C", "let the room continue one round", "让大家继续讨论一轮", h("Continue", "继续")),
-    b(C::Menu, &[Plain(K::Char('?'))], A::Help, "?", "help: every key", "帮助：所有按键", h("Help", "帮助")),
-    b(C::Menu, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", "scroll up a line", "向上滚动一行", hk("↑↓", "Scroll", "滚动")),
-    b(C::Menu, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", "scroll down a line", "向下滚动一行", None),
-    b(C::Menu, &[Plain(K::Home), Plain(K::Char('g'))], A::Top, "Home g", "to the start", "到开头", None),
-    b(C::Menu, &[Plain(K::End), Plain(K::Char('G'))], A::Bottom, "End G", "to the end (follows new text again)", "到末尾（重新跟随新消息）", None),
-    b(C::Menu, &[Plain(K::Char('i')), Plain(K::Enter)], A::Type, "i Enter", "back to typing", "回到输入框", hk("i", "Type", "输入")),
-    b(C::Help, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", "scroll the help", "滚动帮助", hk("↑↓", "Scroll", "滚动")),
-    b(C::Help, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", "scroll the help", "滚动帮助", None),
-    b(C::Help, &[Plain(K::PageUp)], A::PageUp, "PgUp", "scroll the help a page", "帮助向上翻页", None),
-    b(C::Help, &[Plain(K::PageDown)], A::PageDown, "PgDn", "scroll the help a page", "帮助向下翻页", None),
-    b(C::Help, &[Any], A::Close, "any key", "close the help", "关闭帮助", hk("any other key", "Close help", "关闭帮助")),
-    b(C::Ended, &[Plain(K::Char('h')), Plain(K::Char('H'))], A::ExportHtml, "H", "keep the session as a web page", "把会话保存为网页", h("Web page", "网页")),
-    b(C::Ended, &[Plain(K::Char('m')), Plain(K::Char('M'))], A::ExportMarkdown, "M", "keep it as a Markdown transcript", "保存为 Markdown 记录", h("Markdown", "Markdown")),
-    b(C::Ended, &[Any], A::Quit, "any other key", "quit", "退出", h("Quit", "退出")),
-    b(C::ExitModal, &[ Plain(K::Enter), Plain(K::Char('y')), Plain(K::Char('Y')), Plain(K::Char('e')), Plain(K::Char('E')), ], A::Confirm, "Enter y", "end the party", "结束派对", hk("Enter", "End party", "结束派对")),
-    b(C::ExitModal, &[Plain(K::Esc), Plain(K::Char('n')), Plain(K::Char('N')), Plain(K::Char('q'))], A::Decline, "Esc n", "keep talking", "继续讨论", hk("Esc", "Keep talking", "继续讨论")),
-    b(C::ProposalModal, &[Plain(K::Enter)], A::Confirm, "Enter", "end the party (with a message typed: send it and go on)", "结束派对（已输入消息时：发送并继续）", h("End party", "结束派对")),
-    b(C::ProposalModal, &[Plain(K::Esc)], A::Decline, "Esc", "continue", "继续", h("Continue", "继续")),
-    b(C::ProposalModal, &[Plain(K::Backspace)], A::Erase, "Backspace", "erase a character", "删除一个字符", None),
-    b(C::ProposalModal, &[AnyChar], A::TypeChar, "type", "a message to keep going with", "输入消息继续讨论", h("Continue with a message", "输入消息继续")),
-    b(C::LimitModal, &[Plain(K::Left), Plain(K::Right), Plain(K::Tab), Plain(K::BackTab)], A::Toggle, "←→", "choose: end now or continue", "选择：现在结束或继续", h("Choose", "选择")),
-    b(C::LimitModal, &[Plain(K::Char('+')), Plain(K::Char('=')), Plain(K::Up)], A::More, "+ ↑", "continue longer", "增加继续的数量", hk("+/-", "Amount", "数量")),
-    b(C::LimitModal, &[Plain(K::Char('-')), Plain(K::Down)], A::Less, "- ↓", "continue shorter", "减少继续的数量", None),
-    b(C::LimitModal, &[Plain(K::Enter)], A::Confirm, "Enter", "confirm the choice", "确认选择", h("Confirm", "确认")),
-    b(C::LimitModal, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::EndNow, "E", "end now", "现在结束", None),
-    b(C::LimitModal, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::ContinueMore, "C", "continue", "继续", None),
-    b(C::ResetModal, &[Plain(K::Enter)], A::Confirm, "Enter", "answer with the highlighted choice", "以选中的选项回答", h("Answer", "回答")),
-    b(C::ResetModal, &[Plain(K::Tab), Plain(K::BackTab), Plain(K::Left), Plain(K::Right)], A::Toggle, "Tab", "choose: confirm or reject", "选择：确认或拒绝", h("Confirm/Reject", "确认/拒绝")),
-    b(C::ResetModal, &[Plain(K::Esc)], A::Decline, "Esc", "reject", "拒绝", h("Reject", "拒绝")),
-    b(C::ResetModal, &[Plain(K::Backspace)], A::Erase, "Backspace", "erase a character", "删除一个字符", None),
-    b(C::ResetModal, &[AnyChar], A::TypeChar, "type", "a reason (optional)", "原因（可选）", h("Reason", "原因")),
-    b(C::BudgetModal, &[ Plain(K::Enter), Plain(K::Char('y')), Plain(K::Char('Y')), Plain(K::Char('c')), Plain(K::Char('C')), ], A::Confirm, "Enter", "keep going on its own", "继续自动推进", h("Keep going", "继续推进")),
-    b(C::BudgetModal, &[ Plain(K::Esc), Plain(K::Char('n')), Plain(K::Char('N')), Plain(K::Char('s')), Plain(K::Char('S')), ], A::Decline, "Esc", "wait for me", "等我发言", h("Wait for me", "等我发言")),
+    b(C::Anywhere, &[Ctrl('c')], A::Stop, "Ctrl+C", W::AnywhereStop, h(W::AnywhereStopHint)),
+    b(C::Screen, &[Plain(K::PageUp)], A::PageUp, "PgUp", W::ScreenPageUp, None),
+    b(C::Screen, &[Plain(K::PageDown)], A::PageDown, "PgDn", W::ScreenPageDown, None),
+    b(C::Typing, &[Plain(K::Enter)], A::Send, "Enter", W::TypingSend, h(W::TypingSendHint)),
+    b(C::Typing, &[Alt(K::Enter), Shift(K::Enter)], A::NewLine, "Alt+Enter", W::TypingNewLine, h(W::TypingNewLineHint)),
+    b(C::Typing, &[Plain(K::Esc)], A::OpenMenu, "Esc", W::TypingOpenMenu, h(W::TypingOpenMenuHint)),
+    b(C::Menu, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::Exit, "E", W::MenuExit, h(W::MenuExitHint)),
+    b(C::Menu, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::Continue, "C", W::MenuContinue, h(W::MenuContinueHint)),
+    b(C::Menu, &[Plain(K::Char('?'))], A::Help, "?", W::MenuHelp, h(W::MenuHelpHint)),
+    b(C::Menu, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::MenuLineUp, hk("↑↓", W::MenuLineUpHint)),
+    b(C::Menu, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::MenuLineDown, None),
+    b(C::Menu, &[Plain(K::Home), Plain(K::Char('g'))], A::Top, "Home g", W::MenuTop, None),
+    b(C::Menu, &[Plain(K::End), Plain(K::Char('G'))], A::Bottom, "End G", W::MenuBottom, None),
+    b(C::Menu, &[Plain(K::Char('i')), Plain(K::Enter)], A::Type, "i Enter", W::MenuType, hk("i", W::MenuTypeHint)),
+    b(C::Help, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::HelpLineUp, hk("↑↓", W::HelpLineUpHint)),
+    b(C::Help, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::HelpLineDown, None),
+    b(C::Help, &[Plain(K::PageUp)], A::PageUp, "PgUp", W::HelpPageUp, None),
+    b(C::Help, &[Plain(K::PageDown)], A::PageDown, "PgDn", W::HelpPageDown, None),
+    b(C::Help, &[Any], A::Close, "any key", W::HelpClose, hk("any other key", W::HelpCloseHint)),
+    b(C::Ended, &[Plain(K::Char('h')), Plain(K::Char('H'))], A::ExportHtml, "H", W::EndedExportHtml, h(W::EndedExportHtmlHint)),
+    b(C::Ended, &[Plain(K::Char('m')), Plain(K::Char('M'))], A::ExportMarkdown, "M", W::EndedExportMarkdown, h(W::EndedExportMarkdownHint)),
+    b(C::Ended, &[Any], A::Quit, "any other key", W::EndedQuit, h(W::EndedQuitHint)),
+    b(C::ExitModal, &[ Plain(K::Enter), Plain(K::Char('y')), Plain(K::Char('Y')), Plain(K::Char('e')), Plain(K::Char('E')), ], A::Confirm, "Enter y", W::ExitModalConfirm, hk("Enter", W::ExitModalConfirmHint)),
+    b(C::ExitModal, &[Plain(K::Esc), Plain(K::Char('n')), Plain(K::Char('N')), Plain(K::Char('q'))], A::Decline, "Esc n", W::ExitModalDecline, hk("Esc", W::ExitModalDeclineHint)),
+    b(C::ProposalModal, &[Plain(K::Enter)], A::Confirm, "Enter", W::ProposalModalConfirm, h(W::ProposalModalConfirmHint)),
+    b(C::ProposalModal, &[Plain(K::Esc)], A::Decline, "Esc", W::ProposalModalDecline, h(W::ProposalModalDeclineHint)),
+    b(C::ProposalModal, &[Plain(K::Backspace)], A::Erase, "Backspace", W::ProposalModalErase, None),
+    b(C::ProposalModal, &[AnyChar], A::TypeChar, "type", W::ProposalModalTypeChar, h(W::ProposalModalTypeCharHint)),
+    b(C::LimitModal, &[Plain(K::Left), Plain(K::Right), Plain(K::Tab), Plain(K::BackTab)], A::Toggle, "←→", W::LimitModalToggle, h(W::LimitModalToggleHint)),
+    b(C::LimitModal, &[Plain(K::Char('+')), Plain(K::Char('=')), Plain(K::Up)], A::More, "+ ↑", W::LimitModalMore, hk("+/-", W::LimitModalMoreHint)),
+    b(C::LimitModal, &[Plain(K::Char('-')), Plain(K::Down)], A::Less, "- ↓", W::LimitModalLess, None),
+    b(C::LimitModal, &[Plain(K::Enter)], A::Confirm, "Enter", W::LimitModalConfirm, h(W::LimitModalConfirmHint)),
+    b(C::LimitModal, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::EndNow, "E", W::LimitModalEndNow, None),
+    b(C::LimitModal, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::ContinueMore, "C", W::LimitModalContinueMore, None),
+    b(C::ResetModal, &[Plain(K::Enter)], A::Confirm, "Enter", W::ResetModalConfirm, h(W::ResetModalConfirmHint)),
+    b(C::ResetModal, &[Plain(K::Tab), Plain(K::BackTab), Plain(K::Left), Plain(K::Right)], A::Toggle, "Tab", W::ResetModalToggle, h(W::ResetModalToggleHint)),
+    b(C::ResetModal, &[Plain(K::Esc)], A::Decline, "Esc", W::ResetModalDecline, h(W::ResetModalDeclineHint)),
+    b(C::ResetModal, &[Plain(K::Backspace)], A::Erase, "Backspace", W::ResetModalErase, None),
+    b(C::ResetModal, &[AnyChar], A::TypeChar, "type", W::ResetModalTypeChar, h(W::ResetModalTypeCharHint)),
+    b(C::BudgetModal, &[ Plain(K::Enter), Plain(K::Char('y')), Plain(K::Char('Y')), Plain(K::Char('c')), Plain(K::Char('C')), ], A::Confirm, "Enter", W::BudgetModalConfirm, h(W::BudgetModalConfirmHint)),
+    b(C::BudgetModal, &[ Plain(K::Esc), Plain(K::Char('n')), Plain(K::Char('N')), Plain(K::Char('s')), Plain(K::Char('S')), ], A::Decline, "Esc", W::BudgetModalDecline, h(W::BudgetModalDeclineHint)),
 ];
 
 /// What `key` does in `context`, if anything.
@@ -238,44 +229,44 @@ pub(crate) fn binding(context: Context, action: Action) -> &'static Binding {
 
 /// `[Esc E] Exit`: how to reach the menu's exit from the input box, made of
 /// the two bindings so it cannot name keys that do not do it.
-fn exit_from_typing() -> (String, &'static str, &'static str) {
+fn exit_from_typing() -> (String, KeyWords) {
     let menu = binding(Context::Typing, Action::OpenMenu);
     let exit = binding(Context::Menu, Action::Exit);
-    (format!("{} {}", menu.shown, exit.shown), "Exit", "退出")
+    (format!("{} {}", menu.shown, exit.shown), KeyWords::ExitFromTyping)
 }
 
 /// The status bar's hints for `context`: `(keys, what)`, most useful first.
-pub(crate) fn hints(context: Context, lang: Lang) -> Vec<(String, &'static str)> {
+pub(crate) fn hints(context: Context, lang: Lang) -> Vec<(String, String)> {
     let of = |c: Context| {
         KEYS.iter().filter(move |b| b.context == c).filter_map(move |b| {
             b.hint
-                .map(|h| (format!("[{}]", keys_text(lang, h.keys.unwrap_or(b.shown))), pick(lang, h.en, h.zh)))
+                .map(|h| (format!("[{}]", keys_text(lang, h.keys.unwrap_or(b.shown))), h.what.say(lang)))
         })
     };
-    let mut out: Vec<(String, &'static str)> = of(context).collect();
+    let mut out: Vec<(String, String)> = of(context).collect();
     if context == Context::Typing {
         // The way out is always on screen: second, so a narrow bar keeps it.
-        let (keys, en, zh) = exit_from_typing();
-        out.insert(1.min(out.len()), (format!("[{keys}]"), pick(lang, en, zh)));
+        let (keys, what) = exit_from_typing();
+        out.insert(1.min(out.len()), (format!("[{keys}]"), what.say(lang)));
         // The keys that work anywhere, last.
         out.extend(of(Context::Anywhere));
     }
     out
 }
 
-/// Key names that are words.
-fn keys_text(lang: Lang, shown: &'static str) -> &'static str {
-    match (lang, shown) {
-        (Lang::Zh, "type") => "输入",
-        (Lang::Zh, "any key") => "任意键",
-        (Lang::Zh, "any other key") => "其他键",
-        _ => shown,
+/// Key names that are words, in `lang`; the table spells them in English.
+fn keys_text(lang: Lang, shown: &'static str) -> String {
+    match shown {
+        "type" => KeyWords::TypeKey.say(lang),
+        "any key" => KeyWords::AnyKey.say(lang),
+        "any other key" => KeyWords::AnyOtherKey.say(lang),
+        _ => shown.to_string(),
     }
 }
 
 /// The help overlay's sections: a title and `(keys, what)` rows, every
 /// binding of the main screen (the first four) and of each modal.
-pub(crate) fn help(lang: Lang) -> Vec<(&'static str, Vec<(String, &'static str)>)> {
+pub(crate) fn help(lang: Lang) -> Vec<(String, Vec<(String, String)>)> {
     let order = [
         C::Typing,
         C::Menu,
@@ -290,13 +281,12 @@ pub(crate) fn help(lang: Lang) -> Vec<(&'static str, Vec<(String, &'static str)>
     order
         .iter()
         .map(|&c| {
-            let (en, zh) = c.title();
             let rows = KEYS
                 .iter()
                 .filter(|b| b.context == c)
-                .map(|b| (keys_text(lang, b.shown).to_string(), b.text(lang)))
+                .map(|b| (keys_text(lang, b.shown), b.text(lang)))
                 .collect();
-            (pick(lang, en, zh), rows)
+            (c.title().say(lang), rows)
         })
         .collect()
 }
@@ -322,14 +312,10 @@ mod tests {
 
     #[test]
     fn typing_shows_the_way_out() {
-        let hints = hints(Context::Typing, Lang::En);
-        assert_eq!(hints[1], ("[Esc E]".to_string(), "Exit"));
-        let zh = hints_for_zh();
+        let en = hints(Context::Typing, Lang::En);
+        assert_eq!(en[1], ("[Esc E]".to_string(), "Exit".to_string()));
+        let zh = hints(Context::Typing, Lang::Zh);
         assert_eq!(zh[1].1, "退出");
-    }
-
-    fn hints_for_zh() -> Vec<(String, &'static str)> {
-        hints(Context::Typing, Lang::Zh)
     }
 
     #[test]

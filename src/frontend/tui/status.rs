@@ -14,7 +14,7 @@ use super::app::App;
 use super::keymap;
 use super::theme::{level_style, AMBER};
 use crate::engine::Phase;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 fn mmss(secs: u64) -> String {
     format!("{:02}:{:02}", secs / 60, secs % 60)
@@ -79,10 +79,12 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
         let shown = if s.phase == Phase::Round { app.round.max(s.round) } else { s.round };
         fixed.push(Span::styled(
             format!(
-                " {} {}/{}{} ",
-                pick(app.lang, "Round", "轮次"),
-                shown,
-                s.max_rounds,
+                " {}{} ",
+                Screen::RoundOf {
+                    n: shown,
+                    max: s.max_rounds
+                }
+                .say(app.lang),
                 if warn { " ⚠" } else { "" }
             ),
             round_style,
@@ -102,7 +104,7 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
         }
         if let Some(c) = s.consensus.or(app.consensus) {
             let label = if width >= 100 {
-                format!("{} {c:.2}", pick(app.lang, "consensus", "共识"))
+                format!("{} {c:.2}", Screen::ConsensusLabel.say(app.lang))
             } else {
                 format!("🤝 {c:.2}")
             };
@@ -120,7 +122,7 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
             optional.push((
                 3,
                 Span::styled(
-                    format!("{} {}/{}", pick(app.lang, "push", "推进"), s.push_used, s.push_budget),
+                    format!("{} {}/{}", Screen::PushLabel.say(app.lang), s.push_used, s.push_budget),
                     style,
                 ),
             ));
@@ -139,7 +141,7 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
             optional.push((
                 0,
                 Span::styled(
-                    format!("❓ {name} {}", pick(app.lang, "asks you", "在等您回答")),
+                    Screen::AgentAsksYou { name: &name }.say(app.lang),
                     Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
                 ),
             ));
@@ -148,7 +150,7 @@ fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(
             optional.push((
                 1,
                 Span::styled(
-                    pick(app.lang, "⏳ your answer", "⏳ 等待您的回答"),
+                    Screen::AwaitingYourAnswer.say(app.lang),
                     Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
                 ),
             ));
@@ -199,6 +201,6 @@ fn fitting(optional: Vec<(u8, Span<'static>)>, mut room: usize) -> Vec<Span<'sta
 }
 
 /// The keys of whatever has the keys, for the status bar.
-pub(crate) fn key_hints(app: &App) -> Vec<(String, &'static str)> {
+pub(crate) fn key_hints(app: &App) -> Vec<(String, String)> {
     keymap::hints(app.key_context(), app.lang)
 }

@@ -19,7 +19,7 @@ use unicode_width::UnicodeWidthStr;
 use super::markdown::{parse, wrap, Logical};
 use super::theme::{agent_color, Speakers, AMBER};
 use crate::engine::{EarlierTurn, NoticeKind};
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 use crate::session::TurnKind;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -288,7 +288,7 @@ impl Transcript {
         let (lines, scrolled) = self.visible(who, inner.width.max(1), usize::from(inner.height));
         frame.render_widget(Paragraph::new(lines), inner);
         if self.new_below && scrolled {
-            let label = format!(" {} ↓ ", pick(who.lang, "new messages", "新消息"));
+            let label = format!(" {} ↓ ", Screen::NewMessages.say(who.lang));
             let w = (label.width() as u16).min(inner.width);
             let r = Rect {
                 x: inner.right().saturating_sub(w),
@@ -325,25 +325,29 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         EntryKind::Farewell { id } => speaker_lines(who, id, false, true, &e.text, width),
         EntryKind::Question { id } => {
             let (name, _, color) = name_of(id);
-            let head = format!("❓ {name} {}", pick(who.lang, "asks:", "提问："));
+            let head = Screen::AgentAsks { name: &name }.say(who.lang);
             let mut v = plain(
                 format!("{head} {}", e.text),
                 Style::new().fg(color).add_modifier(Modifier::BOLD),
                 width,
             );
             v.push(Line::from(Span::styled(
-                pick(who.lang, "[awaiting your answer…]", "[等待您的回复…]"),
+                Screen::AwaitingAnswerMark.say(who.lang),
                 Style::new().fg(Color::Magenta).add_modifier(Modifier::ITALIC),
             )));
             v
         }
         EntryKind::Push => {
-            let text = format!("🤖 {}: {}", pick(who.lang, "Automatic push", "自动推进"), e.text);
+            let text = Screen::AutomaticPush { text: &e.text }.say(who.lang);
             plain(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC), width)
         }
         EntryKind::Failed { id } => {
             let (name, _, _) = name_of(id);
-            let text = format!("⚠ {name} {}: {}", pick(who.lang, "could not answer", "未能回答"), e.text);
+            let text = Screen::AgentFailed {
+                name: &name,
+                cause: &e.text,
+            }
+            .say(who.lang);
             plain(text, Style::new().fg(Color::Red), width)
         }
         EntryKind::Divider => {
@@ -389,7 +393,7 @@ fn speaker_lines(who: &Speakers<'_>, id: &str, interrupted: bool, farewell: bool
     }
     if interrupted {
         head.push(Span::styled(
-            format!(" {}", pick(who.lang, "(interrupted)", "（已中断）")),
+            format!(" {}", Screen::Interrupted.say(who.lang)),
             Style::new().fg(Color::DarkGray),
         ));
     }

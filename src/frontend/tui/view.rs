@@ -15,7 +15,7 @@ use unicode_width::UnicodeWidthStr;
 use super::app::{App, Focus, Pane, PaneStatus};
 use super::markdown::{parse, wrap};
 use super::theme::{agent_color, AMBER};
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 pub(crate) const MIN_WIDTH: u16 = 40;
 pub(crate) const MIN_HEIGHT: u16 = 12;
@@ -24,7 +24,7 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
         let msg = format!(
             "{} {}×{} (≥ {MIN_WIDTH}×{MIN_HEIGHT})",
-            pick(app.lang, "Terminal too small:", "终端太小："),
+            Screen::TerminalTooSmall.say(app.lang),
             area.width,
             area.height
         );
@@ -81,7 +81,7 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
     let mut right: Vec<Span> = Vec::new();
     if app.rehearsal {
         right.push(Span::styled(
-            format!(" 🎭 {} ", pick(app.lang, "OFFLINE REHEARSAL", "离线排练")),
+            format!(" 🎭 {} ", Screen::RehearsalBadge.say(app.lang)),
             Style::new().bg(Color::Yellow).fg(Color::Black).add_modifier(Modifier::BOLD),
         ));
     } else if !app.model.is_empty() {
@@ -90,10 +90,7 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
             bar.add_modifier(Modifier::BOLD),
         ));
     }
-    let topic = app
-        .topic
-        .clone()
-        .unwrap_or_else(|| pick(app.lang, "new party", "新的派对").to_string());
+    let topic = app.topic.clone().unwrap_or_else(|| Screen::NewParty.say(app.lang));
     let topic_w = topic.width().min(40) + 18;
     if let Some(f) = &app.file {
         let name = std::path::Path::new(f)
@@ -141,54 +138,54 @@ fn truncate_to_width(s: &str, max: usize) -> String {
 pub(crate) fn server_down(app: &App, now: Instant, short: bool) -> String {
     let secs = app.server_down_since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
     match &app.server {
-        Some(host) if short => crate::tr!(app.lang; "waiting for {host} ({secs} s)", "正在等待 {host}（{secs} 秒）"),
-        Some(host) => crate::tr!(app.lang; "waiting for the server at {host} ({secs} s)", "正在等待 {host} 的服务器（{secs} 秒）"),
-        None => crate::tr!(app.lang; "waiting for the server ({secs} s)", "正在等待服务器（{secs} 秒）"),
+        Some(host) if short => Screen::WaitingForHostShort { host, secs }.say(app.lang),
+        Some(host) => Screen::WaitingForHost { host, secs }.say(app.lang),
+        None => Screen::WaitingForServer { secs }.say(app.lang),
     }
 }
 
 fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
     let lang = app.lang;
     match p.status {
-        PaneStatus::Queued => Span::styled(pick(lang, "queued", "排队中"), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Queued => Span::styled(Screen::PaneQueued.say(lang), Style::new().fg(Color::DarkGray)),
         PaneStatus::Thinking => {
             // A model on a CPU reads a long prompt for a minute or more
             // before its first token: say so, with the seconds, once it is
             // more than a moment.
             let secs = p.since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
             let text = if secs >= 3 {
-                format!("{} {secs} s", pick(lang, "reading the prompt…", "正在阅读提示…"))
+                Screen::PaneReadingFor { secs }.say(lang)
             } else {
-                pick(lang, "reading the prompt…", "正在阅读提示…").to_string()
+                Screen::PaneReading.say(lang)
             };
             Span::styled(text, Style::new().fg(Color::Yellow))
         }
         PaneStatus::Streaming => {
-            let mut text = format!("▌{}", pick(lang, "streaming…", "输出中…"));
+            let mut text = format!("▌{}", Screen::PaneStreaming.say(lang));
             if let Some(ms) = p.first_token_ms {
                 let first = ms as f64 / 1000.0;
-                text.push_str(&crate::tr!(lang; " · first token {first:.1} s", " · 首个词元 {first:.1} 秒"));
+                text.push_str(&Screen::FirstToken { secs: first }.say(lang));
             }
             Span::styled(text, Style::new().fg(Color::Green))
         }
-        PaneStatus::Retrying => Span::styled(format!("{} {}", pick(lang, "retrying", "重试"), p.note), Style::new().fg(AMBER)),
+        PaneStatus::Retrying => Span::styled(format!("{} {}", Screen::PaneRetrying.say(lang), p.note), Style::new().fg(AMBER)),
         PaneStatus::ServerDown => Span::styled(server_down(app, now, false), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(
-            pick(lang, "waiting for facilitator", "等待主持人"),
+            Screen::PaneWaitingForFacilitator.say(lang),
             Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
         ),
         PaneStatus::Done => {
             // How long the first token took, then how fast it wrote: what
             // tells one model from another.
             let text = match &p.latency {
-                Some(l) => format!("{} · {}", pick(lang, "done", "完成"), l.summary()),
-                None => pick(lang, "done", "完成").to_string(),
+                Some(l) => format!("{} · {}", Screen::PaneDone.say(lang), l.summary()),
+                None => Screen::PaneDone.say(lang),
             };
             Span::styled(text, Style::new().fg(Color::Blue))
         }
-        PaneStatus::Failed => Span::styled(format!("{}: {}", pick(lang, "failed", "失败"), p.note), Style::new().fg(Color::Red)),
-        PaneStatus::Interrupted => Span::styled(pick(lang, "interrupted", "已中断"), Style::new().fg(Color::DarkGray)),
-        PaneStatus::Skipped => Span::styled(pick(lang, "skipped this round", "本轮未发言"), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Failed => Span::styled(format!("{}: {}", Screen::PaneFailed.say(lang), p.note), Style::new().fg(Color::Red)),
+        PaneStatus::Interrupted => Span::styled(Screen::PaneInterrupted.say(lang), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Skipped => Span::styled(Screen::PaneSkipped.say(lang), Style::new().fg(Color::DarkGray)),
     }
 }
 
@@ -271,24 +268,20 @@ fn final_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     let mut text = match app.ended.as_ref().and_then(|(f, _)| f.clone()) {
         Some(f) => vec![
             Line::from(Span::styled(
-                format!("📄 {}", pick(app.lang, "Session saved to", "会话已保存到")),
+                format!("📄 {}", Screen::SessionSavedTo.say(app.lang)),
                 Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
             )),
             Line::from(f),
         ],
-        None => vec![Line::from(pick(app.lang, "Party over.", "派对结束。"))],
+        None => vec![Line::from(Screen::PartyOver.say(app.lang))],
     };
     for line in &app.kept {
         text.push(Line::from(line.clone()));
     }
     let keys = if app.ended.as_ref().is_some_and(|(f, _)| f.is_some()) {
-        pick(
-            app.lang,
-            "H: keep it as a web page · M: as Markdown · any other key quits.",
-            "H：保存为网页 · M：保存为 Markdown · 其他任意键退出。",
-        )
+        Screen::EndedKeys.say(app.lang)
     } else {
-        pick(app.lang, "Press any key to quit.", "按任意键退出。")
+        Screen::PressAnyKeyToQuit.say(app.lang)
     };
     text.push(Line::from(Span::styled(keys, Style::new().fg(Color::Gray))));
     text.into_iter()
@@ -314,11 +307,11 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
     }
     let focused = app.focus == Focus::Input && app.modals.is_empty() && !app.help;
     let title = if app.topic.is_none() {
-        pick(app.lang, " Your topic ", " 讨论主题 ")
+        Screen::InputTitleTopic.say(app.lang)
     } else if app.queued > 0 {
-        pick(app.lang, " Message (queued until the round ends) ", " 消息（本轮结束后发送）")
+        Screen::InputTitleQueued.say(app.lang)
     } else {
-        pick(app.lang, " Message ", " 消息 ")
+        Screen::InputTitleMessage.say(app.lang)
     };
     let block = Block::bordered()
         .border_type(if focused { BorderType::Thick } else { BorderType::Plain })

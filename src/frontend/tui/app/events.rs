@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use super::super::modals::{Budget, Limit, Proposal, TurnReset};
 use super::{App, EntryKind, Modal, Pane, PaneStatus};
 use crate::engine::{Event, NoticeKind};
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 use crate::session::{ConfirmKind, TurnKind};
 
 impl App {
@@ -105,11 +105,11 @@ impl App {
                     }
                     self.push(EntryKind::earlier(&t), t.text);
                 }
-                let here = pick(self.lang, "this sitting begins here", "本次从这里继续");
-                self.push(EntryKind::Divider, here.to_string());
+                let here = Screen::SittingBegins.say(self.lang);
+                self.push(EntryKind::Divider, here);
             }
             Event::Takeaways { path } => {
-                self.kept.push(format!("📝 {} {path}", pick(self.lang, "Takeaways:", "要点：")));
+                self.kept.push(Screen::TakeawaysAt { path: &path }.say(self.lang));
             }
             Event::Status(s) => {
                 self.status = Some(s);

@@ -10,7 +10,7 @@ use super::super::keymap::{self, Action, Context};
 use super::super::modals::{ConfirmExit, Outcome};
 use super::{new_input, App, Focus, KeyOutcome, Modal, ScrollAction};
 use crate::engine::Command;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 impl App {
     fn take_input(&mut self) -> String {
@@ -93,8 +93,8 @@ impl App {
         // The session file names its cast; no roster is needed.
         let line = match crate::export::export(std::path::Path::new(&file), format, None, Vec::new) {
             Ok(path) => match format {
-                crate::export::Format::Html => format!("🌐 {} {}", pick(self.lang, "Web page:", "网页："), path.display()),
-                crate::export::Format::Markdown => format!("📝 {} {}", pick(self.lang, "Transcript:", "记录："), path.display()),
+                crate::export::Format::Html => format!("🌐 {} {}", Screen::WebPageAt.say(self.lang), path.display()),
+                crate::export::Format::Markdown => format!("📝 {} {}", Screen::TranscriptAt.say(self.lang), path.display()),
             },
             Err(e) => format!("⚠️ {e}"),
         };
@@ -112,14 +112,7 @@ impl App {
         } else {
             self.ctrl_c_at = Some(now);
             out.commands.push(Command::Abort);
-            self.flash = Some(
-                pick(
-                    self.lang,
-                    "Stopped the replies. Press Ctrl+C again to quit now (state is saved).",
-                    "已停止生成。再按一次 Ctrl+C 立即退出（状态已保存）。",
-                )
-                .to_string(),
-            );
+            self.flash = Some(Screen::StoppedPressAgain.say(self.lang));
         }
     }
 

@@ -8,7 +8,7 @@ use super::{answer, button, Component, Outcome, View};
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
 use crate::frontend::tui::theme::Speakers;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Budget {
@@ -43,7 +43,7 @@ impl Component for Budget {
         keys.extend(button(Context::BudgetModal, Action::Decline, lang, Style::new().fg(Color::Gray)));
         body.push(Line::from(keys));
         View {
-            title: format!(" 🤖 {} ", pick(lang, "Question for you", "需要您决定")),
+            title: format!(" 🤖 {} ", Screen::BudgetTitle.say(lang)),
             color: Color::Blue,
             body,
         }

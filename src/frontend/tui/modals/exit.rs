@@ -9,7 +9,7 @@ use crate::engine::Command;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
 use crate::frontend::tui::theme::Speakers;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ConfirmExit;
@@ -29,14 +29,7 @@ impl Component for ConfirmExit {
 
     fn view(&self, who: &Speakers<'_>, width: u16) -> View {
         let lang = who.lang;
-        let mut body = wrap(
-            &parse(pick(
-                lang,
-                "The room will say goodbye, sum up the highlights and save the session.",
-                "大家会道别并总结要点，会话将被保存。",
-            )),
-            width,
-        );
+        let mut body = wrap(&parse(&Screen::ExitExplained.say(lang)), width);
         body.push(Line::default());
         let mut keys = button(
             Context::ExitModal,
@@ -53,7 +46,7 @@ impl Component for ConfirmExit {
         ));
         body.push(Line::from(keys));
         View {
-            title: pick(lang, " End the party? ", " 结束派对？ ").to_string(),
+            title: Screen::ExitTitle.say(lang),
             color: Color::Magenta,
             body,
         }

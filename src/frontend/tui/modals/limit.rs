@@ -9,7 +9,7 @@ use super::{answer, Component, Outcome, View};
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
 use crate::frontend::tui::theme::Speakers;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 use crate::session::ConfirmKind;
 
 #[derive(Debug, Clone, PartialEq)]
@@ -43,8 +43,8 @@ impl Component for Limit {
     fn view(&self, who: &Speakers<'_>, width: u16) -> View {
         let lang = who.lang;
         let unit = match self.kind {
-            ConfirmKind::TimeLimit => pick(lang, "minutes", "分钟"),
-            _ => pick(lang, "rounds", "轮"),
+            ConfirmKind::TimeLimit => Screen::LimitUnitMinutes.say(lang),
+            _ => Screen::LimitUnitRounds.say(lang),
         };
         let sel = Style::new().bg(Color::Red).fg(Color::White).bold();
         let off = Style::new().fg(Color::Gray);
@@ -52,17 +52,17 @@ impl Component for Limit {
         body.push(Line::default());
         body.push(Line::from(vec![
             Span::styled(
-                format!(" {} ", pick(lang, "End now", "现在结束")),
+                format!(" {} ", Screen::LimitEndNow.say(lang)),
                 if self.continue_selected { off } else { sel },
             ),
             Span::raw("   "),
             Span::styled(
-                format!(" {} {} {unit} ", pick(lang, "Continue", "继续"), self.extend),
+                format!(" {} {} {unit} ", Screen::LimitContinue.say(lang), self.extend),
                 if self.continue_selected { sel } else { off },
             ),
         ]));
         View {
-            title: format!(" ⏰ {} ", pick(lang, "Limit reached", "已达上限")),
+            title: format!(" ⏰ {} ", Screen::LimitTitle.say(lang)),
             color: Color::Red,
             body,
         }

@@ -24,8 +24,8 @@ pub use reset::TurnReset;
 use super::keymap::{Action, Context};
 use super::theme::{centered, Speakers};
 use crate::engine::Command;
-use crate::i18n::pick;
 use crate::i18n::Lang;
+use crate::i18n::{Say, Screen};
 
 /// What a key did to a modal.
 #[derive(Debug, PartialEq)]
@@ -95,7 +95,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, who: &Speakers<'_>, modal: &Modal, wai
     let View { title, color, mut body } = modal.component().view(who, inner_w);
     if waiting > 0 {
         body.push(Line::from(Span::styled(
-            format!("(+{waiting} {})", pick(who.lang, "more waiting", "个待处理")),
+            Screen::MoreWaiting { n: waiting }.say(who.lang),
             Style::new().fg(Color::DarkGray),
         )));
     }
@@ -139,7 +139,7 @@ fn typed(key: &KeyEvent) -> Option<char> {
 fn button(context: Context, action: Action, lang: Lang, style: Style) -> Vec<Span<'static>> {
     let b = super::keymap::binding(context, action);
     let (keys, text) = match b.hint {
-        Some(h) => (h.keys.unwrap_or(b.shown), pick(lang, h.en, h.zh)),
+        Some(h) => (h.keys.unwrap_or(b.shown), h.what.say(lang)),
         None => (b.shown, b.text(lang)),
     };
     let first = keys.split(' ').next().unwrap_or(keys);

@@ -12,7 +12,7 @@ use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
 use crate::frontend::tui::theme::agent_color;
 use crate::frontend::tui::theme::Speakers;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 use crate::session::ConfirmKind;
 
 /// How much of the proposing reply the modal repeats (its end, where the
@@ -65,23 +65,16 @@ impl Component for Proposal {
             body.insert(0, Line::from(Span::styled("…", Style::new().fg(Color::DarkGray))));
         }
         body.push(Line::default());
-        body.extend(wrap(
-            &parse(pick(
-                lang,
-                "Press Enter to end the party, or type a message to keep going:",
-                "按 Enter 结束派对，或输入消息继续讨论：",
-            )),
-            width,
-        ));
+        body.extend(wrap(&parse(&Screen::ProposalAsk.say(lang)), width));
         body.push(Line::from(vec![
             Span::styled("> ", Style::new().fg(color)),
             Span::raw(self.input.clone()),
             Span::styled("▌", Style::new().fg(color)),
         ]));
         let title = match self.kind {
-            ConfirmKind::Consensus => format!(" 🤝 {} ", pick(lang, "The room agrees", "大家达成了共识")),
-            ConfirmKind::Silence => format!(" 🔁 {} ", pick(lang, "The room is going in circles", "讨论在原地打转")),
-            _ => format!(" 💡 {label} {} ", pick(lang, "suggests ending the party", "建议结束派对")),
+            ConfirmKind::Consensus => format!(" 🤝 {} ", Screen::ProposalConsensusTitle.say(lang)),
+            ConfirmKind::Silence => format!(" 🔁 {} ", Screen::ProposalSilenceTitle.say(lang)),
+            _ => format!(" 💡 {label} {} ", Screen::ProposalSuggestsEnding.say(lang)),
         };
         View { title, color, body }
     }

@@ -10,7 +10,7 @@ use crate::engine::{Command, TurnConfirmationResponse};
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
 use crate::frontend::tui::theme::Speakers;
-use crate::i18n::pick;
+use crate::i18n::{Say, Screen};
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct TurnReset {
@@ -59,24 +59,24 @@ impl Component for TurnReset {
         body.extend(wrap(&parse(&self.description), width));
         body.push(Line::default());
         body.push(Line::from(vec![
-            Span::raw(pick(lang, "Reason (optional): ", "原因（可选）：")),
+            Span::raw(Screen::ResetReasonLabel.say(lang)),
             Span::raw(self.reason.clone()),
             Span::styled("▌", Style::new().fg(Color::Yellow)),
         ]));
         body.push(Line::default());
         body.push(Line::from(vec![
             Span::styled(
-                format!(" {} ", pick(lang, "Confirm reset", "确认重置")),
+                format!(" {} ", Screen::ResetConfirm.say(lang)),
                 if self.reject_selected { off } else { sel },
             ),
             Span::raw("   "),
             Span::styled(
-                format!(" {} ", pick(lang, "Reject", "拒绝")),
+                format!(" {} ", Screen::ResetReject.say(lang)),
                 if self.reject_selected { sel } else { off },
             ),
         ]));
         View {
-            title: format!(" 🔄 {} ", pick(lang, "Start a new conversation?", "开始新的对话？")),
+            title: format!(" 🔄 {} ", Screen::ResetTitle.say(lang)),
             color: Color::Yellow,
             body,
         }

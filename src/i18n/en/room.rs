@@ -1,0 +1,68 @@
+//! English: Room.
+
+use crate::i18n::keys::Room;
+use crate::i18n::one_of;
+
+pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
+    match k {
+        // Notices in the transcript, and the nudge to the agents.
+        Room::AgentFailed { agent, cause } => format!("⚠️ {agent} could not answer: {cause}"),
+        Room::AgentPassed { agent } => format!("🤐 {agent} has nothing new to add this round"),
+        Room::AutomaticNudge => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)".into(),
+
+        // The takeaways file.
+        Room::TakeawaysTitle { topic } => format!("# Takeaways: {topic}\n\n"),
+        Room::RoundsHeld { rounds } => format!("{rounds} round(s)"),
+        Room::Decisions => "Decisions".into(),
+        Room::OpenQuestions => "Open questions".into(),
+        Room::Disagreements => "Disagreements".into(),
+        Room::Positions => "Positions".into(),
+        Room::NoneListed => "- none".into(),
+        Room::RanItsCourse => "The room agreed the discussion had run its course.".into(),
+        Room::ReachedConsensus => "The room reached consensus.".into(),
+
+        // The offline rehearsal's lines.
+        Room::RehearsalTurn { title, subject, cap, rule, cross, seed } => {
+            let open = one_of(
+                &[
+                    "From where I sit as {title}, on “{subject}”",
+                    "Speaking as the {title}: on “{subject}”",
+                    "Let me put my {title} hat on. On “{subject}”",
+                ],
+                *seed,
+            )
+            .replace("{title}", title)
+            .replace("{subject}", subject);
+            let mut s = format!("{open} I'd start with **{cap}**. My rule of thumb: {}.", lower_first(rule));
+            match cross {
+                Some(name) => s.push_str(&one_of(&[
+                    "\n\n{name} makes a good point, and I'd build on it: run the smallest experiment that tests the riskiest assumption first.",
+                    "\n\nI see it differently than {name}, though: before we build anything, let's be clear about who actually benefits.",
+                    "\n\nAs {name} said, scope is the real risk here; I'd add that we should write down what we will *not* do.",
+                ], seed >> 24).replace("{name}", name)),
+                None => s.push_str("\n\nMy suggestion: agree on what success looks like before we pick the first step."),
+            }
+            s
+        },
+        Room::RehearsalFarewell { user, rule } => format!("Thanks, {user}! What I take away: {}. See you next time!", lower_first(rule)),
+        Room::RehearsalHighlights { rounds, topic } => format!("Over {rounds} round(s) the room agreed to start small: test the riskiest assumption first, define success up front, and grow from there; the details of “{topic}” remain open for next time."),
+        Room::RehearsalQuestion => "What matters more to you here: speed or safety?".into(),
+        Room::RehearsalWrapUp => "\n\nI think we've covered the main points; we could wrap up here.".into(),
+        Room::RehearsalTakeaways { topic } => format!(
+            "## Decisions\n- Start with the smallest experiment that tests the riskiest assumption of “{topic}”.\n## Open questions\n- Who decides what success looks like?\n## Disagreements\n- Whether to research first or prototype first.\n"
+        ),
+        Room::RehearsalMemory { topic, first, second } => format!(
+            "- (outcome) On “{topic}”: start with the smallest experiment that tests the riskiest assumption.\n- (dynamic by {first}) {first} and {second} split over researching first or prototyping first.\n"
+        ),
+    }
+}
+
+/// `s` with its first letter in lower case and no final full stop, to
+/// stand inside an English sentence.
+fn lower_first(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_lowercase().chain(c).collect::<String>().trim_end_matches('.').to_string(),
+        None => String::new(),
+    }
+}

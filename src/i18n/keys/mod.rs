@@ -1,0 +1,16 @@
+//! The typed keys of what the program says, one enum per area. A key names
+//! what the text is for and carries the values it shows; `en/` and `zh/`
+//! say it, each with one exhaustive `match` per area, so a key without its
+//! words in every language does not compile.
+
+mod key_words;
+mod printed;
+mod record;
+mod room;
+mod screen;
+
+pub(crate) use key_words::KeyWords;
+pub(crate) use printed::Printed;
+pub(crate) use record::Record;
+pub(crate) use room::Room;
+pub(crate) use screen::Screen;

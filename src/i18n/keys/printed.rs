@@ -1,0 +1,113 @@
+/// What the headless and batch front ends print, the session list, and the
+/// line that says why a run ended as it did.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) enum Printed<'a> {
+    // Headless: the party as it goes.
+    RehearsalBadge,
+    SessionFile {
+        path: &'a str,
+    },
+    SittingBegins,
+    /// The rule above a round: `n` of `max`.
+    RoundRule {
+        n: u32,
+        max: u32,
+    },
+    Retrying,
+    Interrupted,
+    /// On the failed agent's own header line.
+    CouldNotAnswer {
+        cause: &'a str,
+    },
+    AgentFailed {
+        icon: &'a str,
+        name: &'a str,
+        cause: &'a str,
+    },
+    WaitingForServerAt {
+        url: &'a str,
+        secs: u64,
+        window: u64,
+        cause: &'a str,
+    },
+    WaitingForServer {
+        secs: u64,
+        window: u64,
+        cause: &'a str,
+    },
+    AutomaticPush {
+        used: u32,
+        budget: u32,
+        text: &'a str,
+    },
+    TakeawaysAt {
+        path: &'a str,
+    },
+
+    // Headless: what it waits for.
+    AwaitingMessage,
+    AwaitingAnswer,
+    EndAnswerHint,
+    LimitAnswerHint,
+    ResetAnswerHint,
+
+    // Headless: saving.
+    SaveFailed,
+    SessionSavedTo {
+        file: &'a str,
+    },
+    SessionNotSaved {
+        file: &'a str,
+    },
+
+    // Why a run ended as it did (frontend::exit::explain).
+    StoppedUnreachable {
+        cause: &'a str,
+        file: &'a str,
+    },
+    /// The session could not be written where it belongs but is whole in `there`.
+    SavedElsewhere {
+        file: &'a str,
+        there: &'a str,
+    },
+    EndNotSaved {
+        file: &'a str,
+    },
+    StoppedBySignal {
+        file: &'a str,
+    },
+    StoppedUnexpectedly,
+
+    // The batch driver (--non-interactive).
+    BatchSessionFile {
+        path: &'a str,
+    },
+    BatchRoundDone {
+        round: u32,
+        rounds: u32,
+    },
+    BatchAgentFailed {
+        agent: &'a str,
+        cause: &'a str,
+    },
+    BatchCannotWrite {
+        path: &'a str,
+        error: &'a str,
+    },
+    BatchUnreachable {
+        cause: &'a str,
+        path: &'a str,
+    },
+    BatchInterrupted,
+    BatchNotSaved,
+    BatchNoTakeaways,
+
+    // Sessions: the list and resuming.
+    ListFinished,
+    ListResumable,
+    /// A session list's rounds column, three wide.
+    ListRounds {
+        n: u32,
+    },
+    SessionFinished,
+}

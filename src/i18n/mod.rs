@@ -1,0 +1,134 @@
+//! The program's own words in English and Chinese. Prompts and notices that
+//! shape the party live in the workflow's step files instead, so a
+//! facilitator can edit them; this module holds what the program says about
+//! itself (labels, notices, hints).
+//!
+//! What is said in a party's language is a typed key (`keys`: one enum per
+//! area, its values as fields) said by `Say::say`; the words are in `en/`
+//! and `zh/`, one exhaustive `match` per area, so adding a key or a
+//! language does not compile until every language has its words. Messages
+//! made before a party has a language (start-up errors) still use
+//! `tr!("English {x}", "中文 {x}")` in the start-up language.
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+use serde::{Deserialize, Serialize};
+
+mod en;
+mod keys;
+mod zh;
+
+pub(crate) use keys::{KeyWords, Printed, Record, Room, Screen};
+
+static UI_LANG: AtomicU8 = AtomicU8::new(0);
+
+/// The language of messages made outside a party (errors, problems), set
+/// once at start-up from `--lang`, the BMAD project or the locale.
+pub(crate) fn set_ui_lang(lang: Lang) {
+    UI_LANG.store(if lang == Lang::Zh { 1 } else { 0 }, Ordering::Relaxed);
+}
+
+pub(crate) fn ui_lang() -> Lang {
+    if UI_LANG.load(Ordering::Relaxed) == 1 {
+        Lang::Zh
+    } else {
+        Lang::En
+    }
+}
+
+/// `tr!("English {x}", "中文 {x}")`: the message in the start-up language
+/// (`ui_lang`), its placeholders filled from the variables in scope.
+#[macro_export]
+macro_rules! tr {
+    ($en:literal, $zh:literal $(,)?) => {
+        match $crate::i18n::ui_lang() {
+            $crate::i18n::Lang::Zh => format!($zh),
+            $crate::i18n::Lang::En => format!($en),
+        }
+    };
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub(crate) fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    /// Reads a locale or language setting ("zh_CN.UTF-8", "Chinese", "中文",
+    /// "English"); None when it names a language the program has no text for.
+    pub(crate) fn from_setting(s: &str) -> Option<Lang> {
+        let l = s.trim().to_lowercase();
+        if l.starts_with("zh") || l.starts_with("chinese") || l.contains("中文") || l.contains("汉语") {
+            Some(Lang::Zh)
+        } else if l.starts_with("en") || l == "c" || l == "posix" || l.starts_with("c.") {
+            Some(Lang::En)
+        } else {
+            None
+        }
+    }
+
+    /// The language agents are asked to speak when nothing else says.
+    pub fn speech_name(self) -> &'static str {
+        match self {
+            Lang::En => "English",
+            Lang::Zh => "Chinese (简体中文)",
+        }
+    }
+
+    pub(crate) fn from_env() -> Option<Lang> {
+        ["LC_ALL", "LC_MESSAGES", "LANG"]
+            .iter()
+            .filter_map(|k| std::env::var(k).ok())
+            .find(|v| !v.is_empty())
+            .and_then(|v| Lang::from_setting(&v))
+    }
+}
+
+/// Something the program says, in either language.
+pub(crate) trait Say {
+    fn say(&self, lang: Lang) -> String;
+}
+
+/// One `impl Say` per area: its words from the language's function. A new
+/// language is one more arm in each.
+macro_rules! say_by_area {
+    ($($area:ident => $words:ident),* $(,)?) => {
+        $(
+            impl Say for $area<'_> {
+                fn say(&self, lang: Lang) -> String {
+                    match lang {
+                        Lang::En => en::$words(self),
+                        Lang::Zh => zh::$words(self),
+                    }
+                }
+            }
+        )*
+    };
+}
+
+say_by_area!(Screen => screen, Printed => printed, Record => record, Room => room);
+
+impl Say for KeyWords {
+    fn say(&self, lang: Lang) -> String {
+        match lang {
+            Lang::En => en::key_words(self),
+            Lang::Zh => zh::key_words(self),
+        }
+    }
+}
+
+/// One of `items`, the same for the same `seed` (the rehearsal varies its
+/// wording by it).
+fn one_of<'s>(items: &[&'s str], seed: u64) -> &'s str {
+    items[(seed % items.len() as u64) as usize]
+}

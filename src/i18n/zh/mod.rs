@@ -1,0 +1,13 @@
+//! The program's words in Chinese (simplified), one function per area of `keys`.
+
+mod key_words;
+mod printed;
+mod record;
+mod room;
+mod screen;
+
+pub(super) use key_words::key_words;
+pub(super) use printed::printed;
+pub(super) use record::record;
+pub(super) use room::room;
+pub(super) use screen::screen;
