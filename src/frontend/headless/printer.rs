@@ -270,6 +270,27 @@ impl Printer {
                 self.mid_line = !text.ends_with('\n');
                 self.spoke = true;
             }
+            Event::AgentMessage { interrupted, .. } => {
+                if *interrupted {
+                    let _ = write!(out, " {}", Printed::Interrupted.say(self.lang));
+                }
+                self.mid_line = true;
+                self.end_line(&mut out);
+            }
+            Event::Farewell { .. } => self.end_line(&mut out),
+            Event::AgentRetrying { .. } | Event::AgentFailed { .. } | Event::AgentPassed { .. } => self.trouble_text(out, ev),
+            Event::RoundFinished { menu, .. } => {
+                self.end_line(&mut out);
+                let _ = writeln!(out, "\n{menu}");
+            }
+            _ => {}
+        }
+    }
+
+    /// A turn that did not go as asked: a retry, a failure, a pass.
+    fn trouble_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        match ev {
             Event::AgentRetrying {
                 agent,
                 attempt,
@@ -286,14 +307,6 @@ impl Printer {
                 );
                 self.mid_line = true;
             }
-            Event::AgentMessage { interrupted, .. } => {
-                if *interrupted {
-                    let _ = write!(out, " {}", Printed::Interrupted.say(self.lang));
-                }
-                self.mid_line = true;
-                self.end_line(&mut out);
-            }
-            Event::Farewell { .. } => self.end_line(&mut out),
             Event::AgentFailed { agent, cause, .. } => {
                 if self.mid_line && !self.spoke {
                     // Still on this agent's header line: say it right there.
@@ -322,10 +335,6 @@ impl Printer {
                 }
                 self.end_line(&mut out);
                 let _ = writeln!(out, "{text}");
-            }
-            Event::RoundFinished { menu, .. } => {
-                self.end_line(&mut out);
-                let _ = writeln!(out, "\n{menu}");
             }
             _ => {}
         }

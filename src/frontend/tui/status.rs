@@ -13,7 +13,7 @@ use unicode_width::UnicodeWidthStr;
 use super::app::App;
 use super::keymap;
 use super::theme::{level_style, AMBER};
-use crate::engine::Phase;
+use crate::engine::{Phase, Status};
 use crate::i18n::{Say, Screen};
 
 fn mmss(secs: u64) -> String {
@@ -68,95 +68,90 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &App, area: Rect, now: Instant) {
 /// The counters always shown (round, time), and the optional ones with a
 /// priority (lower shows first when space is short).
 fn counters(app: &App, now: Instant, width: usize) -> (Vec<Span<'static>>, Vec<(u8, Span<'static>)>) {
-    let mut fixed: Vec<Span> = Vec::new();
-    // Optional counters with a priority (lower shows first when space is short).
-    let mut optional: Vec<(u8, Span)> = Vec::new();
-    if let Some(s) = &app.status {
-        // The colour follows completed rounds (what the limits count); the
-        // number shows the round being played.
-        let round_style = level_style(u64::from(s.round), u64::from(s.warn_at_rounds), u64::from(s.max_rounds));
-        let warn = (s.warn_at_rounds > 0 && s.round >= s.warn_at_rounds) || s.round >= s.max_rounds;
-        let shown = if s.phase == Phase::Round { app.round.max(s.round) } else { s.round };
-        fixed.push(Span::styled(
-            format!(
-                " {}{} ",
-                Screen::RoundOf {
-                    n: shown,
-                    max: s.max_rounds
-                }
-                .say(app.lang),
-                if warn { " ⚠" } else { "" }
-            ),
-            round_style,
-        ));
-        fixed.push(sep());
-        let secs = app.active_seconds(now);
-        fixed.push(Span::styled(
+    match &app.status {
+        Some(s) => {
+            let mut optional = measures(app, s, now, width);
+            optional.extend(attention(app, s, now));
+            (limits(app, s, now), optional)
+        }
+        None => (Vec::new(), Vec::new()),
+    }
+}
+
+/// The round and the active time against their limits, always shown,
+/// coloured as they near them.
+fn limits(app: &App, s: &Status, now: Instant) -> Vec<Span<'static>> {
+    // The colour follows completed rounds (what the limits count); the
+    // number shows the round being played.
+    let round_style = level_style(u64::from(s.round), u64::from(s.warn_at_rounds), u64::from(s.max_rounds));
+    let warn = (s.warn_at_rounds > 0 && s.round >= s.warn_at_rounds) || s.round >= s.max_rounds;
+    let shown = if s.phase == Phase::Round { app.round.max(s.round) } else { s.round };
+    let round = Screen::RoundOf {
+        n: shown,
+        max: s.max_rounds,
+    }
+    .say(app.lang);
+    let secs = app.active_seconds(now);
+    vec![
+        Span::styled(format!(" {round}{} ", if warn { " ⚠" } else { "" }), round_style),
+        sep(),
+        Span::styled(
             format!(" {}/{} ", mmss(secs), mmss(s.max_seconds)),
             level_style(secs, s.warn_at_seconds, s.max_seconds),
-        ));
-        optional.push((2, Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray))));
-        if let Some((start, took)) = app.round_clock {
-            // The round's wall time: live while it runs, then what it took.
-            let secs = took.unwrap_or_else(|| now.saturating_duration_since(start)).as_secs();
-            let style = Style::new().fg(if took.is_none() { Color::White } else { Color::Gray });
-            optional.push((2, Span::styled(format!("⏱ {}", mmss(secs)), style)));
-        }
-        if let Some(c) = s.consensus.or(app.consensus) {
-            let label = if width >= 100 {
-                format!("{} {c:.2}", Screen::ConsensusLabel.say(app.lang))
-            } else {
-                format!("🤝 {c:.2}")
-            };
-            optional.push((
-                2,
-                Span::styled(label, Style::new().fg(if c >= 0.85 { Color::Green } else { Color::Gray })),
-            ));
-        }
-        if s.push_budget > 0 {
-            let style = if s.push_used >= s.push_budget {
-                Style::new().fg(AMBER)
-            } else {
-                Style::new().fg(Color::Gray)
-            };
-            optional.push((
-                3,
-                Span::styled(
-                    format!("{} {}/{}", Screen::PushLabel.say(app.lang), s.push_used, s.push_budget),
-                    style,
-                ),
-            ));
-        }
-        if app.server_down_since.is_some() {
-            optional.push((
-                0,
-                Span::styled(
-                    format!("⏳ {}", super::view::server_down(app, now, true)),
-                    Style::new().fg(AMBER).add_modifier(Modifier::BOLD),
-                ),
-            ));
-        }
-        if let Some(id) = &s.awaiting_answer_from {
-            let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
-            optional.push((
-                0,
-                Span::styled(
-                    Screen::AgentAsksYou { name: &name }.say(app.lang),
-                    Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
-                ),
-            ));
-        }
-        if s.phase == Phase::Confirming || !app.modals.is_empty() {
-            optional.push((
-                1,
-                Span::styled(
-                    Screen::AwaitingYourAnswer.say(app.lang),
-                    Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
-                ),
-            ));
-        }
+        ),
+    ]
+}
+
+/// Tokens, the round's wall time, the agreement score and the push
+/// budget, each with its priority (lower shows first when space is short).
+fn measures(app: &App, s: &Status, now: Instant, width: usize) -> Vec<(u8, Span<'static>)> {
+    let mut optional = vec![(2, Span::styled(format!("{} tok", tokens(s.tokens)), Style::new().fg(Color::Gray)))];
+    if let Some((start, took)) = app.round_clock {
+        // The round's wall time: live while it runs, then what it took.
+        let secs = took.unwrap_or_else(|| now.saturating_duration_since(start)).as_secs();
+        let style = Style::new().fg(if took.is_none() { Color::White } else { Color::Gray });
+        optional.push((2, Span::styled(format!("⏱ {}", mmss(secs)), style)));
     }
-    (fixed, optional)
+    if let Some(c) = s.consensus.or(app.consensus) {
+        let label = if width >= 100 {
+            format!("{} {c:.2}", Screen::ConsensusLabel.say(app.lang))
+        } else {
+            format!("🤝 {c:.2}")
+        };
+        let style = Style::new().fg(if c >= 0.85 { Color::Green } else { Color::Gray });
+        optional.push((2, Span::styled(label, style)));
+    }
+    if s.push_budget > 0 {
+        let spent = s.push_used >= s.push_budget;
+        let style = Style::new().fg(if spent { AMBER } else { Color::Gray });
+        let label = format!("{} {}/{}", Screen::PushLabel.say(app.lang), s.push_used, s.push_budget);
+        optional.push((3, Span::styled(label, style)));
+    }
+    optional
+}
+
+/// What needs the facilitator, in bold and first: a server out of reach,
+/// an agent's question, an answer awaited.
+fn attention(app: &App, s: &Status, now: Instant) -> Vec<(u8, Span<'static>)> {
+    let bold = |c: Color| Style::new().fg(c).add_modifier(Modifier::BOLD);
+    let mut shown = Vec::new();
+    if app.server_down_since.is_some() {
+        shown.push((
+            0,
+            Span::styled(format!("⏳ {}", super::view::server_down(app, now, true)), bold(AMBER)),
+        ));
+    }
+    if let Some(id) = &s.awaiting_answer_from {
+        let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
+        shown.push((
+            0,
+            Span::styled(Screen::AgentAsksYou { name: &name }.say(app.lang), bold(Color::Magenta)),
+        ));
+    }
+    if s.phase == Phase::Confirming || !app.modals.is_empty() {
+        shown.push((1, Span::styled(Screen::AwaitingYourAnswer.say(app.lang), bold(Color::Magenta))));
+    }
+    shown
 }
 
 /// A flash message, else the keys of whatever has them.

@@ -200,6 +200,37 @@ impl App {
                     p.since = None;
                 }
             }
+            Event::AgentMessage {
+                agent,
+                text,
+                interrupted,
+                latency,
+                ..
+            } => {
+                if let Some(p) = self.pane_mut(&agent) {
+                    p.status = if interrupted { PaneStatus::Interrupted } else { PaneStatus::Done };
+                    p.text = text.clone();
+                    p.latency = latency;
+                }
+                self.push_in_order(EntryKind::Agent { id: agent, interrupted }, text);
+            }
+            e @ (Event::AgentRetrying { .. } | Event::ServerWaiting { .. } | Event::AgentFailed { .. } | Event::AgentPassed { .. }) => {
+                self.on_pane_trouble(e)
+            }
+            Event::Farewell { agent, text, .. } => {
+                if let Some(p) = self.pane_mut(&agent) {
+                    p.status = PaneStatus::Done;
+                }
+                self.push_in_order(EntryKind::Farewell { id: agent }, text);
+            }
+            _ => {}
+        }
+    }
+
+    /// A turn that did not go as asked: a retry, a server out of reach, a
+    /// failure, a pass.
+    fn on_pane_trouble(&mut self, ev: Event) {
+        match ev {
             Event::AgentRetrying {
                 agent,
                 attempt,
@@ -222,20 +253,6 @@ impl App {
                     p.text.clear();
                 }
             }
-            Event::AgentMessage {
-                agent,
-                text,
-                interrupted,
-                latency,
-                ..
-            } => {
-                if let Some(p) = self.pane_mut(&agent) {
-                    p.status = if interrupted { PaneStatus::Interrupted } else { PaneStatus::Done };
-                    p.text = text.clone();
-                    p.latency = latency;
-                }
-                self.push_in_order(EntryKind::Agent { id: agent, interrupted }, text);
-            }
             Event::AgentFailed { agent, cause, .. } => {
                 if let Some(p) = self.pane_mut(&agent) {
                     p.status = PaneStatus::Failed;
@@ -250,12 +267,6 @@ impl App {
                     p.note.clear();
                 }
                 self.push(EntryKind::Notice(NoticeKind::Info), text);
-            }
-            Event::Farewell { agent, text, .. } => {
-                if let Some(p) = self.pane_mut(&agent) {
-                    p.status = PaneStatus::Done;
-                }
-                self.push_in_order(EntryKind::Farewell { id: agent }, text);
             }
             _ => {}
         }
