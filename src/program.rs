@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 use crate::cli::Cli;
 use crate::engine::Setup;
+use crate::error::ExitStatus;
 use crate::frontend::{headless, tui};
 use crate::i18n::{self, Lang};
 use crate::{logging, roster, setup};
@@ -58,7 +59,14 @@ fn listing(cli: &Cli) -> Option<ExitCode> {
         setup::load_room(cli).map(|mut room| {
             room.in_language(startup_lang(cli));
             print!("{}", roster::list_agents(&room));
-            ExitCode::from(if room.agents.is_empty() { 2 } else { 0 })
+            ExitCode::from(
+                if room.agents.is_empty() {
+                    ExitStatus::Usage
+                } else {
+                    ExitStatus::Ended
+                }
+                .code(),
+            )
         })
     } else if cli.list_parties {
         setup::list_parties(cli).map(|text| {
@@ -85,7 +93,7 @@ fn run_party(cli: Cli, party: Setup) -> ExitCode {
                 "bmad-party: {}",
                 crate::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}")
             );
-            return ExitCode::from(1);
+            return ExitCode::from(ExitStatus::Failed.code());
         }
     };
     // The full screen needs a terminal on both ends; anything else (a pipe,

@@ -160,10 +160,11 @@ fn the_front_ends_never_touch_http() {
 }
 
 /// The library exists for the binary (`main.rs` calls `program::main`), its
-/// tests and benches: everything else is `pub(crate)`. A new `pub` item is
-/// one a test or bench reaches; the loopback server (`testing`) is behind
-/// its feature and not counted.
-const PUB_ITEMS_AT_MOST: usize = 200;
+/// tests and benches: everything else is `pub(crate)`. The bound is the
+/// count today: a new `pub` item is one a test or bench reaches, and raises
+/// it on purpose. The loopback server (`testing`) is behind its feature and
+/// not counted.
+const PUB_ITEMS_AT_MOST: usize = 176;
 
 #[test]
 fn the_library_surface_stays_narrow() {
@@ -203,9 +204,9 @@ fn is_ideograph(c: char) -> bool {
 }
 
 /// The .rs files outside `src/i18n/zh/` that may hold Chinese in their
-/// code, each with why. The start-up language's `tr!("…", "…")` messages
-/// are the next slice's; the rest is data the program matches, not words
-/// it says.
+/// code, each with why: messages said through `tr!("…", "…")` in the
+/// global language, or data the program matches rather than words it
+/// says. A file that no longer holds Chinese must leave the list.
 const CHINESE_ALLOWED: &[(&str, &str)] = &[
     ("assets.rs", "start-up-language tr! messages"),
     ("cli.rs", "clap's help in Chinese, chosen from the arguments before anything else"),
@@ -224,15 +225,42 @@ const CHINESE_ALLOWED: &[(&str, &str)] = &[
         "engine/takeaways.rs",
         "rule data: the headings and openings a note-taker's reply is read for",
     ),
-    ("engine/machine/briefing.rs", "start-up-language tr! messages"),
-    ("engine/machine/context.rs", "start-up-language tr! messages"),
-    ("engine/machine/endpoint.rs", "start-up-language tr! messages"),
-    ("engine/machine/mod.rs", "start-up-language tr! messages"),
-    ("engine/machine/party.rs", "start-up-language tr! messages"),
-    ("engine/machine/reading.rs", "start-up-language tr! messages"),
-    ("engine/machine/remember.rs", "start-up-language tr! messages"),
-    ("engine/machine/save.rs", "start-up-language tr! messages"),
-    ("engine/machine/stream.rs", "start-up-language tr! messages"),
+    (
+        "engine/machine/briefing.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/context.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/endpoint.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/mod.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/party.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/reading.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/remember.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/save.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
+    (
+        "engine/machine/stream.rs",
+        "party messages by tr!, in the global language program.rs sets to the party\'s",
+    ),
     (
         "engine/machine/voices.rs",
         "rule data: a language setting that names Chinese, the facilitator's Chinese name",

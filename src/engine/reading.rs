@@ -100,6 +100,16 @@ pub(crate) fn agreed(stances: &[Stance], passed: usize, stated: bool) -> bool {
     (stated || stances.is_empty()) && yes + passed >= 2 && most && !stances.contains(&Stance::Disagree)
 }
 
+/// Whether a reply the round counts as a yes (`stances`, in the order of
+/// `replies`: agent id, text) states agreement in a sentence of its own
+/// (`stated::states_agreement`): what lets a consensus start.
+pub fn yes_in_words(replies: &[(String, String)], stances: &[Stance], agreement_words: &[String], disagreement_words: &[String]) -> bool {
+    replies
+        .iter()
+        .zip(stances)
+        .any(|((_, text), s)| *s == Stance::Agree && crate::engine::stated::states_agreement(text, agreement_words, disagreement_words))
+}
+
 /// The first sentence of the round's replies (agent id, text) that uses a
 /// word of disagreement: (agent id, the sentence). An invited close is
 /// proposed with it named ("Amara raised one more point: …").
@@ -303,6 +313,27 @@ mod tests {
         assert!(agreed(&[Agree, Agree], 0, true), "one stated yes, one heard");
         assert!(!agreed(&[Agree, Agree, Agree], 0, false), "three heard, none stated");
         assert!(!agreed(&[Agree], 1, false), "one heard yes and a pass");
+    }
+
+    #[test]
+    fn only_a_reply_counted_as_yes_can_start_a_consensus_with_its_words() {
+        use Stance::*;
+        let yes = crate::config::default_agreement_words();
+        let no = crate::config::default_disagreement_words();
+        let replies = |texts: &[&str]| texts.iter().map(|t| (String::new(), t.to_string())).collect::<Vec<_>>();
+        let room = replies(&[
+            "Then I will call them today.",
+            "I'll draft the invite.",
+            "We should pick a hall we all agree on.",
+        ]);
+        assert!(
+            !yes_in_words(&room, &[Agree, Agree, New], &yes, &no),
+            "the words are in a reply heard as no"
+        );
+        assert!(yes_in_words(&room, &[Agree, Agree, Agree], &yes, &no));
+        let room = replies(&["Agreed, the Harbour Hall it is.", "I'll draft the invite."]);
+        assert!(yes_in_words(&room, &[Agree, Agree], &yes, &no));
+        assert!(!yes_in_words(&room, &[Disagree, Agree], &yes, &no));
     }
 
     /// Rounds the 1.5B answered on the judgement bench, each reply as the

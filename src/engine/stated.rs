@@ -133,6 +133,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn an_agreement_word_negated_states_no_agreement() {
+        let yes = crate::config::default_agreement_words();
+        let no = crate::config::default_disagreement_words();
+        for text in [
+            "I can't agree with that yet.",
+            "We haven't agreed on the budget.",
+            "我不太同意这个方案。",
+            "我不赞成。",
+            "我们还没有达成一致。",
+        ] {
+            assert!(!states_agreement(text, &yes, &no), "{text}");
+            assert_eq!(stated_stance(text, &yes, &no), Stance::Disagree, "{text}");
+        }
+    }
+
+    #[test]
     fn a_disagreement_is_outright_in_the_opening_or_without_a_stated_agreement() {
         let yes = crate::config::default_agreement_words();
         let no = crate::config::default_disagreement_words();

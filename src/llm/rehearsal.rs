@@ -56,7 +56,8 @@ fn capability(agent: &Agent, seed: u64) -> String {
         .capabilities
         .as_deref()
         .unwrap_or("")
-        .split(',')
+        // A list in English or Chinese punctuation.
+        .split([',', '，', '、'])
         .map(str::trim)
         .filter(|c| !c.is_empty())
         .collect();

@@ -198,6 +198,13 @@ struct RawAgent {
     translations: BTreeMap<String, RawPersona>,
 }
 
+/// A translation's key as the program looks it up: a language it speaks
+/// ("zh", "zh-CN", "Chinese" are all `zh`), else the key in lower case
+/// (kept, unused).
+fn language_code(key: &str) -> String {
+    Lang::from_setting(key).map_or_else(|| key.trim().to_lowercase(), |l| l.code().to_string())
+}
+
 impl RawPersona {
     /// The fields as a party uses them: sanitised, an empty one as absent.
     fn into_persona(self) -> Persona {
@@ -307,7 +314,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         translations: raw
             .translations
             .into_iter()
-            .map(|(code, t)| (code.trim().to_lowercase(), t.into_persona()))
+            .map(|(code, t)| (language_code(&code), t.into_persona()))
             .collect(),
     };
     for (key, value) in [
@@ -414,7 +421,7 @@ mod tests {
     fn a_translation_replaces_the_fields_it_gives_in_its_language_only() {
         let text = GOOD.replace(
             "---\nExtra.",
-            "translations:\n  zh:\n    title: 架构师\n    principles:\n      - 边界优先\n  ZH-tw:\n    role: 另一种\n---\nExtra.",
+            "translations:\n  zh-CN:\n    title: 架构师\n    principles:\n      - 边界优先\n  ES:\n    role: arquitecto\n---\nExtra.",
         );
         let a = parse_agent(&file("agents/a.md", &text)).unwrap();
         let zh = a.in_language(Lang::Zh);
@@ -423,7 +430,8 @@ mod tests {
         assert_eq!(zh.role, "r", "a field not given stays as written");
         assert_eq!(zh.name, "Ingrid", "names are not translated");
         assert_eq!(a.in_language(Lang::En), a, "no English block: the file as written");
-        assert!(a.translations.contains_key("zh-tw"), "codes are read in lower case");
+        assert!(a.translations.contains_key("zh"), "any spelling of a language it speaks");
+        assert!(a.translations.contains_key("es"), "others are kept in lower case");
     }
 
     #[test]
@@ -431,7 +439,7 @@ mod tests {
         let text = GOOD.replace("---\nExtra.", "translations:\n  zh:\n    titel: 架构师\n---\nExtra.");
         let e = parse_agent(&file("agents/a.md", &text)).unwrap_err();
         assert_eq!(e.file, "agents/a.md");
-        assert!(e.line.is_some(), "{e}");
+        assert_eq!(e.line, Some(12), "{e}");
         assert!(e.to_string().contains("titel"), "{e}");
     }
 

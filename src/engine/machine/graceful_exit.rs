@@ -307,6 +307,7 @@ pub(super) fn engaged_names(agents: &[Agent], s: &Session) -> Vec<String> {
         .map(|a| a.name.clone())
         .collect()
 }
+
 /// The exit flag of the session file that `reason` raises.
 fn raise(flags: &mut ExitFlags, reason: ExitReason) {
     match reason {

@@ -10,6 +10,7 @@ use super::confirm::Pending;
 use super::{Next, Room, RoundInput};
 use crate::engine::prompts::PromptEnv;
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
+use crate::i18n::Say;
 use crate::roster::agents::Agent;
 use crate::session::{
     CastMember, ConfirmStatus, ConversationState, DiligenceState, ExitFlags, Frontmatter, Latency, ProviderRecord, Session, SessionStore,
@@ -311,6 +312,56 @@ impl Party {
     pub(super) fn set_phase(&mut self, p: Phase) {
         self.phase = p;
         self.emit(Event::Status(self.status()));
+    }
+
+    /// A failed turn, in the transcript and the file, then shown.
+    pub(super) async fn record_failure(&mut self, round: u32, agent: &Agent, cause: String) {
+        let text = crate::i18n::Room::AgentFailed {
+            agent: &agent.label(),
+            cause: &cause,
+        }
+        .say(self.room.lang);
+        self.record_round_turn(round, TurnKind::Failed, agent, text, false);
+        self.save().await;
+        self.emit(Event::AgentFailed {
+            agent: agent.id.clone(),
+            round,
+            cause,
+        });
+    }
+
+    /// Twice nothing of its own: in a meeting, one passes. Not a failure:
+    /// the server answered. A round everyone passed was still played.
+    pub(super) async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
+        tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
+        self.count_cut("passed");
+        let text = crate::i18n::Room::AgentPassed { agent: &agent.label() }.say(self.room.lang);
+        self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
+        self.count_round(round);
+        self.save().await;
+        self.emit(Event::AgentPassed {
+            agent: agent.id.clone(),
+            round,
+            text,
+        });
+    }
+
+    /// A reply that counts: in the transcript and the file, then shown.
+    /// `latency` None: it was interrupted.
+    pub(super) async fn record_agent_message(&mut self, round: u32, agent: &Agent, text: String, latency: Option<Latency>) {
+        let interrupted = latency.is_none();
+        self.push_reply(round, TurnKind::Agent, agent, text.clone(), interrupted, latency);
+        self.count_round(round);
+        self.save().await;
+        self.emit(Event::AgentMessage {
+            agent: agent.id.clone(),
+            name: agent.name.clone(),
+            icon: agent.icon.clone(),
+            round,
+            text,
+            interrupted,
+            latency,
+        });
     }
 
     pub(super) fn push_turn(&mut self, kind: TurnKind, agent: Option<&Agent>, text: String, interrupted: bool) {

@@ -9,8 +9,8 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, Act, RoundFacts};
-use crate::engine::stated::{disagrees_outright, stated_stance, states_agreement};
+use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, yes_in_words, Act, RoundFacts};
+use crate::engine::stated::{disagrees_outright, stated_stance};
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{HeardRecord, ReadingRecord, TurnKind};
@@ -255,7 +255,7 @@ impl Party {
                 self.notice(crate::engine::NoticeKind::Info, said).await;
                 outcome = Some(self.end_proposal(&host, text.clone(), text).await);
             }
-            "check_agreement" if agreed(stances, passed, self.stated_agreement(replies)) => {
+            "check_agreement" if agreed(stances, passed, self.stated_agreement(replies, stances)) => {
                 // Every speaker passed: the room had nothing to add.
                 let unopposed = stances.is_empty();
                 let text = self.render(if unopposed { "agreement_unopposed" } else { "agreement_proposal" }, &[]);
@@ -273,13 +273,13 @@ impl Party {
         outcome
     }
 
-    /// Whether a reply of the round states agreement in its own words: a
-    /// yes the host heard completes a consensus but cannot start one.
-    fn stated_agreement(&self, replies: &[(String, String)]) -> bool {
+    /// Whether a reply the round counts as a yes (`stances`, in the order
+    /// of `replies`) states agreement in its own words: a yes the host
+    /// heard completes a consensus but cannot start one, and a reply heard
+    /// as no cannot start it either, whatever its words.
+    fn stated_agreement(&self, replies: &[(String, String)], stances: &[Stance]) -> bool {
         let c = &self.room.cfg.party.consensus;
-        replies
-            .iter()
-            .any(|(_, text)| states_agreement(text, &c.agreement_words, &c.disagreement_words))
+        yes_in_words(replies, stances, &c.agreement_words, &c.disagreement_words)
     }
 
     /// The host's proposal to end an invited close: with the point a reply

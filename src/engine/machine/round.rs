@@ -15,10 +15,9 @@ use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::engine::hygiene::Voices;
 use crate::engine::{Event, NoticeKind, Phase};
-use crate::i18n::{Room, Say};
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
-use crate::session::{Latency, StepId, TurnKind};
+use crate::session::{StepId, TurnKind};
 use crate::verdict::SelfCheck;
 
 /// The round as the next speaker finds it.
@@ -454,56 +453,6 @@ impl Party {
             }
             None => true,
         }
-    }
-
-    /// A failed turn, in the transcript and the file, then shown.
-    async fn record_failure(&mut self, round: u32, agent: &Agent, cause: String) {
-        let text = Room::AgentFailed {
-            agent: &agent.label(),
-            cause: &cause,
-        }
-        .say(self.room.lang);
-        self.record_round_turn(round, TurnKind::Failed, agent, text, false);
-        self.save().await;
-        self.emit(Event::AgentFailed {
-            agent: agent.id.clone(),
-            round,
-            cause,
-        });
-    }
-
-    /// Twice nothing of its own: in a meeting, one passes. Not a failure:
-    /// the server answered. A round everyone passed was still played.
-    async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
-        tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
-        self.count_cut("passed");
-        let text = Room::AgentPassed { agent: &agent.label() }.say(self.room.lang);
-        self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
-        self.count_round(round);
-        self.save().await;
-        self.emit(Event::AgentPassed {
-            agent: agent.id.clone(),
-            round,
-            text,
-        });
-    }
-
-    /// A reply that counts: in the transcript and the file, then shown.
-    /// `latency` None: it was interrupted.
-    async fn record_agent_message(&mut self, round: u32, agent: &Agent, text: String, latency: Option<Latency>) {
-        let interrupted = latency.is_none();
-        self.push_reply(round, TurnKind::Agent, agent, text.clone(), interrupted, latency);
-        self.count_round(round);
-        self.save().await;
-        self.emit(Event::AgentMessage {
-            agent: agent.id.clone(),
-            name: agent.name.clone(),
-            icon: agent.icon.clone(),
-            round,
-            text,
-            interrupted,
-            latency,
-        });
     }
 
     /// After the speakers: what the round came to decides what comes next —
