@@ -131,12 +131,10 @@ impl Printer {
             | Event::RoundStarted { .. }
             | Event::AgentStarted { .. }
             | Event::AgentToken { .. }
-            | Event::AgentRetrying { .. }
             | Event::AgentMessage { .. }
             | Event::Farewell { .. }
-            | Event::AgentFailed { .. }
-            | Event::AgentPassed { .. }
             | Event::RoundFinished { .. } => self.round_text(out, ev),
+            Event::AgentRetrying { .. } | Event::AgentFailed { .. } | Event::AgentPassed { .. } => self.trouble_text(out, ev),
             Event::ServerWaiting { .. } => self.server_text(out, ev),
             Event::ConfirmationRequest { .. }
             | Event::AwaitingInput { .. }
@@ -278,7 +276,6 @@ impl Printer {
                 self.end_line(&mut out);
             }
             Event::Farewell { .. } => self.end_line(&mut out),
-            Event::AgentRetrying { .. } | Event::AgentFailed { .. } | Event::AgentPassed { .. } => self.trouble_text(out, ev),
             Event::RoundFinished { menu, .. } => {
                 self.end_line(&mut out);
                 let _ = writeln!(out, "\n{menu}");

@@ -51,12 +51,11 @@ impl App {
             ev @ (Event::AgentStarted { .. }
             | Event::AgentFirstToken { .. }
             | Event::AgentToken { .. }
-            | Event::AgentRetrying { .. }
-            | Event::ServerWaiting { .. }
             | Event::AgentMessage { .. }
-            | Event::AgentFailed { .. }
-            | Event::AgentPassed { .. }
             | Event::Farewell { .. }) => self.on_pane_event(ev),
+            ev @ (Event::AgentRetrying { .. } | Event::ServerWaiting { .. } | Event::AgentFailed { .. } | Event::AgentPassed { .. }) => {
+                self.on_pane_trouble(ev)
+            }
             ev @ (Event::EndProposal { .. }
             | Event::ConfirmationRequest { .. }
             | Event::TurnConfirmationRequest(..)
@@ -213,9 +212,6 @@ impl App {
                     p.latency = latency;
                 }
                 self.push_in_order(EntryKind::Agent { id: agent, interrupted }, text);
-            }
-            e @ (Event::AgentRetrying { .. } | Event::ServerWaiting { .. } | Event::AgentFailed { .. } | Event::AgentPassed { .. }) => {
-                self.on_pane_trouble(e)
             }
             Event::Farewell { agent, text, .. } => {
                 if let Some(p) = self.pane_mut(&agent) {
