@@ -19,7 +19,7 @@ facilitator never sees as one).
 """
 import argparse, json, os, time
 
-from read_probe import HERE, top
+from read_probe import HERE, answer_probs
 
 
 def main():
@@ -35,10 +35,7 @@ def main():
     for r in rows:
         user = (d["user"].replace("{{message}}", r["message"]).replace("{{name}}", r["name"])
                 .replace("{{question}}", r["question"].strip()))
-        ps = {}
-        for tok, p in top(a.port, d["system"], user, 10):
-            if tok.upper() in letters:
-                ps[tok.upper()] = ps.get(tok.upper(), 0) + p
+        ps = answer_probs(a.port, d["system"], user, letters)
         got = letters[max(ps, key=ps.get)] if ps else "?"
         confusion[(r["asks"], got)] = confusion.get((r["asks"], got), 0) + 1
         mark = "  " if got == r["asks"] else "XX"

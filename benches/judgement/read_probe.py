@@ -58,6 +58,15 @@ def top(port, system, user, n):
     return [(e["token"].strip(), math.exp(e["logprob"])) for e in r["choices"][0]["logprobs"]["content"][0]["top_logprobs"]]
 
 
+def answer_probs(port, system, user, answers):
+    """The first token's probability for each of `answers` (upper case), summed over its spellings."""
+    ps = {}
+    for tok, p in top(port, system, user, 10):
+        if tok.upper() in answers:
+            ps[tok.upper()] = ps.get(tok.upper(), 0) + p
+    return ps
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("design", nargs="?", help="a design file; without one, the shipped templates")
@@ -76,10 +85,7 @@ def main():
         for sid, exp, earlier, text in rows:
             def letter(shown):
                 user = d["user"].replace("{{earlier}}", " / ".join(shown[-3:]) or "(nothing yet)").replace("{{message}}", text)
-                ps = {}
-                for tok, p in top(a.port, d["system"], user, 10):
-                    if tok.upper() in ("A", "B", "C", "D"):
-                        ps[tok.upper()] = ps.get(tok.upper(), 0) + p
+                ps = answer_probs(a.port, d["system"], user, ("A", "B", "C", "D"))
                 return max(ps, key=ps.get) if ps else "?"
             # --two-stage: the message alone first; its earlier messages only
             # to check a job's facts were not given before.

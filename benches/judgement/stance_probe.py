@@ -13,7 +13,7 @@ The figure that matters most: N or O heard as yes (a false consensus).
 """
 import argparse, json, os, time
 
-from read_probe import HERE, template, top
+from read_probe import HERE, answer_probs, template
 
 LETTER = {"A": "Y", "B": "N", "C": "O"}
 
@@ -36,10 +36,7 @@ def main():
     confusion, t0 = {}, time.time()
     for r in rows:
         user = d["user"].replace("{{question}}", r["question"]).replace("{{name}}", r["name"]).replace("{{reply}}", r["reply"].strip())
-        ps = {}
-        for tok, p in top(a.port, d["system"], user, 10):
-            if tok.upper() in letters:
-                ps[tok.upper()] = ps.get(tok.upper(), 0) + p
+        ps = answer_probs(a.port, d["system"], user, letters)
         got = letters[max(ps, key=ps.get)] if ps else "?"
         confusion[(r["says"], got)] = confusion.get((r["says"], got), 0) + 1
         mark = "  " if got == r["says"] or (two and got == "N" and r["says"] == "O") else "XX"
