@@ -265,3 +265,33 @@ async fn the_continue_prompt_handed_back_is_cut() {
     let s = load(&session_file(&events));
     assert!(s.fm.hygiene.get("runtime_text").copied().unwrap_or(0) >= 2, "{:?}", s.fm.hygiene);
 }
+
+#[tokio::test]
+async fn a_turn_of_thanks_or_a_bare_yes_is_never_shown_and_is_asked_again() {
+    // "Thank you, Maya." and "同意。" as whole turns: the 1.5B's stubs.
+    let server = FakeOpenAi::start(|r, n| {
+        if !is_turn(r) {
+            return stream_events(vec![chunk(Some("[]"), Some("stop"))]);
+        }
+        if r.prompt_text().contains("set aside") {
+            stream_events(events_of(&plain(n)))
+        } else {
+            stream_events(events_of(["Thank you, Maya.", "I completely agree!", "同意。"][n % 3]))
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let streamed = shown_tokens(&events);
+    for stub in ["Thank you", "agree", "同意"] {
+        assert!(!streamed.contains(stub), "a stub streamed: {streamed:?}");
+    }
+    let replies = agent_messages(&events);
+    assert!(
+        !replies.is_empty() && replies.iter().all(|(_, t)| t.starts_with("Idea ")),
+        "{replies:?}"
+    );
+    let s = load(&session_file(&events));
+    assert!(s.fm.hygiene.get("stub").copied().unwrap_or(0) >= 2, "{:?}", s.fm.hygiene);
+    assert_eq!(s.fm.hygiene.get("stub"), s.fm.hygiene.get("asked_again"));
+}

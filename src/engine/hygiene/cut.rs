@@ -30,6 +30,9 @@ pub(crate) enum CutKind {
     /// A line that is part of a marker (`!-- END -->`), or a marker made
     /// up in the markers' form (`<!-- BEGIN -->`): dropped.
     MarkerFragment,
+    /// A reply that only thanked or agreed (`Thank you, Maya.`, `同意。`):
+    /// no turn of its own, asked again.
+    Stub,
 }
 
 impl CutKind {
@@ -47,6 +50,7 @@ impl CutKind {
             CutKind::Salutation => "salutation",
             CutKind::OutOfCharacter => "out_of_character",
             CutKind::MarkerFragment => "marker_fragment",
+            CutKind::Stub => "stub",
         }
     }
 }
@@ -55,4 +59,25 @@ impl CutKind {
 pub(crate) struct Cut {
     pub kind: CutKind,
     pub text: String,
+}
+
+/// What the session file's counters count: the cuts, and the turns asked
+/// again or passed for having nothing of their own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Counter {
+    Cut(CutKind),
+    /// A reply with nothing of its own, asked for once more.
+    AskedAgain,
+    /// Asked again, still nothing of its own: the agent passed the round.
+    Passed,
+}
+
+impl Counter {
+    pub(crate) fn code(self) -> &'static str {
+        match self {
+            Counter::Cut(kind) => kind.code(),
+            Counter::AskedAgain => "asked_again",
+            Counter::Passed => "passed",
+        }
+    }
 }

@@ -355,3 +355,21 @@ pub(super) fn is_marker_fragment(line: &str, marker: &str) -> bool {
     let m = marker.trim();
     t.chars().count() >= 4 && t != m && (m.ends_with(t) || m.starts_with(t)) && t.chars().any(|c| !c.is_alphanumeric() && c != ' ')
 }
+
+/// A line that opens as the runtime's notes in the prompt do
+/// (`(Note from the session, …`): the note copied, never speech.
+pub(super) fn opens_runtime_note(line: &str) -> bool {
+    let t = line.trim_start().to_lowercase();
+    PHRASES.runtime_note_openings.iter().any(|o| t.starts_with(o.as_str()))
+}
+
+/// A line still on its way to a runtime note's opening, or past one: it
+/// waits for its end.
+pub(super) fn could_open_runtime_note(start: &str) -> bool {
+    let t = start.trim_start().to_lowercase();
+    !t.is_empty()
+        && PHRASES
+            .runtime_note_openings
+            .iter()
+            .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
+}

@@ -17,8 +17,9 @@ use std::collections::HashSet;
 use crate::engine::markers::Marker;
 
 pub(crate) use addressee::for_the_room;
-pub(crate) use cut::{Cut, CutKind};
+pub(crate) use cut::{Counter, Cut, CutKind};
 pub(crate) use sentences::first_sentences;
+pub(crate) use verdict::{left, mostly_echo, question_after_marker, Left};
 pub(crate) use voices::Voices;
 use voices::{EARLIER, RUNTIME};
 
@@ -30,6 +31,7 @@ mod phrases;
 mod sentences;
 #[cfg(test)]
 mod tests;
+mod verdict;
 mod voices;
 
 use labels::{
@@ -57,9 +59,11 @@ pub(crate) struct Hygiene {
     shown: usize,
     /// Nothing has been kept yet.
     reply_start: bool,
-    /// A lone interjection opening the reply, unshown until the next
-    /// sentence shows what it opened (`opening.rs`).
+    /// Interjections and acknowledgements opening the reply, unshown
+    /// until the next sentence shows what they opened (`opening.rs`).
     opener: Option<String>,
+    /// The held opening thanks or agrees: alone, it is a stub.
+    opener_acknowledges: bool,
     kept: String,
     /// Runs of words of the kept sentences (the loop guard), and the short
     /// ones whole.
@@ -94,6 +98,7 @@ impl Hygiene {
             shown: 0,
             reply_start: true,
             opener: None,
+            opener_acknowledges: false,
             kept: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
@@ -159,7 +164,9 @@ impl Hygiene {
     pub(crate) fn finish(&mut self, capped: bool) -> String {
         let mut step = Step::default();
         self.settle_last(capped, &mut step);
-        // A lone "Sure!" that nothing dropped after it: the speaker's own.
+        // Thanks or a yes and nothing after: no turn. A lone "Sure!" that
+        // nothing dropped after it is the speaker's own.
+        self.drop_stub_opener();
         self.release_opener(&mut step);
         step.show
     }
@@ -230,6 +237,12 @@ impl Hygiene {
             || labels::is_made_up_marker(sentence, &self.voices.markers)
         {
             self.cut(CutKind::MarkerFragment, sentence.trim());
+            return;
+        }
+        // The runtime's note copied: what follows continues it.
+        if labels::opens_runtime_note(sentence) {
+            self.cut(CutKind::RuntimeText, sentence.trim());
+            self.stopped = true;
             return;
         }
         if self.reply_start && labels::is_salutation(sentence) {
@@ -485,6 +498,7 @@ impl Hygiene {
             || could_be_label(t, std::slice::from_ref(&self.voices.own))
             || self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own))
             || labels::could_break_character(t)
+            || labels::could_open_runtime_note(t)
             // An HTML comment is judged whole: it may be a marker made up.
             || t.starts_with("<!--")
             // A sentence is judged whole (`settle`): one shown in part can

@@ -2,11 +2,13 @@
 //! speaks — "Certainly! Here's Priya's response as she would speak:", a bare
 //! ": Amara, …" — and none of that is a word of the meeting. A lone
 //! interjection first ("Certainly!") waits for the sentence after it:
-//! dropped with a meta sentence, shown with anything else.
+//! dropped with a meta sentence, shown with anything else. So does a
+//! sentence that only thanks or agrees ("Thank you, Maya."); a reply of
+//! nothing else is a stub and no turn.
 
 use super::labels::{is_meta, strip_preface};
 use super::phrases::PHRASES;
-use super::{CutKind, Hygiene, Step};
+use super::{CutKind, Hygiene, Step, Voices};
 
 impl Hygiene {
     /// `s`, a sentence while nothing of the reply is kept yet, without what
@@ -55,14 +57,34 @@ impl Hygiene {
         Some(s)
     }
 
-    /// Holds a lone interjection that opens the reply until the next
-    /// sentence shows what it opened. False: `sentence` is no such opener.
+    /// Holds interjections and acknowledgements that open the reply until
+    /// the next sentence shows what they opened. False: `sentence` is
+    /// neither, or something of the reply's own came before it.
     pub(super) fn hold_opener(&mut self, sentence: &str) -> bool {
-        if !self.reply_start || self.opener.is_some() || !is_interjection(sentence) {
+        if !self.reply_start {
             return false;
         }
-        self.opener = Some(sentence.to_string());
+        // Only a speaker's turn can be a stub (a host's "Yes" is its
+        // answer); a stock line said before is an echo first, dropped by
+        // that rule.
+        let acknowledges = !self.voices.own.is_empty()
+            && is_acknowledgement(sentence, &self.voices)
+            && self.copied(&self.voices.tokens(sentence)).is_none();
+        if !acknowledges && (self.opener.is_some() || !is_interjection(sentence)) {
+            return false;
+        }
+        self.opener.get_or_insert_with(String::new).push_str(sentence);
+        self.opener_acknowledges |= acknowledges;
         true
+    }
+
+    /// A reply that only thanked or agreed is over: a stub, no turn.
+    pub(super) fn drop_stub_opener(&mut self) {
+        if self.opener_acknowledges && self.kept.trim().is_empty() {
+            if let Some(opener) = self.opener.take() {
+                self.cut(CutKind::Stub, opener.trim());
+            }
+        }
     }
 
     /// The held interjection was the speaker's own: shown, ahead of `step`'s text.
@@ -81,6 +103,35 @@ fn is_interjection(sentence: &str) -> bool {
     let t = sentence.trim();
     let body = t.trim_end_matches(['!', '.', '！', '。']);
     body.len() < t.len() && PHRASES.interjections.contains(&body.to_lowercase())
+}
+
+/// A sentence that only thanks or agrees ("Thank you, Maya.", "I
+/// completely agree!"): what is left once the room's names and the
+/// punctuation are taken out is one of the language files' acknowledgements.
+/// Only the others' names go: its own name makes it self-address.
+fn is_acknowledgement(sentence: &str, voices: &Voices) -> bool {
+    let mut t = sentence.trim().to_lowercase();
+    if t.len() > 80 {
+        return false;
+    }
+    // Thanking oneself is no acknowledgement: the self-address rules take it.
+    for name in voices.others.iter().filter(|n| !n.is_empty()) {
+        t = t.replace(&name.to_lowercase(), " ");
+    }
+    let words: Vec<&str> = t
+        .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
+        .filter(|w| !w.is_empty())
+        .collect();
+    // "Thank you, Sam and Kofi": the room's words between the names go too.
+    let unnamed: Vec<&str> = words
+        .iter()
+        .copied()
+        .filter(|w| !PHRASES.salutation_room.iter().any(|r| r == w))
+        .collect();
+    [words, unnamed]
+        .iter()
+        .map(|w| w.join(" "))
+        .any(|bare| !bare.is_empty() && PHRASES.acknowledgements.contains(&bare))
 }
 
 #[cfg(test)]

@@ -16,6 +16,8 @@ static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/hygiene/phr
 #[serde(default, deny_unknown_fields)]
 pub(super) struct Phrases {
     pub interjections: Vec<String>,
+    pub acknowledgements: Vec<String>,
+    pub runtime_note_openings: Vec<String>,
     pub writing: Vec<String>,
     pub about_reply: Vec<String>,
     pub about_reply_same: Vec<(String, String)>,
@@ -38,6 +40,8 @@ impl Phrases {
     fn extend(&mut self, other: Phrases) {
         let Phrases {
             interjections,
+            acknowledgements,
+            runtime_note_openings,
             writing,
             about_reply,
             about_reply_same,
@@ -56,6 +60,8 @@ impl Phrases {
             facts_question_words,
         } = other;
         self.interjections.extend(interjections);
+        self.acknowledgements.extend(acknowledgements);
+        self.runtime_note_openings.extend(runtime_note_openings);
         self.writing.extend(writing);
         self.about_reply.extend(about_reply);
         self.about_reply_same.extend(about_reply_same);
@@ -77,6 +83,8 @@ impl Phrases {
     fn lowercase(&mut self) {
         for list in [
             &mut self.interjections,
+            &mut self.acknowledgements,
+            &mut self.runtime_note_openings,
             &mut self.writing,
             &mut self.about_reply,
             &mut self.greetings,

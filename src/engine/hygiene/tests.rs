@@ -187,7 +187,7 @@ fn a_sentence_that_closes_on_the_speakers_own_name_loses_it() {
     }
     // Someone else's name, or her own name not as a call, stays.
     for keep in [
-        "Thank you, Kofi!",
+        "Thank you, Kofi! Billing goes first.",
         "Research first, as I told Maya.",
         "Research first: that is Maya.",
     ] {
@@ -207,7 +207,7 @@ fn talk_about_writing_the_reply_is_removed() {
         assert!(cuts.contains(&CutKind::OwnLabel), "{reply}: {cuts:?}");
     }
     // An interjection of the speaker's own is shown, in its place.
-    for keep in ["Agreed.\nResearch first.", "Absolutely!"] {
+    for keep in ["Agreed.\nResearch first.", "Absolutely! Research first."] {
         for n in [1, 4, 80] {
             let (shown, _, cuts, _) = run(keep, n, None, false);
             assert_eq!(shown, keep, "pieces of {n}");

@@ -8,6 +8,7 @@ use chrono::Utc;
 use super::clock::{at, Clock};
 use super::confirm::Pending;
 use super::{Next, Room, RoundInput};
+use crate::engine::hygiene::Counter;
 use crate::engine::prompts::PromptEnv;
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::i18n::Say;
@@ -334,7 +335,7 @@ impl Party {
     /// the server answered. A round everyone passed was still played.
     pub(super) async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
         tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
-        self.count_cut("passed");
+        self.count(Counter::Passed);
         let text = crate::i18n::Room::AgentPassed { agent: &agent.label() }.say(self.room.lang);
         self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
         self.count_round(round);

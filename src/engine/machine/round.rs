@@ -13,7 +13,7 @@ use super::self_check::Checked;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
-use crate::engine::hygiene::Voices;
+use crate::engine::hygiene::{Counter, Voices};
 use crate::engine::{Event, NoticeKind, Phase};
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
@@ -249,7 +249,7 @@ impl Party {
                     // Another sample of the same prompt (a server's prompt
                     // cache makes it cheap) usually has words of its own.
                     tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
-                    self.count_cut("asked_again");
+                    self.count(Counter::AskedAgain);
                     self.emit(Event::AgentRetrying {
                         agent: agent.id.clone(),
                         attempt: 1,

@@ -8,7 +8,7 @@ use futures::stream::BoxStream;
 use super::party::Party;
 use super::Room;
 use crate::engine::budget::estimate_tokens;
-use crate::engine::hygiene::{Cut, Hygiene, Voices};
+use crate::engine::hygiene::{self, Counter, Cut, Hygiene, Left, Voices};
 use crate::engine::markers::{Marker, MarkerFilter};
 use crate::engine::Event;
 use crate::llm::{ChatRequest, LlmEvent};
@@ -228,33 +228,19 @@ impl Party {
         self.count_cuts(&take.id, take.hygiene.cuts());
         let shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
-        // What cleaning left may be a stub ("Sure." of "Sure, Maya."):
-        // no turn either.
-        let words = shown.split_whitespace().count() + shown.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
-        let stub = !take.hygiene.cuts().is_empty() && words < 3;
-        // `### Settled\n### Open`: the shape of an answer, not one.
-        let headings_only = !shown.trim().is_empty()
-            && shown.lines().all(|l| {
-                let l = l.trim();
-                l.is_empty() || l.starts_with('#') || l.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | ' '))
-            });
-        if (shown.trim().is_empty() || stub || headings_only) && take.named {
-            let mut what: Vec<&str> = take.hygiene.cuts().iter().map(|c| c.kind.code()).collect();
-            if headings_only {
-                what.push("headings_only");
-            }
-            return if what.is_empty() {
-                Reply::Failed(crate::tr!("the reply was empty", "回复为空"))
-            } else {
+        match hygiene::left(&shown, take.hygiene.cuts()) {
+            Left::Empty if take.named => return Reply::Failed(crate::tr!("the reply was empty", "回复为空")),
+            Left::Nothing(what) if take.named => {
                 let what = what.join(", ");
-                Reply::Emptied(crate::tr!(
+                return Reply::Emptied(crate::tr!(
                     "nothing left after cleaning the reply ({what})",
                     "清理回复后没有剩余内容（{what}）"
-                ))
-            };
+                ));
+            }
+            _ => {}
         }
         let question = if take.filter.found(1) {
-            question_in(&raw, &Marker::new(&take.markers[1]))
+            hygiene::question_after_marker(&raw, &Marker::new(&take.markers[1]))
         } else {
             None
         };
@@ -266,16 +252,9 @@ impl Party {
             // (what OpenAI-compatible servers stream).
             tokens: take.counted.map_or(take.pieces, |c| u32::try_from(c).unwrap_or(u32::MAX)),
         };
-        let echo: usize = take
-            .hygiene
-            .cuts()
-            .iter()
-            .filter(|c| c.kind == crate::engine::hygiene::CutKind::Echo)
-            .map(|c| c.text.len())
-            .sum();
         Reply::Completed {
             raw,
-            echoed: echo > shown.len(),
+            echoed: hygiene::mostly_echo(&shown, take.hygiene.cuts()),
             shown,
             end_marker: take.filter.found(0),
             question,
@@ -287,106 +266,12 @@ impl Party {
     fn count_cuts(&mut self, agent: &str, cuts: &[Cut]) {
         for c in cuts {
             tracing::info!(agent, kind = c.kind.code(), text = %crate::text::ellipsize(&c.text, 300), "reply hygiene cut");
-            self.count_cut(c.kind.code());
+            self.count(Counter::Cut(c.kind));
         }
     }
 
-    pub(super) fn count_cut(&mut self, code: &str) {
-        *self.session.fm.hygiene.entry(code.to_string()).or_default() += 1;
-    }
-}
-
-/// The question after the ask marker: the rest of its line, or the next
-/// non-empty line if nothing follows it there — a question only if it has
-/// a question mark. A marker that ends the reply asks the last question
-/// before it: on the line above when it opens its own line, as instructed,
-/// or just before it ("Which budget?!@human"). Without a question mark it
-/// asks nothing: small models also write the marker as a flourish
-/// ("Yes!@human", "@human Hey Sam! …", "!?@human" after or before a plain
-/// statement).
-pub(super) fn question_in(raw: &str, marker: &Marker) -> Option<String> {
-    let asks = |t: &str| t.contains(['?', '？']);
-    let mut lines = raw.lines().map(str::trim);
-    let mut above = "";
-    while let Some(line) = lines.next() {
-        let Some(at) = marker.find(line) else {
-            if !line.is_empty() {
-                above = line;
-            }
-            continue;
-        };
-        let rest = line[at.end..].trim();
-        let after = if rest.is_empty() {
-            lines.find(|l| !l.is_empty())
-        } else {
-            Some(rest)
-        };
-        return match after {
-            Some(q) => asks(q).then(|| q.to_string()),
-            None if at.start == 0 => last_question(above),
-            None => {
-                // The marker's own marks may end the question ("…?!@human").
-                let mut before = line[..at.start].trim_end().to_string();
-                before.extend(line[at.start..].chars().next().filter(|c| ['?', '？'].contains(c)));
-                last_question(&before)
-            }
-        };
-    }
-    None
-}
-
-/// The last sentence of `text` that ends with a question mark.
-fn last_question(text: &str) -> Option<String> {
-    let end = text.rfind(['?', '？'])?;
-    let end = end + text[end..].chars().next().map_or(1, char::len_utf8);
-    let start = text[..end]
-        .trim_end_matches(['?', '？'])
-        .rfind(['.', '!', '?', '。', '！', '？'])
-        .map_or(0, |i| i + text[i..].chars().next().map_or(1, char::len_utf8));
-    Some(text[start..end].trim().to_string()).filter(|q| q.chars().count() > 1)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_question_is_what_follows_the_ask_marker() {
-        let m = Marker::new("!?@human");
-        let q = |raw: &str| question_in(raw, &m);
-        assert_eq!(
-            q("Research first.\n!?@human Which users matter most?").as_deref(),
-            Some("Which users matter most?")
-        );
-        assert_eq!(q("Research first.\n!?@human\n\nWhich users?").as_deref(), Some("Which users?"));
-        // A statement after it asks nothing (the 1.5B put the marker before its whole reply).
-        assert_eq!(q("!?@human\nIt's clear that a formal orientation helps."), None);
-        // Only the marker, as the last line: the question on the line above.
-        assert_eq!(
-            q("Research first. Which users matter most?\n!?@human").as_deref(),
-            Some("Which users matter most?")
-        );
-        // After a plain statement it asks nothing (a lone marker after one habit, from the 1.5B).
-        assert_eq!(q("One habit helps: a fixed agenda.\n!?@human"), None);
-        // A spelling with a mark dropped opens a line as well.
-        assert_eq!(q("!@human What is the budget?").as_deref(), Some("What is the budget?"));
-        assert_eq!(q("No marker here?"), None);
-    }
-
-    #[test]
-    fn a_marker_written_mid_line_asks_only_when_a_question_follows() {
-        let m = Marker::new("!?@human");
-        let q = |raw: &str| question_in(raw, &m);
-        // The local 1.5B's flourishes: no question for the facilitator.
-        assert_eq!(q("Yes!@human"), None);
-        assert_eq!(q("Hi!@human Ingrid has just made a valid point."), None);
-        assert_eq!(q("Goodbye!@human Thank you all."), None);
-        assert_eq!(q("@human Hey Sam! I thought about this."), None);
-        assert_eq!(q("Which budget do we have?!@human").as_deref(), Some("Which budget do we have?"));
-        assert_eq!(q("Good point. 预算是多少？!?@human").as_deref(), Some("预算是多少？"));
-        assert_eq!(
-            q("Hiro!@human Could you share last month's sales?").as_deref(),
-            Some("Could you share last month's sales?")
-        );
+    /// One more of `what` in the session file's counters.
+    pub(super) fn count(&mut self, what: Counter) {
+        *self.session.fm.hygiene.entry(what.code().to_string()).or_default() += 1;
     }
 }
