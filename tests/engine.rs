@@ -122,7 +122,7 @@ async fn party_runs_to_the_round_limit_with_the_defaults() {
 #[tokio::test]
 async fn chinese_notices_use_the_seed_wording() {
     // Replies of the agents' own (a bare "好的。" is a stub, no turn).
-    let server = FakeOpenAi::start(|_, n| stream_of(&bmad_party::testing::varied_reply(n))).await;
+    let server = FakeOpenAi::start(|_, n| stream_of(&bmad_party::testing::varied_reply_zh(n))).await;
     let mut party = Party::new(&server);
     party.lang = Lang::Zh;
     party.config.party.auto_exit_enabled = true;

@@ -200,6 +200,16 @@ pub(crate) const NEUTRAL_CHECK: &str = r#"{"stance": "new", "ask": "", "end": fa
 /// A reply that shares few words with its neighbours. Each sentence carries
 /// `n` after its third word, so no reply copies a run of words from another
 /// (reply hygiene drops a sentence copied from an earlier turn).
+/// `varied_reply` in Chinese script: ideographs drawn by `n`, so no run
+/// of six recurs between replies (a Chinese party's replies in Latin
+/// letters are in the wrong language).
+pub fn varied_reply_zh(n: usize) -> String {
+    let body: String = (0..18)
+        .filter_map(|i| char::from_u32(0x4E00 + ((n * 7 + i * i * 3 + i * n + i) % 400) as u32))
+        .collect();
+    format!("{n}: {body}")
+}
+
 pub fn varied_reply(n: usize) -> String {
     // The number after every third word: no run of four words recurs
     // between replies, so none is taken for an echo of another.

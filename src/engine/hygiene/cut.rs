@@ -36,6 +36,23 @@ pub(crate) enum CutKind {
 }
 
 impl CutKind {
+    #[cfg(test)]
+    pub(crate) const ALL: [CutKind; 13] = [
+        CutKind::SpeaksAsOther,
+        CutKind::OwnLabel,
+        CutKind::SelfQuote,
+        CutKind::RuntimeText,
+        CutKind::Loop,
+        CutKind::Echo,
+        CutKind::Unspoken,
+        CutKind::Capped,
+        CutKind::Signature,
+        CutKind::Salutation,
+        CutKind::OutOfCharacter,
+        CutKind::MarkerFragment,
+        CutKind::Stub,
+    ];
+
     pub(crate) fn code(self) -> &'static str {
         match self {
             CutKind::SpeaksAsOther => "speaks_as_other",

@@ -14,31 +14,28 @@
 
 use std::collections::HashSet;
 
-use crate::engine::markers::Marker;
-
 pub(crate) use addressee::for_the_room;
 pub(crate) use cut::{Counter, Cut, CutKind};
 pub(crate) use sentences::first_sentences;
-pub(crate) use verdict::{left, mostly_echo, question_after_marker, Left};
+pub(crate) use verdict::{mostly_echo, question_after_marker, Left};
 pub(crate) use voices::Voices;
-use voices::{EARLIER, RUNTIME};
 
 mod addressee;
 mod cut;
 mod labels;
 mod opening;
 mod phrases;
+mod rules;
 mod sentences;
 #[cfg(test)]
 mod tests;
 mod verdict;
 mod voices;
 
-use labels::{
-    about_reply, attributes, capitalise_first, could_be_label, could_be_preface, label_at_start, mentions_any, strip_label,
-    strip_self_attribution,
-};
+use labels::capitalise_first;
+use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, token_starts, TAIL_BYTES};
+use voices::{EARLIER, RUNTIME};
 
 /// What one piece of a reply gives.
 #[derive(Debug, Default, PartialEq)]
@@ -74,7 +71,7 @@ pub(crate) struct Hygiene {
     /// A copied run reaches into the unshown part of `cur`: it stays so
     /// while `cur` grows, so it is not looked for again (a long reply's
     /// sentence is not scanned once per piece).
-    copy_seen: bool,
+    copy_seen: std::cell::Cell<bool>,
     /// Bytes of `cur` known to hold no sentence end.
     scanned: usize,
     /// Pieces received, near enough to tokens; with `cap`, the point from
@@ -102,7 +99,7 @@ impl Hygiene {
             kept: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
-            copy_seen: false,
+            copy_seen: std::cell::Cell::new(false),
             scanned: 0,
             stopped: false,
             cuts: Vec::new(),
@@ -127,7 +124,7 @@ impl Hygiene {
         self.cur.push_str(piece);
         while let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) {
             let sentence: String = self.cur.drain(..end).collect();
-            self.copy_seen = false;
+            self.copy_seen.set(false);
             self.scanned = 0;
             let shown = std::mem::take(&mut self.shown).min(sentence.len());
             self.settle(&sentence, shown, &mut step);
@@ -201,6 +198,11 @@ impl Hygiene {
         &self.cuts
     }
 
+    /// What is left of the reply, judged whole once the stream is over.
+    pub(crate) fn left(&self, shown: &str) -> Left {
+        verdict::left(shown, &self.cuts, self.voices.chinese)
+    }
+
     /// The reply was cut: what followed was void.
     #[cfg(test)]
     pub(crate) fn stopped(&self) -> bool {
@@ -214,7 +216,8 @@ impl Hygiene {
         });
     }
 
-    /// Judges a whole sentence, of which `shown` bytes are on screen already.
+    /// Judges a whole sentence, of which `shown` bytes are on screen
+    /// already, by walking the rule table (`rules.rs`).
     fn settle(&mut self, sentence: &str, shown: usize, step: &mut Step) {
         if shown > 0 {
             // Begun on screen already: that part stays. The rest was held
@@ -222,117 +225,48 @@ impl Hygiene {
             self.settle_tail(sentence, shown, step);
             return;
         }
-        // The speaker's own name alone on a line (a line break ends a
-        // sentence): a letter's signature, held back unshown as the last
-        // words of a reply are.
-        let on_its_line = self.kept.is_empty() || self.kept.trim_end_matches([' ', '\t']).ends_with('\n');
-        if on_its_line && labels::is_signature(sentence, &self.voices.own) {
-            self.cut(CutKind::Signature, sentence.trim());
-            return;
-        }
-        // `!-- END -->`: a marker the model wrote in part is no marker, and
-        // no word of the meeting either; nor is one it made up in the
-        // marker's form (`<!-- BEGIN -->`).
-        if self.voices.markers.iter().any(|m| labels::is_marker_fragment(sentence, m))
-            || labels::is_made_up_marker(sentence, &self.voices.markers)
-        {
-            self.cut(CutKind::MarkerFragment, sentence.trim());
-            return;
-        }
-        // The runtime's note copied: what follows continues it.
-        if labels::opens_runtime_note(sentence) {
-            self.cut(CutKind::RuntimeText, sentence.trim());
-            self.stopped = true;
-            return;
-        }
-        if self.reply_start && labels::is_salutation(sentence) {
-            self.cut(CutKind::Salutation, sentence.trim());
-            return;
-        }
-        if self.hold_opener(sentence) {
-            return;
-        }
         let mut s = sentence.to_string();
-        // A label opens a line, or a sentence within one (`当然！小林：…`).
-        if label_at_start(&s, &self.voices.others).is_some() {
-            self.cut(CutKind::SpeaksAsOther, sentence);
-            self.stopped = true;
-            return;
-        }
-        if let Some(rest) = strip_label(&s, &self.voices.own) {
-            self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
-            s = rest.to_string();
-        }
-        // A self-quote first: its clause may hold a colon too.
-        if let Some(rest) = strip_self_attribution(&s, &self.voices.own) {
-            self.cut(CutKind::SelfQuote, &s[..s.len() - rest.len()]);
-            s = capitalise_first(rest);
-        }
-        if self.reply_start {
-            match self.strip_opening(s) {
-                Some(rest) => s = rest,
-                None => return,
+        for rule in RULES {
+            if !rule.applies(self) {
+                continue;
             }
-        }
-        // "Hey Maya," or "Kofi, I agree" by that agent, at any sentence: the
-        // model took the turn for someone else's.
-        if let Some(rest) = labels::strip_self_address(&s, &self.voices.own) {
-            let lead = s.len() - s.trim_start().len();
-            self.cut(CutKind::SelfQuote, &s[lead..s.len() - rest.len()]);
-            s = [&s[..lead], &capitalise_first(rest)].concat();
-        }
-        if let Some(at) = labels::closing_self_address(&s, &self.voices.own) {
-            self.cut(CutKind::SelfQuote, &s[at.clone()]);
-            s.replace_range(at, "");
-        }
-        let toks = self.voices.tokens(&s);
-        let line = s.trim_start();
-        let signal = self
-            .voices
-            .markers
-            .iter()
-            .find_map(|m| Marker::new(m).find(line).filter(|at| at.start == 0));
-        // A signal line may echo anything but the runtime's own words: a
-        // "question" that recites the ask instruction is no question.
-        let verdict = match signal {
-            Some(at) => match self.copied(&self.voices.tokens(&line[at.end..])) {
-                Some(RUNTIME) => Some(RUNTIME),
-                _ => None,
-            },
-            None => self.copied(&toks),
-        };
-        match verdict {
-            Some(RUNTIME) => {
-                self.cut(CutKind::RuntimeText, &s);
-                self.stopped = true;
-                return;
-            }
-            Some(EARLIER) => {
-                // Dropped; a reply that was nothing else is asked for
-                // again, and one that is so twice passes the round.
-                self.cut(CutKind::Echo, &s);
-                if !self.voices.keep_echoes {
+            let Some(at) = (rule.check)(self, &s) else {
+                continue;
+            };
+            tracing::debug!(rule = rule.name, "a reply rule applies");
+            match rule.does {
+                Does::Hold => {
+                    self.hold_opener(sentence);
                     return;
                 }
+                Does::Stop => {
+                    self.cut(rule.kind, &s[at]);
+                    self.stopped = true;
+                    return;
+                }
+                // The moderator and written replies keep what they echo
+                // (counted all the same): asking again would not change it.
+                Does::Drop if rule.kind == CutKind::Echo && self.voices.keep_echoes => self.cut(rule.kind, &s[at]),
+                Does::Drop => {
+                    self.cut(rule.kind, &s[at]);
+                    return;
+                }
+                Does::Strip { capitalise } => {
+                    self.cut(rule.kind, &s[at.clone()]);
+                    if rule.takes_opener {
+                        if let Some(opener) = self.opener.take() {
+                            self.cut(CutKind::OwnLabel, opener.trim());
+                        }
+                    }
+                    s.replace_range(at.clone(), "");
+                    if capitalise {
+                        s = [&s[..at.start], &capitalise_first(&s[at.start..])].concat();
+                    }
+                    if s.trim().is_empty() {
+                        return;
+                    }
+                }
             }
-            Some(_) => {
-                self.cut(CutKind::Loop, &s);
-                self.stopped = true;
-                return;
-            }
-            None => {}
-        }
-        if labels::breaks_character(&s) {
-            self.cut(CutKind::OutOfCharacter, &s);
-            return;
-        }
-        if attributes(&s, &self.voices.unspoken) {
-            self.cut(CutKind::Unspoken, &s);
-            return;
-        }
-        if attributes(&s, std::slice::from_ref(&self.voices.own)) {
-            self.cut(CutKind::SelfQuote, &s);
-            return;
         }
         self.remember(&s);
         let text = if self.reply_start && self.opener.is_none() {
@@ -344,47 +278,45 @@ impl Hygiene {
     }
 
     /// The unshown rest of a sentence begun on screen (`Kofi, I agree that`,
-    /// then a copy of what Kofi said): a copied rest is dropped and the
-    /// shown part closed with an ellipsis, since it cannot be taken back.
+    /// then a copy of what Kofi said), judged by the table's `tail` rows: a
+    /// part stripped goes; a rest dropped or stopped is replaced by an
+    /// ellipsis closing the shown part, since that cannot be taken back.
     fn settle_tail(&mut self, sentence: &str, shown: usize, step: &mut Step) {
         let mut rest = sentence[shown..].to_string();
-        // The closing words stay unshown as a sentence's last words do.
-        if let Some(at) = labels::closing_self_address(sentence, &self.voices.own).filter(|at| at.start >= shown) {
-            self.cut(CutKind::SelfQuote, &sentence[at.clone()]);
-            rest.replace_range(at.start - shown..at.end - shown, "");
-        }
-        let rest = rest.as_str();
-        let close = |h: &mut Self, step: &mut Step| {
+        let close = |h: &mut Self, rest: &str, step: &mut Step| {
             let ending = if rest.ends_with('\n') { "…\n" } else { "… " };
             step.show.push_str(ending);
             h.kept.push_str(ending);
         };
-        match self.copied(&self.voices.tokens(rest)) {
-            Some(RUNTIME) => {
-                self.cut(CutKind::RuntimeText, rest);
-                self.stopped = true;
-                close(self, step);
-            }
-            Some(EARLIER) => {
-                self.cut(CutKind::Echo, rest);
-                if self.voices.keep_echoes {
-                    self.remember(sentence);
-                    self.keep(rest, step);
-                } else {
-                    self.remember(&sentence[..shown]);
-                    close(self, step);
+        for rule in RULES.iter().filter(|r| r.tail) {
+            match rule.does {
+                // The closing words stay unshown as a sentence's last words do.
+                Does::Strip { .. } => {
+                    if let Some(at) = (rule.check)(self, sentence).filter(|at| at.start >= shown) {
+                        self.cut(rule.kind, &sentence[at.clone()]);
+                        rest.replace_range(at.start - shown..at.end - shown, "");
+                    }
+                }
+                _ => {
+                    let Some(at) = (rule.check)(self, &rest) else {
+                        continue;
+                    };
+                    self.cut(rule.kind, &rest[at]);
+                    if rule.kind == CutKind::Echo && self.voices.keep_echoes {
+                        break;
+                    }
+                    if rule.does == Does::Stop {
+                        self.stopped = true;
+                    } else {
+                        self.remember(&sentence[..shown]);
+                    }
+                    close(self, &rest, step);
+                    return;
                 }
             }
-            Some(_) => {
-                self.cut(CutKind::Loop, rest);
-                self.stopped = true;
-                close(self, step);
-            }
-            None => {
-                self.remember(sentence);
-                self.keep(rest, step);
-            }
         }
+        self.remember(sentence);
+        self.keep(&rest, step);
     }
 
     /// The loop guard's memory of what this reply said.
@@ -463,8 +395,8 @@ impl Hygiene {
 
     /// Whether a run of words said before (earlier turns, the runtime's
     /// text, this reply) reaches past byte `from` of the unfinished sentence.
-    fn copies_since(&mut self, from: usize) -> bool {
-        if self.copy_seen {
+    pub(super) fn copies_since(&self, from: usize) -> bool {
+        if self.copy_seen.get() {
             return true;
         }
         let gram = self.voices.gram;
@@ -473,17 +405,21 @@ impl Hygiene {
         let start = floor_char_boundary(&self.cur, from.saturating_sub(TAIL_BYTES));
         let toks = self.voices.tokens(&self.cur[start..]);
         let first = self.voices.tokens(&self.cur[start..from]).len().saturating_sub(gram - 1);
-        self.copy_seen = toks.get(first..).is_some_and(|t| {
+        let seen = toks.get(first..).is_some_and(|t| {
             t.windows(gram).any(|w| {
                 let h = gram_hash(w);
                 self.voices.grams.contains_key(&h) || self.own.contains(&h)
             })
         });
-        self.copy_seen
+        self.copy_seen.set(seen);
+        seen
     }
 
-    /// Whether the unfinished sentence must wait for more text.
-    fn hold(&mut self) -> bool {
+    /// Whether the unfinished sentence must wait for more text: while it
+    /// could still turn out to break a rule (the table's twins), and while
+    /// it is short, since a sentence is judged whole (`settle`): one shown
+    /// in part can no longer be dropped, only closed early.
+    fn hold(&self) -> bool {
         if self.shown > 0 {
             // The rest streams while no run of words reaching into it was
             // said before; once one is, the sentence waits for its end.
@@ -493,22 +429,9 @@ impl Hygiene {
             return true;
         }
         let t = self.cur.trim_start();
-        let unsettled = t.is_empty()
-            || could_be_label(t, &self.voices.others)
-            || could_be_label(t, std::slice::from_ref(&self.voices.own))
-            || self.reply_start && (could_be_preface(t) || about_reply(t, &self.voices.own))
-            || labels::could_break_character(t)
-            || labels::could_open_runtime_note(t)
-            // An HTML comment is judged whole: it may be a marker made up.
-            || t.starts_with("<!--")
-            // A sentence is judged whole (`settle`): one shown in part can
-            // no longer be dropped, only closed early. Only a long one with
-            // nothing copied so far streams before its end.
-            || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER;
-        if unsettled {
-            return true;
-        }
-        let named = mentions_any(t, &self.voices.unspoken) || mentions_any(t, std::slice::from_ref(&self.voices.own));
-        named || self.copies_since(0)
+        // Only a long one with nothing copied so far streams before its end.
+        t.is_empty()
+            || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER
+            || RULES.iter().any(|r| r.applies(self) && (r.could_become)(self, t))
     }
 }

@@ -1,81 +1,34 @@
 //! How a reply opens. A small model often answers the turn note before it
 //! speaks — "Certainly! Here's Priya's response as she would speak:", a bare
-//! ": Amara, …" — and none of that is a word of the meeting. A lone
-//! interjection first ("Certainly!") waits for the sentence after it:
-//! dropped with a meta sentence, shown with anything else. So does a
-//! sentence that only thanks or agrees ("Thank you, Maya."); a reply of
-//! nothing else is a stub and no turn.
+//! ": Amara, …" — and none of that is a word of the meeting (the rows of
+//! `rules.rs` at the reply's start strip it). A lone interjection first
+//! ("Certainly!") waits, unshown, for the sentence after it: dropped with a
+//! meta sentence, shown with anything else. So does a sentence that only
+//! thanks or agrees ("Thank you, Maya."); a reply of nothing else is a stub
+//! and no turn.
 
-use super::labels::{is_meta, strip_preface};
 use super::phrases::PHRASES;
 use super::{CutKind, Hygiene, Step, Voices};
 
 impl Hygiene {
-    /// `s`, a sentence while nothing of the reply is kept yet, without what
-    /// opens a reply but says nothing to the room. None: nothing is left.
-    pub(super) fn strip_opening(&mut self, s: String) -> Option<String> {
-        let before = self.cuts.len();
-        let rest = self.strip_opening_of(s);
-        // What opened the reply answered the turn note: so did an
-        // interjection before it ("Certainly! Here's Maya's reply:").
-        if self.cuts.len() > before {
-            if let Some(opener) = self.opener.take() {
-                self.cut(CutKind::OwnLabel, opener.trim());
-            }
-        }
-        rest
+    /// Whether `sentence`, at the reply's start, waits as its opening: an
+    /// interjection while none waits, or thanks or a yes.
+    pub(super) fn opens_with(&self, sentence: &str) -> bool {
+        (self.opener.is_none() && is_interjection(sentence)) || self.acknowledges(sentence)
     }
 
-    fn strip_opening_of(&mut self, mut s: String) -> Option<String> {
-        // A colon with no name before it (": Amara, …"): a label's end
-        // alone, which the next speakers then copy as "Maya: : …". (A
-        // smiley, ":)", is no label.)
-        let t = s.trim_start();
-        let bare = t
-            .strip_prefix('：')
-            .or_else(|| t.strip_prefix(':').filter(|r| r.starts_with(char::is_whitespace)))
-            .map(str::trim_start);
-        if let Some(bare) = bare {
-            self.cut(CutKind::OwnLabel, &s[..s.len() - bare.len()]);
-            s = bare.to_string();
-        }
-        if let Some(rest) = strip_preface(&s, &self.voices.own) {
-            self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
-            s = rest.to_string();
-        }
-        // "Sure, I'll write Maya's reply without a name label.": an
-        // answer to the turn note, not a word of the meeting.
-        let head = s.find([':', '：']).map_or(s.as_str(), |c| &s[..c]);
-        if is_meta(head, &self.voices.own) {
-            let rest = s[head.len()..].trim_start_matches([':', '：', ' ', '*']).to_string();
-            self.cut(CutKind::OwnLabel, &s[..s.len() - rest.len()]);
-            if rest.trim().is_empty() {
-                return None;
-            }
-            s = rest;
-        }
-        Some(s)
+    /// Only a speaker's turn can be a stub (a host's "Yes" is its answer);
+    /// a stock line said before is an echo first, dropped by that rule.
+    fn acknowledges(&self, sentence: &str) -> bool {
+        !self.voices.own.is_empty() && is_acknowledgement(sentence, &self.voices) && self.copied(&self.voices.tokens(sentence)).is_none()
     }
 
-    /// Holds interjections and acknowledgements that open the reply until
-    /// the next sentence shows what they opened. False: `sentence` is
-    /// neither, or something of the reply's own came before it.
-    pub(super) fn hold_opener(&mut self, sentence: &str) -> bool {
-        if !self.reply_start {
-            return false;
-        }
-        // Only a speaker's turn can be a stub (a host's "Yes" is its
-        // answer); a stock line said before is an echo first, dropped by
-        // that rule.
-        let acknowledges = !self.voices.own.is_empty()
-            && is_acknowledgement(sentence, &self.voices)
-            && self.copied(&self.voices.tokens(sentence)).is_none();
-        if !acknowledges && (self.opener.is_some() || !is_interjection(sentence)) {
-            return false;
-        }
+    /// Holds `sentence` with the reply's opening (`opens_with`) until the
+    /// next sentence shows what it opened.
+    pub(super) fn hold_opener(&mut self, sentence: &str) {
+        let acknowledges = self.acknowledges(sentence);
         self.opener.get_or_insert_with(String::new).push_str(sentence);
         self.opener_acknowledges |= acknowledges;
-        true
     }
 
     /// A reply that only thanked or agreed is over: a stub, no turn.
@@ -116,7 +69,10 @@ fn is_acknowledgement(sentence: &str, voices: &Voices) -> bool {
     }
     // Thanking oneself is no acknowledgement: the self-address rules take it.
     for name in voices.others.iter().filter(|n| !n.is_empty()) {
-        t = t.replace(&name.to_lowercase(), " ");
+        let name = name.to_lowercase();
+        for form in [format!("{name}'s"), format!("{name}’s"), name] {
+            t = t.replace(&form, " ");
+        }
     }
     let words: Vec<&str> = t
         .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')

@@ -54,7 +54,14 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     assert!(cases.case.len() >= 30, "{} rows", cases.case.len());
     let v = Voices::new(
         "Maya",
-        vec!["Kofi".into(), "Priya".into(), "Sam".into(), "小林".into(), "Facilitator".into()],
+        vec![
+            "Kofi".into(),
+            "Priya".into(),
+            "Sam".into(),
+            "小林".into(),
+            "Tomás".into(),
+            "Facilitator".into(),
+        ],
         vec!["Priya".into()],
         false,
     )
@@ -168,16 +175,17 @@ fn own_labels_and_prefaces_are_removed() {
 fn a_sentence_that_closes_on_the_speakers_own_name_loses_it() {
     // The local 1.5B's farewell by Ingrid: "Thank you for your insightful answer, Ingrid!"
     for n in [1, 3, 50] {
+        // Without the name it is an assistant's thanks, which goes too.
         let (shown, _, cuts, _) = run(
             "Research first. Thank you for your insightful answer, Maya! Kofi is right.",
             n,
             None,
             false,
         );
-        assert_eq!(
-            shown, "Research first. Thank you for your insightful answer! Kofi is right.",
-            "pieces of {n}"
-        );
+        assert_eq!(shown, "Research first. Kofi is right.", "pieces of {n}");
+        assert_eq!(cuts, [CutKind::SelfQuote, CutKind::OutOfCharacter]);
+        let (shown, _, cuts, _) = run("Research first. That settles it, Maya! Kofi is right.", n, None, false);
+        assert_eq!(shown, "Research first. That settles it! Kofi is right.", "pieces of {n}");
         assert_eq!(cuts, [CutKind::SelfQuote]);
         // A long sentence streams before its end; its closing words do not.
         let long = "Research first, because every shop we asked told us the same thing about delivery costs and fresh bread, maya.";
@@ -454,4 +462,20 @@ fn a_marker_made_up_in_the_end_markers_form_is_dropped_a_comment_in_words_is_not
     assert_eq!(cuts, [CutKind::MarkerFragment]);
     let sample = "Use a comment:\n<!-- Hero section -->\nThen the banner.";
     assert_eq!(run(sample), (sample.to_string(), vec![]));
+}
+
+#[test]
+fn its_own_label_without_the_accent_is_its_own_label() {
+    // The 1.5B as Tomás: "Tomas: Hi Sam, thank you for sharing this question."
+    let v = Voices::new("Tomás", vec!["Kofi".into(), "Sam".into()], vec![], false);
+    for n in [1, 3, 100] {
+        let mut h = Hygiene::new(&v, None);
+        let mut shown = String::new();
+        for piece in "Tomas: Onboarding starts with a buddy.".chars().collect::<Vec<_>>().chunks(n) {
+            shown.push_str(&h.push(&piece.iter().collect::<String>()).show);
+        }
+        shown.push_str(&h.finish(false));
+        assert_eq!(shown, "Onboarding starts with a buddy.", "pieces of {n}");
+        assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::OwnLabel]);
+    }
 }

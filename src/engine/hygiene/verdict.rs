@@ -17,19 +17,37 @@ pub(crate) enum Left {
     Nothing(Vec<&'static str>),
 }
 
-/// Judges the text a reply showed, with what cleaning cut from it.
-pub(crate) fn left(shown: &str, cuts: &[Cut]) -> Left {
-    if !(shown.trim().is_empty() || is_remnant(shown, cuts) || headings_only(shown)) {
+/// Judges the text a reply showed, with what cleaning cut from it, in a
+/// party that speaks Chinese or not.
+pub(crate) fn left(shown: &str, cuts: &[Cut], chinese: bool) -> Left {
+    let other_language = in_another_language(shown, chinese);
+    if !(shown.trim().is_empty() || is_remnant(shown, cuts) || headings_only(shown) || other_language) {
         return Left::Speech;
     }
     let mut what: Vec<&'static str> = cuts.iter().map(|c| c.kind.code()).collect();
     if headings_only(shown) {
         what.push("headings_only");
     }
+    if other_language {
+        what.push("wrong_language");
+    }
     if what.is_empty() {
         Left::Empty
     } else {
         Left::Nothing(what)
+    }
+}
+
+/// A reply of some length mostly in the other script: Latin letters in
+/// a Chinese party, or Chinese characters in any other (a name or a term
+/// in the other script is speech).
+fn in_another_language(shown: &str, chinese: bool) -> bool {
+    let cjk = shown.chars().filter(|c| crate::text::is_cjk(*c)).count();
+    let latin = shown.chars().filter(char::is_ascii_alphabetic).count();
+    if chinese {
+        latin >= 40 && cjk < latin / 2
+    } else {
+        cjk >= 20 && cjk * 2 > latin
     }
 }
 
@@ -40,13 +58,20 @@ fn is_remnant(shown: &str, cuts: &[Cut]) -> bool {
     !cuts.is_empty() && words < 3
 }
 
-/// `### Settled\n### Open`: the shape of an answer, not one.
+/// `### Settled\n### Open`, `Summary:\n\nOpen Question:`: the shape of
+/// an answer, not one.
 fn headings_only(shown: &str) -> bool {
     !shown.trim().is_empty()
         && shown.lines().all(|l| {
-            let l = l.trim();
-            l.is_empty() || l.starts_with('#') || l.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | ' '))
+            let l = l.trim().trim_matches(['*', '_']);
+            l.is_empty() || l.starts_with('#') || l.chars().all(|c| matches!(c, '-' | '*' | '_' | '=' | ' ')) || is_bare_label(l)
         })
+}
+
+/// A line of a few words ending in a colon, with nothing after it.
+fn is_bare_label(line: &str) -> bool {
+    line.strip_suffix([':', '：'])
+        .is_some_and(|head| !head.trim().is_empty() && head.split_whitespace().count() <= 4 && head.chars().count() <= 40)
 }
 
 /// Whether the reply was mostly copied: its echoed text outweighs what it showed.
@@ -115,6 +140,7 @@ mod tests {
 
     #[test]
     fn a_reply_is_a_turn_only_with_words_of_its_own() {
+        let left = |shown: &str, cuts: &[Cut]| left(shown, cuts, false);
         assert_eq!(left("Research first, then build.", &[]), Left::Speech);
         assert_eq!(left("  ", &[]), Left::Empty);
         assert_eq!(
@@ -122,9 +148,28 @@ mod tests {
             Left::Nothing(vec!["salutation"])
         );
         assert_eq!(left("### Settled\n---\n### Open", &[]), Left::Nothing(vec!["headings_only"]));
+        assert_eq!(
+            left("Summary: \n\nOpen Question:\n\n**Agent:**", &[]),
+            Left::Nothing(vec!["headings_only"])
+        );
+        assert_eq!(left("Summary: we ship Friday.", &[]), Left::Speech);
         assert_eq!(left("", &[cut(CutKind::Stub, "Thank you, Maya.")]), Left::Nothing(vec!["stub"]));
         // Short but whole, nothing cut: the speaker's own.
         assert_eq!(left("Ship it Friday.", &[]), Left::Speech);
+    }
+
+    #[test]
+    fn a_reply_in_the_other_language_is_no_turn() {
+        // The 1.5B answered a Chinese party in English (voice bench, v2-stub).
+        let english = "As we're discussing the topic of reducing online accidents, I'd like to share my perspective.";
+        assert_eq!(left(english, &[], true), Left::Nothing(vec!["wrong_language"]));
+        assert_eq!(left(english, &[], false), Left::Speech);
+        let chinese = "我们应该先做用户调研，再决定是否提供离线模式，这样风险最小。";
+        assert_eq!(left(chinese, &[], false), Left::Nothing(vec!["wrong_language"]));
+        assert_eq!(left(chinese, &[], true), Left::Speech);
+        // A term or a name in the other script is speech.
+        assert_eq!(left("我们先做 CI/CD 和 code review，Kofi 负责。", &[], true), Left::Speech);
+        assert_eq!(left("Call it 罗盘 (Compass), as Kofi said.", &[], false), Left::Speech);
     }
 
     #[test]

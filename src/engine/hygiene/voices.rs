@@ -16,13 +16,20 @@ pub(super) const EARLIER: u8 = 2;
 pub(crate) struct Voices {
     /// The speaker's display name.
     pub own: String,
-    /// Everyone else who could be spoken for: the other agents and the facilitator.
+    /// The speaker's name as a model writes it without its accents
+    /// (`Tomas` for `Tomás`); empty when it has none.
+    pub own_plain: String,
+    /// Everyone else who could be spoken for: the other agents and the
+    /// facilitator, each also without its accents where it has some.
     pub others: Vec<String>,
     /// Agents who have not spoken yet: no view may be attributed to them.
     pub unspoken: Vec<String>,
     /// Words per run that count as a copy: 4 for alphabetic languages, 6 for
     /// Chinese (one token per character: about three words).
     pub gram: usize,
+    /// The party speaks Chinese: a reply mostly in Latin letters is in the
+    /// wrong language (and the other way round).
+    pub chinese: bool,
     /// The runtime's markers (end, ask): a line that opens with one is a
     /// signal, kept whatever it echoes (the ask instruction's own words).
     pub markers: Vec<String>,
@@ -45,7 +52,8 @@ const NAME: u64 = 0x6e61_6d65;
 
 impl Voices {
     pub(crate) fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
-        let others: Vec<String> = others.into_iter().filter(|n| !n.trim().is_empty()).collect();
+        let others = with_plain_forms(others.into_iter().filter(|n| !n.trim().is_empty()).collect());
+        let unspoken = with_plain_forms(unspoken);
         let mut names = HashSet::new();
         for n in others.iter().map(String::as_str).chain([own]) {
             // Single CJK characters are words of their own: never names here.
@@ -58,15 +66,22 @@ impl Voices {
         }
         Voices {
             own: own.to_string(),
+            own_plain: Some(plain(own)).filter(|p| p != own).unwrap_or_default(),
             others,
             unspoken,
             gram: if chinese { 6 } else { 4 },
+            chinese,
             markers: Vec::new(),
             keep_echoes: false,
             grams: HashMap::new(),
             short: HashSet::new(),
             names,
         }
+    }
+
+    /// The speaker's names: as given, and without its accents if it has some.
+    pub(super) fn own_names(&self) -> impl Iterator<Item = &str> {
+        [self.own.as_str(), self.own_plain.as_str()].into_iter().filter(|n| !n.is_empty())
     }
 
     /// `text`'s tokens, every name the same token.
@@ -111,4 +126,24 @@ impl Voices {
             }
         }
     }
+}
+
+/// `name` without its accents (`Tomás` → `Tomas`): small models drop them.
+fn plain(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect()
+}
+
+/// `names`, each followed by its form without accents where that differs.
+fn with_plain_forms(names: Vec<String>) -> Vec<String> {
+    let mut out = Vec::with_capacity(names.len());
+    for n in names {
+        let p = plain(&n);
+        let differs = p != n;
+        out.push(n);
+        if differs {
+            out.push(p);
+        }
+    }
+    out
 }

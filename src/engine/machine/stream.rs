@@ -228,7 +228,7 @@ impl Party {
         self.count_cuts(&take.id, take.hygiene.cuts());
         let shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
-        match hygiene::left(&shown, take.hygiene.cuts()) {
+        match take.hygiene.left(&shown) {
             Left::Empty if take.named => return Reply::Failed(crate::tr!("the reply was empty", "回复为空")),
             Left::Nothing(what) if take.named => {
                 let what = what.join(", ");

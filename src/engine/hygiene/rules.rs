@@ -1,0 +1,347 @@
+//! The reply rules as one table, in the order a sentence meets them. Each
+//! row says what it cuts (its kind, for the session file's counters), where
+//! it applies, what it does, its check on a whole sentence and its "could
+//! still become" twin on an unfinished one. `Hygiene::settle` walks the
+//! table for every sentence, and `Hygiene::hold` asks every twin whether
+//! an unfinished sentence must wait; the part of a sentence already shown
+//! is judged by the rows marked `tail`. Which words a check matches is data
+//! (`phrases/*.toml`); a new kind of rule is a new row here.
+//!
+//! `docs/real-models.md` lists these rows; a test there keeps it so.
+
+use std::ops::Range;
+
+use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
+use super::voices::{EARLIER, RUNTIME};
+use super::{CutKind, Hygiene};
+use crate::engine::markers::Marker;
+
+/// Where in a reply a rule applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// Any sentence.
+    Sentence,
+    /// A sentence on a line of its own (nothing before it on its line).
+    OwnLine,
+    /// While nothing of the reply has been kept.
+    ReplyStart,
+}
+
+/// What a rule does to a sentence that breaks it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Does {
+    /// The sentence goes; the reply goes on.
+    Drop,
+    /// The sentence goes, and the rest of the reply with it.
+    Stop,
+    /// A part of the sentence goes (the check's range); the rest is judged
+    /// on, its first letter capitalised where `Strip { capitalise }`.
+    Strip { capitalise: bool },
+    /// Nothing is cut yet: the sentence waits, unshown, for the next one to
+    /// show what it opened (`opening.rs`).
+    Hold,
+}
+
+/// One reply rule.
+pub(crate) struct Rule {
+    /// Its name in `docs/real-models.md`'s table.
+    pub name: &'static str,
+    pub kind: CutKind,
+    pub place: Place,
+    pub does: Does,
+    /// Whether a whole sentence breaks the rule: the range of what goes.
+    pub check: fn(&Hygiene, &str) -> Option<Range<usize>>,
+    /// Whether an unfinished sentence (its start, trimmed) could still
+    /// turn out to break it: then it waits for its end.
+    pub could_become: fn(&Hygiene, &str) -> bool,
+    /// Also judges the unshown rest of a sentence begun on screen.
+    pub tail: bool,
+    /// A strip at the reply's start that answered the turn note: a held
+    /// interjection before it answered it too, and goes with it.
+    pub takes_opener: bool,
+}
+
+/// The whole of `s`, trimmed.
+fn whole(s: &str) -> Range<usize> {
+    let start = s.len() - s.trim_start().len();
+    start..s.trim_end().len().max(start)
+}
+
+fn never(_: &Hygiene, _: &str) -> bool {
+    false
+}
+
+const fn rule(name: &'static str, kind: CutKind, place: Place, does: Does, check: fn(&Hygiene, &str) -> Option<Range<usize>>) -> Rule {
+    Rule {
+        name,
+        kind,
+        place,
+        does,
+        check,
+        could_become: never,
+        tail: false,
+        takes_opener: false,
+    }
+}
+
+impl Rule {
+    const fn twin(mut self, could_become: fn(&Hygiene, &str) -> bool) -> Rule {
+        self.could_become = could_become;
+        self
+    }
+
+    const fn on_tail(mut self) -> Rule {
+        self.tail = true;
+        self
+    }
+
+    const fn taking_opener(mut self) -> Rule {
+        self.takes_opener = true;
+        self
+    }
+
+    /// Whether the rule applies where the reply is now.
+    pub(super) fn applies(&self, h: &Hygiene) -> bool {
+        match self.place {
+            Place::Sentence => true,
+            Place::ReplyStart => h.reply_start,
+            Place::OwnLine => h.kept.is_empty() || h.kept.trim_end_matches([' ', '\t']).ends_with('\n'),
+        }
+    }
+}
+
+/// The rules, in the order a sentence meets them: the first that drops or
+/// stops ends its judgement; a strip passes the rest on.
+pub(crate) static RULES: &[Rule] = &[
+    rule("a letter's signature", CutKind::Signature, Place::OwnLine, Does::Drop, |h, s| {
+        labels::is_signature(s, &h.voices.own).then(|| whole(s))
+    }),
+    rule(
+        "part of a marker, or one made up",
+        CutKind::MarkerFragment,
+        Place::Sentence,
+        Does::Drop,
+        |h, s| {
+            let m = &h.voices.markers;
+            (m.iter().any(|m| labels::is_marker_fragment(s, m)) || labels::is_made_up_marker(s, m)).then(|| whole(s))
+        },
+    )
+    .twin(|_, t| t.starts_with("<!--")),
+    rule(
+        "the runtime's note copied",
+        CutKind::RuntimeText,
+        Place::Sentence,
+        Does::Stop,
+        |_, s| labels::opens_runtime_note(s).then(|| whole(s)),
+    )
+    .twin(|_, t| labels::could_open_runtime_note(t)),
+    rule("a letter's greeting", CutKind::Salutation, Place::ReplyStart, Does::Drop, |_, s| {
+        labels::is_salutation(s).then(|| whole(s))
+    }),
+    rule(
+        "thanks, a yes or an interjection first",
+        CutKind::Stub,
+        Place::ReplyStart,
+        Does::Hold,
+        |h, s| h.opens_with(s).then(|| whole(s)),
+    ),
+    rule(
+        "a line spoken as another",
+        CutKind::SpeaksAsOther,
+        Place::Sentence,
+        Does::Stop,
+        |h, s| label_at_start(s, &h.voices.others).map(|_| 0..s.len()),
+    )
+    .twin(|h, t| could_be_label(t, &h.voices.others)),
+    rule(
+        "its own label",
+        CutKind::OwnLabel,
+        Place::Sentence,
+        Does::Strip { capitalise: false },
+        |h, s| {
+            let rest = h.voices.own_names().find_map(|n| labels::strip_label(s, n))?;
+            Some(0..s.len() - rest.len())
+        },
+    )
+    .twin(|h, t| h.voices.own_names().any(|n| could_be_label(t, &[n.to_string()]))),
+    rule(
+        "quoting itself as another would",
+        CutKind::SelfQuote,
+        Place::Sentence,
+        Does::Strip { capitalise: true },
+        |h, s| labels::strip_self_attribution(s, &h.voices.own).map(|rest| 0..s.len() - rest.len()),
+    ),
+    rule(
+        "a label's colon alone",
+        CutKind::OwnLabel,
+        Place::ReplyStart,
+        Does::Strip { capitalise: false },
+        |_, s| {
+            let t = s.trim_start();
+            let bare = t
+                .strip_prefix('：')
+                .or_else(|| t.strip_prefix(':').filter(|r| r.starts_with(char::is_whitespace)))?;
+            Some(0..s.len() - bare.trim_start().len())
+        },
+    )
+    .taking_opener(),
+    rule(
+        "a preface naming the speaker",
+        CutKind::OwnLabel,
+        Place::ReplyStart,
+        Does::Strip { capitalise: false },
+        |h, s| labels::strip_preface(s, &h.voices.own).map(|rest| 0..s.len() - rest.len()),
+    )
+    .twin(|h, t| could_be_preface(t) || labels::about_reply(t, &h.voices.own))
+    .taking_opener(),
+    rule(
+        "talk about writing the reply",
+        CutKind::OwnLabel,
+        Place::ReplyStart,
+        Does::Strip { capitalise: false },
+        |h, s| {
+            let head = s.find([':', '：']).map_or(s, |c| &s[..c]);
+            labels::is_meta(head, &h.voices.own).then(|| 0..s.len() - s[head.len()..].trim_start_matches([':', '：', ' ', '*']).len())
+        },
+    )
+    .taking_opener(),
+    rule(
+        "calling itself by name first",
+        CutKind::SelfQuote,
+        Place::Sentence,
+        Does::Strip { capitalise: true },
+        |h, s| {
+            let rest = h.voices.own_names().find_map(|n| labels::strip_self_address(s, n))?;
+            Some(s.len() - s.trim_start().len()..s.len() - rest.len())
+        },
+    )
+    .twin(|h, t| mentions_any(t, std::slice::from_ref(&h.voices.own))),
+    rule(
+        "calling itself by name last",
+        CutKind::SelfQuote,
+        Place::Sentence,
+        Does::Strip { capitalise: false },
+        |h, s| h.voices.own_names().find_map(|n| labels::closing_self_address(s, n)),
+    )
+    .on_tail(),
+    rule(
+        "the runtime's words given back",
+        CutKind::RuntimeText,
+        Place::Sentence,
+        Does::Stop,
+        |h, s| (h.copy_source(s) == Some(RUNTIME)).then_some(0..s.len()),
+    )
+    .twin(|h, _| h.copies_since(0))
+    .on_tail(),
+    rule("an earlier turn copied", CutKind::Echo, Place::Sentence, Does::Drop, |h, s| {
+        (h.copy_source(s) == Some(EARLIER)).then_some(0..s.len())
+    })
+    .on_tail(),
+    rule("its own sentence again", CutKind::Loop, Place::Sentence, Does::Stop, |h, s| {
+        (h.copy_source(s) == Some(0)).then_some(0..s.len())
+    })
+    .on_tail(),
+    rule(
+        "stepping out of character",
+        CutKind::OutOfCharacter,
+        Place::Sentence,
+        Does::Drop,
+        |_, s| labels::breaks_character(s).then_some(0..s.len()),
+    )
+    .twin(|_, t| labels::could_break_character(t)),
+    rule(
+        "a view of one who has not spoken",
+        CutKind::Unspoken,
+        Place::Sentence,
+        Does::Drop,
+        |h, s| labels::attributes(s, &h.voices.unspoken).then_some(0..s.len()),
+    )
+    .twin(|h, t| mentions_any(t, &h.voices.unspoken)),
+    rule(
+        "a view of its own, credited to itself",
+        CutKind::SelfQuote,
+        Place::Sentence,
+        Does::Drop,
+        |h, s| labels::attributes(s, std::slice::from_ref(&h.voices.own)).then_some(0..s.len()),
+    ),
+];
+
+impl Hygiene {
+    /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0
+    /// for this reply's own earlier sentences). A line that opens with a
+    /// marker may echo anything but the runtime's own words: a "question"
+    /// that recites the ask instruction is no question.
+    pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
+        let line = s.trim_start();
+        let signal = self
+            .voices
+            .markers
+            .iter()
+            .find_map(|m| Marker::new(m).find(line).filter(|at| at.start == 0));
+        match signal {
+            Some(at) => self.copied(&self.voices.tokens(&line[at.end..])).filter(|&src| src == RUNTIME),
+            None => self.copied(&self.voices.tokens(s)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// How `docs/real-models.md` names a place.
+    fn place_words(place: Place) -> &'static str {
+        match place {
+            Place::Sentence => "any sentence",
+            Place::OwnLine => "a line of its own",
+            Place::ReplyStart => "the reply's start",
+        }
+    }
+
+    /// How `docs/real-models.md` names what a rule does.
+    fn does_words(does: Does) -> &'static str {
+        match does {
+            Does::Drop => "drops the sentence",
+            Does::Stop => "ends the reply",
+            Does::Strip { .. } => "strips the part",
+            Does::Hold => "holds it back",
+        }
+    }
+
+    #[test]
+    fn every_rule_has_a_name_of_its_own_and_every_cut_kind_a_rule() {
+        let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RULES.len(), "two rules share a name");
+        // Capped is the stream's end, not a sentence's: no row.
+        for kind in CutKind::ALL.iter().filter(|k| **k != CutKind::Capped) {
+            assert!(RULES.iter().any(|r| r.kind == *kind), "{kind:?} has no rule");
+        }
+    }
+
+    #[test]
+    fn the_docs_table_is_the_rule_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/real-models.md");
+        let docs = std::fs::read_to_string(path).expect("docs/real-models.md");
+        let table: Vec<Vec<String>> = docs
+            .lines()
+            .skip_while(|l| !l.starts_with("| rule | where | does | counter |"))
+            .skip(2)
+            .take_while(|l| l.starts_with('|'))
+            .map(|l| l.trim_matches('|').split(" | ").take(4).map(|c| c.trim().to_string()).collect())
+            .collect();
+        let rules: Vec<Vec<String>> = RULES
+            .iter()
+            .map(|r| {
+                vec![
+                    r.name.to_string(),
+                    place_words(r.place).to_string(),
+                    does_words(r.does).to_string(),
+                    format!("`{}`", r.kind.code()),
+                ]
+            })
+            .collect();
+        assert_eq!(table, rules, "docs/real-models.md's table of rules, row by row, against RULES");
+    }
+}
