@@ -129,15 +129,65 @@ fn runtime_texts(dir: &Path) -> Vec<String> {
     out
 }
 
+/// A built-in persona's profile (`agents/ID.md`), every language it has.
+#[derive(serde::Deserialize, Default)]
+#[serde(default)]
+struct Profile {
+    role: String,
+    identity: String,
+    communication_style: String,
+    principles: Vec<String>,
+    capabilities: Option<serde_json::Value>,
+    translations: BTreeMap<String, Profile>,
+}
+
+impl Profile {
+    fn text(&self) -> String {
+        let caps = match &self.capabilities {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "),
+            _ => String::new(),
+        };
+        let mut t = [&self.role, &self.identity, &self.communication_style, &caps]
+            .map(|s| s.as_str())
+            .join("\n");
+        t.push('\n');
+        t.push_str(&self.principles.join("\n"));
+        for other in self.translations.values() {
+            t.push('\n');
+            t.push_str(&other.text());
+        }
+        t
+    }
+}
+
+/// The content words of a built-in agent's persona; none for the host,
+/// whose summaries speak for the room by design, or an agent not built in.
+fn profile(id: &str, common: &std::collections::HashSet<String>) -> std::collections::HashSet<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("agents").join(format!("{id}.md"));
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return Default::default();
+    };
+    let front = text.split("---").nth(1).unwrap_or_default();
+    match serde_saphyr::from_str::<Profile>(front) {
+        Ok(p) if id != "moderator" => score::content_terms(&p.text(), common),
+        _ => Default::default(),
+    }
+}
+
 #[derive(Default)]
 struct Tally {
     replies: usize,
     flawed: usize,
     /// Flawed by the classes reply hygiene removes (`Flaw::HYGIENE`).
     flawed_hygiene: usize,
+    /// Flawed by persona blur alone.
+    blur_only: usize,
     by_class: BTreeMap<Flaw, usize>,
     after_other: usize,
     reacting: usize,
+    /// Of those, replies that take up what the named agent said.
+    answering: usize,
     chinese_replies: usize,
     chinese_ok: usize,
     parties: usize,
@@ -163,14 +213,19 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
         return;
     };
     let chinese = start["lang"] == "zh";
+    let common = score::Phrases::builtin().common;
     let judge = Judge {
         roster: start["agents"]
             .as_array()
             .into_iter()
             .flatten()
-            .map(|a| Person {
-                id: a["id"].as_str().unwrap_or_default().into(),
-                name: a["name"].as_str().unwrap_or_default().into(),
+            .map(|a| {
+                let id = a["id"].as_str().unwrap_or_default();
+                Person {
+                    id: id.into(),
+                    name: a["name"].as_str().unwrap_or_default().into(),
+                    profile: profile(id, &common),
+                }
             })
             .collect(),
         facilitator: start["user_name"].as_str().unwrap_or_default().into(),
@@ -216,6 +271,9 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 if v.flaws.iter().any(|f| Flaw::HYGIENE.contains(f)) {
                     t.flawed_hygiene += 1;
                 }
+                if v.flaws == [Flaw::PersonaBlur] {
+                    t.blur_only += 1;
+                }
                 for f in &v.flaws {
                     *t.by_class.entry(*f).or_default() += 1;
                 }
@@ -231,6 +289,9 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                         if v.reacts {
                             t.reacting += 1;
                         }
+                        if v.answers {
+                            t.answering += 1;
+                        }
                     }
                     last_round_speakers = if last_round_speakers.0 == round {
                         (round, last_round_speakers.1 + 1)
@@ -244,7 +305,13 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                     name_of(agent),
                     if kind == "farewell" { " (farewell)" } else { "" },
                     v.words,
-                    if v.reacts { " reacts" } else { "" },
+                    if v.answers {
+                        " reacts+answers"
+                    } else if v.reacts {
+                        " reacts"
+                    } else {
+                        ""
+                    },
                     if flaws.is_empty() {
                         String::new()
                     } else {
@@ -355,6 +422,18 @@ fn report(t: &Tally, label: &str) -> String {
         t.reacting,
         t.after_other,
         pct(t.reacting, t.after_other)
+    ));
+    s.push_str(&format!(
+        "| names one who spoke and takes up what they said | {} of {} ({}) |\n",
+        t.answering,
+        t.after_other,
+        pct(t.answering, t.after_other)
+    ));
+    let but_blur = t.flawed - t.blur_only;
+    s.push_str(&format!(
+        "| flawed by every class but persona blur | {} ({}) |\n",
+        but_blur,
+        pct(but_blur, t.replies)
     ));
     if t.chinese_replies > 0 {
         s.push_str(&format!(

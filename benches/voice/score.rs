@@ -41,10 +41,13 @@ pub enum Flaw {
     /// Agreeing or disagreeing without saying with whom or with what: a
     /// bare "I completely agree." in a reply that names nobody.
     BareStance,
+    /// A reply any persona could have written: nothing in it draws on the
+    /// speaker's own role, principles, capabilities or style (`Judge::blurred`).
+    PersonaBlur,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 14] = [
+    pub const ALL: [Flaw; 15] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -59,6 +62,7 @@ impl Flaw {
         Flaw::SelfAddress,
         Flaw::SelfNarration,
         Flaw::BareStance,
+        Flaw::PersonaBlur,
     ];
 
     /// The classes reply hygiene removes; the others are what a
@@ -81,6 +85,7 @@ impl Flaw {
             Flaw::SelfAddress => "addresses itself",
             Flaw::SelfNarration => "narrates itself (third person)",
             Flaw::BareStance => "agrees without object",
+            Flaw::PersonaBlur => "persona blur (any persona could say it)",
         }
     }
 }
@@ -95,6 +100,8 @@ struct PhraseFile {
     assistant: Vec<String>,
     bare_stance: Vec<String>,
     self_narration: Vec<String>,
+    #[serde(default)]
+    common: Vec<String>,
 }
 
 /// Every language's phrases: a reply is read with all of them.
@@ -104,6 +111,8 @@ pub struct Phrases {
     bare_stance: Vec<Regex>,
     /// With `{N}` for the speaker's own name, escaped.
     self_narration: Vec<String>,
+    /// Words too common to mark out a persona (`content_terms`).
+    pub common: HashSet<String>,
 }
 
 impl Phrases {
@@ -118,12 +127,14 @@ impl Phrases {
             assistant: Vec::new(),
             bare_stance: Vec::new(),
             self_narration: Vec::new(),
+            common: HashSet::new(),
         };
         for text in files {
             let f: PhraseFile = toml::from_str(text).unwrap_or_else(|e| panic!("a phrase file: {e}"));
             out.assistant.extend(f.assistant);
             out.bare_stance.extend(f.bare_stance.iter().map(compile));
             out.self_narration.extend(f.self_narration);
+            out.common.extend(f.common.iter().map(|w| w.to_lowercase()));
         }
         out
     }
@@ -136,6 +147,49 @@ pub const MAX_CJK_CHARS: usize = 500;
 pub struct Person {
     pub id: String,
     pub name: String,
+    /// The content words of its persona (role, identity, style,
+    /// principles, capabilities, in every language it has): empty when
+    /// not known, and then its replies are not judged for blur.
+    pub profile: HashSet<String>,
+}
+
+/// A reply with fewer content words is too short to judge for blur.
+pub const BLUR_MIN_TERMS: usize = 12;
+
+/// The content words of `text`: Latin words of four letters or more,
+/// crudely stemmed, and CJK character pairs; none of the `common` ones.
+pub fn content_terms(text: &str, common: &HashSet<String>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut run: Vec<char> = Vec::new();
+    let flush = |run: &mut Vec<char>, out: &mut HashSet<String>| {
+        out.extend(run.windows(2).map(|w| w.iter().collect::<String>()));
+        run.clear();
+    };
+    for tok in tokens(text) {
+        if tok.chars().all(is_cjk) {
+            run.extend(tok.chars());
+            continue;
+        }
+        flush(&mut run, &mut out);
+        let w = tok.trim_matches(|c| c == '\'' || c == '’');
+        if w.chars().count() < 4 || w.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        out.insert(stem(w));
+    }
+    flush(&mut run, &mut out);
+    out.retain(|t| !common.contains(t));
+    out
+}
+
+/// "shipping", "ships", "shipped" → "shipp"/"ship": enough for overlap.
+fn stem(w: &str) -> String {
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(base) = w.strip_suffix(suffix).filter(|b| b.chars().count() >= 4) {
+            return base.to_string();
+        }
+    }
+    w.to_string()
 }
 
 /// Everything said before a reply, in order.
@@ -159,6 +213,9 @@ pub struct Verdict {
     pub flaws: Vec<Flaw>,
     /// Names an agent who has spoken before (not itself).
     pub reacts: bool,
+    /// Names such an agent and takes up what they said: shares content
+    /// words with their turns that the facilitator's messages do not hold.
+    pub answers: bool,
     pub words: usize,
 }
 
@@ -264,10 +321,21 @@ fn greets(name: &str, reply: &str) -> bool {
     .is_match(reply)
 }
 
+/// `name` without its accents (`Tomás` → `Tomas`).
+pub fn plain(name: &str) -> String {
+    use unicode_normalization::UnicodeNormalization;
+    name.nfd().filter(|c| !unicode_normalization::char::is_combining_mark(*c)).collect()
+}
+
+/// A pattern for `name` as given or without its accents.
+fn either_form(name: &str) -> String {
+    format!("(?:{}|{})", regex::escape(name), regex::escape(&plain(name)))
+}
+
 /// `reply` names `name` as a word. A name's edge is any non-Latin letter:
 /// Chinese writes names straight against its own characters (`同意Kofi的看法`).
 fn names(name: &str, reply: &str) -> bool {
-    Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}(?:[^\p{{Latin}}]|$)", regex::escape(name)))
+    Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}(?:[^\p{{Latin}}]|$)", either_form(name)))
         .expect("name pattern is valid")
         .is_match(reply)
 }
@@ -275,7 +343,7 @@ fn names(name: &str, reply: &str) -> bool {
 /// `reply` calls on `name` anywhere: the name followed by a comma or a mark
 /// of address (`Tomás, what…`, `…, Maya!`, `Maya，我们…`), not a label.
 fn addresses(name: &str, reply: &str) -> bool {
-    Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}\s*[,，、!！?？]", regex::escape(name)))
+    Regex::new(&format!(r"(?i)(?:^|[^\p{{Latin}}]){}\s*[,，、!！?？]", either_form(name)))
         .expect("address pattern is valid")
         .is_match(reply)
 }
@@ -291,8 +359,9 @@ impl Judge {
     }
 
     fn label_re(&self, name: &str) -> Regex {
-        // `Kofi:`, `**Kofi**:`, `🛠️ Kofi (Senior Developer):`, `- Kofi：` at a line start.
-        let n = regex::escape(name);
+        // `Kofi:`, `**Kofi**:`, `🛠️ Kofi (Senior Developer):`, `- Kofi：` at a
+        // line start; `Tomas:` for Tomás, as small models drop accents.
+        let n = either_form(name);
         Regex::new(&format!(
             r"(?im)^[\s>*#_\-•]*(?:\p{{So}}\S*\s*)?\**{n}\**(?:\s*[(（][^)）\n]{{0,40}}[)）])?\s*\**\s*[:：]"
         ))
@@ -412,15 +481,65 @@ impl Judge {
         if latin_words > MAX_WORDS || cjk > MAX_CJK_CHARS {
             flaws.push(Flaw::OverLength);
         }
+        if me.is_some_and(|m| self.blurred(m, reply, before)) {
+            flaws.push(Flaw::PersonaBlur);
+        }
         // Reacting: names an agent who has spoken (not itself).
-        let reacts = self
+        let named: Vec<&Person> = self
             .roster
             .iter()
-            .filter(|p| p.id != speaker && spoken.contains(p.id.as_str()))
-            .any(|p| names(&p.name, reply));
+            .filter(|p| p.id != speaker && spoken.contains(p.id.as_str()) && names(&p.name, reply))
+            .collect();
+        let answers = named.iter().any(|p| self.takes_up(p, reply, before));
         flaws.sort();
         flaws.dedup();
-        Verdict { flaws, reacts, words }
+        Verdict {
+            flaws,
+            reacts: !named.is_empty(),
+            answers,
+            words,
+        }
+    }
+
+    /// The facilitator's words so far: the topic, which every persona may use.
+    fn topic_terms(&self, before: &[Said]) -> HashSet<String> {
+        before
+            .iter()
+            .filter(|s| s.by.is_none())
+            .flat_map(|s| content_terms(&s.text, &self.phrases.common))
+            .collect()
+    }
+
+    /// Whether a reply of some length draws on none of the words that mark
+    /// out its speaker's persona: those of its profile found in fewer than
+    /// three of the room's profiles and not in the facilitator's messages.
+    pub fn blurred(&self, me: &Person, reply: &str, before: &[Said]) -> bool {
+        let terms = content_terms(reply, &self.phrases.common);
+        if me.profile.is_empty() || terms.len() < BLUR_MIN_TERMS {
+            return false;
+        }
+        let topic = self.topic_terms(before);
+        let shared_by = |t: &String| self.roster.iter().filter(|p| p.id != me.id && p.profile.contains(t)).count();
+        !me.profile
+            .iter()
+            .any(|t| terms.contains(t) && !topic.contains(t) && shared_by(t) < 2)
+    }
+
+    /// Whether `reply` takes up what `other` said: two content words of
+    /// their turns that are not the facilitator's.
+    fn takes_up(&self, other: &Person, reply: &str, before: &[Said]) -> bool {
+        let topic = self.topic_terms(before);
+        let theirs: HashSet<String> = before
+            .iter()
+            .filter(|s| s.by.as_deref() == Some(other.id.as_str()))
+            .flat_map(|s| content_terms(&s.text, &self.phrases.common))
+            .collect();
+        let name = content_terms(&other.name, &self.phrases.common);
+        content_terms(reply, &self.phrases.common)
+            .iter()
+            .filter(|t| theirs.contains(*t) && !topic.contains(*t) && !name.contains(*t))
+            .count()
+            >= 2
     }
 
     fn leaks(&self, reply: &str) -> bool {
