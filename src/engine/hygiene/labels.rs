@@ -373,3 +373,17 @@ pub(super) fn could_open_runtime_note(start: &str) -> bool {
             .iter()
             .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
 }
+
+/// Where a sentence calls the speaker by its own name between commas
+/// (`What I would do differently, Maya, is…` by Maya): the first comma
+/// through the second, to drop.
+pub(super) fn inner_self_address(s: &str, own: &str) -> Option<std::ops::Range<usize>> {
+    if own.is_empty() {
+        return None;
+    }
+    s.char_indices().filter(|(_, c)| matches!(c, ',' | '，')).find_map(|(i, c)| {
+        let rest = strip_prefix_ci(s[i + c.len_utf8()..].trim_start(), own)?.trim_start();
+        let close = rest.chars().next().filter(|c| matches!(c, ',' | '，'))?;
+        Some(i..s.len() - rest.len() + close.len_utf8())
+    })
+}

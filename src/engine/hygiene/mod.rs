@@ -329,8 +329,15 @@ impl Hygiene {
     }
 
     fn keep(&mut self, text: &str, step: &mut Step) {
-        self.release_opener(step);
-        if !text.trim().is_empty() {
+        if text.trim().is_empty() {
+            // A line break after a held opening waits with it.
+            if let Some(opener) = self.opener.as_mut() {
+                let breaks = opener.len() - opener.trim_end_matches('\n').len();
+                opener.push_str(if breaks >= 2 { text.trim_start_matches('\n') } else { text });
+                return;
+            }
+        } else {
+            self.release_opener(step);
             self.reply_start = false;
         }
         // Lines whose sentences were dropped leave their breaks behind: at

@@ -58,36 +58,49 @@ fn is_interjection(sentence: &str) -> bool {
     body.len() < t.len() && PHRASES.interjections.contains(&body.to_lowercase())
 }
 
-/// A sentence that only thanks or agrees ("Thank you, Maya.", "I
-/// completely agree!"): what is left once the room's names and the
-/// punctuation are taken out is one of the language files' acknowledgements.
-/// Only the others' names go: its own name makes it self-address.
+/// A sentence that only thanks, agrees or cheers ("Thank you, Maya.", "I
+/// totally agree with you!"): once the room's names, the room's words
+/// between them and the fillers are taken out, what is left is one of the
+/// language files' acknowledgements. Only the others' names go: its own
+/// name makes it self-address.
 fn is_acknowledgement(sentence: &str, voices: &Voices) -> bool {
     let mut t = sentence.trim().to_lowercase();
-    if t.len() > 80 {
+    if t.chars().count() > 80 {
         return false;
     }
-    // Thanking oneself is no acknowledgement: the self-address rules take it.
     for name in voices.others.iter().filter(|n| !n.is_empty()) {
         let name = name.to_lowercase();
         for form in [format!("{name}'s"), format!("{name}’s"), name] {
             t = t.replace(&form, " ");
         }
     }
+    // Fillers in Chinese script are parts of a word, in others whole words.
+    for f in PHRASES
+        .acknowledgement_fillers
+        .iter()
+        .filter(|f| f.chars().any(crate::text::is_cjk))
+    {
+        t = t.replace(f.as_str(), "");
+    }
     let words: Vec<&str> = t
         .split(|c: char| !c.is_alphanumeric() && c != '\'' && c != '’')
         .filter(|w| !w.is_empty())
         .collect();
-    // "Thank you, Sam and Kofi": the room's words between the names go too.
-    let unnamed: Vec<&str> = words
-        .iter()
-        .copied()
-        .filter(|w| !PHRASES.salutation_room.iter().any(|r| r == w))
-        .collect();
-    [words, unnamed]
-        .iter()
-        .map(|w| w.join(" "))
-        .any(|bare| !bare.is_empty() && PHRASES.acknowledgements.contains(&bare))
+    let bare = |skip: &[String]| {
+        words
+            .iter()
+            .filter(|w| !skip.iter().any(|s| s == *w))
+            .copied()
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    [
+        bare(&[]),
+        bare(&PHRASES.salutation_room),
+        bare(&[PHRASES.salutation_room.as_slice(), PHRASES.acknowledgement_fillers.as_slice()].concat()),
+    ]
+    .iter()
+    .any(|b| !b.is_empty() && PHRASES.acknowledgements.contains(b))
 }
 
 #[cfg(test)]

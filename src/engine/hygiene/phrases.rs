@@ -17,6 +17,7 @@ static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/hygiene/phr
 pub(super) struct Phrases {
     pub interjections: Vec<String>,
     pub acknowledgements: Vec<String>,
+    pub acknowledgement_fillers: Vec<String>,
     pub runtime_note_openings: Vec<String>,
     pub writing: Vec<String>,
     pub about_reply: Vec<String>,
@@ -41,6 +42,7 @@ impl Phrases {
         let Phrases {
             interjections,
             acknowledgements,
+            acknowledgement_fillers,
             runtime_note_openings,
             writing,
             about_reply,
@@ -61,6 +63,7 @@ impl Phrases {
         } = other;
         self.interjections.extend(interjections);
         self.acknowledgements.extend(acknowledgements);
+        self.acknowledgement_fillers.extend(acknowledgement_fillers);
         self.runtime_note_openings.extend(runtime_note_openings);
         self.writing.extend(writing);
         self.about_reply.extend(about_reply);
@@ -84,6 +87,7 @@ impl Phrases {
         for list in [
             &mut self.interjections,
             &mut self.acknowledgements,
+            &mut self.acknowledgement_fillers,
             &mut self.runtime_note_openings,
             &mut self.writing,
             &mut self.about_reply,

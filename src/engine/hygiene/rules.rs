@@ -225,6 +225,13 @@ pub(crate) static RULES: &[Rule] = &[
     )
     .on_tail(),
     rule(
+        "calling itself by name mid-sentence",
+        CutKind::SelfQuote,
+        Place::Sentence,
+        Does::Strip { capitalise: false },
+        |h, s| h.voices.own_names().find_map(|n| labels::inner_self_address(s, n)),
+    ),
+    rule(
         "the runtime's words given back",
         CutKind::RuntimeText,
         Place::Sentence,
