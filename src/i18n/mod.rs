@@ -18,7 +18,7 @@ mod en;
 mod keys;
 mod zh;
 
-pub(crate) use keys::{KeyWords, Printed, Record, Room, Screen};
+pub(crate) use keys::{KeyHint, KeyWords, Printed, Problem, Record, Room, Screen, ValueKind};
 
 static UI_LANG: AtomicU8 = AtomicU8::new(0);
 
@@ -117,6 +117,32 @@ macro_rules! say_by_area {
 }
 
 say_by_area!(Screen => screen, Printed => printed, Record => record, Room => room);
+
+/// The owned areas, made where the language may not be known yet and said
+/// where they are shown. Their `Display` is English, for logs and tests;
+/// what the user reads goes through `say` in the real language.
+macro_rules! say_owned {
+    ($($area:ident => $words:ident),* $(,)?) => {
+        $(
+            impl Say for $area {
+                fn say(&self, lang: Lang) -> String {
+                    match lang {
+                        Lang::En => en::$words(self),
+                        Lang::Zh => zh::$words(self),
+                    }
+                }
+            }
+
+            impl std::fmt::Display for $area {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(&self.say(Lang::En))
+                }
+            }
+        )*
+    };
+}
+
+say_owned!(Problem => problem);
 
 impl Say for KeyWords {
     fn say(&self, lang: Lang) -> String {

@@ -70,7 +70,12 @@ pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, 
         Some(p) => Some(crate::source::SourceFile {
             path: p.display().to_string(),
             text: std::fs::read_to_string(p).map_err(|e| {
-                crate::source::SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))
+                crate::source::SourceError::new(
+                    p.display().to_string(),
+                    None,
+                    "",
+                    crate::i18n::Problem::CannotRead { error: e.to_string() },
+                )
             })?,
         }),
         None => match source.read("config.yaml")? {

@@ -2,12 +2,14 @@
 
 mod key_words;
 mod printed;
+mod problem;
 mod record;
 mod room;
 mod screen;
 
 pub(super) use key_words::key_words;
 pub(super) use printed::printed;
+pub(super) use problem::problem;
 pub(super) use record::record;
 pub(super) use room::room;
 pub(super) use screen::screen;

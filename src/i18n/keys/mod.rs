@@ -5,12 +5,14 @@
 
 mod key_words;
 mod printed;
+mod problem;
 mod record;
 mod room;
 mod screen;
 
 pub(crate) use key_words::KeyWords;
 pub(crate) use printed::Printed;
+pub(crate) use problem::{KeyHint, Problem, ValueKind};
 pub(crate) use record::Record;
 pub(crate) use room::Room;
 pub(crate) use screen::Screen;
