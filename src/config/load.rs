@@ -130,7 +130,7 @@ impl Checker<'_> {
             line: at.map(|s| s.referenced.line()),
             column: at.map(|s| s.referenced.column()),
             key: key.to_string(),
-            message,
+            message: Box::new(message),
             snippet: None,
         });
     }
@@ -222,7 +222,7 @@ impl Config {
             line: None,
             column: None,
             key: String::new(),
-            message: Problem::CannotRead { error: e.to_string() },
+            message: Box::new(Problem::CannotRead { error: e.to_string() }),
             snippet: None,
         })?;
         Config::parse_onto(base, &text, &file, overrides)

@@ -18,7 +18,7 @@ mod en;
 mod keys;
 mod zh;
 
-pub(crate) use keys::{KeyHint, KeyWords, Printed, Problem, Record, Room, Screen, ValueKind};
+pub(crate) use keys::{KeyHint, KeyWords, Printed, Problem, Record, Room, Screen, Start, ValueKind};
 
 static UI_LANG: AtomicU8 = AtomicU8::new(0);
 
@@ -142,7 +142,7 @@ macro_rules! say_owned {
     };
 }
 
-say_owned!(Problem => problem);
+say_owned!(Problem => problem, Start => start);
 
 impl Say for KeyWords {
     fn say(&self, lang: Lang) -> String {

@@ -320,7 +320,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         }
     }
     if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(SourceError::new(&file.path, None, "id", Problem::IdChars { id: agent.id.clone() }));
+        return Err(SourceError::new(&file.path, None, "id", Problem::IdChars { id: agent.id }));
     }
     if let Some(c) = &agent.color {
         let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());

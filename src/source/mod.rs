@@ -25,7 +25,7 @@ pub struct SourceError {
     pub line: Option<u64>,
     pub column: Option<u64>,
     pub key: String,
-    pub(crate) message: Problem,
+    pub(crate) message: Box<Problem>,
     /// The offending source lines with a caret, when known.
     pub snippet: Option<Box<str>>,
 }
@@ -38,7 +38,7 @@ impl SourceError {
             line,
             column: None,
             key: key.to_string(),
-            message: message.into(),
+            message: Box::new(message.into()),
             snippet: None,
         }
     }
@@ -69,7 +69,7 @@ impl SourceError {
 /// In English, for logs and tests.
 impl fmt::Display for SourceError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.shown(f, &self.message.say(crate::i18n::ui_lang()))
+        self.shown(f, &self.message.say(Lang::En))
     }
 }
 
@@ -107,7 +107,7 @@ pub(crate) fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_o
         line,
         column,
         key: worded.key,
-        message: worded.message,
+        message: Box::new(worded.message),
         snippet: line.and_then(|l| snippet(text, l, column)),
     }
 }

@@ -6,6 +6,7 @@ mod problem;
 mod record;
 mod room;
 mod screen;
+mod start;
 
 pub(super) use key_words::key_words;
 pub(super) use printed::printed;
@@ -13,3 +14,4 @@ pub(super) use problem::problem;
 pub(super) use record::record;
 pub(super) use room::room;
 pub(super) use screen::screen;
+pub(super) use start::start;

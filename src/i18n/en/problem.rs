@@ -79,6 +79,12 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
         Problem::UnreadableRow { error } => format!("unreadable row, skipped: {error}"),
         Problem::RowWithoutName => "row without `name` or `displayName`, skipped".into(),
 
+        // A document put in front of the room.
+        Problem::DocumentUnreadable { shown, error } => format!("{shown}: cannot read: {error}"),
+        Problem::DocumentNotText { shown } => format!("{shown}: not a text file (Markdown or plain text is expected)"),
+        Problem::DocumentNotUtf8 { shown } => format!("{shown}: not UTF-8 text (Markdown or plain text is expected)"),
+        Problem::DocumentEmpty { shown } => format!("{shown}: empty"),
+
         // The workflow's files.
         Problem::WorkflowMissing => "workflow file is missing".into(),
         Problem::TemplateMissing => "required template is missing (a `## Template: NAME` heading followed by a fenced block)".into(),

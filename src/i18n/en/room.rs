@@ -8,6 +8,23 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         // Notices in the transcript, and the nudge to the agents.
         Room::AgentFailed { agent, cause } => format!("⚠️ {agent} could not answer: {cause}"),
         Room::AgentPassed { agent } => format!("🤐 {agent} has nothing new to add this round"),
+        Room::NotInRoomAnyMore { gone } => format!("⚠️ not in the room any more: {gone}"),
+        Room::DocumentInFront { name, words } => format!("📎 {name} is in front of the room ({words} words; a long one is cut to fit the model's context)"),
+        Room::StopsReadingMessages => "The model read your opening message as a closing one, so it cannot tell your messages apart: the host stops reading them for this session. Agents can still propose the end and ask you questions; read_messages: false says so for good.".into(),
+        Room::PromptsShrunk { window, before } => format!("⚠️ The model's server refused a prompt as too long for its context window: prompts now fit {window} tokens (were {before}); earlier rounds leave them sooner."),
+        Room::ServerUnreachable { url, cause, window_s } => format!("The model server at {url} cannot be reached ({cause}). The party can start: each reply waits up to {window_s} s for the server."),
+        Room::UsingOnlyModel { model, url } => format!("Using the model `{model}`, the one the server at {url} has (no model was named)."),
+        Room::UsingModelAlso { model, url, also } => format!("Using the model `{model}` of the server at {url} (no model was named); it also has {also}. Name one with --model NAME."),
+        Room::ForAgents { names } => format!(" (for {names})"),
+        Room::ModelNotListed { url, model, whose, has } => format!("The server at {url} does not list the model `{model}`{whose}; it has {has}. Name one with --model NAME, or `model:` in the agent's file."),
+        Room::NowUsingModel { now } => format!("Now using the model `{now}`, the one the server lists (no model was named)."),
+        Room::SavingWorksAgain { file, old } => format!("Saving to {file} works again (the copy in {old} is removed)."),
+        Room::SavedElsewhereUntil { file, there } => format!("Until {file} can be written, the whole session is saved to {there} (`bmad-party --resume {there}` continues it)."),
+        Room::FallbackUnwritable { there } => format!("{there} cannot be written any more either; it keeps the session up to its last good save."),
+        Room::ContextNeedsFile => "/context needs a file: /context PATH (Markdown or text)".into(),
+        Room::NothingToContinue => "nothing to continue yet: send a message first".into(),
+        Room::NoOpenRequest { request_id } => format!("no open request `{request_id}`"),
+        Room::MemoryLine { date, user, topic, names } => format!("{date}: {user} brought “{topic}” to {names}"),
         Room::AutomaticNudge => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)".into(),
 
         // The takeaways file.

@@ -9,6 +9,7 @@ mod problem;
 mod record;
 mod room;
 mod screen;
+mod start;
 
 pub(crate) use key_words::KeyWords;
 pub(crate) use printed::Printed;
@@ -16,3 +17,4 @@ pub(crate) use problem::{KeyHint, Problem, ValueKind};
 pub(crate) use record::Record;
 pub(crate) use room::Room;
 pub(crate) use screen::Screen;
+pub(crate) use start::Start;

@@ -114,6 +114,21 @@ pub(crate) enum Problem {
     },
     RowWithoutName,
 
+    // A document put in front of the room (`--context`, `/context`).
+    DocumentUnreadable {
+        shown: String,
+        error: String,
+    },
+    DocumentNotText {
+        shown: String,
+    },
+    DocumentNotUtf8 {
+        shown: String,
+    },
+    DocumentEmpty {
+        shown: String,
+    },
+
     // The workflow's files.
     WorkflowMissing,
     TemplateMissing,
@@ -153,5 +168,11 @@ pub(crate) enum ValueKind {
 impl From<&str> for Problem {
     fn from(s: &str) -> Problem {
         Problem::Text(s.to_string())
+    }
+}
+
+impl From<&str> for Box<Problem> {
+    fn from(s: &str) -> Box<Problem> {
+        Box::new(s.into())
     }
 }

@@ -77,6 +77,12 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
         Problem::UnreadableRow { error } => format!("无法读取的行，已跳过：{error}"),
         Problem::RowWithoutName => "该行没有 `name` 或 `displayName`，已跳过".into(),
 
+        // A document put in front of the room.
+        Problem::DocumentUnreadable { shown, error } => format!("{shown}：无法读取：{error}"),
+        Problem::DocumentNotText { shown } => format!("{shown}：不是文本文件（需要 Markdown 或纯文本）"),
+        Problem::DocumentNotUtf8 { shown } => format!("{shown}：不是 UTF-8 文本（需要 Markdown 或纯文本）"),
+        Problem::DocumentEmpty { shown } => format!("{shown}：文件为空"),
+
         // The workflow's files.
         Problem::WorkflowMissing => "缺少工作流文件".into(),
         Problem::TemplateMissing => "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）".into(),

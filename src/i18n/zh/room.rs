@@ -8,6 +8,23 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         // Notices in the transcript, and the nudge to the agents.
         Room::AgentFailed { agent, cause } => format!("⚠️ {agent} 未能回答: {cause}"),
         Room::AgentPassed { agent } => format!("🤐 {agent} 本轮没有新的内容可补充"),
+        Room::NotInRoomAnyMore { gone } => format!("⚠️ 已不在房间中：{gone}"),
+        Room::DocumentInFront { name, words } => format!("📎 {name} 已摆在大家面前（{words} 词；过长的文档会按模型的上下文截断）"),
+        Room::StopsReadingMessages => "模型把你的开场消息读成了收尾消息，无法区分你的消息：本次对话中主持人不再解读你的消息。成员仍可提议结束或向你提问；设置 read_messages: false 可长期关闭。".into(),
+        Room::PromptsShrunk { window, before } => format!("⚠️ 模型服务器因超出上下文窗口拒绝了一次提示：此后提示按 {window} 个 token 裁剪（原为 {before}），较早的轮次会更早移出。"),
+        Room::ServerUnreachable { url, cause, window_s } => format!("无法连接 {url} 的模型服务器（{cause}）。派对仍可开始：每条回复最多等待服务器 {window_s} 秒。"),
+        Room::UsingOnlyModel { model, url } => format!("使用模型 `{model}`：{url} 的服务器上的那一个（未指定模型）。"),
+        Room::UsingModelAlso { model, url, also } => format!("使用 {url} 服务器上的模型 `{model}`（未指定模型）；它还有 {also}。可用 --model 名称 指定。"),
+        Room::ForAgents { names } => format!("（{names} 使用）"),
+        Room::ModelNotListed { url, model, whose, has } => format!("{url} 的服务器没有列出模型 `{model}`{whose}；它有 {has}。可用 --model 名称 或智能体文件中的 `model:` 指定。"),
+        Room::NowUsingModel { now } => format!("现在使用服务器列出的模型 `{now}`（未指定模型）。"),
+        Room::SavingWorksAgain { file, old } => format!("已能再次保存到 {file}（{old} 中的副本已删除）。"),
+        Room::SavedElsewhereUntil { file, there } => format!("在 {file} 可以写入之前，整个会话保存在 {there}（可用 `bmad-party --resume {there}` 继续）。"),
+        Room::FallbackUnwritable { there } => format!("{there} 也无法再写入；其中保留着到最后一次成功保存为止的会话。"),
+        Room::ContextNeedsFile => "/context 需要一个文件：/context 路径（Markdown 或文本）".into(),
+        Room::NothingToContinue => "还没有可以继续的讨论：请先发送一条消息".into(),
+        Room::NoOpenRequest { request_id } => format!("没有待处理的请求 `{request_id}`"),
+        Room::MemoryLine { date, user, topic, names } => format!("{date}：{user} 和 {names} 讨论了「{topic}」"),
         Room::AutomaticNudge => "（系统自动推进，并非主持人的新请求：主持人暂时没有发言。请自行推动讨论——挑出最重要的未决问题深入探讨。不要回复这条提示本身。）".into(),
 
         // The takeaways file.

@@ -210,9 +210,7 @@ fn fill_from_agent_file(fields: &mut HashMap<&'static str, String>, at: &Row<'_>
             at.file,
             Some(at.row),
             "path",
-            Problem::AgentFileMissing {
-                path: agent_path.to_string(),
-            },
+            Problem::AgentFileMissing { path: agent_path },
         ));
     }
 }

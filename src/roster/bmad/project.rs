@@ -50,7 +50,7 @@ pub(crate) fn load(project: &Project) -> ProjectConfig {
                     err.file,
                     err.line,
                     &err.key,
-                    crate::i18n::Problem::Ignored(Box::new(err.message)),
+                    crate::i18n::Problem::Ignored(err.message),
                 ));
             }
         }
