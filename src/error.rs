@@ -33,7 +33,7 @@ pub(crate) enum StartError {
     Context(DocumentError),
     /// The model provider cannot be set up.
     #[error("{0}")]
-    Provider(String),
+    Provider(crate::llm::Failure),
     /// Understood and refused: nothing left to resume.
     #[error("{0}")]
     Refused(Start),
@@ -61,7 +61,7 @@ impl Say for StartError {
             StartError::NoAgents { dir, problems } => no_agents(dir, problems, lang),
             StartError::Party(e) => e.say(lang),
             StartError::Context(e) => format!("--context {}", e.say(lang)),
-            StartError::Provider(e) => e.clone(),
+            StartError::Provider(e) => e.say(lang),
             StartError::Finished { file, lang } => format!("{file}: {}", Printed::SessionFinished.say(*lang)),
         }
     }

@@ -9,7 +9,7 @@ use crate::cli::Cli;
 use crate::engine::Setup;
 use crate::error::ExitStatus;
 use crate::frontend::{headless, tui};
-use crate::i18n::{self, Lang, Printed, Say};
+use crate::i18n::{Lang, Printed, Say};
 use crate::{logging, roster, setup};
 
 /// The program: a subcommand, a listing, or a party in its front end;
@@ -17,7 +17,6 @@ use crate::{logging, roster, setup};
 pub fn main() -> ExitCode {
     let cli = Cli::parse_localized();
     let lang = startup_lang(&cli);
-    i18n::set_ui_lang(lang);
     if let Some(sub) = &cli.command {
         return crate::commands::run(&cli, sub, lang);
     }
@@ -31,7 +30,6 @@ pub fn main() -> ExitCode {
             return ExitCode::from(e.exit_code());
         }
     };
-    i18n::set_ui_lang(party.lang);
     let log_path = cli
         .log_file
         .clone()

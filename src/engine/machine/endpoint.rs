@@ -23,7 +23,7 @@ pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], w
     let url = &check.url;
     let mut out = Vec::new();
     if let Some(cause) = &check.unreachable {
-        let cause = cause.to_string();
+        let cause = cause.say(lang);
         out.push((
             NoticeKind::Warning,
             Words::ServerUnreachable {
@@ -36,7 +36,7 @@ pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], w
         return out;
     }
     if let Some(model) = &check.chosen {
-        let also = others(&check.listed, model);
+        let also = others(&check.listed, model, lang);
         let text = if also.is_empty() {
             Words::UsingOnlyModel { model, url }.say(lang)
         } else {
@@ -52,7 +52,7 @@ pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], w
             continue;
         }
         let listed: Vec<&str> = check.listed.iter().map(String::as_str).collect();
-        let has = name_some(&listed);
+        let has = name_some(&listed, lang);
         let whose = if agents.is_empty() {
             String::new()
         } else {

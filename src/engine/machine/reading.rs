@@ -106,7 +106,9 @@ impl Party {
         Ok(match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Quit { .. } => return Err(Next::Quit),
             Reply::Completed { raw, .. } => (raw, None),
-            Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => (String::new(), Some(e)),
+            Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => {
+                (String::new(), Some(e.say(self.room.lang)))
+            }
             Reply::Interrupted { shown } => (shown, Some("interrupted".into())),
         })
     }

@@ -4,6 +4,7 @@
 //! words in every language does not compile.
 
 mod key_words;
+mod model;
 mod printed;
 mod problem;
 mod record;
@@ -12,6 +13,7 @@ mod screen;
 mod start;
 
 pub(crate) use key_words::KeyWords;
+pub(crate) use model::Model;
 pub(crate) use printed::Printed;
 pub(crate) use problem::{KeyHint, Problem, ValueKind};
 pub(crate) use record::Record;

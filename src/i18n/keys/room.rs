@@ -76,6 +76,12 @@ pub(crate) enum Room<'a> {
         request_id: &'a str,
     },
 
+    // A reply that came to nothing.
+    ReplyEmpty,
+    NothingLeftAfterCleaning {
+        what: &'a str,
+    },
+
     // The party's memory.
     /// The session in one line: when, who brought what to whom.
     MemoryLine {

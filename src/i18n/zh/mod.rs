@@ -1,6 +1,7 @@
 //! The program's words in Chinese (simplified), one function per area of `keys`.
 
 mod key_words;
+mod model;
 mod printed;
 mod problem;
 mod record;
@@ -9,6 +10,7 @@ mod screen;
 mod start;
 
 pub(super) use key_words::key_words;
+pub(super) use model::model;
 pub(super) use printed::printed;
 pub(super) use problem::problem;
 pub(super) use record::record;
