@@ -51,11 +51,13 @@ fn startup_lang(cli: &Cli) -> Lang {
     cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default()
 }
 
-/// `--list-agents` and `--list-parties`: printed, and the exit code; None
-/// for a party.
+/// `--list-agents` and `--list-parties`: printed in a new party's
+/// language, and the exit code; None for a party. Their errors are said in
+/// `lang`, the start-up language.
 fn listing(cli: &Cli, lang: Lang) -> Option<ExitCode> {
     let listed = if cli.list_agents {
         setup::load_room(cli).map(|mut room| {
+            let lang = setup::listing_lang(cli, &room);
             room.in_language(lang);
             print!("{}", roster::list_agents(&room, lang));
             ExitCode::from(
@@ -68,7 +70,7 @@ fn listing(cli: &Cli, lang: Lang) -> Option<ExitCode> {
             )
         })
     } else if cli.list_parties {
-        setup::list_parties(cli, lang).map(|text| {
+        setup::list_parties(cli).map(|text| {
             print!("{text}");
             ExitCode::SUCCESS
         })

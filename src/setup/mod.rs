@@ -279,6 +279,14 @@ fn program_lang(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig, con
         .unwrap_or_default()
 }
 
+/// The language of `--list-agents` and `--list-parties`: a new party's
+/// here (--lang, the project's, the config's, the locale). A config that
+/// cannot be read leaves its `lang:` out; the listing says its problems.
+pub(crate) fn listing_lang(cli: &Cli, room: &Roster) -> Lang {
+    let config = load_config(cli, &workflow_source(cli)).unwrap_or_default();
+    program_lang(cli, None, &room.project.clone().unwrap_or_default(), &config)
+}
+
 /// The facilitator's name, without control characters (it is shown on
 /// screen): --user-name, the session, the project, the config, the login.
 fn facilitator_name(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig, config: &Config) -> String {
@@ -364,9 +372,10 @@ fn parties_of(room: &Roster, config: &Config) -> Parties {
 }
 
 /// `--list-parties`: the parties, who is in each, whether it remembers.
-pub(crate) fn list_parties(cli: &Cli, lang: Lang) -> Result<String, StartError> {
+pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let config = load_config(cli, &workflow_source(cli))?;
     let room = load_room(cli)?;
+    let lang = program_lang(cli, None, &room.project.clone().unwrap_or_default(), &config);
     Ok(crate::roster::parties::list(
         &parties_of(&room, &config),
         &room.agents,
