@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use include_dir::{include_dir, Dir};
 
+use crate::i18n::Problem;
 use crate::source::{SourceError, SourceFile};
 
 static AGENTS: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/agents");
@@ -33,7 +34,7 @@ pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceE
             dir.display().to_string(),
             None,
             "",
-            crate::tr!("cannot read the agents folder: {e}", "无法读取智能体文件夹：{e}"),
+            Problem::CannotReadAgentsFolder { error: e.to_string() },
         )]
     })?;
     let mut paths: Vec<PathBuf> = entries
@@ -50,16 +51,20 @@ pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceE
                     path: p.display().to_string(),
                     text,
                 }),
-                Err(e) => problems.push(SourceError::new(p.display().to_string(), None, "", {
-                    let at = e.utf8_error().valid_up_to();
-                    crate::tr!("not UTF-8 text (byte {at})", "不是 UTF-8 文本（第 {at} 字节）")
-                })),
+                Err(e) => problems.push(SourceError::new(
+                    p.display().to_string(),
+                    None,
+                    "",
+                    Problem::NotUtf8At {
+                        at: e.utf8_error().valid_up_to(),
+                    },
+                )),
             },
             Err(e) => problems.push(SourceError::new(
                 p.display().to_string(),
                 None,
                 "",
-                crate::tr!("cannot read: {e}", "无法读取：{e}"),
+                Problem::CannotRead { error: e.to_string() },
             )),
         }
     }
@@ -94,7 +99,7 @@ impl WorkflowSource {
                     return Ok(Lookup::Missing);
                 }
                 let text = std::fs::read_to_string(&p)
-                    .map_err(|e| SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
+                    .map_err(|e| SourceError::new(p.display().to_string(), None, "", Problem::CannotRead { error: e.to_string() }))?;
                 Ok(Lookup::Found(SourceFile {
                     path: p.display().to_string(),
                     text,
@@ -110,7 +115,7 @@ impl WorkflowSource {
             let p = dir.join(rel);
             if p.exists() {
                 let text = std::fs::read_to_string(&p)
-                    .map_err(|e| SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}")))?;
+                    .map_err(|e| SourceError::new(p.display().to_string(), None, "", Problem::CannotRead { error: e.to_string() }))?;
                 return Ok(Lookup::Found(SourceFile {
                     path: p.display().to_string(),
                     text,

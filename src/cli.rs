@@ -105,11 +105,13 @@ pub(crate) struct Cli {
 }
 
 /// A flag's minutes: a positive, finite number. Checked here so that the
-/// error names the flag, not the config key it overrides.
+/// error names the flag, not the config key it overrides. In English, as
+/// clap's own words around it are: the arguments are read before any
+/// language is known.
 fn positive_minutes(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(m) if m > 0.0 && m.is_finite() => Ok(m),
-        _ => Err(crate::tr!("must be a positive number of minutes", "必须是正数（分钟）")),
+        _ => Err(crate::i18n::Problem::PositiveMinutes.to_string()),
     }
 }
 

@@ -8,12 +8,13 @@ use clap::CommandFactory;
 
 use crate::cli::{Cli, Sub};
 use crate::export::{self, Format};
-use crate::i18n;
+use crate::i18n::{Lang, Printed, Say};
 use crate::session::CastMember;
 
-pub(crate) fn run(cli: &Cli, sub: &Sub) -> ExitCode {
+/// Runs `sub`; its messages are in `lang`, the start-up language.
+pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
     match sub {
-        Sub::Sessions => sessions(cli),
+        Sub::Sessions => sessions(cli, lang),
         Sub::Export {
             session, markdown, out, ..
         } => {
@@ -30,22 +31,16 @@ pub(crate) fn run(cli: &Cli, sub: &Sub) -> ExitCode {
                     println!("{}", path.display());
                     ExitCode::SUCCESS
                 }
-                Err(e) => fail(&e),
+                Err(e) => fail(&e.say(lang)),
             }
         }
         Sub::Init { force } => match crate::config::user::init(*force) {
             Ok(path) => {
-                let path = path.display();
-                println!(
-                    "{}",
-                    crate::tr!(
-                        "Wrote {path}\nEvery line is a comment: remove the \"# \" before a setting to use it. A project's config overrides it key by key.",
-                        "已写入 {path}\n每一行都是注释：去掉设置前的 \"# \" 即可生效。项目的配置会逐项覆盖它。"
-                    )
-                );
+                let path = path.display().to_string();
+                println!("{}", Printed::ConfigWritten { path: &path }.say(lang));
                 ExitCode::SUCCESS
             }
-            Err(e) => fail(&e),
+            Err(e) => fail(&e.say(lang)),
         },
         Sub::Completions { shell } => {
             use std::io::Write as _;
@@ -80,17 +75,17 @@ fn fail(message: &str) -> ExitCode {
 
 /// `bmad-party sessions`: the output folder's sessions, newest first;
 /// files there that are not sessions are named on stderr.
-fn sessions(cli: &Cli) -> ExitCode {
+fn sessions(cli: &Cli, lang: Lang) -> ExitCode {
     let dir = crate::setup::output_folder(cli).join("party-mode");
     let (found, broken) = crate::session::list::list(&dir);
     for e in &broken {
-        eprintln!("bmad-party: {e}");
+        eprintln!("bmad-party: {}", e.say(lang));
     }
     if found.is_empty() {
-        let dir = dir.display();
-        println!("{}", crate::tr!("No sessions in {dir}.", "{dir} 中没有会话。"));
+        let dir = dir.display().to_string();
+        println!("{}", Printed::NoSessions { dir: &dir }.say(lang));
     } else {
-        print!("{}", crate::session::list::render(&found, i18n::ui_lang()));
+        print!("{}", crate::session::list::render(&found, lang));
     }
     ExitCode::SUCCESS
 }

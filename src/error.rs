@@ -1,6 +1,9 @@
 //! Why the program stops before a party, typed by what the caller does with
 //! it: the exit code tells a script whether to fix a file (2) or not (1).
 
+use crate::engine::documents::DocumentError;
+use crate::i18n::{Lang, Printed, Say, Start};
+use crate::roster::parties::PartyError;
 use crate::session::{LockError, SessionFileError};
 use crate::source::SourceError;
 
@@ -18,10 +21,50 @@ pub(crate) enum StartError {
     /// A setting or argument that cannot work (a `--bmad` folder with no
     /// install, a base URL that is not one).
     #[error("{0}")]
-    Invalid(String),
-    /// Understood and refused: resuming a finished session.
+    Invalid(Start),
+    /// `--bmad` names a project without agents, and what is wrong there.
+    #[error("{}", no_agents(.dir, .problems, Lang::En))]
+    NoAgents { dir: String, problems: Vec<SourceError> },
+    /// `--party` (or the default party) cannot be held.
+    #[error(transparent)]
+    Party(#[from] PartyError),
+    /// A `--context` document that cannot be read.
+    #[error("--context {0}")]
+    Context(DocumentError),
+    /// The model provider cannot be set up.
     #[error("{0}")]
-    Refused(String),
+    Provider(crate::llm::Failure),
+    /// Understood and refused: nothing left to resume.
+    #[error("{0}")]
+    Refused(Start),
+    /// Understood and refused: resuming a finished session, said in the
+    /// session's own language unless `--lang` names one.
+    #[error("{file}: {}", Printed::SessionFinished.say(Lang::En))]
+    Finished { file: String, lang: Lang },
+}
+
+fn no_agents(dir: &str, problems: &[SourceError], lang: Lang) -> String {
+    let mut message = Start::NoAgentsFound { dir: dir.to_string() }.say(lang);
+    for p in problems {
+        message.push_str(&format!("\n{}", p.say(lang)));
+    }
+    message
+}
+
+impl Say for StartError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            StartError::Files(e) => e.iter().map(|e| e.say(lang)).collect::<Vec<_>>().join("\n"),
+            StartError::Session(e) => e.say(lang),
+            StartError::Lock(e) => e.say(lang),
+            StartError::Invalid(k) | StartError::Refused(k) => k.say(lang),
+            StartError::NoAgents { dir, problems } => no_agents(dir, problems, lang),
+            StartError::Party(e) => e.say(lang),
+            StartError::Context(e) => format!("--context {}", e.say(lang)),
+            StartError::Provider(e) => e.say(lang),
+            StartError::Finished { file, lang } => format!("{file}: {}", Printed::SessionFinished.say(*lang)),
+        }
+    }
 }
 
 /// What the process's exit status says, the same in every front end
@@ -65,8 +108,15 @@ impl ExitStatus {
 impl StartError {
     pub(crate) fn exit_code(&self) -> u8 {
         match self {
-            StartError::Refused(_) => ExitStatus::Failed.code(),
-            StartError::Files(_) | StartError::Session(_) | StartError::Lock(_) | StartError::Invalid(_) => ExitStatus::Usage.code(),
+            StartError::Refused(_) | StartError::Finished { .. } => ExitStatus::Failed.code(),
+            StartError::Files(_)
+            | StartError::Session(_)
+            | StartError::Lock(_)
+            | StartError::Invalid(_)
+            | StartError::NoAgents { .. }
+            | StartError::Party(_)
+            | StartError::Context(_)
+            | StartError::Provider(_) => ExitStatus::Usage.code(),
         }
     }
 }
@@ -89,8 +139,9 @@ mod tests {
 
     #[test]
     fn a_refusal_exits_1_and_a_bad_file_2() {
-        assert_eq!(StartError::Refused("finished".into()).exit_code(), 1);
-        assert_eq!(StartError::Invalid("no".into()).exit_code(), 2);
+        let dir = "d".to_string();
+        assert_eq!(StartError::Refused(Start::NothingToResume { dir: dir.clone() }).exit_code(), 1);
+        assert_eq!(StartError::Invalid(Start::NoBmadInstall { dir }).exit_code(), 2);
         let e = SourceError {
             file: "c.yaml".into(),
             line: Some(3),

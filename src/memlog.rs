@@ -25,7 +25,7 @@ pub(crate) const KINDS: &[&str] = &["dynamic", "moment", "callback", "outcome"];
 
 /// One remembered line.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub kind: Option<String>,
     /// Who it is about or by (a persona code).
     pub by: Option<String>,

@@ -9,28 +9,27 @@ use crate::cli::Cli;
 use crate::engine::Setup;
 use crate::error::ExitStatus;
 use crate::frontend::{headless, tui};
-use crate::i18n::{self, Lang};
+use crate::i18n::{Lang, Printed, Say};
 use crate::{logging, roster, setup};
 
 /// The program: a subcommand, a listing, or a party in its front end;
 /// the exit status (`frontend::exit`).
 pub fn main() -> ExitCode {
     let cli = Cli::parse_localized();
-    i18n::set_ui_lang(startup_lang(&cli));
+    let lang = startup_lang(&cli);
     if let Some(sub) = &cli.command {
-        return crate::commands::run(&cli, sub);
+        return crate::commands::run(&cli, sub, lang);
     }
-    if let Some(code) = listing(&cli) {
+    if let Some(code) = listing(&cli, lang) {
         return code;
     }
     let party = match setup::build(&cli) {
         Ok(p) => p,
         Err(e) => {
-            eprintln!("bmad-party: {e}");
+            eprintln!("bmad-party: {}", e.say(lang));
             return ExitCode::from(e.exit_code());
         }
     };
-    i18n::set_ui_lang(party.lang);
     let log_path = cli
         .log_file
         .clone()
@@ -52,13 +51,15 @@ fn startup_lang(cli: &Cli) -> Lang {
     cli.lang.or(project_lang).or_else(Lang::from_env).unwrap_or_default()
 }
 
-/// `--list-agents` and `--list-parties`: printed, and the exit code; None
-/// for a party.
-fn listing(cli: &Cli) -> Option<ExitCode> {
+/// `--list-agents` and `--list-parties`: printed in a new party's
+/// language, and the exit code; None for a party. Their errors are said in
+/// `lang`, the start-up language.
+fn listing(cli: &Cli, lang: Lang) -> Option<ExitCode> {
     let listed = if cli.list_agents {
         setup::load_room(cli).map(|mut room| {
-            room.in_language(startup_lang(cli));
-            print!("{}", roster::list_agents(&room));
+            let lang = setup::listing_lang(cli, &room);
+            room.in_language(lang);
+            print!("{}", roster::list_agents(&room, lang));
             ExitCode::from(
                 if room.agents.is_empty() {
                     ExitStatus::Usage
@@ -77,7 +78,7 @@ fn listing(cli: &Cli) -> Option<ExitCode> {
         return None;
     };
     Some(listed.unwrap_or_else(|e| {
-        eprintln!("bmad-party: {e}");
+        eprintln!("bmad-party: {}", e.say(lang));
         ExitCode::from(e.exit_code())
     }))
 }
@@ -89,10 +90,8 @@ fn run_party(cli: Cli, party: Setup) -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(r) => r,
         Err(e) => {
-            eprintln!(
-                "bmad-party: {}",
-                crate::tr!("cannot start the async runtime: {e}", "无法启动异步运行时：{e}")
-            );
+            let error = e.to_string();
+            eprintln!("bmad-party: {}", Printed::CannotStartRuntime { error: &error }.say(party.lang));
             return ExitCode::from(ExitStatus::Failed.code());
         }
     };

@@ -8,7 +8,7 @@ use foldhash::{HashMap, HashMapExt};
 use regex::Regex;
 
 use crate::assets::{Lookup, WorkflowSource};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Problem};
 use crate::source::SourceError;
 use crate::source::SourceFile;
 
@@ -226,12 +226,7 @@ fn read_templates(source: &WorkflowSource) -> ReadTemplates {
                 }
                 Err(e) => problems.push(e),
             },
-            Ok(Lookup::Missing) => problems.push(SourceError::new(
-                rel,
-                None,
-                "",
-                crate::tr!("workflow file is missing", "缺少工作流文件"),
-            )),
+            Ok(Lookup::Missing) => problems.push(SourceError::new(rel, None, "", Problem::WorkflowMissing)),
             Err(e) => problems.push(e),
         }
     }
@@ -271,15 +266,7 @@ fn check_required(
                         Ok(Lookup::Found(f)) => f.path,
                         _ => file.to_string(),
                     };
-                    problems.push(SourceError::new(
-                        path,
-                        None,
-                        name,
-                        crate::tr!(
-                            "required template is missing (a `## Template: NAME` heading followed by a fenced block)",
-                            "缺少必需的模板（一个 `## Template: NAME` 标题，后跟代码块）"
-                        ),
-                    ));
+                    problems.push(SourceError::new(path, None, name, Problem::TemplateMissing));
                 }
                 continue;
             };
@@ -295,10 +282,10 @@ fn check_required(
                         &path,
                         Some(line),
                         &variant,
-                        crate::tr!(
-                            "unknown placeholder {{{{{ph}}}}}; this template knows {known}",
-                            "未知占位符 {{{{{ph}}}}}；此模板可用 {known}"
-                        ),
+                        Problem::UnknownPlaceholder {
+                            placeholder: ph.to_string(),
+                            known: known.clone(),
+                        },
                     ));
                 }
             }
@@ -335,7 +322,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Sourc
                 &file.path,
                 Some(line),
                 &name,
-                crate::tr!("template block is not closed with {fence}", "模板块没有用 {fence} 结束"),
+                Problem::TemplateNotClosed { fence: fence.to_string() },
             ));
         };
         // Templates reach the screen: a control sequence in an edited file
@@ -357,10 +344,7 @@ fn parse_sections(file: &SourceFile) -> Result<Vec<(String, String, u64)>, Sourc
                 &file.path,
                 Some(line_of(&file.text, start)),
                 name,
-                crate::tr!(
-                    "no fenced block follows this heading (lines between may not start with #, ` or ~)",
-                    "这个标题后面没有代码块（中间的行不能以 #、` 或 ~ 开头）"
-                ),
+                Problem::NoFencedBlock,
             ));
         }
     }

@@ -522,6 +522,26 @@ fn help_speaks_the_facilitators_language() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("Continue a saved session"));
 }
 
+#[test]
+fn the_agent_list_speaks_the_configs_language() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.yaml");
+    std::fs::write(&config, "bmad:\n  party_mode:\n    lang: zh\n").unwrap();
+    let out = std::process::Command::new(BIN)
+        .current_dir(dir.path())
+        .env("LANG", "C.UTF-8")
+        .env_remove("LC_ALL")
+        .env("XDG_CONFIG_HOME", dir.path())
+        .arg("--config")
+        .arg(&config)
+        .arg("--list-agents")
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("位智能体，来自"), "{text}");
+}
+
 /// Each bad file the way a user would write it, and what they are told:
 /// their own key path and line, what was expected, never the YAML
 /// library's advice to its programmers.

@@ -204,19 +204,12 @@ fn is_ideograph(c: char) -> bool {
 }
 
 /// The .rs files outside `src/i18n/zh/` that may hold Chinese in their
-/// code, each with why: messages said through `tr!("…", "…")` in the
-/// global language, or data the program matches rather than words it
-/// says. A file that no longer holds Chinese must leave the list.
+/// code, each with why: data the program matches rather than words it
+/// says, and clap's help, chosen before any language is known. What the
+/// program says is a key of `src/i18n`. A file that no longer holds
+/// Chinese must leave the list.
 const CHINESE_ALLOWED: &[(&str, &str)] = &[
-    ("assets.rs", "start-up-language tr! messages"),
     ("cli.rs", "clap's help in Chinese, chosen from the arguments before anything else"),
-    ("commands.rs", "start-up-language tr! messages"),
-    ("program.rs", "start-up-language tr! messages"),
-    ("workflow.rs", "start-up-language tr! messages"),
-    ("config/load.rs", "start-up-language tr! messages"),
-    ("config/parties.rs", "start-up-language tr! messages"),
-    ("config/user.rs", "start-up-language tr! messages"),
-    ("engine/documents.rs", "start-up-language tr! messages"),
     ("engine/memory.rs", "rule data: the words a note-taker uses for none"),
     ("engine/reading.rs", "rule data: a yes or no read from a model's reply"),
     ("engine/self_check.rs", "rule data: a yes and the ways a model says no question"),
@@ -226,66 +219,10 @@ const CHINESE_ALLOWED: &[(&str, &str)] = &[
         "rule data: the headings and openings a note-taker's reply is read for",
     ),
     (
-        "engine/machine/briefing.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/context.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/endpoint.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/mod.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/party.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/reading.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/remember.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/save.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
-        "engine/machine/stream.rs",
-        "party messages by tr!, in the global language program.rs sets to the party\'s",
-    ),
-    (
         "engine/machine/voices.rs",
         "rule data: a language setting that names Chinese, the facilitator's Chinese name",
     ),
-    ("export/mod.rs", "start-up-language tr! messages"),
-    ("frontend/headless/mod.rs", "start-up-language tr! messages"),
-    ("frontend/headless/printer.rs", "start-up-language tr! messages"),
-    ("frontend/tui/mod.rs", "start-up-language tr! messages"),
     ("i18n/mod.rs", "Lang reads settings that say 中文 and names Chinese to the agents"),
-    ("llm/discovery.rs", "start-up-language tr! messages"),
-    ("llm/openai/call.rs", "start-up-language tr! messages"),
-    ("llm/openai/errors.rs", "start-up-language tr! messages"),
-    ("llm/openai/listing.rs", "start-up-language tr! messages"),
-    ("roster/agents.rs", "start-up-language tr! messages"),
-    ("roster/mod.rs", "start-up-language tr! messages"),
-    ("roster/parties.rs", "start-up-language tr! messages"),
-    ("roster/bmad/install.rs", "start-up-language tr! messages"),
-    ("roster/bmad/manifest.rs", "start-up-language tr! messages"),
-    ("roster/bmad/party_mode.rs", "start-up-language tr! messages"),
-    ("roster/bmad/project.rs", "start-up-language tr! messages"),
-    ("session/lock.rs", "start-up-language tr! messages"),
-    ("session/store.rs", "start-up-language tr! messages"),
-    ("setup/mod.rs", "start-up-language tr! messages"),
-    ("setup/room.rs", "start-up-language tr! messages"),
-    ("source/words.rs", "start-up-language tr! messages and the words for YAML types"),
 ];
 
 #[test]

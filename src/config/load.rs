@@ -6,6 +6,8 @@ use std::path::Path;
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use crate::i18n::Problem;
+
 use super::*;
 
 // ---- raw, position-carrying shape of the file ----
@@ -122,13 +124,13 @@ pub(super) struct Checker<'a> {
 }
 
 impl Checker<'_> {
-    pub(super) fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: impl Into<String>) {
+    pub(super) fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: Problem) {
         self.errors.push(SourceError {
             file: self.file.to_string(),
             line: at.map(|s| s.referenced.line()),
             column: at.map(|s| s.referenced.column()),
             key: key.to_string(),
-            message: message.into(),
+            message: Box::new(message),
             snippet: None,
         });
     }
@@ -143,19 +145,19 @@ fn take<T: Clone>(slot: &S<T>, into: &mut T) {
 impl Checker<'_> {
     fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
         if value < min {
-            self.fail_at(key, at, crate::tr!("must be at least {min}", "至少为 {min}"));
+            self.fail_at(key, at, Problem::AtLeast { min: min.to_string() });
         }
     }
 
     fn between_0_and_1<U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: f64) {
         if !(0.0..=1.0).contains(&value) {
-            self.fail_at(key, at, crate::tr!("must be between 0 and 1", "必须在 0 到 1 之间"));
+            self.fail_at(key, at, Problem::Between0And1);
         }
     }
 
     fn not_empty<U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: &str) {
         if value.trim().is_empty() {
-            self.fail_at(key, at, crate::tr!("may not be empty", "不能为空"));
+            self.fail_at(key, at, Problem::NotEmpty);
         }
     }
 }
@@ -220,7 +222,7 @@ impl Config {
             line: None,
             column: None,
             key: String::new(),
-            message: crate::tr!("cannot read: {e}", "无法读取：{e}"),
+            message: Box::new(Problem::CannotRead { error: e.to_string() }),
             snippet: None,
         })?;
         Config::parse_onto(base, &text, &file, overrides)
@@ -235,14 +237,7 @@ fn limits(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Ch
     take(&p.max_rounds, &mut pc.max_rounds);
     take(&p.max_duration_minutes, &mut pc.max_duration_minutes);
     if p.warn_at_rounds.is_some() && p.warn_at.is_some() {
-        ck.fail_at(
-            "bmad.party_mode.warn_at",
-            p.warn_at.as_ref(),
-            crate::tr!(
-                "give either `warn_at_rounds` or its alias `warn_at`, not both",
-                "`warn_at_rounds` 与其别名 `warn_at` 只能给出一个"
-            ),
-        );
+        ck.fail_at("bmad.party_mode.warn_at", p.warn_at.as_ref(), Problem::WarnAtBoth);
     }
     let warn_rounds = p.warn_at_rounds.as_ref().or(p.warn_at.as_ref());
     let warn_rounds_key = if p.warn_at_rounds.is_some() {
@@ -272,29 +267,25 @@ fn limits(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Ch
     };
     ck.at_least("bmad.party_mode.max_rounds", p.max_rounds.as_ref(), pc.max_rounds, 1);
     if pc.warn_at_rounds >= pc.max_rounds && pc.max_rounds > 0 {
-        let max = pc.max_rounds;
-        let why = crate::tr!(
-            "must be below max_rounds ({max}); use 0 to turn the warning off",
-            "必须小于 max_rounds（{max}）；设为 0 可关闭提醒"
-        );
+        let why = Problem::WarnRoundsBelowMax {
+            max: pc.max_rounds.to_string(),
+        };
         ck.fail_at(warn_rounds_key, warn_rounds.or(p.max_rounds.as_ref()), why);
     }
     if !(pc.max_duration_minutes > 0.0 && pc.max_duration_minutes.is_finite()) {
         ck.fail_at(
             "bmad.party_mode.max_duration_minutes",
             p.max_duration_minutes.as_ref(),
-            crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
+            Problem::PositiveMinutes,
         );
     }
     if !(pc.warn_at_minutes >= 0.0 && pc.warn_at_minutes < pc.max_duration_minutes) && pc.max_duration_minutes > 0.0 {
-        let max = pc.max_duration_minutes;
         ck.fail_at(
             "bmad.party_mode.warn_at_minutes",
             p.warn_at_minutes.as_ref().or(p.max_duration_minutes.as_ref()),
-            crate::tr!(
-                "must be at least 0 and below max_duration_minutes ({max})",
-                "必须不小于 0 且小于 max_duration_minutes（{max}）"
-            ),
+            Problem::WarnMinutesBelowMax {
+                max: pc.max_duration_minutes.to_string(),
+            },
         );
     }
 }
@@ -307,10 +298,10 @@ fn room(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Chec
             ck.fail_at(
                 "bmad.party_mode.agents_per_round",
                 Some(r),
-                crate::tr!(
-                    "need 1 <= min <= max <= 8, got min {min}, max {max}",
-                    "需要 1 <= min <= max <= 8，实际 min {min}，max {max}"
-                ),
+                Problem::AgentsPerRound {
+                    min: min.to_string(),
+                    max: max.to_string(),
+                },
             );
         }
         pc.agents_per_round = (min, max);
@@ -326,7 +317,7 @@ fn room(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Chec
     ] {
         if let Some(s) = slot {
             if s.value.iter().any(|t| t.trim().is_empty()) {
-                ck.fail_at(key, Some(s), crate::tr!("a trigger may not be empty", "触发词不能为空"));
+                ck.fail_at(key, Some(s), Problem::EmptyTrigger);
             }
             *into = s.value.iter().map(|t| t.trim().to_string()).collect();
         }
@@ -363,7 +354,7 @@ fn consensus(cs: &RawConsensus, c: &mut Consensus, ck: &mut Checker) {
             Err(err) => ck.fail_at(
                 "bmad.party_mode.consensus.convergence_indicator",
                 Some(source),
-                crate::tr!("not a valid regular expression: {err}", "不是有效的正则表达式：{err}"),
+                Problem::BadRegex { error: err.to_string() },
             ),
         }
     }
@@ -378,7 +369,7 @@ fn silence(si: &RawSilence, s: &mut Silence, ck: &mut Checker) {
         ck.fail_at(
             "bmad.party_mode.silence.user_timeout_minutes",
             si.user_timeout_minutes.as_ref(),
-            crate::tr!("must be a positive number of minutes", "必须是正数（分钟）"),
+            Problem::PositiveMinutes,
         );
     }
     ck.between_0_and_1(
@@ -425,14 +416,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
     ck.at_least("bmad.llm.reply_max_tokens", l.reply_max_tokens.as_ref(), lc.reply_max_tokens, 32);
     if let Some(n) = lc.context_tokens {
         if n < 1024 || n <= lc.reply_max_tokens * 2 {
-            ck.fail_at(
-                "bmad.llm.context_tokens",
-                l.context_tokens.as_ref(),
-                crate::tr!(
-                    "must be at least 1024 and more than twice reply_max_tokens",
-                    "至少为 1024，且大于 reply_max_tokens 的两倍"
-                ),
-            );
+            ck.fail_at("bmad.llm.context_tokens", l.context_tokens.as_ref(), Problem::ContextTokens);
         }
     }
     if let Some(m) = &overrides.model {
@@ -456,27 +440,19 @@ fn llm_values(l: &RawLlm, overrides: &Overrides, lc: &LlmConfig, ck: &mut Checke
             ck.fail_at(
                 key,
                 l.base_url.as_ref().filter(|_| overrides.base_url.is_none()),
-                crate::tr!("`{u}` is not an http:// or https:// URL", "`{u}` 不是 http:// 或 https:// 地址"),
+                Problem::NotHttpUrl { url: u.to_string() },
             );
         }
     }
     for (slot, key) in [(&l.model, "bmad.llm.model"), (&l.embedding_model, "bmad.llm.embedding_model")] {
         if let Some(Spanned { value: Some(v), .. }) = slot {
             if v.trim().is_empty() {
-                ck.fail_at(
-                    key,
-                    slot.as_ref(),
-                    crate::tr!("may not be empty (use null for the default)", "不能为空（使用 null 表示默认值）"),
-                );
+                ck.fail_at(key, slot.as_ref(), Problem::EmptyUseNull);
             }
         }
     }
     if !(0.0..=2.0).contains(&lc.temperature) {
-        ck.fail_at(
-            "bmad.llm.temperature",
-            l.temperature.as_ref(),
-            crate::tr!("must be between 0 and 2", "必须在 0 到 2 之间"),
-        );
+        ck.fail_at("bmad.llm.temperature", l.temperature.as_ref(), Problem::Between0And2);
     }
     ck.at_least(
         "bmad.llm.request_timeout_seconds",
@@ -491,17 +467,13 @@ fn llm_values(l: &RawLlm, overrides: &Overrides, lc: &LlmConfig, ck: &mut Checke
         1,
     );
     if lc.max_retries > 10 {
-        ck.fail_at(
-            "bmad.llm.max_retries",
-            l.max_retries.as_ref(),
-            crate::tr!("must be 10 or less", "不能超过 10"),
-        );
+        ck.fail_at("bmad.llm.max_retries", l.max_retries.as_ref(), Problem::AtMost10);
     }
     if lc.retry_window_seconds > 3600 {
         ck.fail_at(
             "bmad.llm.retry_window_seconds",
             l.retry_window_seconds.as_ref(),
-            crate::tr!("must be 3600 or less (an hour)", "不能超过 3600（一小时）"),
+            Problem::AtMostAnHour,
         );
     }
 }

@@ -5,6 +5,8 @@
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
+use crate::i18n::Problem;
+
 use super::load::Checker;
 
 /// One standing cast as its file defines it.
@@ -46,14 +48,7 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
         for (id, def) in &map.value {
             let key = format!("bmad.parties.{id}");
             if !valid_id(id) {
-                ck.fail_at(
-                    &key,
-                    Some(def),
-                    crate::tr!(
-                        "a party's id is letters, digits, - and _ (it names its memory folder)",
-                        "派对的 id 只能由字母、数字、- 和 _ 组成（它也是记忆文件夹的名字）"
-                    ),
-                );
+                ck.fail_at(&key, Some(def), Problem::PartyIdChars);
                 continue;
             }
             let d = &def.value;
@@ -62,14 +57,7 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
                 .as_ref()
                 .map(|m| m.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect());
             if members.as_ref().is_some_and(Vec::is_empty) {
-                ck.fail_at(
-                    &format!("{key}.members"),
-                    Some(def),
-                    crate::tr!(
-                        "names nobody; leave `members` out for an open cast (the whole room)",
-                        "没有列出任何人；开放阵容（整个房间）请省略 `members`"
-                    ),
-                );
+                ck.fail_at(&format!("{key}.members"), Some(def), Problem::NamesNobody);
             }
             let party = PartyDef {
                 id: id.clone(),
@@ -96,11 +84,7 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
     }
     if let Some(Spanned { value: Some(d), .. }) = default {
         if d.trim().is_empty() {
-            ck.fail_at(
-                "bmad.party_mode.default_party",
-                default.as_ref(),
-                crate::tr!("may not be empty (use null for the default room)", "不能为空（默认房间请用 null）"),
-            );
+            ck.fail_at("bmad.party_mode.default_party", default.as_ref(), Problem::EmptyUseNullRoom);
         }
     }
 }

@@ -4,7 +4,9 @@
 //! and a project's config: a project's file (or `--config`) overrides it
 //! key by key.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+
+use crate::i18n::{Lang, Say, Start};
 
 /// The commented starter `bmad-party init` writes: every line a comment,
 /// so it changes nothing until one is uncommented. Never a key.
@@ -22,28 +24,44 @@ pub(crate) fn existing() -> Option<PathBuf> {
 
 /// Writes the starter to [`path`]. A file already there is kept unless
 /// `force`, and then moved to `config.yaml.bak` first.
-pub(crate) fn init(force: bool) -> Result<PathBuf, String> {
-    let path = path().ok_or_else(|| {
-        crate::tr!(
-            "this system names no config folder (set XDG_CONFIG_HOME or HOME)",
-            "系统没有配置文件夹（请设置 XDG_CONFIG_HOME 或 HOME）"
-        )
-    })?;
-    let shown = path.display();
+pub(crate) fn init(force: bool) -> Result<PathBuf, InitError> {
+    let path = path().ok_or(InitError::Refused(Start::NoConfigFolder))?;
+    let io = |at: &Path| {
+        let path = at.to_path_buf();
+        move |source: std::io::Error| InitError::Io { path, source }
+    };
     if path.exists() {
         if !force {
-            return Err(crate::tr!(
-                "{shown} is already there; edit it, or replace it with `bmad-party init --force` (the old one is kept as config.yaml.bak)",
-                "{shown} 已存在；请直接编辑，或用 `bmad-party init --force` 替换（旧文件保存为 config.yaml.bak）"
-            ));
+            return Err(InitError::Refused(Start::ConfigThere {
+                shown: path.display().to_string(),
+            }));
         }
-        std::fs::rename(&path, path.with_extension("yaml.bak")).map_err(|e| format!("{shown}: {e}"))?;
+        std::fs::rename(&path, path.with_extension("yaml.bak")).map_err(io(&path))?;
     }
     if let Some(dir) = path.parent() {
-        std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        std::fs::create_dir_all(dir).map_err(io(dir))?;
     }
-    std::fs::write(&path, STARTER).map_err(|e| format!("{shown}: {e}"))?;
+    std::fs::write(&path, STARTER).map_err(io(&path))?;
     Ok(path)
+}
+
+/// Why `init` wrote no starter.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum InitError {
+    /// No place for it, or a config already there.
+    #[error("{0}")]
+    Refused(Start),
+    #[error("{}: {source}", .path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+impl Say for InitError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            InitError::Refused(k) => k.say(lang),
+            InitError::Io { .. } => self.to_string(),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::engine::budget::estimate_tokens;
+use crate::i18n::{Lang, Problem, Say};
 
 /// The most of a file that is ever kept: more than any window's share.
 const MAX_CHARS: usize = 200_000;
@@ -21,26 +22,34 @@ pub struct Document {
     pub chars: usize,
 }
 
+/// Why a document cannot be put in front of the room; it names the file.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{0}")]
+pub(crate) struct DocumentError(pub(crate) Problem);
+
+impl Say for DocumentError {
+    fn say(&self, lang: Lang) -> String {
+        self.0.say(lang)
+    }
+}
+
 /// Reads a document: text (UTF-8), control characters removed. The
 /// reason it cannot be used names the file.
-pub(crate) fn read(path: &Path) -> Result<Document, String> {
-    let shown = path.display();
-    let bytes = std::fs::read(path).map_err(|e| crate::tr!("{shown}: cannot read: {e}", "{shown}：无法读取：{e}"))?;
-    if bytes.iter().take(8192).any(|&b| b == 0) {
-        return Err(crate::tr!(
-            "{shown}: not a text file (Markdown or plain text is expected)",
-            "{shown}：不是文本文件（需要 Markdown 或纯文本）"
-        ));
-    }
-    let text = String::from_utf8(bytes).map_err(|_| {
-        crate::tr!(
-            "{shown}: not UTF-8 text (Markdown or plain text is expected)",
-            "{shown}：不是 UTF-8 文本（需要 Markdown 或纯文本）"
-        )
+pub(crate) fn read(path: &Path) -> Result<Document, DocumentError> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        DocumentError(Problem::DocumentUnreadable {
+            shown: shown.clone(),
+            error: e.to_string(),
+        })
     })?;
+    if bytes.iter().take(8192).any(|&b| b == 0) {
+        return Err(DocumentError(Problem::DocumentNotText { shown }));
+    }
+    let text = String::from_utf8(bytes).map_err(|_| DocumentError(Problem::DocumentNotUtf8 { shown: shown.clone() }))?;
     let text = crate::text::sanitize(&text).trim().to_string();
     if text.is_empty() {
-        return Err(crate::tr!("{shown}: empty", "{shown}：文件为空"));
+        return Err(DocumentError(Problem::DocumentEmpty { shown }));
     }
     let chars = text.chars().count();
     let kept = match text.char_indices().nth(MAX_CHARS) {
@@ -51,7 +60,7 @@ pub(crate) fn read(path: &Path) -> Result<Document, String> {
         name: path
             .file_name()
             .map(|n| crate::text::sanitize(&n.to_string_lossy()))
-            .unwrap_or_else(|| shown.to_string()),
+            .unwrap_or(shown),
         path: std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()),
         text: kept,
         chars,
@@ -150,8 +159,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let bin = dir.path().join("x.png");
         std::fs::write(&bin, [0x89, b'P', b'N', b'G', 0, 0, 1]).unwrap();
-        assert!(read(&bin).unwrap_err().contains("x.png"));
-        assert!(read(&dir.path().join("missing.md")).unwrap_err().contains("missing.md"));
+        assert!(read(&bin).unwrap_err().to_string().contains("x.png"));
+        assert!(read(&dir.path().join("missing.md")).unwrap_err().to_string().contains("missing.md"));
         let ok = dir.path().join("notes.md");
         std::fs::write(&ok, "Hello\u{1b}[31m there").unwrap();
         let d = read(&ok).unwrap();

@@ -468,7 +468,7 @@ pub struct Setup {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Memory {
     pub path: PathBuf,
-    pub entries: Vec<crate::memlog::Entry>,
+    pub(crate) entries: Vec<crate::memlog::Entry>,
 }
 
 /// Where the takeaways of a party go, if anywhere.

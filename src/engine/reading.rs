@@ -103,7 +103,12 @@ pub(crate) fn agreed(stances: &[Stance], passed: usize, stated: bool) -> bool {
 /// Whether a reply the round counts as a yes (`stances`, in the order of
 /// `replies`: agent id, text) states agreement in a sentence of its own
 /// (`stated::states_agreement`): what lets a consensus start.
-pub fn yes_in_words(replies: &[(String, String)], stances: &[Stance], agreement_words: &[String], disagreement_words: &[String]) -> bool {
+pub(crate) fn yes_in_words(
+    replies: &[(String, String)],
+    stances: &[Stance],
+    agreement_words: &[String],
+    disagreement_words: &[String],
+) -> bool {
     replies
         .iter()
         .zip(stances)

@@ -8,8 +8,8 @@ pub(crate) mod markdown;
 
 use std::path::{Path, PathBuf};
 
-use crate::i18n::{Lang, Record, Say};
-use crate::session::{CastMember, ConfirmKind, ConfirmStatus, ConfirmationRecord, Session, Turn, TurnKind};
+use crate::i18n::{Lang, Record, Say, Start};
+use crate::session::{CastMember, ConfirmKind, ConfirmStatus, ConfirmationRecord, Session, SessionFileError, Turn, TurnKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
@@ -33,8 +33,13 @@ impl Format {
 /// Reads the session at `session`, writes its keepsake to `out` (default:
 /// beside it) and returns where. `roster` is asked only when the file names
 /// an agent its saved cast lacks. Messages name the file and the cause.
-pub fn export(session: &Path, format: Format, out: Option<&Path>, roster: impl FnOnce() -> Vec<CastMember>) -> Result<PathBuf, String> {
-    let s = crate::session::load(session).map_err(|e| e.to_string())?;
+pub fn export(
+    session: &Path,
+    format: Format,
+    out: Option<&Path>,
+    roster: impl FnOnce() -> Vec<CastMember>,
+) -> Result<PathBuf, ExportError> {
+    let s = crate::session::load(session)?;
     let named =
         s.fm.agents
             .iter()
@@ -49,15 +54,40 @@ pub fn export(session: &Path, format: Format, out: Option<&Path>, roster: impl F
     };
     let path = out.map(Path::to_path_buf).unwrap_or_else(|| format.default_path(session));
     if path == session {
-        let p = path.display();
-        return Err(crate::tr!(
-            "{p}: the keepsake would overwrite its own session file; give another -o FILE",
-            "{p}：导出文件会覆盖会话文件本身；请用 -o 指定其他文件"
-        ));
+        return Err(ExportError::OverSession { path });
     }
-    crate::session::store_write(&path, &[text.as_bytes()], crate::session::Folder::MayBeNew)
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    if let Err(source) = crate::session::store_write(&path, &[text.as_bytes()], crate::session::Folder::MayBeNew) {
+        return Err(ExportError::Write { path, source });
+    }
     Ok(path)
+}
+
+/// Why no keepsake was written; each names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum ExportError {
+    #[error(transparent)]
+    Session(#[from] SessionFileError),
+    /// `-o` names the session file itself.
+    #[error("{}", over_session(.path).say(Lang::En))]
+    OverSession { path: PathBuf },
+    #[error("{}: {source}", .path.display())]
+    Write { path: PathBuf, source: std::io::Error },
+}
+
+fn over_session(path: &Path) -> Start {
+    Start::KeepsakeOverSession {
+        path: path.display().to_string(),
+    }
+}
+
+impl Say for ExportError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            ExportError::Session(e) => e.say(lang),
+            ExportError::OverSession { path } => over_session(path).say(lang),
+            ExportError::Write { .. } => self.to_string(),
+        }
+    }
 }
 
 /// A persona of the keepsake: who they were and how often they spoke.

@@ -208,7 +208,7 @@ fn a_keepsake_never_overwrites_its_session() {
     let path = dir.path().join("s.md");
     std::fs::write(&path, SESSION).unwrap();
     let err = export(&path, Format::Markdown, Some(&path), Vec::new).unwrap_err();
-    assert!(err.contains("overwrite"), "{err}");
+    assert!(err.to_string().contains("overwrite"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), SESSION);
     let out = export(&path, Format::Html, None, Vec::new).unwrap();
     assert!(std::fs::read_to_string(out).unwrap().contains("Then per call it is."));

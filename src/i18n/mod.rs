@@ -3,14 +3,15 @@
 //! facilitator can edit them; this module holds what the program says about
 //! itself (labels, notices, hints).
 //!
-//! What is said in a party's language is a typed key (`keys`: one enum per
-//! area, its values as fields) said by `Say::say`; the words are in `en/`
-//! and `zh/`, one exhaustive `match` per area, so adding a key or a
-//! language does not compile until every language has its words. Messages
-//! made before a party has a language (start-up errors) still use
-//! `tr!("English {x}", "中文 {x}")` in the start-up language.
-
-use std::sync::atomic::{AtomicU8, Ordering};
+//! Everything it says is a typed key (`keys`: one enum per area, its values
+//! as fields) said by `Say::say` in a language the caller passes; the words
+//! are in `en/` and `zh/`, one exhaustive `match` per area, so adding a key
+//! or a language does not compile until every language has its words.
+//! There is no global language: the start-up language (`program`) says
+//! start-up errors, listings and subcommands; the party's says everything
+//! in a party. Errors outlive the place they are made, so their areas are
+//! owned (`Problem`, `Start`) or said from a typed failure (`Model`, from
+//! `llm::Failure`): an error carries its key and is said where it is shown.
 
 use serde::{Deserialize, Serialize};
 
@@ -18,35 +19,7 @@ mod en;
 mod keys;
 mod zh;
 
-pub(crate) use keys::{KeyWords, Printed, Record, Room, Screen};
-
-static UI_LANG: AtomicU8 = AtomicU8::new(0);
-
-/// The language of messages made outside a party (errors, problems), set
-/// once at start-up from `--lang`, the BMAD project or the locale.
-pub(crate) fn set_ui_lang(lang: Lang) {
-    UI_LANG.store(if lang == Lang::Zh { 1 } else { 0 }, Ordering::Relaxed);
-}
-
-pub(crate) fn ui_lang() -> Lang {
-    if UI_LANG.load(Ordering::Relaxed) == 1 {
-        Lang::Zh
-    } else {
-        Lang::En
-    }
-}
-
-/// `tr!("English {x}", "中文 {x}")`: the message in the start-up language
-/// (`ui_lang`), its placeholders filled from the variables in scope.
-#[macro_export]
-macro_rules! tr {
-    ($en:literal, $zh:literal $(,)?) => {
-        match $crate::i18n::ui_lang() {
-            $crate::i18n::Lang::Zh => format!($zh),
-            $crate::i18n::Lang::En => format!($en),
-        }
-    };
-}
+pub(crate) use keys::{KeyHint, KeyWords, Model, Printed, Problem, Record, Room, Screen, Start, ValueKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "lowercase")]
@@ -116,7 +89,33 @@ macro_rules! say_by_area {
     };
 }
 
-say_by_area!(Screen => screen, Printed => printed, Record => record, Room => room);
+say_by_area!(Screen => screen, Printed => printed, Record => record, Room => room, Model => model);
+
+/// The owned areas, made where the language may not be known yet and said
+/// where they are shown. Their `Display` is English, for logs and tests;
+/// what the user reads goes through `say` in the real language.
+macro_rules! say_owned {
+    ($($area:ident => $words:ident),* $(,)?) => {
+        $(
+            impl Say for $area {
+                fn say(&self, lang: Lang) -> String {
+                    match lang {
+                        Lang::En => en::$words(self),
+                        Lang::Zh => zh::$words(self),
+                    }
+                }
+            }
+
+            impl std::fmt::Display for $area {
+                fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                    f.write_str(&self.say(Lang::En))
+                }
+            }
+        )*
+    };
+}
+
+say_owned!(Problem => problem, Start => start);
 
 impl Say for KeyWords {
     fn say(&self, lang: Lang) -> String {

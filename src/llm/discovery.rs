@@ -1,6 +1,8 @@
 //! Which model to use when none is named: the endpoint's own list
 //! (`GET /v1/models`), read and chosen from by pure functions.
 
+use crate::i18n::{Lang, Model, Say};
+
 /// How many of the other listed models a message names before "and N more".
 const NAMED: usize = 6;
 
@@ -111,21 +113,21 @@ pub(crate) fn choose(listed: &[String], default: &str, local: bool) -> Option<St
 
 /// The listed models other than `model`, for a message: at most a few,
 /// then how many more.
-pub(crate) fn others(listed: &[String], model: &str) -> String {
+pub(crate) fn others(listed: &[String], model: &str, lang: Lang) -> String {
     let rest: Vec<&str> = listed
         .iter()
         .filter(|m| !same_model(m, model) && writes_replies(m))
         .map(String::as_str)
         .collect();
-    name_some(&rest)
+    name_some(&rest, lang)
 }
 
 /// `a, b, c` or `a, b, c … and 4 more`.
-pub(crate) fn name_some(ids: &[&str]) -> String {
+pub(crate) fn name_some(ids: &[&str], lang: Lang) -> String {
     let shown = ids.iter().take(NAMED).copied().collect::<Vec<_>>().join(", ");
     match ids.len().saturating_sub(NAMED) {
         0 => shown,
-        more => crate::tr!("{shown} and {more} more", "{shown} 等另外 {more} 个"),
+        more => Model::AndMore { shown: &shown, more }.say(lang),
     }
 }
 
@@ -190,9 +192,9 @@ mod tests {
     #[test]
     fn the_others_are_named_up_to_a_few() {
         let listed = ids(&["a", "b", "nomic-embed-text", "c"]);
-        assert_eq!(others(&listed, "b"), "a, c");
+        assert_eq!(others(&listed, "b", Lang::En), "a, c");
         let many: Vec<String> = (0..10).map(|i| format!("m{i}")).collect();
-        assert_eq!(others(&many, "m0"), "m1, m2, m3, m4, m5, m6 and 3 more");
-        assert_eq!(others(&ids(&["only"]), "only"), "");
+        assert_eq!(others(&many, "m0", Lang::En), "m1, m2, m3, m4, m5, m6 and 3 more");
+        assert_eq!(others(&ids(&["only"]), "only", Lang::En), "");
     }
 }

@@ -12,7 +12,7 @@ pub use rehearsal::Rehearsal;
 use futures::future::BoxFuture;
 use futures::stream::BoxStream;
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Model, Say};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Role {
@@ -134,23 +134,23 @@ pub enum LlmEvent {
     Retrying {
         attempt: u32,
         delay_ms: u64,
-        cause: String,
+        cause: Failure,
     },
     /// The server cannot be reached (refused, reset): tried again until
     /// `window_ms` has passed since it was last reachable in this call.
     Waiting {
         waited_ms: u64,
         window_ms: u64,
-        cause: String,
+        cause: Failure,
     },
     Done,
-    Failed(String),
+    Failed(Failure),
     /// The server stayed unreachable for the whole retry window.
-    Unreachable(String),
+    Unreachable(Failure),
     /// The server refused the prompt as longer than its context window; a
     /// shorter prompt is the only cure, so the call is not retried here.
     TooLong {
-        cause: String,
+        cause: Failure,
         /// The window, where the server says it.
         window: Option<u32>,
         /// The prompt's tokens as the server counted them, where it says.
@@ -176,7 +176,7 @@ pub struct EndpointCheck {
     /// The endpoint, for messages.
     pub url: String,
     /// Why the server could not be reached, if it could not.
-    pub unreachable: Option<String>,
+    pub unreachable: Option<Failure>,
     /// The models it lists (empty when it lists none or would not say).
     pub listed: Vec<String>,
     /// The model taken from that list because none was named.
@@ -210,3 +210,144 @@ pub trait Provider: Send + Sync {
         Box::pin(async { None })
     }
 }
+
+/// Why a call to the model failed, as the model layer tells causes apart.
+/// Said in the party's language where it is shown (`Say`); `Display` is
+/// English, for the log.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The server's or a library's own words (an HTTP status and what its
+    /// body says), shown as they are.
+    Said(String),
+    /// A request that went wrong, then the library's chain of causes
+    /// (`: a: b`).
+    CannotConnect(String),
+    TimedOut(String),
+    CutOff(String),
+    RequestFailed(String),
+    StreamBroken(String),
+    InvalidRequest(String),
+    ServerErrorInStream(String),
+    /// Nothing streamed for this many seconds once the reply had begun.
+    Stalled(u64),
+    /// No first token within this many seconds.
+    NoReplyWithin(u64),
+    /// The endpoint's model list did not come within this many seconds.
+    NoAnswerWithin(u64),
+    EmptyReply,
+    EndedBeforeText,
+    AfterAttempts {
+        cause: Box<Failure>,
+        attempts: u32,
+    },
+    /// The server stayed unreachable for the retry window (seconds).
+    UnreachableFor {
+        cause: Box<Failure>,
+        secs: u64,
+    },
+    /// The server lacks the model asked for; the others it lists at `url`.
+    ModelMissing {
+        cause: Box<Failure>,
+        url: String,
+        others: Vec<String>,
+    },
+    /// The key cannot be sent in an HTTP header.
+    BadApiKey,
+    HttpClient(String),
+}
+
+/// Words from elsewhere (a test's) as a failure.
+impl From<&str> for Failure {
+    fn from(s: &str) -> Failure {
+        Failure::Said(s.to_string())
+    }
+}
+
+impl Failure {
+    /// The same failure with `f` applied to every text it carries (the
+    /// key taken out of what a server echoed).
+    pub(crate) fn map_text(self, f: &impl Fn(&str) -> String) -> Failure {
+        let boxed = |c: Box<Failure>| Box::new(c.map_text(f));
+        match self {
+            Failure::Said(s) => Failure::Said(f(&s)),
+            Failure::CannotConnect(s) => Failure::CannotConnect(f(&s)),
+            Failure::TimedOut(s) => Failure::TimedOut(f(&s)),
+            Failure::CutOff(s) => Failure::CutOff(f(&s)),
+            Failure::RequestFailed(s) => Failure::RequestFailed(f(&s)),
+            Failure::StreamBroken(s) => Failure::StreamBroken(f(&s)),
+            Failure::InvalidRequest(s) => Failure::InvalidRequest(f(&s)),
+            Failure::ServerErrorInStream(s) => Failure::ServerErrorInStream(f(&s)),
+            Failure::HttpClient(s) => Failure::HttpClient(f(&s)),
+            Failure::AfterAttempts { cause, attempts } => Failure::AfterAttempts {
+                cause: boxed(cause),
+                attempts,
+            },
+            Failure::UnreachableFor { cause, secs } => Failure::UnreachableFor { cause: boxed(cause), secs },
+            Failure::ModelMissing { cause, url, others } => Failure::ModelMissing {
+                cause: boxed(cause),
+                url,
+                others,
+            },
+            other => other,
+        }
+    }
+}
+
+impl Say for Failure {
+    fn say(&self, lang: Lang) -> String {
+        // A request's trouble and its causes, cleaned and kept short whole.
+        let chain =
+            |how: Model<'_>, causes: &str| crate::text::ellipsize(&crate::text::sanitize(&format!("{}{causes}", how.say(lang))), 300);
+        match self {
+            Failure::Said(s) => s.clone(),
+            Failure::CannotConnect(c) => chain(Model::CannotConnect, c),
+            Failure::TimedOut(c) => chain(Model::TimedOut, c),
+            Failure::CutOff(c) => chain(Model::ReplyCutOff, c),
+            Failure::RequestFailed(c) => chain(Model::RequestFailed, c),
+            Failure::StreamBroken(why) => Model::StreamBroken { why }.say(lang),
+            Failure::InvalidRequest(what) => Model::InvalidRequest { what }.say(lang),
+            Failure::ServerErrorInStream(message) => Model::ServerErrorInStream { message }.say(lang),
+            Failure::Stalled(secs) => Model::Stalled { secs: *secs }.say(lang),
+            Failure::NoReplyWithin(secs) => Model::NoReplyWithin { secs: *secs }.say(lang),
+            Failure::NoAnswerWithin(secs) => Model::NoAnswerWithin { secs: *secs }.say(lang),
+            Failure::EmptyReply => Model::EmptyReply.say(lang),
+            Failure::EndedBeforeText => Model::EndedBeforeText.say(lang),
+            Failure::AfterAttempts { cause, attempts } => Model::AfterAttempts {
+                cause: &cause.say(lang),
+                attempts: *attempts,
+            }
+            .say(lang),
+            Failure::UnreachableFor { cause, secs } => Model::UnreachableFor {
+                cause: &cause.say(lang),
+                secs: *secs,
+            }
+            .say(lang),
+            Failure::ModelMissing { cause, url, others } => {
+                let cause = cause.say(lang);
+                let sep = if cause.ends_with(['.', '!', '。']) { " " } else { ". " };
+                let ids: Vec<&str> = others.iter().map(String::as_str).collect();
+                let has = if ids.is_empty() {
+                    Model::NoModelsListed { url }.say(lang)
+                } else {
+                    Model::ModelsListed {
+                        url,
+                        names: &discovery::name_some(&ids, lang),
+                    }
+                    .say(lang)
+                };
+                format!("{cause}{sep}{has} {}", Model::HowToNameOne.say(lang))
+            }
+            Failure::BadApiKey => Model::BadApiKey.say(lang),
+            Failure::HttpClient(error) => Model::HttpClient { error }.say(lang),
+        }
+    }
+}
+
+/// In English, for the log and tests.
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.say(Lang::En))
+    }
+}
+
+impl std::error::Error for Failure {}

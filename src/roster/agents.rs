@@ -6,7 +6,7 @@ use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Problem};
 use crate::source::{split_frontmatter, yaml_error, SourceError, SourceFile};
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -282,15 +282,7 @@ impl std::error::Error for RosterError {}
 /// Parses one agent file.
 pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
     let Some((yaml, body, first_line)) = split_frontmatter(&file.text) else {
-        return Err(SourceError::new(
-            &file.path,
-            None,
-            "",
-            crate::tr!(
-                "no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`",
-                "没有 YAML frontmatter：文件必须以一行 `---` 开头，接着是角色字段，再以 `---` 结束"
-            ),
-        ));
+        return Err(SourceError::new(&file.path, None, "", Problem::NoFrontmatter));
     };
     let raw: RawAgent = serde_saphyr::from_str(yaml).map_err(|e| yaml_error(&e, &file.path, &file.text, first_line - 1))?;
     let clean = |s: &str| crate::text::sanitize(s).trim().to_string();
@@ -324,28 +316,24 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         ("role", &agent.role),
     ] {
         if value.is_empty() {
-            return Err(SourceError::new(&file.path, None, key, crate::tr!("may not be empty", "不能为空")));
+            return Err(SourceError::new(&file.path, None, key, Problem::NotEmpty));
         }
     }
     if !agent.id.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-        return Err(SourceError::new(&file.path, None, "id", {
-            let id = &agent.id;
-            crate::tr!(
-                "`{id}` may only use letters, digits, `-` and `_` (it is typed as @id)",
-                "`{id}` 只能包含字母、数字、`-` 和 `_`（用于 @id 称呼）"
-            )
-        }));
+        return Err(SourceError::new(&file.path, None, "id", Problem::IdChars { id: agent.id }));
     }
     if let Some(c) = &agent.color {
         let hex = c.len() == 7 && c.starts_with('#') && c[1..].chars().all(|h| h.is_ascii_hexdigit());
         if !hex && !COLORS.contains(&c.as_str()) {
-            return Err(SourceError::new(&file.path, None, "color", {
-                let all = COLORS.join(", ");
-                crate::tr!(
-                    "`{c}` is not a colour; use one of {all} or #rrggbb",
-                    "`{c}` 不是颜色；请使用 {all} 之一或 #rrggbb"
-                )
-            }));
+            return Err(SourceError::new(
+                &file.path,
+                None,
+                "color",
+                Problem::NotAColour {
+                    colour: c.clone(),
+                    all: COLORS.join(", "),
+                },
+            ));
         }
     }
     Ok(agent)
@@ -361,13 +349,15 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
         match parse_agent(f) {
             Ok(a) => {
                 if let Some(first) = seen.get(&a.id.to_lowercase()) {
-                    problems.push(SourceError::new(&f.path, None, "id", {
-                        let id = &a.id;
-                        crate::tr!(
-                            "duplicate id `{id}` (already used by {first})",
-                            "重复的 id `{id}`（已被 {first} 使用）"
-                        )
-                    }));
+                    problems.push(SourceError::new(
+                        &f.path,
+                        None,
+                        "id",
+                        Problem::DuplicateId {
+                            id: a.id.clone(),
+                            first: first.clone(),
+                        },
+                    ));
                 } else {
                     seen.insert(a.id.to_lowercase(), f.path.clone());
                     agents.push(a);
@@ -381,15 +371,7 @@ pub fn load_roster(files: &[SourceFile]) -> Result<Vec<Agent>, RosterError> {
     }
     if agents.is_empty() {
         return Err(RosterError {
-            problems: vec![SourceError::new(
-                "agents/",
-                None,
-                "",
-                crate::tr!(
-                    "no agent files (*.md) found; the room is empty",
-                    "没有找到智能体文件（*.md）；房间是空的"
-                ),
-            )],
+            problems: vec![SourceError::new("agents/", None, "", Problem::NoAgentFiles)],
         });
     }
     agents.sort_by(|a, b| a.id.cmp(&b.id));

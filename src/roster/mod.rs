@@ -9,7 +9,7 @@ pub mod parties;
 
 pub use agents::Agent;
 
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Printed, Say, Start};
 use crate::source::SourceError;
 
 /// The room and where it came from, plus what a BMAD project says about
@@ -20,7 +20,7 @@ pub(crate) struct Roster {
     pub problems: Vec<SourceError>,
     pub project: Option<bmad::ProjectConfig>,
     /// A notice for the facilitator (e.g. a BMAD project with no roster).
-    pub notice: Option<String>,
+    pub notice: Option<Start>,
     /// What a BMAD project's party mode defines: its groups, its default
     /// party, its memory settings.
     pub parties: parties::Parties,
@@ -44,10 +44,10 @@ impl Roster {
 }
 
 /// `--list-agents`: the roster, where each agent came from, and problems.
-pub(crate) fn list_agents(room: &Roster) -> String {
+pub(crate) fn list_agents(room: &Roster, lang: Lang) -> String {
     use unicode_width::UnicodeWidthStr;
     let (n, source) = (room.agents.len(), &room.source);
-    let mut out = format!("{}\n", crate::tr!("{n} agent(s) from {source}", "{n} 位智能体，来自 {source}"));
+    let mut out = format!("{}\n", Printed::AgentsFrom { n, source }.say(lang));
     let name_w = room.agents.iter().map(|a| a.name.width()).max().unwrap_or(4).min(24);
     let title_w = room.agents.iter().map(|a| a.title.width()).max().unwrap_or(5).min(32);
     for a in &room.agents {
@@ -69,13 +69,13 @@ pub(crate) fn list_agents(room: &Roster) -> String {
         ));
     }
     if let Some(n) = &room.notice {
-        out.push_str(&format!("\n{n}\n"));
+        out.push_str(&format!("\n{}\n", n.say(lang)));
     }
     if !room.problems.is_empty() {
         let n = room.problems.len();
-        out.push_str(&format!("\n{}\n", crate::tr!("{n} problem(s):", "{n} 个问题：")));
+        out.push_str(&format!("\n{}\n", Printed::ProblemCount { n }.say(lang)));
         for p in &room.problems {
-            out.push_str(&format!("  {p}\n"));
+            out.push_str(&format!("  {}\n", p.say(lang)));
         }
     }
     out

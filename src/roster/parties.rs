@@ -8,6 +8,7 @@
 use std::path::PathBuf;
 
 use crate::config::PartyDef;
+use crate::i18n::{Lang, Printed, Say, Start};
 use crate::roster::agents::Agent;
 
 /// Every party the config and the project define, and what the default
@@ -72,33 +73,36 @@ pub(crate) enum PartyError {
     Empty { party: String, named: Vec<String> },
 }
 
+impl PartyError {
+    fn key(&self) -> Start {
+        match self {
+            PartyError::Unknown { requested, known } if known.is_empty() => Start::NoPartyDefined {
+                requested: requested.clone(),
+            },
+            PartyError::Unknown { requested, known } => Start::NoParty {
+                requested: requested.clone(),
+                known: known.join(", "),
+            },
+            PartyError::Empty { party, named } => Start::PartyEmpty {
+                party: party.clone(),
+                named: named.join(", "),
+            },
+        }
+    }
+}
+
+/// In English, for logs and tests.
 impl std::fmt::Display for PartyError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            PartyError::Unknown { requested, known } if known.is_empty() => {
-                let text = crate::tr!(
-                    "no party named `{requested}`: none is defined (bmad.parties in the config, or a BMAD project's [[workflow.party_groups]])",
-                    "没有名为 `{requested}` 的派对：尚未定义任何派对（配置中的 bmad.parties，或 BMAD 项目的 [[workflow.party_groups]]）"
-                );
-                f.write_str(&text)
-            }
-            PartyError::Unknown { requested, known } => {
-                let known = known.join(", ");
-                let text = crate::tr!(
-                    "no party named `{requested}`; the parties: {known} (`--list-parties` shows them)",
-                    "没有名为 `{requested}` 的派对；已有：{known}（`--list-parties` 可列出）"
-                );
-                f.write_str(&text)
-            }
-            PartyError::Empty { party, named } => {
-                let named = named.join(", ");
-                let text = crate::tr!(
-                    "party `{party}`: none of its members ({named}) is in the room (`--list-agents` shows who is)",
-                    "派对 `{party}`：其成员（{named}）都不在房间中（`--list-agents` 可查看）"
-                );
-                f.write_str(&text)
-            }
-        }
+        self.key().fmt(f)
+    }
+}
+
+impl std::error::Error for PartyError {}
+
+impl Say for PartyError {
+    fn say(&self, lang: Lang) -> String {
+        self.key().say(lang)
     }
 }
 
@@ -192,11 +196,11 @@ pub(crate) fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requeste
 
 /// `--list-parties`: each party, who is in it, its scene, whether it
 /// remembers, where it is defined.
-pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String {
+pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent], lang: Lang) -> String {
     let default = parties.default_party.as_deref().filter(|d| !d.trim().is_empty());
     let remembers = |on: bool| {
         if on {
-            crate::tr!(" · remembers", " · 有记忆")
+            Printed::Remembers.say(lang)
         } else {
             String::new()
         }
@@ -206,9 +210,9 @@ pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String 
     let mut out = format!(
         "{} {}{}\n    {}\n",
         star(default.is_none()),
-        crate::tr!("(the default room)", "（默认房间）"),
+        Printed::DefaultRoom.say(lang),
         remembers(parties.default_memory),
-        crate::tr!("{n} agent(s): `--list-agents` shows them", "{n} 位智能体：`--list-agents` 可列出")
+        Printed::AgentsInRoom { n }.say(lang)
     );
     for d in &parties.defs {
         let is_default = default.is_some_and(|x| find(std::slice::from_ref(d), x).is_some());
@@ -224,11 +228,11 @@ pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String 
                 let mut s = agents.iter().map(Agent::label).collect::<Vec<_>>().join(", ");
                 if !unresolved.is_empty() {
                     let missing = unresolved.join(", ");
-                    s.push_str(&crate::tr!(" (not found: {missing})", "（未找到：{missing}）"));
+                    s.push_str(&Printed::MembersNotFound { missing: &missing }.say(lang));
                 }
                 s
             }
-            None => crate::tr!("open cast: the default room", "开放阵容：默认房间"),
+            None => Printed::OpenCast.say(lang),
         };
         out.push_str(&format!("    {cast}\n"));
         if let Some(scene) = &d.scene {
@@ -236,10 +240,7 @@ pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent]) -> String 
         }
         out.push_str(&format!("    ({})\n", d.source));
     }
-    out.push_str(&crate::tr!(
-        "\n* opens when --party names none; `bmad-party --party ID` picks another\n",
-        "\n* 未用 --party 指定时打开的派对；`bmad-party --party ID` 可选其他\n"
-    ));
+    out.push_str(&Printed::DefaultPartyNote.say(lang));
     out
 }
 
@@ -353,7 +354,7 @@ mod tests {
             default_party: Some("crew".into()),
             ..Parties::default()
         };
-        let text = list(&parties, &room(), &room());
+        let text = list(&parties, &room(), &room(), Lang::En);
         assert!(text.contains("* crew · remembers\n"), "{text}");
         assert!(text.contains("ghost"), "{text}");
         assert!(text.contains("open cast"), "{text}");

@@ -14,6 +14,8 @@ use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, Write};
 use std::path::{Path, PathBuf};
 
+use crate::i18n::{Lang, Say, Start};
+
 /// Held until dropped.
 #[derive(Debug)]
 pub struct SessionLock {
@@ -30,17 +32,19 @@ pub enum LockError {
     Io { path: PathBuf, source: std::io::Error },
 }
 
-fn held(session: &Path, pid: &Option<u32>) -> String {
-    let file = session.display();
-    match pid {
-        Some(pid) => crate::tr!(
-            "{file}: this session is open in another bmad-party (process {pid}); close that one first",
-            "{file}：该会话正在另一个 bmad-party 中打开（进程 {pid}）；请先关闭那一个"
-        ),
-        None => crate::tr!(
-            "{file}: this session is open in another bmad-party; close that one first",
-            "{file}：该会话正在另一个 bmad-party 中打开；请先关闭那一个"
-        ),
+fn held(session: &Path, pid: &Option<u32>) -> Start {
+    Start::SessionHeld {
+        file: session.display().to_string(),
+        pid: *pid,
+    }
+}
+
+impl Say for LockError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            LockError::Held { session, pid } => held(session, pid).say(lang),
+            LockError::Io { .. } => self.to_string(),
+        }
     }
 }
 

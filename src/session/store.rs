@@ -15,7 +15,7 @@ use chrono::{DateTime, Utc};
 use regex::Regex;
 
 use super::{Frontmatter, LockError, Session, SessionLock, Turn, TurnKind};
-use crate::i18n::{Record, Say};
+use crate::i18n::{Lang, Record, Say, Start};
 use crate::source::split_frontmatter;
 use crate::source::yaml_error;
 
@@ -324,22 +324,34 @@ pub enum SessionFileError {
     Body { file: String, line: usize, message: String },
 }
 
-fn unreadable(file: &str, e: &std::io::Error) -> String {
-    crate::tr!("{file}: cannot read the session file: {e}", "{file}：无法读取会话文件：{e}")
+fn unreadable(file: &str, e: &std::io::Error) -> Start {
+    Start::SessionUnreadable {
+        file: file.to_string(),
+        error: e.to_string(),
+    }
 }
 
-fn not_a_session(file: &str) -> String {
-    crate::tr!(
-        "{file}: not a party session file: it does not start with a `---` YAML frontmatter block",
-        "{file}：不是派对会话文件：它没有以 `---` YAML frontmatter 开头"
-    )
+fn not_a_session(file: &str) -> Start {
+    Start::NotASession { file: file.to_string() }
 }
 
-fn wrong_workflow(file: &str, wt: &str) -> String {
-    crate::tr!(
-        "{file}: `workflowType` is `{wt}`, not `party-mode`",
-        "{file}：`workflowType` 是 `{wt}`，不是 `party-mode`"
-    )
+fn wrong_workflow(file: &str, wt: &str) -> Start {
+    Start::WrongWorkflow {
+        file: file.to_string(),
+        found: wt.to_string(),
+    }
+}
+
+impl Say for SessionFileError {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            SessionFileError::Unreadable { file, source } => unreadable(file, source).say(lang),
+            SessionFileError::NotASession { file } => not_a_session(file).say(lang),
+            SessionFileError::Frontmatter(e) => e.say(lang),
+            SessionFileError::WrongWorkflow { file, found } => wrong_workflow(file, found).say(lang),
+            SessionFileError::Body { .. } => self.to_string(),
+        }
+    }
 }
 
 /// Reads a session file for `--resume`.

@@ -15,7 +15,7 @@ use crate::config::{Config, Overrides};
 use crate::engine::documents::Document;
 use crate::engine::{Memory, Resume, Setup, TakeawaysTo};
 use crate::error::StartError;
-use crate::i18n::{Lang, Printed, Say};
+use crate::i18n::{Lang, Say, Start};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider, Rehearsal};
 use crate::roster::bmad::ProjectConfig;
 use crate::roster::parties::{choose, with_config, Chosen, Parties};
@@ -56,10 +56,7 @@ pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, 
     };
     if let Some(m) = cli.max_minutes {
         if !(m > 0.0 && m.is_finite()) {
-            return Err(StartError::Invalid(crate::tr!(
-                "--max-minutes: `{m}` must be a positive number of minutes",
-                "--max-minutes：`{m}` 必须是正数（分钟）"
-            )));
+            return Err(StartError::Invalid(Start::MaxMinutes { minutes: m.to_string() }));
         }
     }
     // Layers, each over the one before, key by key: the built-in defaults,
@@ -70,7 +67,12 @@ pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, 
         Some(p) => Some(crate::source::SourceFile {
             path: p.display().to_string(),
             text: std::fs::read_to_string(p).map_err(|e| {
-                crate::source::SourceError::new(p.display().to_string(), None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))
+                crate::source::SourceError::new(
+                    p.display().to_string(),
+                    None,
+                    "",
+                    crate::i18n::Problem::CannotRead { error: e.to_string() },
+                )
             })?,
         }),
         None => match source.read("config.yaml")? {
@@ -104,10 +106,7 @@ pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, 
     }
     let base_url = base.unwrap_or_else(|| OPENAI_BASE.to_string());
     if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(StartError::Invalid(crate::tr!(
-            "OPENAI_BASE_URL: `{base_url}` is not an http:// or https:// URL",
-            "OPENAI_BASE_URL：`{base_url}` 不是 http:// 或 https:// 地址"
-        )));
+        return Err(StartError::Invalid(Start::BaseUrl { url: base_url }));
     }
     let named = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
     let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
@@ -127,7 +126,7 @@ pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, 
     };
     OpenAiProvider::new(settings)
         .map(|p| Arc::new(p) as Arc<dyn Provider>)
-        .map_err(StartError::Invalid)
+        .map_err(StartError::Provider)
 }
 
 pub(crate) fn output_dir(cli: &Cli) -> PathBuf {
@@ -158,11 +157,9 @@ fn resume_path(cli: &Cli) -> Result<Option<PathBuf>, StartError> {
         Some(None) => {
             let dir = output_folder(cli).join("party-mode");
             crate::session::list::newest_unfinished(&dir).map(Some).ok_or_else(|| {
-                let dir = dir.display();
-                StartError::Refused(crate::tr!(
-                    "no session to resume in {dir}: every one there has ended (`bmad-party sessions` lists them)",
-                    "{dir} 中没有可继续的会话：都已结束（`bmad-party sessions` 可列出）"
-                ))
+                StartError::Refused(Start::NothingToResume {
+                    dir: dir.display().to_string(),
+                })
             })
         }
     }
@@ -178,10 +175,7 @@ fn login_name() -> String {
 /// Everything for a party, or the reason there can be none.
 pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     if let (Some(_), Some(topic)) = (&cli.resume, &cli.topic) {
-        return Err(StartError::Invalid(crate::tr!(
-            "“{topic}” would open a new party, and --resume continues one: give one of the two",
-            "“{topic}”会开始新的派对，而 --resume 是继续旧的：只能二选一"
-        )));
+        return Err(StartError::Invalid(Start::TopicAndResume { topic: topic.clone() }));
     }
     let source = workflow_source(cli);
     let mut config = load_config(cli, &source)?;
@@ -203,17 +197,15 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         .communication_language
         .clone()
         .unwrap_or_else(|| lang.speech_name().to_string());
-    let mut notices: Vec<String> = room.notice.iter().cloned().collect();
+    // The notices are read in the party: in its language.
+    let mut notices: Vec<String> = room.notice.iter().map(|n| n.say(lang)).collect();
     if let Some((file, copy)) = newer {
-        let (file, copy) = (file.display(), copy.display());
-        notices.push(crate::tr!(
-            "Resuming the newer copy {copy}: it went on there while {file} could not be written.",
-            "继续较新的副本 {copy}：在 {file} 无法写入时会话在那里继续。"
-        ));
+        let (file, copy) = (file.display().to_string(), copy.display().to_string());
+        notices.push(Start::NewerCopy { copy, file }.say(lang));
     }
     let parties = parties_of(&room, &config);
-    let chosen = cast(cli, &room, &parties, resume.as_ref(), &mut notices)?;
-    roster_notices(&room, &chosen, &mut notices);
+    let chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
+    roster_notices(&room, &chosen, lang, &mut notices);
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
         Some(r) if cli.output.is_none() => r
@@ -228,8 +220,8 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     // neither reads nor writes one (a BMAD memlog is shared with BMAD's own
     // party mode).
     let remembers = chosen.memory && !cli.no_memory && !provider.info().rehearsal;
-    let memory = remembers.then(|| memory_of(&parties, &output, &chosen, &mut notices));
-    let documents = documents_of(cli, resume.as_ref(), &mut notices)?;
+    let memory = remembers.then(|| memory_of(&parties, &output, &chosen, lang, &mut notices));
+    let documents = documents_of(cli, resume.as_ref(), lang, &mut notices)?;
     Ok(Setup {
         speech_language,
         document_language: project.document_output_language,
@@ -287,6 +279,14 @@ fn program_lang(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig, con
         .unwrap_or_default()
 }
 
+/// The language of `--list-agents` and `--list-parties`: a new party's
+/// here (--lang, the project's, the config's, the locale). A config that
+/// cannot be read leaves its `lang:` out; the listing says its problems.
+pub(crate) fn listing_lang(cli: &Cli, room: &Roster) -> Lang {
+    let config = load_config(cli, &workflow_source(cli)).unwrap_or_default();
+    program_lang(cli, None, &room.project.clone().unwrap_or_default(), &config)
+}
+
 /// The facilitator's name, without control characters (it is shown on
 /// screen): --user-name, the session, the project, the config, the login.
 fn facilitator_name(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig, config: &Config) -> String {
@@ -303,38 +303,42 @@ fn facilitator_name(cli: &Cli, resume: Option<&Resume>, project: &ProjectConfig,
 /// Who is in the room: `--party`, else the party the resumed session was
 /// held by. A resumed session's party that is no longer defined leaves the
 /// session's own cast, with a notice.
-fn cast(cli: &Cli, room: &Roster, parties: &Parties, resume: Option<&Resume>, notices: &mut Vec<String>) -> Result<Chosen, StartError> {
+fn cast(
+    cli: &Cli,
+    room: &Roster,
+    parties: &Parties,
+    resume: Option<&Resume>,
+    lang: Lang,
+    notices: &mut Vec<String>,
+) -> Result<Chosen, StartError> {
     let recorded = resume.and_then(|r| r.session.fm.party.clone());
     match choose(parties, &room.agents, &room.pool(), cli.party.as_deref().or(recorded.as_deref())) {
         Ok(c) => Ok(c),
         Err(e) => match resume.filter(|_| cli.party.is_none() && recorded.is_some()) {
             Some(r) => {
                 let ids = &r.session.fm.agents;
-                notices.push(format!("⚠️ {e}"));
+                notices.push(format!("⚠️ {}", e.say(lang)));
                 Ok(Chosen {
                     agents: room.pool().into_iter().filter(|a| ids.contains(&a.id)).collect(),
                     ..Chosen::default()
                 })
             }
-            None => Err(StartError::Invalid(e.to_string())),
+            None => Err(StartError::Party(e)),
         },
     }
 }
 
 /// The party's memory file and what it holds; one that cannot be read
 /// leaves the room without it, with a notice.
-fn memory_of(parties: &Parties, output: &Path, chosen: &Chosen, notices: &mut Vec<String>) -> Memory {
+fn memory_of(parties: &Parties, output: &Path, chosen: &Chosen, lang: Lang, notices: &mut Vec<String>) -> Memory {
     let dir = parties
         .memory_dir
         .clone()
         .unwrap_or_else(|| output.join("party-mode").join("memories"));
     let path = crate::memlog::path(&dir, chosen.memory_name());
     let entries = crate::memlog::read(&path).unwrap_or_else(|e| {
-        let shown = path.display();
-        notices.push(crate::tr!(
-            "⚠️ {shown}: the party's memory cannot be read ({e}); the room starts without it",
-            "⚠️ {shown}：无法读取派对的记忆（{e}）；房间将不带记忆开始"
-        ));
+        let (shown, error) = (path.display().to_string(), e.to_string());
+        notices.push(Start::MemoryUnreadable { shown, error }.say(lang));
         vec![]
     });
     Memory { path, entries }
@@ -342,22 +346,16 @@ fn memory_of(parties: &Parties, output: &Path, chosen: &Chosen, notices: &mut Ve
 
 /// What the facilitator is told about the room: party members not found,
 /// problems in the roster's files (the usable agents came in).
-fn roster_notices(room: &Roster, chosen: &Chosen, notices: &mut Vec<String>) {
+fn roster_notices(room: &Roster, chosen: &Chosen, lang: Lang, notices: &mut Vec<String>) {
     if !chosen.unresolved.is_empty() {
         let (party, missing) = (chosen.name.clone().unwrap_or_default(), chosen.unresolved.join(", "));
-        notices.push(crate::tr!(
-            "⚠️ {party}: not in the room: {missing} (`--list-parties` shows who is)",
-            "⚠️ {party}：不在房间中：{missing}（`--list-parties` 可查看）"
-        ));
+        notices.push(Start::NotInRoom { party, missing }.say(lang));
     }
     if !room.problems.is_empty() {
-        let (n, source) = (room.problems.len(), &room.source);
-        let mut text = crate::tr!(
-            "⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:",
-            "⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场："
-        );
+        let (n, source) = (room.problems.len(), room.source.clone());
+        let mut text = Start::RosterProblems { n, source }.say(lang);
         for p in room.problems.iter().take(8) {
-            text.push_str(&format!("\n- {}", p.to_string().lines().next().unwrap_or("")));
+            text.push_str(&format!("\n- {}", p.say(lang).lines().next().unwrap_or("")));
         }
         notices.push(text);
     }
@@ -377,26 +375,28 @@ fn parties_of(room: &Roster, config: &Config) -> Parties {
 pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let config = load_config(cli, &workflow_source(cli))?;
     let room = load_room(cli)?;
+    let lang = program_lang(cli, None, &room.project.clone().unwrap_or_default(), &config);
     Ok(crate::roster::parties::list(
         &parties_of(&room, &config),
         &room.agents,
         &room.pool(),
+        lang,
     ))
 }
 
 /// The documents in front of the room: a resumed session's (one that
 /// cannot be read again is left out, saying so), then `--context`'s (one
 /// that cannot be read stops the start, naming it).
-fn documents_of(cli: &Cli, resume: Option<&Resume>, notices: &mut Vec<String>) -> Result<Vec<Document>, StartError> {
+fn documents_of(cli: &Cli, resume: Option<&Resume>, lang: Lang, notices: &mut Vec<String>) -> Result<Vec<Document>, StartError> {
     let mut docs: Vec<Document> = Vec::new();
     for p in resume.map(|r| r.session.fm.context.clone()).unwrap_or_default() {
         match crate::engine::documents::read(Path::new(&p)) {
             Ok(d) => docs.push(d),
-            Err(e) => notices.push(crate::tr!("⚠️ {e}; the room goes on without it", "⚠️ {e}；房间将不带它继续")),
+            Err(e) => notices.push(Start::DocumentLeftOut { why: e.0 }.say(lang)),
         }
     }
     for p in &cli.context {
-        let d = crate::engine::documents::read(p).map_err(|e| StartError::Invalid(format!("--context {e}")))?;
+        let d = crate::engine::documents::read(p).map_err(StartError::Context)?;
         docs.retain(|x| x.path != d.path);
         docs.push(d);
     }
@@ -408,12 +408,10 @@ fn documents_of(cli: &Cli, resume: Option<&Resume>, notices: &mut Vec<String>) -
 fn resume_session(path: &Path, lang: Option<Lang>) -> Result<Resume, StartError> {
     let s = crate::session::load(path)?;
     if s.fm.workflow_completed || !s.fm.party_active {
-        let lang = lang.unwrap_or(s.fm.lang);
-        return Err(StartError::Refused(format!(
-            "{}: {}",
-            path.display(),
-            Printed::SessionFinished.say(lang)
-        )));
+        return Err(StartError::Finished {
+            file: path.display().to_string(),
+            lang: lang.unwrap_or(s.fm.lang),
+        });
     }
     let lock = SessionLock::acquire(path)?;
     Ok(Resume {

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use crate::assets::{agents_from_dir, embedded_agents};
 use crate::cli::Cli;
 use crate::error::StartError;
+use crate::i18n::Start;
 use crate::roster::agents::load_roster;
 use crate::roster::bmad::ProjectConfig;
 use crate::roster::parties::Parties;
@@ -16,7 +17,7 @@ use crate::source::SourceError;
 /// The program's own room (`--agents DIR`, `./agents`, the built-in one),
 /// with what a BMAD project beside it says: its config, its problems, a
 /// notice for the facilitator.
-fn own_room(cli: &Cli, project: Option<ProjectConfig>, problems: Vec<SourceError>, notice: Option<String>) -> Result<Roster, StartError> {
+fn own_room(cli: &Cli, project: Option<ProjectConfig>, problems: Vec<SourceError>, notice: Option<Start>) -> Result<Roster, StartError> {
     let dir = cli.agents.clone().or_else(|| {
         let local = PathBuf::from("agents");
         let has_md = std::fs::read_dir(&local)
@@ -50,11 +51,9 @@ fn own_room(cli: &Cli, project: Option<ProjectConfig>, problems: Vec<SourceError
 pub(crate) fn load_room(cli: &Cli) -> Result<Roster, StartError> {
     let project = match &cli.bmad {
         Some(d) => Some(crate::roster::bmad::detect(d).ok_or_else(|| {
-            let d = d.display();
-            StartError::Invalid(crate::tr!(
-                "--bmad {d}: no BMAD install there (looked for _bmad/, .bmad/ or bmad/ with a config)",
-                "--bmad {d}：这里没有 BMAD 安装（查找了 _bmad/、.bmad/ 或带配置的 bmad/）"
-            ))
+            StartError::Invalid(Start::NoBmadInstall {
+                dir: d.display().to_string(),
+            })
         })?),
         None => std::env::current_dir().ok().and_then(|cwd| crate::roster::bmad::detect(&cwd)),
     };
@@ -64,19 +63,14 @@ pub(crate) fn load_room(cli: &Cli) -> Result<Roster, StartError> {
         (_, loaded) => return own_room(cli, loaded.map(|l| l.config), vec![], None),
     };
     if loaded.agents.is_empty() {
-        let dir = project.dir.display();
-        let what = crate::tr!(
-            "{dir}: no agents found (looked for config.toml [agents.*], _config/agent-manifest.csv, _cfg/agent-manifest.csv)",
-            "{dir}：没有找到智能体（查找了 config.toml [agents.*]、_config/agent-manifest.csv、_cfg/agent-manifest.csv）"
-        );
+        let dir = project.dir.display().to_string();
         if cli.bmad.is_some() {
-            let mut message = what;
-            for p in &loaded.problems {
-                message.push_str(&format!("\n{p}"));
-            }
-            return Err(StartError::Invalid(message));
+            return Err(StartError::NoAgents {
+                dir,
+                problems: loaded.problems,
+            });
         }
-        let notice = crate::tr!("{what}; using the built-in room", "{what}；改用内置房间");
+        let notice = Start::NoAgentsBuiltIn { dir };
         return own_room(cli, Some(loaded.config), loaded.problems, Some(notice));
     }
     let source = format!("{} ({})", project.root.display(), loaded.source.clone().unwrap_or_default());

@@ -8,6 +8,8 @@ mod words;
 
 use std::fmt;
 
+use crate::i18n::{Lang, Problem, Say};
+
 /// A text file and the name to use for it in messages.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SourceFile {
@@ -23,27 +25,28 @@ pub struct SourceError {
     pub line: Option<u64>,
     pub column: Option<u64>,
     pub key: String,
-    pub message: String,
+    pub(crate) message: Box<Problem>,
     /// The offending source lines with a caret, when known.
     pub snippet: Option<Box<str>>,
 }
 
 impl SourceError {
     /// A problem in `file` (at `line` when known) with `key`; no snippet.
-    pub(crate) fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<String>) -> SourceError {
+    pub(crate) fn new(file: impl Into<String>, line: Option<u64>, key: &str, message: impl Into<Problem>) -> SourceError {
         SourceError {
             file: file.into(),
             line,
             column: None,
             key: key.to_string(),
-            message: message.into(),
+            message: Box::new(message.into()),
             snippet: None,
         }
     }
 }
 
-impl fmt::Display for SourceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl SourceError {
+    /// Where, what (said by `message`) and the snippet.
+    fn shown(&self, f: &mut impl fmt::Write, message: &str) -> fmt::Result {
         write!(f, "{}", self.file)?;
         if let Some(l) = self.line {
             write!(f, ":{l}")?;
@@ -52,14 +55,29 @@ impl fmt::Display for SourceError {
             }
         }
         if self.key.is_empty() {
-            write!(f, ": {}", self.message)?;
+            write!(f, ": {message}")?;
         } else {
-            write!(f, ": `{}`: {}", self.key, self.message)?;
+            write!(f, ": `{}`: {message}", self.key)?;
         }
         if let Some(s) = &self.snippet {
             write!(f, "\n{s}")?;
         }
         Ok(())
+    }
+}
+
+/// In English, for logs and tests.
+impl fmt::Display for SourceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.shown(f, &self.message.say(Lang::En))
+    }
+}
+
+impl Say for SourceError {
+    fn say(&self, lang: Lang) -> String {
+        let mut out = String::new();
+        let _ = self.shown(&mut out, &self.message.say(lang));
+        out
     }
 }
 
@@ -89,7 +107,7 @@ pub(crate) fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_o
         line,
         column,
         key: worded.key,
-        message: worded.message,
+        message: Box::new(worded.message),
         snippet: line.and_then(|l| snippet(text, l, column)),
     }
 }

@@ -3,25 +3,26 @@
 //! plain terms with the value found, the nearest known key for a misspelt
 //! one, and never the library's own advice to its programmers.
 
+use crate::i18n::{KeyHint, Problem, ValueKind};
+
 /// What a message says once reworded, and the key path it is about.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Worded {
     pub key: String,
-    pub message: String,
+    pub message: Problem,
     /// A better place to show than the library's (line, column), 1-based:
     /// the renamed key a missing one probably is.
     pub at: Option<(u64, u64)>,
 }
 
 /// What a type the library names means to someone writing the file.
-const TYPES: [(&[&str], &str, &str); 6] = [
-    (&["u8", "u16", "u32", "u64", "usize"], "a whole number (0 or more)", "非负整数"),
-    (&["i8", "i16", "i32", "i64", "isize"], "a whole number", "整数"),
-    (&["f32", "f64", "float literal"], "a number", "数字"),
-    (&["bool", "boolean"], "true or false", "true 或 false"),
-    // Said of any scalar field given a list or a mapping.
-    (&["string scalar", "scalar"], "a single value", "单个值"),
-    (&["string", "str"], "text", "文本"),
+const TYPES: [(&[&str], ValueKind); 6] = [
+    (&["u8", "u16", "u32", "u64", "usize"], ValueKind::Unsigned),
+    (&["i8", "i16", "i32", "i64", "isize"], ValueKind::Integer),
+    (&["f32", "f64", "float literal"], ValueKind::Number),
+    (&["bool", "boolean"], ValueKind::Bool),
+    (&["string scalar", "scalar"], ValueKind::Single),
+    (&["string", "str"], ValueKind::Text),
 ];
 
 /// Library advice that is about the program, not the file.
@@ -64,7 +65,7 @@ pub(crate) fn reword(message: &str, text: &str, line: Option<u64>, column: Optio
     }
     wrong_kind(&message, &place).unwrap_or(Worded {
         key: place.path.join("."),
-        message,
+        message: Problem::Text(message),
         at: None,
     })
 }
@@ -83,18 +84,16 @@ fn unknown_key(message: &str, unknown: &str, place: &Place<'_>) -> Worded {
         .filter(|k| !k.is_empty())
         .collect();
     let hint = match nearest(unknown, &known) {
-        Some(k) => crate::tr!("did you mean `{k}`?", "是不是 `{k}`？"),
-        None if !known.is_empty() => {
-            let list = known.join(", ");
-            crate::tr!("the keys known here: {list}", "这里可用的键：{list}")
-        }
-        None => String::new(),
+        Some(k) => KeyHint::Near(k),
+        None if !known.is_empty() => KeyHint::Known(known.join(", ")),
+        None => KeyHint::None,
     };
     Worded {
         key: place.path.join("."),
-        message: crate::tr!("unknown key `{unknown}`; {hint}", "未知的键 `{unknown}`；{hint}")
-            .trim_end_matches("; ")
-            .to_string(),
+        message: Problem::UnknownKey {
+            unknown: unknown.to_string(),
+            hint,
+        },
         at: None,
     }
 }
@@ -114,12 +113,9 @@ fn missing_key(missing: &str, place: &Place<'_>) -> Worded {
         let col = key_on(lines[n - 1])?.1;
         Some((*n as u64, col as u64 + 1))
     });
-    let message = match near {
-        Some((k, n)) => crate::tr!(
-            "`{missing}` is missing; is `{k}` on line {n} meant to be `{missing}`?",
-            "缺少 `{missing}`；第 {n} 行的 `{k}` 是不是应为 `{missing}`？"
-        ),
-        None => crate::tr!("`{missing}` is missing", "缺少 `{missing}`"),
+    let message = Problem::MissingKey {
+        missing: missing.to_string(),
+        near,
     };
     Worded { key, message, at }
 }
@@ -130,19 +126,12 @@ fn duplicate_key(dup: &str, place: &Place<'_>) -> Worded {
         let block = block_at(&place.lines, l);
         block.iter().find(|(k, n)| k == dup && *n < l).map(|(_, n)| *n)
     });
-    let message = match first {
-        Some(n) => crate::tr!(
-            "`{dup}` is set twice in the same block (first on line {n}); keep one",
-            "`{dup}` 在同一块中出现两次（第一次在第 {n} 行）；只保留一个"
-        ),
-        None => crate::tr!(
-            "`{dup}` is set twice in the same block; keep one",
-            "`{dup}` 在同一块中出现两次；只保留一个"
-        ),
-    };
     Worded {
         key: place.path.join("."),
-        message,
+        message: Problem::DuplicateKey {
+            dup: dup.to_string(),
+            first,
+        },
         at: None,
     }
 }
@@ -152,17 +141,12 @@ fn wrong_kind(message: &str, place: &Place<'_>) -> Option<Worded> {
     let wanted = message
         .strip_prefix("invalid ")
         .or_else(|| message.strip_prefix("expected "))
-        .and_then(|t| TYPES.iter().find(|(names, _, _)| names.contains(&t.trim())))
-        .map(|(_, en, zh)| crate::tr!("{en}", "{zh}"))?;
-    let found = place
-        .at
-        .zip(place.column)
-        .and_then(|(l, c)| value_at(place.lines[l - 1], c))
-        .map(|v| crate::tr!(", found `{v}`", "，实际是 `{v}`"))
-        .unwrap_or_default();
+        .and_then(|t| TYPES.iter().find(|(names, _)| names.contains(&t.trim())))
+        .map(|(_, kind)| *kind)?;
+    let found = place.at.zip(place.column).and_then(|(l, c)| value_at(place.lines[l - 1], c));
     Some(Worded {
         key: place.path.join("."),
-        message: crate::tr!("expected {wanted}{found}", "应为{wanted}{found}"),
+        message: Problem::Expected { wanted, found },
         at: None,
     })
 }
@@ -265,14 +249,14 @@ mod tests {
     fn a_wrong_type_names_the_key_path_what_was_expected_and_what_was_found() {
         let w = reword("invalid u32", CONFIG, Some(3), Some(17));
         assert_eq!(w.key, "bmad.party_mode.max_rounds");
-        assert_eq!(w.message, "expected a whole number (0 or more), found `lots`");
+        assert_eq!(w.message.to_string(), "expected a whole number (0 or more), found `lots`");
         let w = reword("expected string scalar", "bmad:\n  llm:\n    model: [1]\n", Some(3), Some(12));
         assert_eq!(
-            (w.key.as_str(), w.message.as_str()),
+            (w.key.as_str(), w.message.to_string().as_str()),
             ("bmad.llm.model", "expected a single value, found `[1]`")
         );
         let w = reword("invalid bool", "a:\n  b: maybe # unsure\n", Some(2), Some(6));
-        assert_eq!(w.message, "expected true or false, found `maybe`");
+        assert_eq!(w.message.to_string(), "expected true or false, found `maybe`");
     }
 
     #[test]
@@ -280,18 +264,21 @@ mod tests {
         let msg = "unknown field `max_round`, expected one of `auto_exit_enabled`, `max_rounds`, `warn_at_rounds`";
         let w = reword(msg, CONFIG, Some(4), Some(5));
         assert_eq!(w.key, "bmad.party_mode.max_round");
-        assert_eq!(w.message, "unknown key `max_round`; did you mean `max_rounds`?");
+        assert_eq!(w.message.to_string(), "unknown key `max_round`; did you mean `max_rounds`?");
         let w = reword(
             "unknown field `zebra`, expected one of `a_long_key`, `another`",
             CONFIG,
             Some(4),
             Some(5),
         );
-        assert_eq!(w.message, "unknown key `zebra`; the keys known here: a_long_key, another");
+        assert_eq!(
+            w.message.to_string(),
+            "unknown key `zebra`; the keys known here: a_long_key, another"
+        );
         let w = reword("unknown field `mx`, expected `min` or `max`", CONFIG, Some(4), Some(5));
-        assert_eq!(w.message, "unknown key `mx`; did you mean `max`?");
+        assert_eq!(w.message.to_string(), "unknown key `mx`; did you mean `max`?");
         let w = reword("unknown field `zz`, expected `min` or `max`", CONFIG, Some(4), Some(5));
-        assert_eq!(w.message, "unknown key `zz`; the keys known here: min, max");
+        assert_eq!(w.message.to_string(), "unknown key `zz`; the keys known here: min, max");
     }
 
     #[test]
@@ -304,8 +291,11 @@ mod tests {
             Some(1),
         );
         assert_eq!(w.key, "user_name");
-        assert_eq!(w.message, "`user_name` is set twice in the same block (first on line 2); keep one");
-        assert!(!w.message.contains("Options"));
+        assert_eq!(
+            w.message.to_string(),
+            "`user_name` is set twice in the same block (first on line 2); keep one"
+        );
+        assert!(!w.message.to_string().contains("Options"));
     }
 
     #[test]
@@ -314,12 +304,12 @@ mod tests {
         let w = reword("missing field `max_rounds`", text, Some(6), Some(3));
         assert_eq!(w.key, "conversation_state.max_rounds");
         assert_eq!(
-            w.message,
+            w.message.to_string(),
             "`max_rounds` is missing; is `max_round` on line 5 meant to be `max_rounds`?"
         );
         assert_eq!(w.at, Some((5, 3)), "shown where the renamed key is");
         let w = reword("missing field `zzz`", text, Some(6), Some(3));
-        assert_eq!(w.message, "`zzz` is missing");
+        assert_eq!(w.message.to_string(), "`zzz` is missing");
     }
 
     #[test]
@@ -334,7 +324,7 @@ mod tests {
     fn messages_it_does_not_know_pass_through_located() {
         let w = reword("found unexpected end of stream", CONFIG, Some(6), Some(5));
         assert_eq!(w.key, "bmad.llm.temperature");
-        assert_eq!(w.message, "found unexpected end of stream");
+        assert_eq!(w.message.to_string(), "found unexpected end of stream");
         assert_eq!(reword("odd", CONFIG, None, None).key, "");
     }
 }

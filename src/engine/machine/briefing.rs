@@ -11,6 +11,7 @@ use super::Room;
 use crate::engine::documents::{self, fitted, shares};
 use crate::engine::memory::brief;
 use crate::engine::{Event, NoticeKind};
+use crate::i18n::Say;
 
 /// The most of a prompt the memory brief takes: an eighth, at most this.
 const MEMORY_TOKENS: u32 = 350;
@@ -112,27 +113,21 @@ impl Room {
         let path = path.trim().trim_matches(['"', '\'']);
         if path.is_empty() {
             self.emit(Event::Rejected {
-                message: crate::tr!(
-                    "/context needs a file: /context PATH (Markdown or text)",
-                    "/context 需要一个文件：/context 路径（Markdown 或文本）"
-                ),
+                message: crate::i18n::Room::ContextNeedsFile.say(self.lang),
             });
             return None;
         }
         let doc = match documents::read(std::path::Path::new(path)) {
             Ok(d) => d,
-            Err(message) => {
-                self.emit(Event::Rejected { message });
+            Err(e) => {
+                self.emit(Event::Rejected { message: e.say(self.lang) });
                 return None;
             }
         };
         self.documents.retain(|d| d.path != doc.path);
         let (name, words) = (doc.name.clone(), doc.text.split_whitespace().count());
         self.documents.push(doc);
-        Some(crate::tr!(
-            "📎 {name} is in front of the room ({words} words; a long one is cut to fit the model's context)",
-            "📎 {name} 已摆在大家面前（{words} 词；过长的文档会按模型的上下文截断）"
-        ))
+        Some(crate::i18n::Room::DocumentInFront { name: &name, words }.say(self.lang))
     }
 }
 

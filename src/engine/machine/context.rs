@@ -10,6 +10,7 @@ use super::Room;
 use crate::config::PromptLayout;
 use crate::engine::budget::{estimate_tokens, horizon};
 use crate::engine::prompts::HistoryView;
+use crate::i18n::Say;
 use crate::llm::ChatMessage;
 use crate::roster::agents::Agent;
 use crate::session::{Turn, TurnKind};
@@ -138,10 +139,7 @@ impl Party {
         self.room.budget.window = window;
         self.session.fm.provider.lowered_context_tokens = Some(window);
         self.record_window();
-        let text = crate::tr!(
-            "⚠️ The model's server refused a prompt as too long for its context window: prompts now fit {window} tokens (were {before}); earlier rounds leave them sooner.",
-            "⚠️ 模型服务器因超出上下文窗口拒绝了一次提示：此后提示按 {window} 个 token 裁剪（原为 {before}），较早的轮次会更早移出。"
-        );
+        let text = crate::i18n::Room::PromptsShrunk { window, before }.say(self.room.lang);
         self.notice(crate::engine::NoticeKind::Warning, text).await;
     }
 

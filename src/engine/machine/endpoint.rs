@@ -9,6 +9,7 @@ use std::time::Duration;
 use super::party::Party;
 use super::Room;
 use crate::engine::{Event, NoticeKind};
+use crate::i18n::{Lang, Room as Words, Say};
 use crate::llm::discovery::{name_some, others, same_model};
 use crate::llm::EndpointCheck;
 
@@ -18,31 +19,28 @@ const CHECK_WAIT: Duration = Duration::from_secs(5);
 
 /// What the facilitator is told about the endpoint, given the models in use
 /// (the default one first, then each agent's own with the agents' names).
-pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], window_s: u64) -> Vec<(NoticeKind, String)> {
+pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], window_s: u64, lang: Lang) -> Vec<(NoticeKind, String)> {
     let url = &check.url;
     let mut out = Vec::new();
     if let Some(cause) = &check.unreachable {
+        let cause = cause.say(lang);
         out.push((
             NoticeKind::Warning,
-            crate::tr!(
-                "The model server at {url} cannot be reached ({cause}). The party can start: each reply waits up to {window_s} s for the server.",
-                "无法连接 {url} 的模型服务器（{cause}）。派对仍可开始：每条回复最多等待服务器 {window_s} 秒。"
-            ),
+            Words::ServerUnreachable {
+                url,
+                cause: &cause,
+                window_s,
+            }
+            .say(lang),
         ));
         return out;
     }
     if let Some(model) = &check.chosen {
-        let also = others(&check.listed, model);
+        let also = others(&check.listed, model, lang);
         let text = if also.is_empty() {
-            crate::tr!(
-                "Using the model `{model}`, the one the server at {url} has (no model was named).",
-                "使用模型 `{model}`：{url} 的服务器上的那一个（未指定模型）。"
-            )
+            Words::UsingOnlyModel { model, url }.say(lang)
         } else {
-            crate::tr!(
-                "Using the model `{model}` of the server at {url} (no model was named); it also has {also}. Name one with --model NAME.",
-                "使用 {url} 服务器上的模型 `{model}`（未指定模型）；它还有 {also}。可用 --model 名称 指定。"
-            )
+            Words::UsingModelAlso { model, url, also: &also }.say(lang)
         };
         out.push((NoticeKind::Info, text));
     }
@@ -54,20 +52,19 @@ pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], w
             continue;
         }
         let listed: Vec<&str> = check.listed.iter().map(String::as_str).collect();
-        let has = name_some(&listed);
+        let has = name_some(&listed, lang);
         let whose = if agents.is_empty() {
             String::new()
         } else {
-            let names = agents.join(", ");
-            crate::tr!(" (for {names})", "（{names} 使用）")
+            Words::ForAgents { names: &agents.join(", ") }.say(lang)
         };
-        out.push((
-            NoticeKind::Warning,
-            crate::tr!(
-                "The server at {url} does not list the model `{model}`{whose}; it has {has}. Name one with --model NAME, or `model:` in the agent's file.",
-                "{url} 的服务器没有列出模型 `{model}`{whose}；它有 {has}。可用 --model 名称 或智能体文件中的 `model:` 指定。"
-            ),
-        ));
+        let text = Words::ModelNotListed {
+            url,
+            model,
+            whose: &whose,
+            has: &has,
+        };
+        out.push((NoticeKind::Warning, text.say(lang)));
     }
     out
 }
@@ -120,7 +117,7 @@ impl Room {
         if self.agents.iter().all(|a| a.model.as_ref().is_some_and(|m| !m.trim().is_empty())) {
             in_use.remove(0);
         }
-        for (kind, text) in notices(check, &in_use, self.cfg.llm.retry_window_seconds) {
+        for (kind, text) in notices(check, &in_use, self.cfg.llm.retry_window_seconds, self.lang) {
             self.emit(Event::Notice { kind, text });
         }
     }
@@ -138,10 +135,7 @@ impl Party {
         tracing::info!(was = %self.room.told_model, now = %now, "the model in use changed");
         self.room.told_model = now.clone();
         self.session.fm.provider.model = now.clone();
-        let text = crate::tr!(
-            "Now using the model `{now}`, the one the server lists (no model was named).",
-            "现在使用服务器列出的模型 `{now}`（未指定模型）。"
-        );
+        let text = Words::NowUsingModel { now: &now }.say(self.room.lang);
         self.emit(Event::ModelChosen { model: now });
         self.emit(Event::Notice {
             kind: NoticeKind::Info,
@@ -174,7 +168,7 @@ mod tests {
             unreachable: Some("cannot connect: Connection refused".into()),
             ..check(&[], None, "gpt-4o-mini")
         };
-        let n = notices(&c, &in_use("gpt-4o-mini"), 60);
+        let n = notices(&c, &in_use("gpt-4o-mini"), 60, Lang::En);
         assert_eq!(n.len(), 1);
         assert_eq!(n[0].0, NoticeKind::Warning);
         assert!(n[0].1.contains("http://127.0.0.1:11434/v1") && n[0].1.contains("Connection refused") && n[0].1.contains("60 s"));
@@ -186,16 +180,27 @@ mod tests {
             &check(&["llama3.2:latest"], Some("llama3.2:latest"), "llama3.2:latest"),
             &in_use("llama3.2:latest"),
             60,
+            Lang::En,
         );
         assert_eq!(one.len(), 1);
         assert!(one[0].1.contains("`llama3.2:latest`") && !one[0].1.contains("also"), "{one:?}");
-        let two = notices(&check(&["qwen2.5", "mistral"], Some("qwen2.5"), "qwen2.5"), &in_use("qwen2.5"), 60);
+        let two = notices(
+            &check(&["qwen2.5", "mistral"], Some("qwen2.5"), "qwen2.5"),
+            &in_use("qwen2.5"),
+            60,
+            Lang::En,
+        );
         assert!(two[0].1.contains("also has mistral") && two[0].1.contains("--model"), "{two:?}");
     }
 
     #[test]
     fn a_named_model_the_server_does_not_list_is_warned_of_with_what_it_has() {
-        let n = notices(&check(&["llama3.2:latest"], None, "gpt-4o-mini"), &in_use("gpt-4o-mini"), 60);
+        let n = notices(
+            &check(&["llama3.2:latest"], None, "gpt-4o-mini"),
+            &in_use("gpt-4o-mini"),
+            60,
+            Lang::En,
+        );
         assert_eq!(n.len(), 1);
         assert_eq!(n[0].0, NoticeKind::Warning);
         assert!(
@@ -204,10 +209,10 @@ mod tests {
         );
         // Ollama's bare name is its `:latest`; an agent's model names its agents.
         let agents = vec![("llama3.2".to_string(), Vec::new()), ("phi3".to_string(), vec!["Kofi".to_string()])];
-        let n = notices(&check(&["llama3.2:latest"], None, "llama3.2"), &agents, 60);
+        let n = notices(&check(&["llama3.2:latest"], None, "llama3.2"), &agents, 60, Lang::En);
         assert_eq!(n.len(), 1, "{n:?}");
         assert!(n[0].1.contains("`phi3` (for Kofi)"), "{n:?}");
         // A server that lists nothing is not second-guessed.
-        assert!(notices(&check(&[], None, "gpt-4o-mini"), &in_use("gpt-4o-mini"), 60).is_empty());
+        assert!(notices(&check(&[], None, "gpt-4o-mini"), &in_use("gpt-4o-mini"), 60, Lang::En).is_empty());
     }
 }

@@ -59,7 +59,7 @@ use super::prompts::PromptEnv;
 use super::selection;
 use super::{Command, Event, ExitReason, Resume, Saves, Setup};
 use crate::config::Config;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 use crate::llm::Provider;
 use crate::roster::agents::Agent;
 use crate::workflow::Workflow;
@@ -163,17 +163,14 @@ impl Room {
     /// waits for its answer.
     fn reject_continue(&self) {
         self.emit(Event::Rejected {
-            message: crate::tr!(
-                "nothing to continue yet: send a message first",
-                "还没有可以继续的讨论：请先发送一条消息"
-            ),
+            message: crate::i18n::Room::NothingToContinue.say(self.lang),
         });
     }
 
     /// An answer to a request that is not (or no longer) open.
     fn reject_answer(&self, request_id: &str) {
         self.emit(Event::Rejected {
-            message: crate::tr!("no open request `{request_id}`", "没有待处理的请求 `{request_id}`"),
+            message: crate::i18n::Room::NoOpenRequest { request_id }.say(self.lang),
         });
     }
 

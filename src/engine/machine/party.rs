@@ -151,7 +151,7 @@ impl Party {
         party.notice(NoticeKind::Info, text).await;
         if !missing.is_empty() {
             let gone = missing.join(", ");
-            let text = crate::tr!("⚠️ not in the room any more: {gone}", "⚠️ 已不在房间中：{gone}");
+            let text = crate::i18n::Room::NotInRoomAnyMore { gone: &gone }.say(party.room.lang);
             party.notice(NoticeKind::Warning, text).await;
         }
         party.set_phase(Phase::Waiting);

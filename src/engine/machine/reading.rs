@@ -11,6 +11,7 @@ use super::stream::{Reply, StreamMode};
 use super::Next;
 use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, yes_in_words, Act, RoundFacts};
 use crate::engine::stated::{disagrees_outright, stated_stance};
+use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{HeardRecord, ReadingRecord, TurnKind};
@@ -105,7 +106,9 @@ impl Party {
         Ok(match self.stream_reply(req, None, StreamMode::Silent, None).await {
             Reply::Quit { .. } => return Err(Next::Quit),
             Reply::Completed { raw, .. } => (raw, None),
-            Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => (String::new(), Some(e)),
+            Reply::Failed(e) | Reply::Unreachable(e) | Reply::TooLong(e) | Reply::Emptied(e) => {
+                (String::new(), Some(e.say(self.room.lang)))
+            }
             Reply::Interrupted { shown } => (shown, Some("interrupted".into())),
         })
     }
@@ -227,10 +230,7 @@ impl Party {
     /// messages apart, and the host stops reading them, saying so.
     async fn stop_reading(&mut self) {
         self.judgement.cannot_read = true;
-        let text = crate::tr!(
-            "The model read your opening message as a closing one, so it cannot tell your messages apart: the host stops reading them for this session. Agents can still propose the end and ask you questions; read_messages: false says so for good.",
-            "模型把你的开场消息读成了收尾消息，无法区分你的消息：本次对话中主持人不再解读你的消息。成员仍可提议结束或向你提问；设置 read_messages: false 可长期关闭。"
-        );
+        let text = crate::i18n::Room::StopsReadingMessages.say(self.room.lang);
         self.notice(crate::engine::NoticeKind::Warning, text).await;
     }
 

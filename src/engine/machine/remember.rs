@@ -10,6 +10,7 @@ use super::party::Party;
 use super::stream::Reply;
 use crate::engine::memory::{check_against_transcript, fallback, parse_reply};
 use crate::engine::Event;
+use crate::i18n::Say;
 use crate::llm::{ChatRequest, Cue};
 use crate::memlog::Entry;
 use crate::session::TurnKind;
@@ -62,11 +63,14 @@ impl Party {
     fn session_line(&self) -> String {
         let fm = &self.session.fm;
         let names = engaged_names(&self.room.agents, &self.session).join(", ");
-        let (date, user, topic) = (&fm.date, &self.room.user_name, crate::text::ellipsize(&fm.topic, 120));
-        crate::tr!(
-            "{date}: {user} brought “{topic}” to {names}",
-            "{date}：{user} 和 {names} 讨论了「{topic}」"
-        )
+        let topic = crate::text::ellipsize(&fm.topic, 120);
+        crate::i18n::Room::MemoryLine {
+            date: &fm.date.to_string(),
+            user: &self.room.user_name,
+            topic: &topic,
+            names: &names,
+        }
+        .say(self.room.lang)
     }
 
     fn write_memory(&mut self, entries: &[Entry]) {

@@ -15,6 +15,7 @@ use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
 use crate::engine::hygiene::{Counter, Voices};
 use crate::engine::{Event, NoticeKind, Phase};
+use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
 use crate::session::{StepId, TurnKind};
@@ -246,6 +247,7 @@ impl Party {
                     self.restart_take(&mut takes, slot, req, agent, &voices, begun);
                 }
                 Reply::Emptied(cause) if tries[slot].ask_again.is_none() && !stopped => {
+                    let cause = cause.say(self.room.lang);
                     // Another sample of the same prompt (a server's prompt
                     // cache makes it cheap) usually has words of its own.
                     tracing::info!(agent = %agent.id, %cause, "nothing of the reply was the agent's own: asked once more");
@@ -364,6 +366,7 @@ impl Party {
                 return self.weigh_reply(round, agent, said, prompt, tally).await;
             }
             Reply::Emptied(cause) => {
+                let cause = cause.say(self.room.lang);
                 tally.yielded.passed += 1;
                 self.record_pass(round, agent, &cause).await;
             }
@@ -371,6 +374,7 @@ impl Party {
             // like any turn; a server gone for the whole retry window
             // would not answer the next speaker either: the round stops.
             Reply::Failed(cause) | Reply::TooLong(cause) | Reply::Unreachable(cause) => {
+                let cause = cause.say(self.room.lang);
                 tally.failed += 1;
                 tally.last_cause = cause.clone();
                 self.record_failure(round, agent, cause).await;

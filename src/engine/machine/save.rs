@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 
 use super::party::Party;
 use crate::engine::{Event, ExitReason, NoticeKind, Saves};
+use crate::i18n::{Room, Say};
 
 /// How saving goes.
 #[derive(Debug, Default)]
@@ -67,10 +68,7 @@ impl Party {
                     let (file, old) = (path.display().to_string(), old.display().to_string());
                     self.emit(Event::Notice {
                         kind: NoticeKind::Info,
-                        text: crate::tr!(
-                            "Saving to {file} works again (the copy in {old} is removed).",
-                            "已能再次保存到 {file}（{old} 中的副本已删除）。"
-                        ),
+                        text: Room::SavingWorksAgain { file: &file, old: &old }.say(self.room.lang),
                     });
                 }
             }
@@ -125,10 +123,11 @@ impl Party {
                         let (file, there) = (path.display().to_string(), place.display().to_string());
                         self.emit(Event::Notice {
                             kind: NoticeKind::Warning,
-                            text: crate::tr!(
-                                "Until {file} can be written, the whole session is saved to {there} (`bmad-party --resume {there}` continues it).",
-                                "在 {file} 可以写入之前，整个会话保存在 {there}（可用 `bmad-party --resume {there}` 继续）。"
-                            ),
+                            text: Room::SavedElsewhereUntil {
+                                file: &file,
+                                there: &there,
+                            }
+                            .say(self.room.lang),
                         });
                     }
                     self.saving.elsewhere = Some(place);
@@ -143,10 +142,7 @@ impl Party {
             let there = old.display().to_string();
             self.emit(Event::Notice {
                 kind: NoticeKind::Warning,
-                text: crate::tr!(
-                    "{there} cannot be written any more either; it keeps the session up to its last good save.",
-                    "{there} 也无法再写入；其中保留着到最后一次成功保存为止的会话。"
-                ),
+                text: Room::FallbackUnwritable { there: &there }.say(self.room.lang),
             });
         }
     }

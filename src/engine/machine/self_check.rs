@@ -10,6 +10,7 @@ use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use crate::engine::self_check::{parse, schema};
 use crate::engine::Event;
+use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::SelfCheckRecord;
@@ -58,7 +59,9 @@ impl Party {
                 let read = parse(&raw).map_err(|e| e.to_string());
                 (raw, read)
             }
-            Reply::Failed(cause) | Reply::Unreachable(cause) | Reply::TooLong(cause) | Reply::Emptied(cause) => (String::new(), Err(cause)),
+            Reply::Failed(cause) | Reply::Unreachable(cause) | Reply::TooLong(cause) | Reply::Emptied(cause) => {
+                (String::new(), Err(cause.say(self.room.lang)))
+            }
             Reply::Interrupted { shown } => (shown, Err("interrupted".to_string())),
         };
         let failed = answer.is_empty() && read.is_err();

@@ -11,7 +11,8 @@ use crate::engine::budget::estimate_tokens;
 use crate::engine::hygiene::{self, Counter, Cut, Hygiene, Left, Voices};
 use crate::engine::markers::{Marker, MarkerFilter};
 use crate::engine::Event;
-use crate::llm::{ChatRequest, LlmEvent};
+use crate::i18n::{Lang, Room as Words, Say};
+use crate::llm::{ChatRequest, Failure, LlmEvent};
 use crate::roster::agents::Agent;
 use crate::session::Latency;
 use crate::text::Sanitizer;
@@ -26,16 +27,16 @@ pub(super) enum Reply {
         /// Most of what the model wrote was cut as copies of earlier turns.
         echoed: bool,
     },
-    Failed(String),
+    Failed(Trouble),
     /// The server stayed unreachable for the whole retry window: nobody
     /// else in the round would be reached either.
-    Unreachable(String),
+    Unreachable(Trouble),
     /// The prompt was over the server's window. The budget is lowered
     /// already: a request built afresh is shorter.
-    TooLong(String),
+    TooLong(Trouble),
     /// Hygiene left nothing of the reply (it spoke only as others, say):
     /// the model is asked once more before the agent passes.
-    Emptied(String),
+    Emptied(Trouble),
     /// Stopped by the facilitator; `shown` is what had streamed.
     Interrupted {
         shown: String,
@@ -44,6 +45,34 @@ pub(super) enum Reply {
     Quit {
         shown: String,
     },
+}
+
+/// Why a reply came to nothing: the model layer's failure, or what the
+/// engine found of a reply that came. Said in the party's language where
+/// it is recorded or shown; `Display` is English, for the log.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Trouble {
+    Call(Failure),
+    /// Nothing was left of it, and nothing was cut.
+    Empty,
+    /// Hygiene left nothing: the codes of its cuts.
+    Cleaned(String),
+}
+
+impl Say for Trouble {
+    fn say(&self, lang: Lang) -> String {
+        match self {
+            Trouble::Call(f) => f.say(lang),
+            Trouble::Empty => Words::ReplyEmpty.say(lang),
+            Trouble::Cleaned(what) => Words::NothingLeftAfterCleaning { what }.say(lang),
+        }
+    }
+}
+
+impl std::fmt::Display for Trouble {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.say(Lang::En))
+    }
 }
 
 #[derive(Clone, Copy, PartialEq)]
@@ -188,7 +217,7 @@ impl Party {
                         agent: take.id.clone(),
                         attempt,
                         delay_ms,
-                        cause,
+                        cause: cause.say(self.room.lang),
                     });
                 }
                 None
@@ -203,16 +232,16 @@ impl Party {
                     agent: take.id.clone(),
                     waited_ms,
                     window_ms,
-                    cause,
+                    cause: cause.say(self.room.lang),
                 });
                 None
             }
             Some(LlmEvent::Done) | None => Some(self.finish_take(take, mode)),
-            Some(LlmEvent::Failed(cause)) => Some(Reply::Failed(cause)),
-            Some(LlmEvent::Unreachable(cause)) => Some(Reply::Unreachable(cause)),
+            Some(LlmEvent::Failed(cause)) => Some(Reply::Failed(Trouble::Call(cause))),
+            Some(LlmEvent::Unreachable(cause)) => Some(Reply::Unreachable(Trouble::Call(cause))),
             Some(LlmEvent::TooLong { cause, window, prompt }) => {
                 self.lower_window(take.estimated, window, prompt).await;
-                Some(Reply::TooLong(cause))
+                Some(Reply::TooLong(Trouble::Call(cause)))
             }
         }
     }
@@ -229,14 +258,8 @@ impl Party {
         let shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
         match take.hygiene.left(&shown) {
-            Left::Empty if take.named => return Reply::Failed(crate::tr!("the reply was empty", "回复为空")),
-            Left::Nothing(what) if take.named => {
-                let what = what.join(", ");
-                return Reply::Emptied(crate::tr!(
-                    "nothing left after cleaning the reply ({what})",
-                    "清理回复后没有剩余内容（{what}）"
-                ));
-            }
+            Left::Empty if take.named => return Reply::Failed(Trouble::Empty),
+            Left::Nothing(what) if take.named => return Reply::Emptied(Trouble::Cleaned(what.join(", "))),
             _ => {}
         }
         let question = if take.filter.found(1) {

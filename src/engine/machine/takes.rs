@@ -170,6 +170,9 @@ impl Party {
         let mut takes = Takes::new(mode);
         self.start_take(&mut takes, 0, req, agent, voices);
         let over = self.next_reply(&mut takes).await;
-        over.map_or_else(|| Reply::Failed("no reply".into()), |(_, reply)| reply)
+        over.map_or_else(
+            || Reply::Failed(super::stream::Trouble::Call("no reply".into())),
+            |(_, reply)| reply,
+        )
     }
 }

@@ -16,6 +16,7 @@ use tokio::io::AsyncBufReadExt;
 
 use crate::cli::EventFormat;
 use crate::engine::{self, Command, Event, Setup};
+use crate::i18n::{Printed, Say};
 
 /// What one stdin line means.
 #[derive(Debug, PartialEq)]
@@ -58,6 +59,7 @@ pub(crate) async fn run(mut setup: Setup, format: EventFormat, topic: Option<Str
     let mut reader = tokio::io::BufReader::new(tokio::io::stdin()).lines();
     let mut input = Input {
         opening: topic.map(|text| Command::Message { text }),
+        lang,
         ..Input::default()
     };
     let mut awaiting = false;
@@ -90,10 +92,8 @@ pub(crate) async fn run(mut setup: Setup, format: EventFormat, topic: Option<Str
     match engine.task.await {
         Ok(()) => ending.status().code().into(),
         Err(e) => {
-            eprintln!(
-                "bmad-party: {}",
-                crate::tr!("the engine stopped unexpectedly: {e}", "引擎意外停止：{e}")
-            );
+            let error = e.to_string();
+            eprintln!("bmad-party: {}", Printed::EngineStopped { error: &error }.say(lang));
             1
         }
     }
@@ -141,6 +141,8 @@ struct Input {
     line_no: usize,
     eof: bool,
     opening: Option<Command>,
+    /// The party's: what is wrong with a line is said in it.
+    lang: crate::i18n::Lang,
 }
 
 impl Input {
@@ -154,8 +156,8 @@ impl Input {
             }
             Ok(None) => self.eof = true,
             Err(e) => {
-                let n = self.line_no + 1;
-                eprintln!("bmad-party: {}", crate::tr!("stdin line {n}: {e}", "标准输入第 {n} 行：{e}"));
+                let (n, error) = (self.line_no + 1, e.to_string());
+                eprintln!("bmad-party: {}", Printed::StdinUnreadable { n, error: &error }.say(self.lang));
                 self.eof = true;
             }
         }
@@ -173,13 +175,7 @@ impl Input {
             match self.lines.pop_front() {
                 Some((n, l)) => match parse_line(&l) {
                     Line::Command(c) => return Some(c),
-                    Line::Invalid(why) => eprintln!(
-                        "bmad-party: {}",
-                        crate::tr!(
-                            "stdin line {n}: not a command ({why}); skipped",
-                            "标准输入第 {n} 行：不是命令（{why}）；已跳过"
-                        )
-                    ),
+                    Line::Invalid(why) => eprintln!("bmad-party: {}", Printed::StdinNotCommand { n, why: &why }.say(self.lang)),
                 },
                 None if self.eof => return Some(Command::Left),
                 None => return None,

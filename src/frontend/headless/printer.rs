@@ -210,10 +210,7 @@ impl Printer {
             Event::SaveFailed { path, error } => eprintln!(
                 "bmad-party: {} {path}: {error} {}",
                 Printed::SaveFailed.say(self.lang),
-                crate::tr!(
-                    "(kept in memory; retried on every change)",
-                    "（内容保留在内存中；每次变化时重试保存）"
-                )
+                Printed::KeptInMemory.say(self.lang)
             ),
             Event::SessionEnded {
                 file, saved, elsewhere, ..

@@ -35,6 +35,7 @@ use ratatui::crossterm::{cursor, execute};
 use ratatui::Terminal;
 
 use crate::engine::{self, Command, Event, Setup};
+use crate::i18n::{Lang, Printed, Say};
 use app::{App, ScrollAction};
 
 const FRAME: Duration = Duration::from_millis(16);
@@ -74,7 +75,7 @@ fn enter() -> std::io::Result<()> {
     Ok(())
 }
 
-fn install_panic_hook() {
+fn install_panic_hook(lang: Lang) {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         // A panic in any task (engine, provider, UI) would otherwise leave a
@@ -84,7 +85,7 @@ fn install_panic_hook() {
         restore();
         previous(info);
         if was_active {
-            eprintln!("{}", crate::tr!("bmad-party stopped after an internal error. The session file holds everything up to the last completed change; continue it with --resume.", "bmad-party 因内部错误而停止。会话文件保存了最后一次完成的变化之前的全部内容；可用 --resume 继续。"));
+            eprintln!("{}", Printed::StoppedAfterInternalError.say(lang));
             std::process::exit(101);
         }
     }));
@@ -93,13 +94,15 @@ fn install_panic_hook() {
 /// Runs the full-screen party; returns the exit code.
 /// `topic`: the opening message, given on the command line.
 pub(crate) async fn run(setup: Setup, topic: Option<String>) -> i32 {
-    install_panic_hook();
+    let lang = setup.lang;
+    install_panic_hook(lang);
+    let unusable = |e: std::io::Error| {
+        let error = e.to_string();
+        eprintln!("bmad-party: {}", Printed::CannotSetUpTerminal { error: &error }.say(lang));
+    };
     if let Err(e) = enter() {
         restore();
-        eprintln!(
-            "bmad-party: {}",
-            crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}")
-        );
+        unusable(e);
         return 1;
     }
     let (code, after) = match Terminal::new(CrosstermBackend::new(stdout())) {
@@ -110,10 +113,7 @@ pub(crate) async fn run(setup: Setup, topic: Option<String>) -> i32 {
         }
         Err(e) => {
             restore();
-            eprintln!(
-                "bmad-party: {}",
-                crate::tr!("cannot set up the terminal: {e}", "无法初始化终端：{e}")
-            );
+            unusable(e);
             (1, None)
         }
     };

@@ -1,13 +1,19 @@
 //! The program's words in English, one function per area of `keys`.
 
 mod key_words;
+mod model;
 mod printed;
+mod problem;
 mod record;
 mod room;
 mod screen;
+mod start;
 
 pub(super) use key_words::key_words;
+pub(super) use model::model;
 pub(super) use printed::printed;
+pub(super) use problem::problem;
 pub(super) use record::record;
 pub(super) use room::room;
 pub(super) use screen::screen;
+pub(super) use start::start;

@@ -54,5 +54,28 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::ListResumable => "resumable".into(),
         Printed::ListRounds { n } => format!("{n:>3} rounds"),
         Printed::SessionFinished => "This session has already finished (workflow_completed: true); start a new party instead.".into(),
+        Printed::NoSessions { dir } => format!("No sessions in {dir}."),
+
+        // The listings (--list-agents, --list-parties).
+        Printed::AgentsFrom { n, source } => format!("{n} agent(s) from {source}"),
+        Printed::ProblemCount { n } => format!("{n} problem(s):"),
+        Printed::Remembers => " · remembers".into(),
+        Printed::DefaultRoom => "(the default room)".into(),
+        Printed::AgentsInRoom { n } => format!("{n} agent(s): `--list-agents` shows them"),
+        Printed::MembersNotFound { missing } => format!(" (not found: {missing})"),
+        Printed::OpenCast => "open cast: the default room".into(),
+        Printed::DefaultPartyNote => "\n* opens when --party names none; `bmad-party --party ID` picks another\n".into(),
+
+        // `init`.
+        Printed::ConfigWritten { path } => format!("Wrote {path}\nEvery line is a comment: remove the \"# \" before a setting to use it. A project's config overrides it key by key."),
+
+        // The front ends' own troubles.
+        Printed::CannotStartRuntime { error } => format!("cannot start the async runtime: {error}"),
+        Printed::CannotSetUpTerminal { error } => format!("cannot set up the terminal: {error}"),
+        Printed::StoppedAfterInternalError => "bmad-party stopped after an internal error. The session file holds everything up to the last completed change; continue it with --resume.".into(),
+        Printed::EngineStopped { error } => format!("the engine stopped unexpectedly: {error}"),
+        Printed::StdinUnreadable { n, error } => format!("stdin line {n}: {error}"),
+        Printed::StdinNotCommand { n, why } => format!("stdin line {n}: not a command ({why}); skipped"),
+        Printed::KeptInMemory => "(kept in memory; retried on every change)".into(),
     }
 }

@@ -4,13 +4,19 @@
 //! words in every language does not compile.
 
 mod key_words;
+mod model;
 mod printed;
+mod problem;
 mod record;
 mod room;
 mod screen;
+mod start;
 
 pub(crate) use key_words::KeyWords;
+pub(crate) use model::Model;
 pub(crate) use printed::Printed;
+pub(crate) use problem::{KeyHint, Problem, ValueKind};
 pub(crate) use record::Record;
 pub(crate) use room::Room;
 pub(crate) use screen::Screen;
+pub(crate) use start::Start;

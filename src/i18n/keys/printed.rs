@@ -110,4 +110,56 @@ pub(crate) enum Printed<'a> {
         n: u32,
     },
     SessionFinished,
+    NoSessions {
+        dir: &'a str,
+    },
+
+    // The listings (--list-agents, --list-parties).
+    AgentsFrom {
+        n: usize,
+        source: &'a str,
+    },
+    ProblemCount {
+        n: usize,
+    },
+    /// After a party's name: it keeps a memory.
+    Remembers,
+    DefaultRoom,
+    AgentsInRoom {
+        n: usize,
+    },
+    /// After a party's cast: members no agent answers to.
+    MembersNotFound {
+        missing: &'a str,
+    },
+    OpenCast,
+    /// The footnote to the default party's star, its blank line before it.
+    DefaultPartyNote,
+
+    // `init`.
+    ConfigWritten {
+        path: &'a str,
+    },
+
+    // The front ends' own troubles.
+    CannotStartRuntime {
+        error: &'a str,
+    },
+    CannotSetUpTerminal {
+        error: &'a str,
+    },
+    StoppedAfterInternalError,
+    EngineStopped {
+        error: &'a str,
+    },
+    StdinUnreadable {
+        n: usize,
+        error: &'a str,
+    },
+    StdinNotCommand {
+        n: usize,
+        why: &'a str,
+    },
+    /// After a failed save: what happens to the session meanwhile.
+    KeptInMemory,
 }

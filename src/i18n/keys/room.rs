@@ -14,6 +14,83 @@ pub(crate) enum Room<'a> {
     },
     AutomaticNudge,
 
+    // Notices about the room, the model and the session file.
+    /// Agents of a resumed session that are no longer in the room.
+    NotInRoomAnyMore {
+        gone: &'a str,
+    },
+    DocumentInFront {
+        name: &'a str,
+        words: usize,
+    },
+    StopsReadingMessages,
+    PromptsShrunk {
+        window: u32,
+        before: u32,
+    },
+    ServerUnreachable {
+        url: &'a str,
+        cause: &'a str,
+        window_s: u64,
+    },
+    /// No model named: the one the server has.
+    UsingOnlyModel {
+        model: &'a str,
+        url: &'a str,
+    },
+    /// No model named: the first of the server's; `also` names the others.
+    UsingModelAlso {
+        model: &'a str,
+        url: &'a str,
+        also: &'a str,
+    },
+    /// After a model's name: the agents that use it.
+    ForAgents {
+        names: &'a str,
+    },
+    ModelNotListed {
+        url: &'a str,
+        model: &'a str,
+        whose: &'a str,
+        has: &'a str,
+    },
+    NowUsingModel {
+        now: &'a str,
+    },
+    SavingWorksAgain {
+        file: &'a str,
+        old: &'a str,
+    },
+    SavedElsewhereUntil {
+        file: &'a str,
+        there: &'a str,
+    },
+    FallbackUnwritable {
+        there: &'a str,
+    },
+
+    // Commands refused.
+    ContextNeedsFile,
+    NothingToContinue,
+    NoOpenRequest {
+        request_id: &'a str,
+    },
+
+    // A reply that came to nothing.
+    ReplyEmpty,
+    NothingLeftAfterCleaning {
+        what: &'a str,
+    },
+
+    // The party's memory.
+    /// The session in one line: when, who brought what to whom.
+    MemoryLine {
+        date: &'a str,
+        user: &'a str,
+        topic: &'a str,
+        names: &'a str,
+    },
+
     // The takeaways file.
     /// The takeaways file's first line and the blank line after it.
     TakeawaysTitle {

@@ -52,5 +52,28 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::ListResumable => "可继续".into(),
         Printed::ListRounds { n } => format!("{n:>3} 轮"),
         Printed::SessionFinished => "该会话已经结束（workflow_completed: true），请开始新的对话。".into(),
+        Printed::NoSessions { dir } => format!("{dir} 中没有会话。"),
+
+        // The listings (--list-agents, --list-parties).
+        Printed::AgentsFrom { n, source } => format!("{n} 位智能体，来自 {source}"),
+        Printed::ProblemCount { n } => format!("{n} 个问题："),
+        Printed::Remembers => " · 有记忆".into(),
+        Printed::DefaultRoom => "（默认房间）".into(),
+        Printed::AgentsInRoom { n } => format!("{n} 位智能体：`--list-agents` 可列出"),
+        Printed::MembersNotFound { missing } => format!("（未找到：{missing}）"),
+        Printed::OpenCast => "开放阵容：默认房间".into(),
+        Printed::DefaultPartyNote => "\n* 未用 --party 指定时打开的派对；`bmad-party --party ID` 可选其他\n".into(),
+
+        // `init`.
+        Printed::ConfigWritten { path } => format!("已写入 {path}\n每一行都是注释：去掉设置前的 \"# \" 即可生效。项目的配置会逐项覆盖它。"),
+
+        // The front ends' own troubles.
+        Printed::CannotStartRuntime { error } => format!("无法启动异步运行时：{error}"),
+        Printed::CannotSetUpTerminal { error } => format!("无法初始化终端：{error}"),
+        Printed::StoppedAfterInternalError => "bmad-party 因内部错误而停止。会话文件保存了最后一次完成的变化之前的全部内容；可用 --resume 继续。".into(),
+        Printed::EngineStopped { error } => format!("引擎意外停止：{error}"),
+        Printed::StdinUnreadable { n, error } => format!("标准输入第 {n} 行：{error}"),
+        Printed::StdinNotCommand { n, why } => format!("标准输入第 {n} 行：不是命令（{why}）；已跳过"),
+        Printed::KeptInMemory => "（内容保留在内存中；每次变化时重试保存）".into(),
     }
 }

@@ -21,6 +21,7 @@ use super::errors::{classify, error_message, redact, AttemptError};
 use super::listing::Listing;
 use super::wire::{cached_tokens, Body, Chunk, StreamOptions};
 use super::{stop_limit, OpenAiSettings, Options};
+use crate::llm::Failure;
 use crate::llm::{ChatRequest, LlmEvent};
 
 pub(super) async fn run(
@@ -36,7 +37,7 @@ pub(super) async fn run(
     let stop = &req.stop[..req.stop.len().min(stop_limit(&settings.base_url))];
     // Servers and proxies sometimes echo the key in an error body.
     let redacted = |e: AttemptError| AttemptError {
-        cause: redact(&e.cause, &settings.api_key),
+        cause: e.cause.map_text(&|t| redact(t, &settings.api_key)),
         ..e
     };
     loop {
@@ -182,8 +183,7 @@ impl Attempts {
             }
         }
         if err.model_missing {
-            let sep = if err.cause.ends_with(['.', '!', '。']) { " " } else { ". " };
-            let cause = format!("{}{sep}{}", err.cause, models_to_name(listing, settings, &self.model).await);
+            let cause = model_missing(err.cause, listing, settings, &self.model).await;
             let _ = tx.send(LlmEvent::Failed(cause)).await;
             return Step::Stop;
         }
@@ -192,12 +192,11 @@ impl Attempts {
             return Step::Stop;
         }
         let Some(delay) = self.backoff.next() else {
-            let (cause, attempt) = (&err.cause, self.attempt);
             let _ = tx
-                .send(LlmEvent::Failed(crate::tr!(
-                    "{cause} (after {attempt} attempts)",
-                    "{cause}（已尝试 {attempt} 次）"
-                )))
+                .send(LlmEvent::Failed(Failure::AfterAttempts {
+                    cause: Box::new(err.cause),
+                    attempts: self.attempt,
+                }))
                 .await;
             return Step::Stop;
         };
@@ -216,17 +215,16 @@ impl Attempts {
     /// A server that is down is waited for within the retry window; these
     /// attempts are not counted: a restart costs no retry. With no model
     /// named, the endpoint's list is asked for once it answers.
-    async fn wait_out(&mut self, cause: String, settings: &OpenAiSettings, listing: &Listing, tx: &mpsc::Sender<LlmEvent>) -> Step {
+    async fn wait_out(&mut self, cause: Failure, settings: &OpenAiSettings, listing: &Listing, tx: &mpsc::Sender<LlmEvent>) -> Step {
         self.attempt -= 1;
         let o = self.outage.get_or_insert_with(|| Outage::new(settings));
         let waited = o.since.elapsed();
         let Some(delay) = o.next_delay(waited) else {
-            let s = settings.retry_window.as_secs();
             let _ = tx
-                .send(LlmEvent::Unreachable(crate::tr!(
-                    "{cause} (unreachable for {s} s)",
-                    "{cause}（{s} 秒内无法连接）"
-                )))
+                .send(LlmEvent::Unreachable(Failure::UnreachableFor {
+                    cause: Box::new(cause),
+                    secs: settings.retry_window.as_secs(),
+                }))
                 .await;
             return Step::Stop;
         };
@@ -249,27 +247,18 @@ impl Attempts {
     }
 }
 
-/// What to do about a model the server does not have: the models it has
-/// (asked now if need be) and where a model is named.
-async fn models_to_name(listing: &Listing, settings: &OpenAiSettings, model: &str) -> String {
-    let url = crate::text::shown_url(&settings.base_url);
+/// A model the server does not have: the failure, the models it has
+/// (asked now if need be) and, when said, where a model is named.
+async fn model_missing(cause: Failure, listing: &Listing, settings: &OpenAiSettings, model: &str) -> Failure {
     let listed = listing.get().await.map(|l| l.models).unwrap_or_default();
-    let ids: Vec<&str> = listed
-        .iter()
-        .filter(|m| !crate::llm::discovery::same_model(m, model))
-        .map(String::as_str)
-        .collect();
-    let has = if ids.is_empty() {
-        crate::tr!("The server at {url} lists no models.", "{url} 的服务器没有列出模型。")
-    } else {
-        let names = crate::llm::discovery::name_some(&ids);
-        crate::tr!("The server at {url} has: {names}.", "{url} 的服务器上有：{names}。")
-    };
-    let how = crate::tr!(
-        "Name one with --model NAME, `bmad.llm.model` in the config, OPENAI_MODEL, or `model:` in the agent's file.",
-        "可用 --model 名称、配置中的 `bmad.llm.model`、OPENAI_MODEL 或智能体文件中的 `model:` 指定。"
-    );
-    format!("{has} {how}")
+    Failure::ModelMissing {
+        cause: Box::new(cause),
+        url: crate::text::shown_url(&settings.base_url),
+        others: listed
+            .into_iter()
+            .filter(|m| !crate::llm::discovery::same_model(m, model))
+            .collect(),
+    }
 }
 
 /// A server that cannot be reached, since when, and how soon to look again.
@@ -387,16 +376,11 @@ fn waited(got_text: bool, progress: tokio::time::Instant, settings: &OpenAiSetti
     if progress.elapsed() < settings.stall_timeout {
         return Ok(progress + settings.stall_timeout);
     }
-    let s = settings.stall_timeout.as_secs();
-    Err(AttemptError::retry(crate::tr!(
-        "reply stalled: nothing for {s} s",
-        "回复停滞：{s} 秒没有数据"
-    )))
+    Err(AttemptError::retry(Failure::Stalled(settings.stall_timeout.as_secs())))
 }
 
 fn no_first_token(settings: &OpenAiSettings) -> AttemptError {
-    let s = settings.request_timeout.as_secs();
-    AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"))
+    AttemptError::retry(Failure::NoReplyWithin(settings.request_timeout.as_secs()))
 }
 
 /// A stream that ended without text: an empty reply, or one cut before it
@@ -404,11 +388,7 @@ fn no_first_token(settings: &OpenAiSettings) -> AttemptError {
 fn empty_reply(finished: bool) -> AttemptError {
     AttemptError {
         ended_without_text: !finished,
-        ..AttemptError::retry(if finished {
-            crate::tr!("the model sent an empty reply", "模型返回了空回复")
-        } else {
-            crate::tr!("the reply ended before any text", "回复在输出文字前就结束了")
-        })
+        ..AttemptError::retry(if finished { Failure::EmptyReply } else { Failure::EndedBeforeText })
     }
 }
 
@@ -423,10 +403,7 @@ struct Taken {
 async fn take_chunk(chunk: Chunk, finished: &mut bool, tx: &mpsc::Sender<LlmEvent>) -> Result<Taken, AttemptError> {
     if let Some(err) = chunk.error {
         let msg = error_message(&err.to_string());
-        return Err(AttemptError::retry(crate::tr!(
-            "server error in stream: {msg}",
-            "流中的服务器错误：{msg}"
-        )));
+        return Err(AttemptError::retry(Failure::ServerErrorInStream(msg)));
     }
     let mut taken = Taken {
         text: false,
@@ -481,10 +458,7 @@ async fn once_unstreamed(client: &Client<OpenAIConfig>, body: &Body<'_>, timeout
     let reply = loop {
         tries += 1;
         match tokio::time::timeout(timeout, chat.create_byot::<&Body, serde_json::Value>(&plain)).await {
-            Err(_) => {
-                let s = timeout.as_secs();
-                return Err(AttemptError::retry(crate::tr!("no reply within {s} s", "{s} 秒内没有回复")));
-            }
+            Err(_) => return Err(AttemptError::retry(Failure::NoReplyWithin(timeout.as_secs()))),
             Ok(Err(e)) => {
                 let e = classify(e);
                 // A server whose stream broke off has often closed the
@@ -500,7 +474,7 @@ async fn once_unstreamed(client: &Client<OpenAIConfig>, body: &Body<'_>, timeout
     let choice = &reply["choices"][0];
     let text = choice["message"]["content"].as_str().unwrap_or_default();
     if text.is_empty() {
-        return Err(AttemptError::retry(crate::tr!("the model sent an empty reply", "模型返回了空回复")));
+        return Err(AttemptError::retry(Failure::EmptyReply));
     }
     let mut events = vec![LlmEvent::Token(text.to_string())];
     if choice["finish_reason"] == "length" {

@@ -1,6 +1,7 @@
 //! What went wrong with an attempt, read from a status, a body or a
 //! transport error: the message to show, whether to retry, and when.
 
+use crate::llm::Failure;
 use std::time::Duration;
 
 use async_openai::error::OpenAIError;
@@ -86,7 +87,7 @@ pub(super) fn parse_retry_after(value: &str) -> Option<Duration> {
 /// Why an attempt failed, and whether another attempt may help.
 #[derive(Debug)]
 pub(super) struct AttemptError {
-    pub(super) cause: String,
+    pub(super) cause: Failure,
     pub(super) retryable: bool,
     pub(super) retry_after: Option<Duration>,
     /// The server refused a request field; retry at once without it.
@@ -189,9 +190,9 @@ fn number_after(text: &str, phrase: &str) -> Option<u32> {
 }
 
 impl AttemptError {
-    pub(super) fn retry(cause: impl Into<String>) -> Self {
+    pub(super) fn retry(cause: Failure) -> Self {
         AttemptError {
-            cause: cause.into(),
+            cause,
             retryable: true,
             retry_after: None,
             refused: None,
@@ -201,9 +202,9 @@ impl AttemptError {
             model_missing: false,
         }
     }
-    pub(super) fn fatal(cause: impl Into<String>) -> Self {
+    pub(super) fn fatal(cause: Failure) -> Self {
         AttemptError {
-            cause: cause.into(),
+            cause,
             retryable: false,
             retry_after: None,
             refused: None,
@@ -219,7 +220,7 @@ pub(super) fn classify(e: OpenAIError) -> AttemptError {
     match e {
         OpenAIError::Boxed(b) => match b.downcast::<HttpStatus>() {
             Ok(h) => {
-                let cause = h.to_string();
+                let cause = Failure::Said(h.to_string());
                 // Ollama answers it with a 500: read the words before the status.
                 if let Some(t) = too_long(&h.body) {
                     return AttemptError {
@@ -255,7 +256,7 @@ pub(super) fn classify(e: OpenAIError) -> AttemptError {
                     ..AttemptError::retry(cause)
                 }
             }
-            Err(other) => AttemptError::retry(crate::text::sanitize(&other.to_string())),
+            Err(other) => AttemptError::retry(Failure::Said(crate::text::sanitize(&other.to_string()))),
         },
         OpenAIError::Reqwest(r) => {
             let cause = describe_reqwest(&r);
@@ -270,7 +271,7 @@ pub(super) fn classify(e: OpenAIError) -> AttemptError {
         }
         OpenAIError::ApiError(a) => {
             let status = a.status_code.as_u16();
-            let cause = format!("HTTP {status}: {}", crate::text::sanitize(&a.api_error.message));
+            let cause = Failure::Said(format!("HTTP {status}: {}", crate::text::sanitize(&a.api_error.message)));
             if status == 429 || status >= 500 {
                 AttemptError::retry(cause)
             } else {
@@ -279,12 +280,12 @@ pub(super) fn classify(e: OpenAIError) -> AttemptError {
         }
         // A cut mid-reply arrives here as text only: an ordinary retry; if
         // the server is gone, the next attempt finds it unreachable.
-        OpenAIError::StreamError(s) => AttemptError::retry({
-            let why = crate::text::sanitize(&s.to_string());
-            crate::tr!("stream broken: {why}", "流中断：{why}")
-        }),
-        OpenAIError::InvalidArgument(m) => AttemptError::fatal(crate::tr!("invalid request: {m}", "无效请求：{m}")),
-        other => AttemptError::retry(crate::text::ellipsize(&crate::text::sanitize(&other.to_string()), 300)),
+        OpenAIError::StreamError(s) => AttemptError::retry(Failure::StreamBroken(crate::text::sanitize(&s.to_string()))),
+        OpenAIError::InvalidArgument(m) => AttemptError::fatal(Failure::InvalidRequest(m)),
+        other => AttemptError::retry(Failure::Said(crate::text::ellipsize(
+            &crate::text::sanitize(&other.to_string()),
+            300,
+        ))),
     }
 }
 
@@ -315,24 +316,26 @@ fn broken_connection(e: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-pub(super) fn describe_reqwest(e: &reqwest::Error) -> String {
+/// How a request went wrong, and the library's chain of causes (said
+/// cleaned and cut short, `Failure::say`).
+pub(super) fn describe_reqwest(e: &reqwest::Error) -> Failure {
     use std::error::Error as _;
-    let mut msg = if e.is_connect() {
-        crate::tr!("cannot connect", "无法连接")
-    } else if e.is_timeout() {
-        crate::tr!("timed out", "超时")
-    } else if e.is_body() || e.is_decode() {
-        crate::tr!("reply cut off", "回复被截断")
-    } else {
-        crate::tr!("request failed", "请求失败")
-    };
+    let mut causes = String::new();
     let mut source = e.source();
     while let Some(s) = source {
-        msg.push_str(": ");
-        msg.push_str(&s.to_string());
+        causes.push_str(": ");
+        causes.push_str(&s.to_string());
         source = s.source();
     }
-    crate::text::ellipsize(&crate::text::sanitize(&msg), 300)
+    if e.is_connect() {
+        Failure::CannotConnect(causes)
+    } else if e.is_timeout() {
+        Failure::TimedOut(causes)
+    } else if e.is_body() || e.is_decode() {
+        Failure::CutOff(causes)
+    } else {
+        Failure::RequestFailed(causes)
+    }
 }
 
 /// Servers and proxies sometimes echo the key in an error body; it must not

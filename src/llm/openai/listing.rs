@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::OnceCell;
 
 use super::window::PROBE_TIMEOUT;
-use crate::llm::discovery;
+use crate::llm::{discovery, Failure};
 
 /// What `/models` answered.
 #[derive(Debug, Clone, Default)]
@@ -47,11 +47,11 @@ impl Listing {
 
     /// The answer, asked now if it has not come yet. `Err` is why the
     /// server could not be reached (refused, no answer in a few seconds).
-    pub(super) async fn get(&self) -> Result<Listed, String> {
+    pub(super) async fn get(&self) -> Result<Listed, Failure> {
         self.cell.get_or_try_init(|| self.ask()).await.cloned()
     }
 
-    async fn ask(&self) -> Result<Listed, String> {
+    async fn ask(&self) -> Result<Listed, Failure> {
         let req = self
             .http
             .get(format!("{}/models", self.base))
@@ -59,8 +59,7 @@ impl Listing {
             .timeout(PROBE_TIMEOUT);
         let response = req.send().await.map_err(|e| {
             if e.is_timeout() {
-                let s = PROBE_TIMEOUT.as_secs();
-                crate::tr!("no answer within {s} s", "{s} 秒内没有回应")
+                Failure::NoAnswerWithin(PROBE_TIMEOUT.as_secs())
             } else {
                 super::errors::describe_reqwest(&e)
             }

@@ -25,7 +25,7 @@ use futures::stream::BoxStream;
 use futures::StreamExt;
 use tokio::sync::mpsc;
 
-use super::{ChatRequest, Cue, LlmEvent, Provider, ProviderInfo};
+use super::{ChatRequest, Cue, Failure, LlmEvent, Provider, ProviderInfo};
 
 mod call;
 mod errors;
@@ -184,15 +184,12 @@ impl tower_service::Service<HttpRequestFactory> for Transport {
 }
 
 impl OpenAiProvider {
-    pub fn new(settings: OpenAiSettings) -> Result<OpenAiProvider, String> {
+    pub fn new(settings: OpenAiSettings) -> Result<OpenAiProvider, Failure> {
         // async-openai builds the Authorization header with an unwrap; a key
         // with a newline would panic inside a request. Check it here, and
         // never repeat the key in the message.
         if reqwest::header::HeaderValue::from_str(&format!("Bearer {}", settings.api_key)).is_err() {
-            return Err(crate::tr!(
-                "OPENAI_API_KEY contains characters that cannot be sent in an HTTP header (a line break or control character?)",
-                "OPENAI_API_KEY 含有无法放入 HTTP 头的字符（换行或控制字符？）"
-            ));
+            return Err(Failure::BadApiKey);
         }
         let base = settings.base_url.trim_end_matches('/').to_string();
         let config = OpenAIConfig::new().with_api_base(base).with_api_key(settings.api_key.clone());
@@ -202,9 +199,7 @@ impl OpenAiProvider {
             // certificates; reading the system's costs milliseconds at start.
             builder = builder.tls_certs_only([]);
         }
-        let http = builder
-            .build()
-            .map_err(|e| crate::tr!("cannot set up the HTTP client: {e}", "无法建立 HTTP 客户端：{e}"))?;
+        let http = builder.build().map_err(|e| Failure::HttpClient(e.to_string()))?;
         // `Client::with_config` would build a second reqwest client, reading
         // every system root certificate again: start-up time for nothing.
         let client = Client::build(http.clone(), config).with_http_service(Transport { http: http.clone() });
@@ -259,11 +254,9 @@ impl Provider for OpenAiProvider {
             let embeddings = client.embeddings();
             let call = embeddings.create_byot::<serde_json::Value, serde_json::Value>(body);
             let reply = match tokio::time::timeout(timeout, call).await {
-                Err(_) => {
-                    let s = timeout.as_secs();
-                    return Err(crate::tr!("no reply within {s} s", "{s} 秒内没有回复"));
-                }
-                Ok(Err(e)) => return Err(redact(&classify(e).cause, &key)),
+                // Only logged: in English.
+                Err(_) => return Err(Failure::NoReplyWithin(timeout.as_secs()).to_string()),
+                Ok(Err(e)) => return Err(classify(e).cause.map_text(&|t| redact(t, &key)).to_string()),
                 Ok(Ok(v)) => v,
             };
             let mut data: Vec<(usize, Vec<f32>)> = reply["data"]
@@ -299,7 +292,7 @@ impl Provider for OpenAiProvider {
             let chosen = (!settings.model_named && model != settings.model).then(|| model.clone());
             Some(crate::llm::EndpointCheck {
                 url: crate::text::shown_url(&settings.base_url),
-                unreachable: answer.err().map(|e| redact(&e, &settings.api_key)),
+                unreachable: answer.err().map(|e| e.map_text(&|t| redact(t, &settings.api_key))),
                 listed,
                 chosen,
                 model,

@@ -146,8 +146,8 @@ pub struct ChunkSummary {
 }
 
 /// Reads one stream chunk with the lenient parser (for tests and fuzzing).
-pub fn read_chunk(data: &str) -> Result<ChunkSummary, String> {
-    let c: Chunk = serde_json::from_str(data).map_err(|e| e.to_string())?;
+pub fn read_chunk(data: &str) -> Result<ChunkSummary, serde_json::Error> {
+    let c: Chunk = serde_json::from_str(data)?;
     Ok(ChunkSummary {
         texts: c.choices.iter().filter_map(|ch| ch.delta.content.clone()).collect(),
         finished: c

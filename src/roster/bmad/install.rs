@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use toml::{Table, Value};
 
 use super::{aliases_of, code_to_id, palette, rel, Project};
+use crate::i18n::Problem;
 use crate::roster::agents::Agent;
 use crate::source::SourceError;
 use crate::text::sanitize;
@@ -44,10 +45,14 @@ pub(crate) fn read_table(path: &Path, root: &Path, problems: &mut Vec<SourceErro
         Ok(t) => Some(t),
         Err(e) => {
             let line = e.span().map(|s| text[..s.start.min(text.len())].matches('\n').count() as u64 + 1);
-            problems.push(SourceError::new(rel(root, path), line, "", {
-                let m = e.message();
-                crate::tr!("not valid TOML, ignored: {m}", "不是有效的 TOML，已忽略：{m}")
-            }));
+            problems.push(SourceError::new(
+                rel(root, path),
+                line,
+                "",
+                Problem::NotTomlIgnored {
+                    error: e.message().to_string(),
+                },
+            ));
             None
         }
     }
@@ -132,21 +137,13 @@ pub(crate) fn roster(project: &Project, problems: &mut Vec<SourceError>) -> Opti
                 &source,
                 None,
                 &format!("agents.{code}"),
-                crate::tr!("not a table, skipped", "不是表，已跳过"),
+                Problem::NotATableSkipped,
             ));
             continue;
         };
         let (agent, persona_src) = persona(project, skills.get(code), code, problems);
         if persona_src.is_none() {
-            problems.push(SourceError::new(
-                &source,
-                None,
-                &format!("agents.{code}"),
-                crate::tr!(
-                    "no customize.toml found for this agent; using its description as the persona",
-                    "没有找到该智能体的 customize.toml；以其描述作为角色设定"
-                ),
-            ));
+            problems.push(SourceError::new(&source, None, &format!("agents.{code}"), Problem::NoCustomizeToml));
         }
         let mut a = agent_of(code, desc, &agent, agents.len());
         a.source = format!(

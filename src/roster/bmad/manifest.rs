@@ -11,6 +11,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::{aliases_of, code_to_id, palette, rel};
+use crate::i18n::Problem;
 use crate::roster::agents::{Agent, Principles};
 use crate::source::SourceError;
 use crate::text::sanitize;
@@ -99,7 +100,7 @@ pub(crate) fn load(path: &Path, root: &Path) -> (Vec<Agent>, Vec<SourceError>) {
         Err(e) => {
             return (
                 vec![],
-                vec![SourceError::new(&file, None, "", crate::tr!("cannot read: {e}", "无法读取：{e}"))],
+                vec![SourceError::new(&file, None, "", Problem::CannotRead { error: e.to_string() })],
             )
         }
     };
@@ -152,15 +153,7 @@ fn row_agent(
         .iter()
         .all(|k| fields[k].is_empty())
     {
-        problems.push(SourceError::new(
-            file,
-            Some(row),
-            "role",
-            crate::tr!(
-                "no persona fields (role, identity, communicationStyle, description); kept with its name only",
-                "没有角色字段（role、identity、communicationStyle、description）；仅保留名字"
-            ),
-        ));
+        problems.push(SourceError::new(file, Some(row), "role", Problem::NoPersonaFields));
     }
     let role = [&fields["role"], &description, &title]
         .into_iter()
@@ -217,10 +210,7 @@ fn fill_from_agent_file(fields: &mut HashMap<&'static str, String>, at: &Row<'_>
             at.file,
             Some(at.row),
             "path",
-            crate::tr!(
-                "`{agent_path}` does not exist; using the manifest's fields only",
-                "`{agent_path}` 不存在；仅使用清单中的字段"
-            ),
+            Problem::AgentFileMissing { path: agent_path },
         ));
     }
 }
@@ -242,22 +232,14 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<SourceErro
                     &file,
                     Some(1),
                     "",
-                    crate::tr!("unreadable header: {e}", "无法读取表头：{e}"),
+                    Problem::UnreadableHeader { error: e.to_string() },
                 )],
             )
         }
     };
     let col = |name: &str| headers.iter().position(|h| h.eq_ignore_ascii_case(name));
     if col("name").is_none() && col("displayName").is_none() {
-        problems.push(SourceError::new(
-            &file,
-            Some(1),
-            "name",
-            crate::tr!(
-                "no `name` or `displayName` column; this is not an agent manifest",
-                "没有 `name` 或 `displayName` 列；这不是智能体清单"
-            ),
-        ));
+        problems.push(SourceError::new(&file, Some(1), "name", Problem::NotAManifest));
         return (vec![], problems);
     }
     let mut agents = Vec::new();
@@ -270,7 +252,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<SourceErro
                     &file,
                     Some(row),
                     "",
-                    crate::tr!("unreadable row, skipped: {e}", "无法读取的行，已跳过：{e}"),
+                    Problem::UnreadableRow { error: e.to_string() },
                 ));
                 continue;
             }
@@ -285,15 +267,7 @@ pub fn parse(text: &str, file: &str, root: &Path) -> (Vec<Agent>, Vec<SourceErro
         let display = get("displayName");
         if code.is_empty() && display.is_empty() {
             if record.iter().any(|c| !c.trim().is_empty()) {
-                problems.push(SourceError::new(
-                    &file,
-                    Some(row),
-                    "name",
-                    crate::tr!(
-                        "row without `name` or `displayName`, skipped",
-                        "该行没有 `name` 或 `displayName`，已跳过"
-                    ),
-                ));
+                problems.push(SourceError::new(&file, Some(row), "name", Problem::RowWithoutName));
             }
             continue;
         }

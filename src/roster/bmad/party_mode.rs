@@ -13,6 +13,7 @@ use toml::{Table, Value};
 use super::install::{customize_files, merge, read_table};
 use super::{code_to_id, palette, rel, resolve_path, Project};
 use crate::config::{valid_id, PartyDef};
+use crate::i18n::Problem;
 use crate::roster::agents::Agent;
 use crate::roster::parties::{answers_to, Parties};
 use crate::source::SourceError;
@@ -71,15 +72,15 @@ pub(crate) fn load(project: &Project, room: &mut [Agent], output_folder: Option<
     let Some((wf, source)) = workflow_table(project, problems) else {
         return out;
     };
-    let problem = |key: String, message: String| SourceError::new(&source, None, &key, message);
+    let problem = |key: String, message: Problem| SourceError::new(&source, None, &key, message);
     for (i, m) in wf.get("party_members").and_then(Value::as_array).into_iter().flatten().enumerate() {
         let key = format!("workflow.party_members[{i}]");
         let Some(m) = m.as_table() else {
-            problems.push(problem(key, crate::tr!("not a table, skipped", "不是表，已跳过")));
+            problems.push(problem(key, Problem::NotATableSkipped));
             continue;
         };
         let Some(code) = text(m, "code") else {
-            problems.push(problem(key, crate::tr!("has no `code`, skipped", "没有 `code`，已跳过")));
+            problems.push(problem(key, Problem::NoCodeSkipped));
             continue;
         };
         let installed = room
@@ -133,15 +134,12 @@ fn custom_member(code: &str, m: &Table, color: String, source: String) -> Agent 
 
 /// One `[[workflow.party_groups]]` entry as a standing cast, or why it is
 /// skipped.
-fn group(g: &Value, source: String) -> Result<PartyDef, String> {
+fn group(g: &Value, source: String) -> Result<PartyDef, Problem> {
     let Some(g) = g.as_table() else {
-        return Err(crate::tr!("not a table, skipped", "不是表，已跳过"));
+        return Err(Problem::NotATableSkipped);
     };
     let Some(id) = text(g, "id").filter(|id| valid_id(id)) else {
-        return Err(crate::tr!(
-            "needs an `id` of letters, digits, - and _ (it names the memory folder), skipped",
-            "需要由字母、数字、- 和 _ 组成的 `id`（它也是记忆文件夹的名字），已跳过"
-        ));
+        return Err(Problem::GroupIdSkipped);
     };
     let members = g.get("members").and_then(Value::as_array).map(|a| {
         a.iter()

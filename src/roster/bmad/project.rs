@@ -46,10 +46,12 @@ pub(crate) fn load(project: &Project) -> ProjectConfig {
             }
             Err(e) => {
                 let err = crate::source::yaml_error(&e, &rel(&project.root, &yaml_path), &text, 0);
-                cfg.problems.push(SourceError::new(err.file, err.line, &err.key, {
-                    let m = &err.message;
-                    crate::tr!("{m}; ignored", "{m}；已忽略")
-                }));
+                cfg.problems.push(SourceError::new(
+                    err.file,
+                    err.line,
+                    &err.key,
+                    crate::i18n::Problem::Ignored(err.message),
+                ));
             }
         }
     }
