@@ -19,7 +19,7 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
                 KeyHint::Known(list) => format!("这里可用的键：{list}"),
                 KeyHint::None => String::new(),
             };
-            format!("未知的键 `{unknown}`；{hint}").trim_end_matches("; ").to_string()
+            format!("未知的键 `{unknown}`；{hint}").trim_end_matches("；").to_string()
         }
         Problem::MissingKey {
             missing,
