@@ -261,8 +261,9 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 let reply = e["text"].as_str().unwrap_or_default();
                 let mut v = judge.judge(agent, reply, &said);
                 if kind == "farewell" {
-                    // A goodbye of a few words is a goodbye, not a stub.
-                    v.flaws.retain(|f| *f != Flaw::Stub);
+                    // A goodbye of a few words is a goodbye, not a stub;
+                    // what one takes away is the room's, not the persona's.
+                    v.flaws.retain(|f| !matches!(f, Flaw::Stub | Flaw::PersonaBlur));
                 }
                 t.replies += 1;
                 if !v.flaws.is_empty() {
