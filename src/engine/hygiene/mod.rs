@@ -236,7 +236,7 @@ impl Hygiene {
             tracing::debug!(rule = rule.name, "a reply rule applies");
             match rule.does {
                 Does::Hold => {
-                    self.hold_opener(sentence);
+                    self.hold_opener(&s);
                     return;
                 }
                 Does::Stop => {

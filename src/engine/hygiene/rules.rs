@@ -139,13 +139,6 @@ pub(crate) static RULES: &[Rule] = &[
         labels::is_salutation(s).then(|| whole(s))
     }),
     rule(
-        "thanks, a yes or an interjection first",
-        CutKind::Stub,
-        Place::ReplyStart,
-        Does::Hold,
-        |h, s| h.opens_with(s).then(|| whole(s)),
-    ),
-    rule(
         "a line spoken as another",
         CutKind::SpeaksAsOther,
         Place::Sentence,
@@ -230,6 +223,13 @@ pub(crate) static RULES: &[Rule] = &[
         Place::Sentence,
         Does::Strip { capitalise: false },
         |h, s| h.voices.own_names().find_map(|n| labels::inner_self_address(s, n)),
+    ),
+    rule(
+        "thanks, a yes or an interjection first",
+        CutKind::Stub,
+        Place::ReplyStart,
+        Does::Hold,
+        |h, s| h.opens_with(s).then(|| whole(s)),
     ),
     rule(
         "the runtime's words given back",
