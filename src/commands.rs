@@ -21,9 +21,9 @@ pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
             let format = if *markdown { Format::Markdown } else { Format::Html };
             // Agents a file written before the cast was saved names only
             // by id are looked up in the room this command line would load.
-            let roster = || {
+            let roster = |lang| {
                 crate::setup::load_room(cli)
-                    .map(|room| room.agents.iter().map(CastMember::of).collect())
+                    .map(|room| room.agents.iter().map(|a| CastMember::of(&a.in_language(lang))).collect())
                     .unwrap_or_default()
             };
             match export::export(session, format, out.as_deref(), roster) {

@@ -181,7 +181,7 @@ async fn model_markup_is_shown_as_text_in_a_real_browser() {
     let party = common::Party::new(&server);
     let events = party.run(vec![common::Step::Say("Topic")]).await;
     let file = common::session_file(&events);
-    let page_path = bmad_party::export::export(&file, bmad_party::export::Format::Html, None, Vec::new).unwrap();
+    let page_path = bmad_party::export::export(&file, bmad_party::export::Format::Html, None, |_| Vec::new()).unwrap();
     let page = std::fs::read_to_string(&page_path).unwrap();
     assert!(page.contains("&lt;script&gt;document.title='pwned'&lt;/script&gt;"));
     assert!(!page.contains("<script") && !page.contains("<img") && !page.contains("onclick=x>"));

@@ -32,12 +32,13 @@ impl Format {
 
 /// Reads the session at `session`, writes its keepsake to `out` (default:
 /// beside it) and returns where. `roster` is asked only when the file names
-/// an agent its saved cast lacks. Messages name the file and the cause.
+/// an agent its saved cast lacks, for its agents in the session's language.
+/// Messages name the file and the cause.
 pub fn export(
     session: &Path,
     format: Format,
     out: Option<&Path>,
-    roster: impl FnOnce() -> Vec<CastMember>,
+    roster: impl FnOnce(Lang) -> Vec<CastMember>,
 ) -> Result<PathBuf, ExportError> {
     let s = crate::session::load(session)?;
     let named =
@@ -46,7 +47,7 @@ pub fn export(
             .map(String::as_str)
             .chain(s.turns.iter().filter_map(|t| t.agent.as_deref()));
     let lacking = named.into_iter().any(|id| !s.fm.cast.iter().any(|c| c.id == id));
-    let roster = if lacking { roster() } else { Vec::new() };
+    let roster = if lacking { roster(s.fm.lang) } else { Vec::new() };
     let k = Keepsake::new(&s, &roster);
     let text = match format {
         Format::Html => html::page(&k),

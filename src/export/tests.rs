@@ -207,10 +207,10 @@ fn a_keepsake_never_overwrites_its_session() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.md");
     std::fs::write(&path, SESSION).unwrap();
-    let err = export(&path, Format::Markdown, Some(&path), Vec::new).unwrap_err();
+    let err = export(&path, Format::Markdown, Some(&path), |_| Vec::new()).unwrap_err();
     assert!(err.to_string().contains("overwrite"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), SESSION);
-    let out = export(&path, Format::Html, None, Vec::new).unwrap();
+    let out = export(&path, Format::Html, None, |_| Vec::new()).unwrap();
     assert!(std::fs::read_to_string(out).unwrap().contains("Then per call it is."));
 }
 
@@ -219,13 +219,17 @@ fn the_roster_is_read_only_for_agents_the_saved_cast_lacks() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("s.md");
     std::fs::write(&path, SESSION).unwrap();
-    let mut asked = false;
-    export(&path, Format::Markdown, None, || {
-        asked = true;
+    let mut asked = None;
+    export(&path, Format::Markdown, None, |lang| {
+        asked = Some(lang);
         Vec::new()
     })
     .unwrap();
-    assert!(asked, "Mary (analyst) is not in the saved cast");
+    assert_eq!(
+        asked,
+        Some(Lang::En),
+        "Mary (analyst) is not in the saved cast: asked in the session's language"
+    );
     // Every agent in the cast (and the failed dev turn's agent too): no roster.
     let whole = SESSION
         .replace("agents: [architect, pm, analyst]", "agents: [architect, pm, analyst, dev]")
@@ -234,5 +238,5 @@ fn the_roster_is_read_only_for_agents_the_saved_cast_lacks() {
             "- { id: analyst, name: Mary }\n- { id: dev, name: Kofi }\nstepsCompleted:",
         );
     std::fs::write(&path, whole).unwrap();
-    export(&path, Format::Markdown, None, || panic!("the cast is whole")).unwrap();
+    export(&path, Format::Markdown, None, |_| panic!("the cast is whole")).unwrap();
 }

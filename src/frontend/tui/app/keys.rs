@@ -91,7 +91,7 @@ impl App {
             return;
         };
         // The session file names its cast; no roster is needed.
-        let line = match crate::export::export(std::path::Path::new(&file), format, None, Vec::new) {
+        let line = match crate::export::export(std::path::Path::new(&file), format, None, |_| Vec::new()) {
             Ok(path) => match format {
                 crate::export::Format::Html => format!("🌐 {} {}", Screen::WebPageAt.say(self.lang), path.display()),
                 crate::export::Format::Markdown => format!("📝 {} {}", Screen::TranscriptAt.say(self.lang), path.display()),
