@@ -134,7 +134,8 @@ impl Phrases {
             out.assistant.extend(f.assistant);
             out.bare_stance.extend(f.bare_stance.iter().map(compile));
             out.self_narration.extend(f.self_narration);
-            out.common.extend(f.common.iter().map(|w| w.to_lowercase()));
+            // Stemmed as content words are: "agreed" and "agrees" are "agree"'s.
+            out.common.extend(f.common.iter().map(|w| stem(&w.to_lowercase())));
         }
         out
     }

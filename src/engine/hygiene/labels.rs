@@ -384,6 +384,9 @@ pub(super) fn inner_self_address(s: &str, own: &str) -> Option<std::ops::Range<u
     s.char_indices().filter(|(_, c)| matches!(c, ',' | '，')).find_map(|(i, c)| {
         let rest = strip_prefix_ci(s[i + c.len_utf8()..].trim_start(), own)?.trim_start();
         let close = rest.chars().next().filter(|c| matches!(c, ',' | '，'))?;
-        Some(i..s.len() - rest.len() + close.len_utf8())
+        // "Kofi, Maya, and Sam": a list that names the speaker, not a call.
+        let next = rest[close.len_utf8()..].split_whitespace().next().unwrap_or_default();
+        let listed = ["and", "or", "&"].contains(&next.to_lowercase().as_str()) || next.chars().next().is_some_and(char::is_uppercase);
+        (!listed).then(|| i..s.len() - rest.len() + close.len_utf8())
     })
 }

@@ -256,6 +256,7 @@ impl Hygiene {
                     if rule.takes_opener {
                         if let Some(opener) = self.opener.take() {
                             self.cut(CutKind::OwnLabel, opener.trim());
+                            self.opener_acknowledges = false;
                         }
                     }
                     s.replace_range(at.clone(), "");

@@ -45,13 +45,14 @@ impl Hygiene {
         if let Some(opener) = self.opener.take() {
             step.show.push_str(&opener);
             self.kept.push_str(&opener);
+            self.opener_acknowledges = false;
         }
     }
 }
 
 /// A stock interjection alone, as an assistant opens an answer
 /// ("Certainly!", "Of course.", "好的！"); a reply's own first words
-/// ("Research first.", "Yes.") are not held.
+/// ("Research first.") are not (a "Yes." waits as an acknowledgement).
 fn is_interjection(sentence: &str) -> bool {
     let t = sentence.trim();
     let body = t.trim_end_matches(['!', '.', '！', '。']);

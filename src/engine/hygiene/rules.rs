@@ -110,8 +110,10 @@ impl Rule {
     }
 }
 
-/// The rules, in the order a sentence meets them: the first that drops or
-/// stops ends its judgement; a strip passes the rest on.
+/// The rules, in the order a sentence meets them: the first that drops,
+/// stops or holds ends its judgement (an echo the speaker may keep is
+/// counted and passed on); a strip passes the rest on. The held opening
+/// comes last, so a sentence held is one no other rule would cut.
 pub(crate) static RULES: &[Rule] = &[
     rule("a letter's signature", CutKind::Signature, Place::OwnLine, Does::Drop, |h, s| {
         labels::is_signature(s, &h.voices.own).then(|| whole(s))
@@ -208,7 +210,7 @@ pub(crate) static RULES: &[Rule] = &[
             Some(s.len() - s.trim_start().len()..s.len() - rest.len())
         },
     )
-    .twin(|h, t| mentions_any(t, std::slice::from_ref(&h.voices.own))),
+    .twin(|h, t| h.voices.own_names().any(|n| mentions_any(t, &[n.to_string()]))),
     rule(
         "calling itself by name last",
         CutKind::SelfQuote,
@@ -223,13 +225,6 @@ pub(crate) static RULES: &[Rule] = &[
         Place::Sentence,
         Does::Strip { capitalise: false },
         |h, s| h.voices.own_names().find_map(|n| labels::inner_self_address(s, n)),
-    ),
-    rule(
-        "thanks, a yes or an interjection first",
-        CutKind::Stub,
-        Place::ReplyStart,
-        Does::Hold,
-        |h, s| h.opens_with(s).then(|| whole(s)),
     ),
     rule(
         "the runtime's words given back",
@@ -270,6 +265,13 @@ pub(crate) static RULES: &[Rule] = &[
         Place::Sentence,
         Does::Drop,
         |h, s| labels::attributes(s, std::slice::from_ref(&h.voices.own)).then_some(0..s.len()),
+    ),
+    rule(
+        "thanks, a yes or an interjection first",
+        CutKind::Stub,
+        Place::ReplyStart,
+        Does::Hold,
+        |h, s| h.opens_with(s).then(|| whole(s)),
     ),
 ];
 
