@@ -319,7 +319,7 @@ fn without_lead_in(s: &str) -> &str {
 /// A sentence that may be becoming one that steps out of character: it is
 /// held until its end (a delay of one sentence, nothing more).
 pub(super) fn could_break_character(start: &str) -> bool {
-    let t = without_lead_in(start.trim_start()).to_lowercase().replace('’', "'");
+    let t = lower_head(without_lead_in(start.trim_start())).replace('’', "'");
     // Still on the way to one (`As an A`), or one has begun (then the end decides).
     PHRASES
         .out_of_character_openings
@@ -359,14 +359,14 @@ pub(super) fn is_marker_fragment(line: &str, marker: &str) -> bool {
 /// A line that opens as the runtime's notes in the prompt do
 /// (`(Note from the session, …`): the note copied, never speech.
 pub(super) fn opens_runtime_note(line: &str) -> bool {
-    let t = line.trim_start().to_lowercase();
+    let t = lower_head(line.trim_start());
     PHRASES.runtime_note_openings.iter().any(|o| t.starts_with(o.as_str()))
 }
 
 /// A line still on its way to a runtime note's opening, or past one: it
 /// waits for its end.
 pub(super) fn could_open_runtime_note(start: &str) -> bool {
-    let t = start.trim_start().to_lowercase();
+    let t = lower_head(start.trim_start());
     !t.is_empty()
         && PHRASES
             .runtime_note_openings
@@ -389,4 +389,11 @@ pub(super) fn inner_self_address(s: &str, own: &str) -> Option<std::ops::Range<u
         let listed = ["and", "or", "&"].contains(&next.to_lowercase().as_str()) || next.chars().next().is_some_and(char::is_uppercase);
         (!listed).then(|| i..s.len() - rest.len() + close.len_utf8())
     })
+}
+
+/// The first bytes of `s`, lowercased: enough to compare with an opening
+/// (every opening in the phrase files is far shorter), so an unfinished
+/// sentence is not lowercased whole on every streamed piece.
+fn lower_head(s: &str) -> String {
+    s[..super::sentences::floor_char_boundary(s, 96.min(s.len()))].to_lowercase()
 }

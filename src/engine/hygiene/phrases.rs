@@ -166,6 +166,10 @@ mod tests {
         assert!(PHRASES.interjections.iter().any(|p| p == "好的"));
         assert!(OUT_OF_CHARACTER.is_match("as an ai language model, i cannot"));
         assert!(OUT_OF_CHARACTER.is_match("作为一个AI语言模型，我没有观点"));
+        // `labels::lower_head` compares only a sentence's first 96 bytes.
+        for o in PHRASES.out_of_character_openings.iter().chain(&PHRASES.runtime_note_openings) {
+            assert!(o.len() < 96, "{o:?} is longer than the head compared");
+        }
     }
 
     #[test]
