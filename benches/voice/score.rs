@@ -94,6 +94,13 @@ impl Flaw {
 /// two to a word) says nothing of its own: a stub.
 pub const STUB_WORDS: usize = 6;
 
+/// A short reply with fewer content words of its own than this (names and
+/// thanks do not count) is a stub too: "Thank you, Tomás. You're absolutely right."
+pub const STUB_TERMS: usize = 3;
+
+/// Replies of this many words or more are judged by the other classes.
+pub const STUB_LONGEST: usize = 25;
+
 /// The phrase lists of one language (`benches/voice/phrases/*.toml`).
 #[derive(serde::Deserialize)]
 struct PhraseFile {
@@ -380,9 +387,17 @@ impl Judge {
         let cjk_chars = toks.iter().filter(|w| w.chars().all(is_cjk)).count();
         let weight = toks.len() - cjk_chars + cjk_chars / 2;
         // Fewer than three tokens is nothing said, as the bench always counted it.
+        // Its own: the content words that are not the room's names.
+        let own_terms = {
+            let mut t = content_terms(reply, &self.phrases.common);
+            for p in &self.roster {
+                t.retain(|w| !content_terms(&p.name, &HashSet::new()).contains(w));
+            }
+            t.len()
+        };
         if toks.len() < 3 {
             flaws.push(Flaw::Empty);
-        } else if weight < STUB_WORDS {
+        } else if weight < STUB_WORDS || (own_terms < STUB_TERMS && weight < STUB_LONGEST) {
             flaws.push(Flaw::Stub);
         }
         let sents_text = sentences(reply);

@@ -143,10 +143,24 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "Postgres covers it for the first year. Let me know if there's anything else I can assist you with.",
         "Of course! Let's begin this conversation about which database we pick.",
         "Certainly! Here are some factors for choosing the database we need.",
+        // The voice bench, 2026-11-26 (v6-gist): the 1.5B as a host of its own talk.
+        "Sure, I'd be happy to continue the discussion! Postgres fits the first year of data.",
+        "Thank you, everyone. It's great to see that the discussion has been productive so far.",
+        "Postgres it is. I'm looking forward to continuing this discussion in the future.",
+        "Thank you, Kofi. I appreciate your input and contributions to the database choice.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
-    for reply in ["I completely agree.", "Yes! Thank you!", "Agreed with Kofi.", "Let's wrap up."] {
+    for reply in [
+        "I completely agree.",
+        "Yes! Thank you!",
+        "Agreed with Kofi.",
+        "Let's wrap up.",
+        // Names and thanks are no words of its own (v6-gist).
+        "Thank you, Kofi. You're absolutely right.",
+        "I completely agree with Kofi! You're absolutely right.",
+        "Thank you, Kofi. I appreciate your input and contributions. Thank you, Maya.",
+    ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Stub), "{reply}");
     }
     assert!(flaws("analyst", "I completely agree. The backups need an owner before we pick anything.").contains(&Flaw::BareStance));
@@ -172,6 +186,10 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(flaws("analyst", "同意。").contains(&Flaw::Empty));
     assert!(flaws("analyst", "大家好，今天我想和大家分享我们的数据库选型计划。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "先用 Postgres 吧，希望这对你有帮助。我们还要定备份方案。").contains(&Flaw::Assistant));
+    // The voice bench, 2026-11-26 (v6-gist).
+    assert!(flaws("analyst", "好的，我会继续讨论这个话题。我们已经讨论了数据库的选择。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "非常感谢大家的讨论。我们尽快做备份方案。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
     assert_eq!(flaws("analyst", "Kofi，稳定是好事，但是备份谁来负责？我们要先问问团队。"), vec![]);
