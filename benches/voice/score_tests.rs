@@ -148,6 +148,9 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "Thank you, everyone. It's great to see that the discussion has been productive so far.",
         "Postgres it is. I'm looking forward to continuing this discussion in the future.",
         "Thank you, Kofi. I appreciate your input and contributions to the database choice.",
+        // v7-example: a nod to the facilitator before the answer.
+        "Sure! I understand. Postgres covers the first year of data.",
+        "I understand your concerns. Postgres covers the first year of data.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }

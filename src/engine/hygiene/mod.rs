@@ -248,7 +248,10 @@ impl Hygiene {
                 // (counted all the same): asking again would not change it.
                 Does::Drop if rule.kind == CutKind::Echo && self.voices.keep_echoes => self.cut(rule.kind, &s[at]),
                 Does::Drop => {
-                    self.cut(rule.kind, &s[at]);
+                    // An interjection goes with it; thanks or a yes are
+                    // judged on their own (a stub when nothing follows).
+                    let opener = if rule.takes_opener && !self.opener_acknowledges { self.opener.take() } else { None };
+                    self.cut(rule.kind, &[opener.as_deref().unwrap_or(""), &s[at]].concat());
                     return;
                 }
                 Does::Strip { capitalise } => {

@@ -56,8 +56,10 @@ pub(crate) struct Rule {
     pub could_become: fn(&Hygiene, &str) -> bool,
     /// Also judges the unshown rest of a sentence begun on screen.
     pub tail: bool,
-    /// A strip at the reply's start that answered the turn note: a held
-    /// interjection before it answered it too, and goes with it.
+    /// A strip at the reply's start that answered the turn note, or a
+    /// sentence dropped as an assistant's ("Sure! I understand."): a held
+    /// interjection before it was part of it, and goes with it (held
+    /// thanks stay: they are judged as a stub or shown with what follows).
     pub takes_opener: bool,
 }
 
@@ -250,7 +252,8 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Drop,
         |_, s| labels::breaks_character(s).then_some(0..s.len()),
     )
-    .twin(|_, t| labels::could_break_character(t)),
+    .twin(|_, t| labels::could_break_character(t))
+    .taking_opener(),
     rule(
         "a view of one who has not spoken",
         CutKind::Unspoken,
