@@ -83,7 +83,7 @@ impl Flaw {
             Flaw::Assistant => "assistant's register",
             Flaw::Stub => "stub turn",
             Flaw::SelfAddress => "addresses itself",
-            Flaw::SelfNarration => "narrates itself (third person)",
+            Flaw::SelfNarration => "narrates itself (third person, by its job)",
             Flaw::BareStance => "agrees without object",
             Flaw::PersonaBlur => "persona blur (any persona could say it)",
         }

@@ -173,6 +173,16 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
     );
     assert!(flaws("analyst", "Maya thinks we should test the backups before we pick Postgres.").contains(&Flaw::SelfNarration));
     assert!(!flaws("developer", "Maya thinks we should test the backups before we pick Postgres.").contains(&Flaw::SelfNarration));
+    // v7-example: introducing itself by its job.
+    for reply in [
+        "As a business analyst, I believe the backups come first.",
+        "Sure! As a senior developer, my role is to build it and run it.",
+    ] {
+        assert!(flaws("analyst", reply).contains(&Flaw::SelfNarration), "{reply}");
+    }
+    for reply in ["As a first step, I would test the restore.", "As a team, we own the backups."] {
+        assert!(!flaws("analyst", reply).contains(&Flaw::SelfNarration), "{reply}");
+    }
     // A colleague's turn: none of these.
     let good = "Kofi, boring is good, but who owns the restore drill? I would put it on the ops rota first.";
     assert_eq!(flaws("analyst", good), vec![]);
@@ -195,6 +205,8 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
+    assert!(flaws("analyst", "作为一名业务分析师，我认为应该先确定数据量。").contains(&Flaw::SelfNarration));
+    assert!(!flaws("analyst", "作为第一步，我们先确定数据量。").contains(&Flaw::SelfNarration));
     assert_eq!(flaws("analyst", "Kofi，稳定是好事，但是备份谁来负责？我们要先问问团队。"), vec![]);
 }
 
