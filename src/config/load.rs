@@ -116,6 +116,8 @@ struct RawLlm {
     context_tokens: S<Option<u32>>,
     prompt_layout: S<PromptLayout>,
     warm_up: S<WarmUp>,
+    parallel_requests: S<Option<bool>>,
+    endpoints: super::endpoints::RawEndpoints,
 }
 
 pub(super) struct Checker<'a> {
@@ -143,7 +145,7 @@ fn take<T: Clone>(slot: &S<T>, into: &mut T) {
 }
 
 impl Checker<'_> {
-    fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
+    pub(super) fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
         if value < min {
             self.fail_at(key, at, Problem::AtLeast { min: min.to_string() });
         }
@@ -413,6 +415,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
     take(&l.context_tokens, &mut lc.context_tokens);
     take(&l.prompt_layout, &mut lc.prompt_layout);
     take(&l.warm_up, &mut lc.warm_up);
+    take(&l.parallel_requests, &mut lc.parallel_requests);
     ck.at_least("bmad.llm.reply_max_tokens", l.reply_max_tokens.as_ref(), lc.reply_max_tokens, 32);
     if let Some(n) = lc.context_tokens {
         if n < 1024 || n <= lc.reply_max_tokens * 2 {
@@ -426,6 +429,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
         lc.base_url = Some(u.clone());
     }
     llm_values(l, overrides, lc, ck);
+    super::endpoints::check(&l.endpoints, &mut lc.endpoints, lc.reply_max_tokens, ck);
 }
 
 /// The endpoint's address, the model names, the call's numbers in range.

@@ -1,6 +1,7 @@
 //! Turns the command line and the environment into an engine [`Setup`]:
 //! which config, workflow, room, provider, language and output folder.
 
+mod endpoints;
 mod room;
 
 pub(crate) use room::load_room;
@@ -109,10 +110,6 @@ pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, 
         return Err(StartError::Invalid(Start::BaseUrl { url: base_url }));
     }
     let named = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
-    let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
-        .and_then(|v| v.parse().ok())
-        .map(Duration::from_millis)
-        .unwrap_or(Duration::from_millis(500));
     let settings = OpenAiSettings {
         base_url,
         api_key: key.unwrap_or_default(),
@@ -122,11 +119,62 @@ pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, 
         stall_timeout: Duration::from_secs(config.llm.stall_timeout_seconds),
         max_retries: config.llm.max_retries,
         retry_window: Duration::from_secs(config.llm.retry_window_seconds),
-        min_backoff,
+        min_backoff: min_backoff(),
     };
     OpenAiProvider::new(settings)
         .map(|p| Arc::new(p) as Arc<dyn Provider>)
         .map_err(StartError::Provider)
+}
+
+/// The shortest wait between attempts (tests shorten it).
+fn min_backoff() -> Duration {
+    env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_millis(500))
+}
+
+/// The named endpoints the room speaks through, by name: each agent's
+/// settled (`endpoints::assign`), the key of each found, two endpoints at
+/// one address with different keys told in a notice. The rehearsal sends
+/// nothing: it needs no key and no provider.
+fn endpoints_of(
+    cli: &Cli,
+    config: &Config,
+    default: &crate::llm::ProviderInfo,
+    chosen: &mut Chosen,
+    lang: Lang,
+    notices: &mut Vec<String>,
+) -> Result<endpoints::Providers, StartError> {
+    let named = endpoints::Named {
+        assigned: &chosen.assigned,
+        flags: &cli.endpoint,
+    };
+    endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    if cli.rehearsal {
+        return Ok(Vec::new());
+    }
+    let used = endpoints::in_use(&chosen.agents, &config.llm.endpoints);
+    let unset = endpoints::unset_keys(&used, env_nonempty);
+    if !unset.is_empty() {
+        return Err(StartError::Files(unset));
+    }
+    let key_of = |var: &str| env_nonempty(var).map(|k| (var.to_string(), k));
+    let mut keyed: Vec<endpoints::Keyed> = Vec::new();
+    if let Some(url) = default.base_url.clone().filter(|_| !default.rehearsal) {
+        keyed.push(endpoints::Keyed {
+            name: crate::config::DEFAULT_ENDPOINT.to_string(),
+            url,
+            key: key_of("OPENAI_API_KEY"),
+        });
+    }
+    keyed.extend(used.iter().map(|e| endpoints::Keyed {
+        name: e.name.clone(),
+        url: e.base_url.clone(),
+        key: e.api_key_env.as_deref().and_then(key_of),
+    }));
+    notices.extend(endpoints::shared_urls(&keyed).iter().map(|w| w.say(lang)));
+    endpoints::providers(&used, config, env_nonempty, min_backoff()).map_err(StartError::Provider)
 }
 
 pub(crate) fn output_dir(cli: &Cli) -> PathBuf {
@@ -204,7 +252,8 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         notices.push(Start::NewerCopy { copy, file }.say(lang));
     }
     let parties = parties_of(&room, &config);
-    let chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
+    let mut chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
+    let endpoints = endpoints_of(cli, &config, &provider.info(), &mut chosen, lang, &mut notices)?;
     roster_notices(&room, &chosen, lang, &mut notices);
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
@@ -233,6 +282,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         documents,
         agents: chosen.agents,
         provider,
+        endpoints,
         lang,
         user_name,
         output,

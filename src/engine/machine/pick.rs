@@ -94,6 +94,7 @@ impl Party {
         );
         let req = ChatRequest {
             model: None,
+            endpoint: None,
             messages: vec![
                 ChatMessage::new(Role::System, system),
                 ChatMessage::new(Role::User, message.to_string()),

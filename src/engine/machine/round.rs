@@ -40,8 +40,10 @@ struct Tally {
     /// The facilitator quit while a reply streamed.
     quit: bool,
     last_cause: String,
-    /// A speaker's server was gone for the whole retry window.
-    gone: bool,
+    /// The endpoints (None: the default one) whose server was gone for a
+    /// speaker's whole retry window: their later speakers this round are
+    /// not made to wait it out again; the others speak.
+    gone: Vec<Option<String>>,
     /// An agent proposed to end: (agent, raw reply, shown reply).
     proposal: Option<(Agent, String, String)>,
     /// An agent asked the facilitator: (agent, question), asked once the
@@ -53,9 +55,19 @@ struct Tally {
 
 impl Tally {
     /// Whether nothing but a question stopped the round: nobody proposed
-    /// the end, quit, interrupted, or found the server gone.
+    /// the end, quit or interrupted. (A server found gone stops only its
+    /// own speakers: `reachable`.)
     fn goes_on(&self) -> bool {
-        self.proposal.is_none() && !self.quit && !self.interrupted && !self.gone
+        self.proposal.is_none() && !self.quit && !self.interrupted
+    }
+
+    /// The speakers whose server has not been found gone this round.
+    fn reachable(&self, speakers: Vec<Agent>) -> Vec<Agent> {
+        let (left, skipped): (Vec<Agent>, Vec<Agent>) = speakers.into_iter().partition(|a| !self.gone.contains(&a.endpoint));
+        for a in &skipped {
+            tracing::info!(agent = %a.id, endpoint = ?a.endpoint, "its server is gone: not asked this round");
+        }
+        left
     }
 }
 
@@ -116,7 +128,10 @@ impl Party {
         let mut tally = Tally::default();
         let mut made = None;
         for group in self.room.round_mode.groups(picked.len()) {
-            let speakers: Vec<Agent> = picked[group].iter().map(|&i| self.room.agents[i].clone()).collect();
+            let speakers = tally.reachable(picked[group].iter().map(|&i| self.room.agents[i].clone()).collect());
+            if speakers.is_empty() {
+                continue;
+            }
             let mut go_on = self.speak_together(&speakers, &mut floor, &mut tally).await;
             if tally.question.is_some() {
                 // A question held back stays in its reply's words and the
@@ -302,9 +317,10 @@ impl Party {
         let mut voices = self.voices_for(agent, &runtime);
         let mut req = ChatRequest {
             model: agent.model.clone(),
+            endpoint: agent.endpoint.clone(),
             messages,
             temperature: self.room.cfg.llm.temperature,
-            max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
+            max_tokens: Some(self.room.budget_of(agent.endpoint.as_deref()).reply),
             stop: self.stop_labels(agent),
             json_schema: None,
             cue: Cue::Turn {
@@ -372,15 +388,15 @@ impl Party {
             }
             // A prompt still too long after the budget was lowered fails
             // like any turn; a server gone for the whole retry window
-            // would not answer the next speaker either: the round stops.
+            // would not answer the next speaker on it either: they are
+            // left out of the round (`Tally::reachable`).
             Reply::Failed(cause) | Reply::TooLong(cause) | Reply::Unreachable(cause) => {
                 let cause = cause.say(self.room.lang);
                 tally.failed += 1;
                 tally.last_cause = cause.clone();
                 self.record_failure(round, agent, cause).await;
-                if gone {
-                    tally.gone = true;
-                    return (false, None);
+                if gone && !tally.gone.contains(&agent.endpoint) {
+                    tally.gone.push(agent.endpoint.clone());
                 }
             }
             Reply::Interrupted { shown } | Reply::Quit { shown } => {

@@ -75,6 +75,13 @@ pub(crate) enum Start {
         party: String,
         missing: String,
     },
+    /// Two endpoints at one address with different keys (each named by
+    /// the variable it is read from, never by the key).
+    SameUrlOtherKeys {
+        url: String,
+        first: String,
+        second: String,
+    },
     /// The first line of a notice that lists the roster's problems.
     RosterProblems {
         n: usize,

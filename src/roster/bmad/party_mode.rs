@@ -187,6 +187,9 @@ fn apply(a: &mut Agent, m: &Table) {
     if let Some(v) = text(m, "model") {
         a.model = Some(v);
     }
+    if let Some(v) = text(m, "endpoint") {
+        a.endpoint = Some(v);
+    }
 }
 
 #[cfg(test)]

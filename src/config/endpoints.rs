@@ -1,0 +1,169 @@
+//! `bmad.llm.endpoints`: named servers beside the default one (top-level
+//! `bmad.llm`). An agent names one (`endpoint:`) to speak through it. A
+//! later config layer's endpoint replaces the one of the same name whole.
+//! The key itself never appears here: only the name of the environment
+//! variable that holds it.
+
+use serde::Deserialize;
+use serde_saphyr::Spanned;
+
+use super::load::Checker;
+use super::{valid_id, Endpoint};
+use crate::i18n::Problem;
+
+/// The name that always means the top-level `bmad.llm` endpoint: an agent
+/// (or `--endpoint`) may name it to speak through the default server.
+pub(crate) const DEFAULT_ENDPOINT: &str = "default";
+
+type S<T> = Option<Spanned<T>>;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+pub(super) struct RawEndpoint {
+    base_url: S<String>,
+    model: S<Option<String>>,
+    api_key_env: S<Option<String>>,
+    context_tokens: S<Option<u32>>,
+    reply_max_tokens: S<Option<u32>>,
+    parallel_requests: S<Option<bool>>,
+}
+
+pub(super) type RawEndpoints = Option<Spanned<std::collections::BTreeMap<String, Spanned<RawEndpoint>>>>;
+
+/// Checks the layer's endpoints into `into` (a name given again replaces
+/// the earlier one); `default_cap` is the default endpoint's reply cap.
+pub(super) fn check(raw: &RawEndpoints, into: &mut Vec<Endpoint>, default_cap: u32, ck: &mut Checker) {
+    let Some(map) = raw else { return };
+    for (name, def) in &map.value {
+        let key = format!("bmad.llm.endpoints.{name}");
+        if !valid_id(name) || name.eq_ignore_ascii_case(DEFAULT_ENDPOINT) {
+            ck.fail_at(&key, Some(def), Problem::EndpointName);
+            continue;
+        }
+        if let Some(e) = endpoint(name, &key, &def.value, default_cap, ck) {
+            let e = Endpoint {
+                line: Some(def.referenced.line()),
+                ..e
+            };
+            match into.iter_mut().find(|x| x.name == e.name) {
+                Some(old) => *old = e,
+                None => into.push(e),
+            }
+        }
+    }
+}
+
+/// One endpoint's values checked, each problem at its own line.
+fn endpoint(name: &str, key: &str, d: &RawEndpoint, default_cap: u32, ck: &mut Checker) -> Option<Endpoint> {
+    let Some(url) = &d.base_url else {
+        ck.fail_at(&format!("{key}.base_url"), None::<&Spanned<()>>, Problem::EndpointNeedsUrl);
+        return None;
+    };
+    let base_url = url.value.trim().to_string();
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        ck.fail_at(&format!("{key}.base_url"), Some(url), Problem::NotHttpUrl { url: base_url.clone() });
+    }
+    let named = |slot: &S<Option<String>>, field: &str, ck: &mut Checker| match slot {
+        Some(s @ Spanned { value: Some(v), .. }) if v.trim().is_empty() => {
+            ck.fail_at(&format!("{key}.{field}"), Some(s), Problem::EmptyUseNull);
+            None
+        }
+        Some(Spanned { value: Some(v), .. }) => Some(v.trim().to_string()),
+        _ => None,
+    };
+    let model = named(&d.model, "model", ck);
+    let api_key_env = named(&d.api_key_env, "api_key_env", ck);
+    let reply_max_tokens = d.reply_max_tokens.as_ref().and_then(|s| s.value);
+    if let Some(cap) = reply_max_tokens {
+        ck.at_least(&format!("{key}.reply_max_tokens"), d.reply_max_tokens.as_ref(), cap, 32);
+    }
+    let context_tokens = d.context_tokens.as_ref().and_then(|s| s.value);
+    if let Some(n) = context_tokens {
+        if n < 1024 || n <= reply_max_tokens.unwrap_or(default_cap) * 2 {
+            ck.fail_at(&format!("{key}.context_tokens"), d.context_tokens.as_ref(), Problem::ContextTokens);
+        }
+    }
+    Some(Endpoint {
+        name: name.to_string(),
+        base_url,
+        model,
+        api_key_env,
+        context_tokens,
+        reply_max_tokens,
+        parallel_requests: d.parallel_requests.as_ref().and_then(|s| s.value),
+        file: ck.file.to_string(),
+        line: None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::config::{Config, Overrides};
+
+    fn parse(s: &str) -> Result<Config, crate::source::SourceError> {
+        Config::parse(s, "config.yaml", &Overrides::default())
+    }
+
+    const TWO: &str = "bmad:
+  llm:
+    base_url: http://localhost:11434/v1
+    endpoints:
+      hosted: { base_url: https://api.openai.com/v1, model: gpt-4o-mini, api_key_env: OPENAI_API_KEY }
+      box:
+        base_url: http://192.168.1.9:8080/v1
+        context_tokens: 4096
+        reply_max_tokens: 200
+        parallel_requests: true
+";
+
+    #[test]
+    fn named_endpoints_are_read_beside_the_default_one() {
+        let c = parse(TWO).unwrap();
+        assert_eq!(c.llm.base_url.as_deref(), Some("http://localhost:11434/v1"));
+        let names: Vec<_> = c.llm.endpoints.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["box", "hosted"]);
+        let hosted = &c.llm.endpoints[1];
+        assert_eq!(
+            (hosted.model.as_deref(), hosted.api_key_env.as_deref(), hosted.line),
+            (Some("gpt-4o-mini"), Some("OPENAI_API_KEY"), Some(5))
+        );
+        let lan = &c.llm.endpoints[0];
+        assert_eq!(
+            (lan.context_tokens, lan.reply_max_tokens, lan.parallel_requests),
+            (Some(4096), Some(200), Some(true))
+        );
+        assert_eq!((lan.model.as_ref(), lan.api_key_env.as_ref()), (None, None));
+    }
+
+    #[test]
+    fn a_later_layer_replaces_an_endpoint_of_the_same_name_and_keeps_the_others() {
+        let base = parse(TWO).unwrap();
+        let over = "bmad:\n  llm:\n    endpoints:\n      hosted: { base_url: https://api.deepseek.com/v1 }\n";
+        let c = Config::parse_onto(base, over, "project.yaml", &Overrides::default()).unwrap();
+        let hosted = c.llm.endpoints.iter().find(|e| e.name == "hosted").unwrap();
+        assert_eq!(
+            (hosted.base_url.as_str(), hosted.model.as_ref()),
+            ("https://api.deepseek.com/v1", None)
+        );
+        assert_eq!(hosted.file, "project.yaml");
+        assert_eq!(c.llm.endpoints.len(), 2);
+    }
+
+    #[test]
+    fn bad_endpoints_are_located_by_field() {
+        let e = parse("bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: https://x/v1\n        api_key: sk-1\n").unwrap_err();
+        assert_eq!((e.key.as_str(), e.line), ("bmad.llm.endpoints.hosted.api_key", Some(6)), "{e}");
+        assert!(e.to_string().contains("unknown key `api_key`"), "{e}");
+        let e = parse("bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: localhost:8080\n").unwrap_err();
+        assert_eq!((e.key.as_str(), e.line), ("bmad.llm.endpoints.hosted.base_url", Some(5)), "{e}");
+        let e = parse("bmad:\n  llm:\n    endpoints:\n      hosted:\n        model: x\n").unwrap_err();
+        assert_eq!(e.key, "bmad.llm.endpoints.hosted.base_url", "{e}");
+        assert!(e.to_string().contains("base_url"), "{e}");
+        let e = parse("bmad:\n  llm:\n    endpoints:\n      default: { base_url: http://a/v1 }\n").unwrap_err();
+        assert_eq!((e.key.as_str(), e.line), ("bmad.llm.endpoints.default", Some(4)), "{e}");
+        let e = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, context_tokens: 600 }\n").unwrap_err();
+        assert_eq!(e.key, "bmad.llm.endpoints.a.context_tokens", "{e}");
+        let e = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, api_key_env: \" \" }\n").unwrap_err();
+        assert_eq!(e.key, "bmad.llm.endpoints.a.api_key_env", "{e}");
+    }
+}
