@@ -50,6 +50,7 @@ fn hosted(server: &FakeOpenAi) -> Endpoint {
         parallel_requests: None,
         file: "config.yaml".into(),
         line: Some(4),
+        key_line: Some(7),
     }
 }
 
@@ -192,4 +193,97 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
     assert!(["architect", "analyst"].contains(&who.as_str()), "{who}");
     assert_eq!(messages(&events, *round), ["Kofi"]);
     assert_eq!(messages(&events, round - 1).len(), 3);
+    // The session file says which endpoint and model wrote each reply.
+    let s = load(&session_file(&events));
+    let via: Vec<(&str, Option<&str>, Option<&str>)> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == bmad_party::session::TurnKind::Agent && t.round == 1)
+        .map(|t| (t.label.as_str(), t.endpoint.as_deref(), t.model.as_deref()))
+        .collect();
+    assert_eq!(
+        via,
+        [
+            ("🏗️ Ingrid", Some("hosted"), Some("hosted-model")),
+            ("💻 Kofi", None, Some("test-model")),
+            ("📊 Maya", Some("hosted"), Some("hosted-model"))
+        ]
+    );
+}
+
+mod process;
+
+/// A config with a default endpoint on `local` and two named ones: `hosted`
+/// on `remote`, `twin` on `local` again with a key of its own.
+fn two_server_config(dir: &std::path::Path, local: &FakeOpenAi, remote: &FakeOpenAi) -> std::path::PathBuf {
+    let path = dir.join("config.yaml");
+    let text = format!(
+        "bmad:\n  llm:\n    base_url: {}\n    model: test-model\n    endpoints:\n      hosted:\n        base_url: {}\n        model: hosted-model\n        api_key_env: BMAD_TEST_HOSTED_KEY\n      twin:\n        base_url: {}\n        api_key_env: BMAD_TEST_TWIN_KEY\n",
+        local.base_url(),
+        remote.base_url(),
+        local.base_url()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[tokio::test]
+async fn bad_endpoints_stop_the_start_before_anything_is_sent_and_good_ones_send_their_own_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::varied().await;
+    let config = two_server_config(dir.path(), &local, &remote);
+    let run = |extra: &[&str], keys: bool| {
+        let mut cmd = process::party(dir.path());
+        cmd.arg("--config").arg(&config).env("OPENAI_API_KEY", "local-key");
+        cmd.args(["--endpoint", "Ingrid=hosted", "--endpoint", "developer=twin"]);
+        if keys {
+            cmd.env("BMAD_TEST_HOSTED_KEY", "hosted-secret")
+                .env("BMAD_TEST_TWIN_KEY", "twin-secret");
+        } else {
+            cmd.env_remove("BMAD_TEST_HOSTED_KEY").env("BMAD_TEST_TWIN_KEY", "twin-secret");
+        }
+        cmd.args(extra);
+        cmd
+    };
+    let party = ["--headless", "--events", "json"];
+    let say = "Ingrid and Kofi: which database?\n";
+
+    let (code, _, stderr) = process::run_with_input(run(&party, false), say).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("config.yaml:9: `bmad.llm.endpoints.hosted.api_key_env`") && stderr.contains("BMAD_TEST_HOSTED_KEY"),
+        "{stderr}"
+    );
+    let mut unknown = run(&party, true);
+    unknown.args(["--endpoint", "pm=nowhere"]);
+    let (code, _, stderr) = process::run_with_input(unknown, say).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--endpoint: no endpoint named `nowhere`"), "{stderr}");
+    assert!(local.received().is_empty() && remote.received().is_empty(), "nothing sent");
+    assert!(local.gets().is_empty() && remote.gets().is_empty(), "nothing asked");
+
+    let (code, stdout, stderr) = process::run_with_input(run(&["--list-agents"], false), "").await;
+    assert_eq!(code, 0, "{stderr}");
+    let line = |name: &str| stdout.lines().find(|l| l.contains(name)).unwrap_or_default().to_string();
+    assert!(line("Ingrid").contains("· hosted: hosted-model"), "{stdout}");
+    assert!(line("Kofi").contains("· twin: the model its server lists"), "{stdout}");
+    assert!(line("Maya").contains("· default: test-model"), "{stdout}");
+
+    let (code, stdout, stderr) = process::run_with_input(run(&party, true), say).await;
+    assert_eq!(code, 0, "{stderr}");
+    let said = format!("{stdout}{stderr}");
+    assert!(said.contains("`default` and `twin`"), "one address, two keys: {said}");
+    assert!(!stdout.contains("-secret") && !stderr.contains("-secret"), "no key is shown");
+    let hosted: Vec<_> = remote.received();
+    assert!(!hosted.is_empty());
+    assert!(hosted.iter().all(|r| r.header("authorization") == Some("Bearer hosted-secret")));
+    assert!(hosted.iter().all(|r| r.body["model"] == "hosted-model"));
+    let on_local = local.received();
+    let keys = |key: &str| on_local.iter().filter(|r| r.header("authorization") == Some(key)).count();
+    assert!(keys("Bearer twin-secret") >= 1 && keys("Bearer local-key") >= 1, "{on_local:?}");
+    for r in &on_local {
+        let twin = r.header("authorization") == Some("Bearer twin-secret");
+        assert_eq!(twin, r.speaker().as_deref() == Some("Kofi"), "{:?}", r.speaker());
+    }
 }

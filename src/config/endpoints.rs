@@ -93,6 +93,7 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, default_cap: u32, ck: &mut C
         parallel_requests: d.parallel_requests.as_ref().and_then(|s| s.value),
         file: ck.file.to_string(),
         line: None,
+        key_line: d.api_key_env.as_ref().map(|s| s.referenced.line()),
     })
 }
 
@@ -127,6 +128,7 @@ mod tests {
             (hosted.model.as_deref(), hosted.api_key_env.as_deref(), hosted.line),
             (Some("gpt-4o-mini"), Some("OPENAI_API_KEY"), Some(5))
         );
+        assert_eq!(hosted.key_line, Some(5));
         let lan = &c.llm.endpoints[0];
         assert_eq!(
             (lan.context_tokens, lan.reply_max_tokens, lan.parallel_requests),

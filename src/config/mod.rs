@@ -219,6 +219,8 @@ pub struct Endpoint {
     /// The config file and line it is defined at, for messages.
     pub file: String,
     pub line: Option<u64>,
+    /// The line of its `api_key_env`, for a key not found.
+    pub key_line: Option<u64>,
 }
 
 /// Whether agents' prompts are read ahead while the room waits for the

@@ -257,7 +257,11 @@ pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent], lang: Lang
         let cast = match &d.members {
             Some(names) => {
                 let (agents, unresolved) = members(pool, names);
-                let mut s = agents.iter().map(Agent::label).collect::<Vec<_>>().join(", ");
+                let on = |a: &Agent| match &a.endpoint {
+                    Some(e) => format!("{}@{e}", a.label()),
+                    None => a.label(),
+                };
+                let mut s = agents.iter().map(on).collect::<Vec<_>>().join(", ");
                 if !unresolved.is_empty() {
                     let missing = unresolved.join(", ");
                     s.push_str(&Printed::MembersNotFound { missing: &missing }.say(lang));

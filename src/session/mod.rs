@@ -312,6 +312,11 @@ pub struct Turn {
     pub interrupted: bool,
     /// How long the model took, for the replies of agents.
     pub latency: Option<Latency>,
+    /// The named endpoint an agent's turn went through (None: the default
+    /// one, or a file written before endpoints existed).
+    pub endpoint: Option<String>,
+    /// The model that wrote an agent's turn, where known.
+    pub model: Option<String>,
 }
 
 /// How long a reply took: to its first token (what a facilitator waits

@@ -115,7 +115,12 @@ pub(crate) fn unset_keys(used: &[&Endpoint], env: impl Fn(&str) -> Option<String
             let var = e.api_key_env.as_ref()?;
             env(var).is_none().then(|| {
                 let key = format!("bmad.llm.endpoints.{}.api_key_env", e.name);
-                SourceError::new(e.file.clone(), e.line, &key, Problem::KeyVarUnset { var: var.clone() })
+                SourceError::new(
+                    e.file.clone(),
+                    e.key_line.or(e.line),
+                    &key,
+                    Problem::KeyVarUnset { var: var.clone() },
+                )
             })
         })
         .collect()
@@ -191,7 +196,8 @@ mod tests {
             reply_max_tokens: None,
             parallel_requests: None,
             file: "config.yaml".into(),
-            line: Some(7),
+            line: Some(6),
+            key_line: Some(7),
         }
     }
 

@@ -421,6 +421,40 @@ fn parties_of(room: &Roster, config: &Config) -> Parties {
     )
 }
 
+/// `--list-agents`: after each agent, the endpoint it speaks through and
+/// its model, once the config names endpoints or an agent its own model
+/// (`--endpoint` applied, an unknown name said as at a party's start). A
+/// config that cannot be read leaves this out; the listing says its problems.
+pub(crate) fn speaks_through(cli: &Cli, room: &mut Roster, lang: Lang) -> Result<Vec<String>, StartError> {
+    let Ok(config) = load_config(cli, &workflow_source(cli)) else {
+        return Ok(Vec::new());
+    };
+    let named = endpoints::Named {
+        assigned: &[],
+        flags: &cli.endpoint,
+    };
+    endpoints::assign(&mut room.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    if config.llm.endpoints.is_empty() && room.agents.iter().all(|a| a.model.is_none()) {
+        return Ok(Vec::new());
+    }
+    let default_model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
+    Ok(room
+        .agents
+        .iter()
+        .map(|a| {
+            let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
+            let endpoint = a.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
+            let model = match (&a.model, def) {
+                (Some(m), _) => Some(m.clone()),
+                (None, Some(e)) => e.model.clone(),
+                (None, None) => default_model.clone(),
+            };
+            let model = model.unwrap_or_else(|| crate::i18n::Printed::ServersModel.say(lang));
+            crate::i18n::Printed::Through { endpoint, model: &model }.say(lang)
+        })
+        .collect())
+}
+
 /// `--list-parties`: the parties, who is in each, whether it remembers.
 pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let config = load_config(cli, &workflow_source(cli))?;

@@ -390,6 +390,13 @@ impl Party {
     ) {
         let turn = Turn {
             latency,
+            endpoint: agent.endpoint.clone(),
+            model: Some(
+                agent
+                    .model
+                    .clone()
+                    .unwrap_or_else(|| self.room.provider_of(agent.endpoint.as_deref()).info().model),
+            ),
             ..self.new_turn(round, kind, Some(agent), text, interrupted)
         };
         self.place(turn);
@@ -426,6 +433,8 @@ impl Party {
             text,
             interrupted,
             latency: None,
+            endpoint: None,
+            model: None,
         }
     }
 

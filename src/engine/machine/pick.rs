@@ -178,6 +178,8 @@ mod tests {
             text: String::new(),
             interrupted: false,
             latency: None,
+            endpoint: None,
+            model: None,
         }
     }
 

@@ -129,6 +129,13 @@ pub(crate) enum Printed<'a> {
         n: usize,
     },
     /// After a party's cast: members no agent answers to.
+    /// `--list-agents`: the endpoint an agent speaks through and its model.
+    Through {
+        endpoint: &'a str,
+        model: &'a str,
+    },
+    /// The model of an endpoint that names none: the one its server lists.
+    ServersModel,
     MembersNotFound {
         missing: &'a str,
     },
