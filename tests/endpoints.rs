@@ -215,6 +215,25 @@ mod process;
 
 /// A config with a default endpoint on `local` and two named ones: `hosted`
 /// on `remote`, `twin` on `local` again with a key of its own.
+/// Every file under `dir` (the session, the output folder, the state and
+/// log folders), read as text.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
 fn two_server_config(dir: &std::path::Path, local: &FakeOpenAi, remote: &FakeOpenAi) -> std::path::PathBuf {
     let path = dir.join("config.yaml");
     let text = format!(
@@ -275,6 +294,16 @@ async fn bad_endpoints_stop_the_start_before_anything_is_sent_and_good_ones_send
     let said = format!("{stdout}{stderr}");
     assert!(said.contains("`default` and `twin`"), "one address, two keys: {said}");
     assert!(!stdout.contains("-secret") && !stderr.contains("-secret"), "no key is shown");
+    let written = files_under(dir.path());
+    assert!(
+        written
+            .iter()
+            .any(|(p, _)| p.extension().is_some_and(|e| e == "md") && p.to_string_lossy().contains("party-mode")),
+        "the session was written: {written:?}"
+    );
+    for (path, text) in &written {
+        assert!(!text.contains("-secret"), "no key is written: {}", path.display());
+    }
     let hosted: Vec<_> = remote.received();
     assert!(!hosted.is_empty());
     assert!(hosted.iter().all(|r| r.header("authorization") == Some("Bearer hosted-secret")));

@@ -53,6 +53,14 @@ pub(super) fn check(raw: &RawEndpoints, into: &mut Vec<Endpoint>, default_cap: u
     }
 }
 
+/// Whether `v` can name an environment variable (`[A-Za-z_][A-Za-z0-9_]*`).
+/// Anything else in `api_key_env` is most likely the key itself, pasted in
+/// the wrong place: it is refused and never repeated.
+fn variable_name(v: &str) -> bool {
+    let mut chars = v.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
 /// One endpoint's values checked, each problem at its own line.
 fn endpoint(name: &str, key: &str, d: &RawEndpoint, default_cap: u32, ck: &mut Checker) -> Option<Endpoint> {
     let Some(url) = &d.base_url else {
@@ -73,6 +81,9 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, default_cap: u32, ck: &mut C
     };
     let model = named(&d.model, "model", ck);
     let api_key_env = named(&d.api_key_env, "api_key_env", ck);
+    if api_key_env.as_deref().is_some_and(|v| !variable_name(v)) {
+        ck.fail_at(&format!("{key}.api_key_env"), d.api_key_env.as_ref(), Problem::KeyVarName);
+    }
     let reply_max_tokens = d.reply_max_tokens.as_ref().and_then(|s| s.value);
     if let Some(cap) = reply_max_tokens {
         ck.at_least(&format!("{key}.reply_max_tokens"), d.reply_max_tokens.as_ref(), cap, 32);
@@ -167,5 +178,62 @@ mod tests {
         assert_eq!(e.key, "bmad.llm.endpoints.a.context_tokens", "{e}");
         let e = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, api_key_env: \" \" }\n").unwrap_err();
         assert_eq!(e.key, "bmad.llm.endpoints.a.api_key_env", "{e}");
+    }
+
+    #[test]
+    fn a_key_written_into_the_config_is_located_but_never_shown() {
+        use crate::i18n::{Lang, Say};
+        let cases = [
+            (
+                "bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: https://x/v1\n        api_key: sk-live-XYZ\n",
+                6,
+                "bmad.llm.endpoints.hosted.api_key",
+            ),
+            (
+                "bmad:\n  llm:\n    endpoints:\n      hosted: { base_url: https://x/v1, api_key: sk-live-XYZ }\n",
+                4,
+                "bmad.llm.endpoints.hosted",
+            ),
+            ("bmad:\n  llm:\n    model: m\n    api_key: sk-live-XYZ\n", 4, "bmad.llm.api_key"),
+            (
+                "bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: https://x/v1\n        api_key_env: sk-live-XYZ\n",
+                6,
+                "bmad.llm.endpoints.hosted.api_key_env",
+            ),
+            (
+                "bmad:\n  llm:\n    endpoints:\n      hosted: { base_url: https://x/v1, api_key_env: sk-live-XYZ }\n",
+                4,
+                "bmad.llm.endpoints.hosted.api_key_env",
+            ),
+            (
+                "bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: https://x/v1\n        api_key_env: [sk-live-XYZ]\n",
+                6,
+                "bmad.llm.endpoints.hosted.api_key_env",
+            ),
+        ];
+        for (text, line, key) in cases {
+            let e = parse(text).unwrap_err();
+            let shown = format!("{e}\n{}", e.say(Lang::Zh));
+            assert!(!shown.contains("XYZ"), "{shown}");
+            assert_eq!(
+                (e.file.as_str(), e.line, e.key.as_str()),
+                ("config.yaml", Some(line), key),
+                "{shown}"
+            );
+        }
+        // Other problems under `bmad.llm` keep their lines, a count of
+        // tokens is not a token.
+        let e = parse("bmad:\n  llm:\n    context_tokens: 600\n").unwrap_err();
+        assert!(e.snippet.is_some_and(|s| s.contains("context_tokens: 600")));
+    }
+
+    #[test]
+    fn api_key_env_is_a_variable_name() {
+        for good in ["OPENAI_API_KEY", "_K", "k2"] {
+            assert!(super::variable_name(good), "{good}");
+        }
+        for bad in ["sk-live-1", "2KEY", "A B", "KEY\n", "", "ключ"] {
+            assert!(!super::variable_name(bad), "{bad:?}");
+        }
     }
 }

@@ -209,7 +209,9 @@ impl Config {
         llm(&bmad.llm.unwrap_or_default(), overrides, &mut c.llm, &mut ck);
         match ck.errors.into_iter().next() {
             Some(mut err) => {
-                err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
+                if !crate::source::may_hold_secret(&err.key, &err.message) {
+                    err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
+                }
                 Err(err)
             }
             None => Ok(c),

@@ -67,6 +67,13 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
             format!("no endpoint named `{name}` (bmad.llm.endpoints has {known}; `default` is the top-level bmad.llm)")
         }
         Problem::KeyVarUnset { var } => format!("the environment variable `{var}` that holds this endpoint's key is not set"),
+        Problem::KeyVarName => {
+            "is the name of the environment variable that holds the key (letters, digits and _, e.g. OPENAI_API_KEY), never the key itself"
+                .into()
+        }
+        Problem::KeyVarValue { var } => {
+            format!("the key in the environment variable `{var}` cannot be sent (it holds a newline or another control character)")
+        }
         Problem::EndpointFlag { given } => format!("`{given}` is not AGENT=ENDPOINT (e.g. `--endpoint architect=hosted`)"),
         Problem::EndpointAgent { agent } => format!("no agent in the room answers to `{agent}` (`--list-agents` shows who is)"),
 

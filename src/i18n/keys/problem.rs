@@ -91,6 +91,14 @@ pub(crate) enum Problem {
     KeyVarUnset {
         var: String,
     },
+    /// `api_key_env` is not a variable name (most likely the key itself,
+    /// which is therefore never repeated).
+    KeyVarName,
+    /// The key in an endpoint's variable cannot be sent in a header (a
+    /// newline, a control character); the value is never repeated.
+    KeyVarValue {
+        var: String,
+    },
     /// `--endpoint` not of the form AGENT=NAME.
     EndpointFlag {
         given: String,

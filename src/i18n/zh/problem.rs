@@ -65,6 +65,8 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
             format!("没有名为 `{name}` 的服务端点（bmad.llm.endpoints 中有 {known}；`default` 指顶层的 bmad.llm）")
         }
         Problem::KeyVarUnset { var } => format!("保存该服务端点密钥的环境变量 `{var}` 未设置"),
+        Problem::KeyVarName => "应填写保存密钥的环境变量名（字母、数字和 _，如 OPENAI_API_KEY），不能直接填写密钥".into(),
+        Problem::KeyVarValue { var } => format!("环境变量 `{var}` 中的密钥无法发送（含有换行或其他控制字符）"),
         Problem::EndpointFlag { given } => format!("`{given}` 不是 AGENT=ENDPOINT 的形式（例如 `--endpoint architect=hosted`）"),
         Problem::EndpointAgent { agent } => format!("房间里没有名为 `{agent}` 的智能体（`--list-agents` 可查看）"),
 
