@@ -316,3 +316,103 @@ async fn bad_endpoints_stop_the_start_before_anything_is_sent_and_good_ones_send
         assert_eq!(twin, r.speaker().as_deref() == Some("Kofi"), "{:?}", r.speaker());
     }
 }
+
+#[tokio::test]
+async fn a_rehearsal_speaks_for_the_whole_room_and_says_the_endpoints_go_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = FakeOpenAi::varied().await;
+    // No default server and no OPENAI_API_KEY: the default is the rehearsal.
+    let implicit = dir.path().join("implicit.yaml");
+    let text = format!(
+        "bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: {}\n        api_key_env: BMAD_TEST_HOSTED_KEY\n",
+        remote.base_url()
+    );
+    std::fs::write(&implicit, text).unwrap();
+    let local = FakeOpenAi::varied().await;
+    let asked = two_server_config(dir.path(), &local, &remote);
+    for (config, flag) in [(&implicit, None), (&asked, Some("--rehearsal"))] {
+        let out = tempfile::tempdir().unwrap();
+        let mut cmd = process::party(dir.path());
+        cmd.arg("--config").arg(config).arg("--output").arg(out.path());
+        cmd.args(["--endpoint", "Ingrid=hosted", "--headless", "--events", "json"]);
+        cmd.env("BMAD_TEST_HOSTED_KEY", "hosted-secret");
+        cmd.args(flag);
+        let (code, stdout, stderr) = process::run_with_input(cmd, "Ingrid and Kofi: which database?\n").await;
+        assert_eq!(code, 0, "{stderr}");
+        let said = format!("{stdout}{stderr}");
+        assert!(
+            said.contains("The rehearsal speaks for every agent: the endpoints given to agents (hosted) are not used."),
+            "{said}"
+        );
+        assert!(said.contains("Ingrid"), "Ingrid speaks: {said}");
+        let session = std::fs::read_to_string(&process::session_files(out.path())[0]).unwrap();
+        assert!(session.contains("agent=architect"), "{session}");
+        assert!(!session.contains("endpoint="), "no turn records a server: {session}");
+    }
+    assert!(
+        remote.received().is_empty() && remote.gets().is_empty(),
+        "nothing sent to the endpoint"
+    );
+    assert!(local.received().is_empty(), "nothing sent to the default");
+}
+
+/// Opens a finished headless session again, as if the party had been left
+/// open, so that it can be resumed.
+fn reopen(file: &std::path::Path) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let text =
+        text.replacen("workflow_completed: true", "workflow_completed: false", 1)
+            .replacen("party_active: false", "party_active: true", 1);
+    std::fs::write(file, text).unwrap();
+}
+
+#[tokio::test]
+async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::varied().await;
+    let config = two_server_config(dir.path(), &local, &remote);
+    let run = |extra: &[&str]| {
+        let mut cmd = process::party(dir.path());
+        cmd.arg("--config").arg(&config).env("OPENAI_API_KEY", "local-key");
+        cmd.env("BMAD_TEST_HOSTED_KEY", "hosted-secret")
+            .env("BMAD_TEST_TWIN_KEY", "twin-secret");
+        cmd.args(["--headless", "--events", "json"]).args(extra);
+        cmd
+    };
+    let (code, _, stderr) = process::run_with_input(run(&["--endpoint", "Kofi=twin"]), "Ingrid and Kofi: which database?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let file = process::session_files(&dir.path().join("_bmad-output"))[0].clone();
+    reopen(&file);
+    let before = local.received().len();
+
+    // No flag now: Kofi still speaks through `twin`, and nobody is told.
+    let mut resumed = run(&["--resume"]);
+    resumed.arg(&file);
+    let (code, stdout, stderr) = process::run_with_input(resumed, "Kofi, and the backups?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains("now speaks through"), "{stdout}");
+    let kofi: Vec<_> = local.received()[before..]
+        .iter()
+        .filter(|r| r.speaker().as_deref() == Some("Kofi"))
+        .map(|r| r.header("authorization").unwrap_or_default().to_string())
+        .collect();
+    assert!(!kofi.is_empty() && kofi.iter().all(|k| k == "Bearer twin-secret"), "{kofi:?}");
+    let s = bmad_party::session::load(&file).unwrap();
+    let kofis: Vec<_> = s.turns.iter().filter(|t| t.agent.as_deref() == Some("developer")).collect();
+    assert!(
+        kofis.len() >= 2 && kofis.iter().all(|t| t.endpoint.as_deref() == Some("twin")),
+        "{kofis:?}"
+    );
+
+    // A flag now moves him, and the room is told.
+    reopen(&file);
+    let mut moved = run(&["--endpoint", "Kofi=hosted", "--resume"]);
+    moved.arg(&file);
+    let (code, stdout, stderr) = process::run_with_input(moved, "Kofi?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("Kofi now speaks through hosted, was twin."),
+        "{stdout}{stderr}"
+    );
+}

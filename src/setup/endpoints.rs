@@ -14,6 +14,7 @@ use crate::i18n::{Problem, Start};
 use crate::llm::{OpenAiProvider, OpenAiSettings, Provider};
 use crate::roster::agents::Agent;
 use crate::roster::parties::answers_to;
+use crate::session::{Turn, TurnKind};
 use crate::source::SourceError;
 
 /// The named endpoints' providers, by name (`engine::Setup::endpoints`).
@@ -97,6 +98,70 @@ pub(crate) fn assign(agents: &mut [Agent], named: &Named, endpoints: &[Endpoint]
     } else {
         Err(problems)
     }
+}
+
+/// The rehearsal speaks for every agent, whatever endpoint it was given:
+/// each agent's endpoint is cleared, so that no turn records a server
+/// nothing was sent to and the room runs as one rehearsal. The names that
+/// were given, once each in the room's order, for the notice.
+pub(crate) fn rehearsed(agents: &mut [Agent]) -> Vec<String> {
+    let mut given: Vec<String> = Vec::new();
+    for a in agents.iter_mut() {
+        if let Some(name) = a.endpoint.take() {
+            if !given.contains(&name) {
+                given.push(name);
+            }
+        }
+    }
+    given
+}
+
+/// Each agent's endpoint in its last recorded reply, by id (None: the
+/// default one): what a resumed session keeps. An agent that never spoke
+/// has no entry.
+pub(crate) fn last_recorded(turns: &[Turn]) -> Vec<(String, Option<String>)> {
+    let mut last: Vec<(String, Option<String>)> = Vec::new();
+    for t in turns.iter().filter(|t| t.kind == TurnKind::Agent) {
+        let Some(id) = &t.agent else { continue };
+        match last.iter_mut().find(|(a, _)| a == id) {
+            Some(slot) => slot.1 = t.endpoint.clone(),
+            None => last.push((id.clone(), t.endpoint.clone())),
+        }
+    }
+    last
+}
+
+/// A resumed room keeps the assignment it was held with: each agent
+/// speaks through the endpoint of its last recorded reply, over its own
+/// file's, unless a party entry names one now (`told`, by id; a flag is
+/// put in place after this and wins too). A recorded endpoint the config
+/// no longer defines is not kept (`changes` says where the agent went).
+pub(crate) fn keep_recorded(agents: &mut [Agent], last: &[(String, Option<String>)], told: &[String], known: &[Endpoint]) {
+    for a in agents.iter_mut().filter(|a| !told.contains(&a.id)) {
+        let Some((_, was)) = last.iter().find(|(id, _)| *id == a.id) else {
+            continue;
+        };
+        if was.as_ref().is_none_or(|w| known.iter().any(|e| &e.name == w)) {
+            a.endpoint = was.clone();
+        }
+    }
+}
+
+/// What a resumed room is told: each agent whose endpoint (settled by
+/// `assign`) is not the one of its last recorded reply.
+pub(crate) fn changes(agents: &[Agent], last: &[(String, Option<String>)]) -> Vec<Start> {
+    let shown = |e: &Option<String>| e.clone().unwrap_or_else(|| DEFAULT_ENDPOINT.to_string());
+    agents
+        .iter()
+        .filter_map(|a| {
+            let (_, was) = last.iter().find(|(id, _)| *id == a.id)?;
+            (was != &a.endpoint).then(|| Start::EndpointChanged {
+                agent: a.name.clone(),
+                now: shown(&a.endpoint),
+                was: shown(was),
+            })
+        })
+        .collect()
 }
 
 /// The endpoints some agent speaks through, in the config's order.
@@ -247,6 +312,69 @@ mod tests {
             "{shown:?}"
         );
         assert!(shown[2].starts_with("--endpoint: no endpoint named `gpu`"), "{shown:?}");
+    }
+
+    #[test]
+    fn the_rehearsal_clears_every_endpoint_and_names_those_given_once() {
+        let mut room = vec![
+            agent("a", Some("hosted")),
+            agent("b", None),
+            agent("c", Some("box")),
+            agent("d", Some("hosted")),
+        ];
+        assert_eq!(rehearsed(&mut room), ["hosted", "box"]);
+        assert!(room.iter().all(|a| a.endpoint.is_none()));
+        assert!(rehearsed(&mut room).is_empty(), "nothing given, nothing to tell");
+    }
+
+    fn reply(id: &str, endpoint: Option<&str>) -> Turn {
+        Turn {
+            kind: TurnKind::Agent,
+            agent: Some(id.into()),
+            round: 1,
+            at: chrono::Utc::now(),
+            label: id.into(),
+            text: "yes".into(),
+            interrupted: false,
+            latency: None,
+            endpoint: endpoint.map(String::from),
+            model: None,
+        }
+    }
+
+    #[test]
+    fn a_resumed_room_keeps_each_agents_last_endpoint_unless_told_otherwise_and_says_what_changed() {
+        let eps = [endpoint("hosted", "https://x/v1", None), endpoint("box", "http://b/v1", None)];
+        let mut fm = reply("kofi", None);
+        fm.kind = TurnKind::Facilitator;
+        let turns = [
+            reply("architect", None),
+            reply("kofi", Some("hosted")),
+            reply("architect", Some("hosted")),
+            reply("pm", Some("gone")),
+            fm,
+        ];
+        let last = last_recorded(&turns);
+        assert_eq!(last.len(), 3, "{last:?}");
+        // Files now say otherwise; the party entry for `dev` is told now.
+        let mut room = vec![
+            agent("architect", Some("box")),
+            agent("kofi", None),
+            agent("pm", None),
+            agent("dev", Some("box")),
+            agent("new", Some("box")),
+        ];
+        keep_recorded(&mut room, &last, &["kofi".to_string()], &eps);
+        let on: Vec<_> = room.iter().map(|a| a.endpoint.as_deref()).collect();
+        assert_eq!(on, [Some("hosted"), None, None, Some("box"), Some("box")]);
+        let told: Vec<String> = changes(&room, &last).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            told,
+            [
+                "KOFI now speaks through default, was hosted.",
+                "PM now speaks through default, was gone."
+            ]
+        );
     }
 
     #[test]

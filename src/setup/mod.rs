@@ -135,25 +135,42 @@ fn min_backoff() -> Duration {
 }
 
 /// The named endpoints the room speaks through, by name: each agent's
-/// settled (`endpoints::assign`), the key of each found, two endpoints at
+/// settled (a resumed session's kept, `endpoints::keep_recorded`; then
+/// `endpoints::assign`), the key of each found, two endpoints at
 /// one address with different keys told in a notice. The rehearsal sends
 /// nothing: it needs no key and no provider.
 fn endpoints_of(
     cli: &Cli,
     config: &Config,
-    default: &crate::llm::ProviderInfo,
+    (default, resume): (&crate::llm::ProviderInfo, Option<&Resume>),
     chosen: &mut Chosen,
     lang: Lang,
     notices: &mut Vec<String>,
 ) -> Result<endpoints::Providers, StartError> {
+    // A rehearsed session recorded no endpoint: nothing of it to keep.
+    let last = resume
+        .filter(|r| r.session.fm.provider.kind != "rehearsal")
+        .map(|r| endpoints::last_recorded(&r.session.turns))
+        .unwrap_or_default();
+    let told: Vec<String> = chosen.assigned.iter().map(|(id, _)| id.clone()).collect();
+    endpoints::keep_recorded(&mut chosen.agents, &last, &told, &config.llm.endpoints);
     let named = endpoints::Named {
         assigned: &chosen.assigned,
         flags: &cli.endpoint,
     };
     endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
-    if cli.rehearsal {
+    // The rehearsal (asked for, or no default server) speaks for the whole
+    // room: half a room on real servers would be neither a rehearsal nor a
+    // party (the host scripted, the round mode the rehearsal's).
+    if default.rehearsal {
+        let given = endpoints::rehearsed(&mut chosen.agents);
+        if !given.is_empty() {
+            let endpoints = given.join(", ");
+            notices.push(Start::RehearsalForAll { endpoints }.say(lang));
+        }
         return Ok(Vec::new());
     }
+    notices.extend(endpoints::changes(&chosen.agents, &last).iter().map(|c| c.say(lang)));
     let used = endpoints::in_use(&chosen.agents, &config.llm.endpoints);
     let unset = endpoints::unset_keys(&used, env_nonempty);
     if !unset.is_empty() {
@@ -161,7 +178,7 @@ fn endpoints_of(
     }
     let key_of = |var: &str| env_nonempty(var).map(|k| (var.to_string(), k));
     let mut keyed: Vec<endpoints::Keyed> = Vec::new();
-    if let Some(url) = default.base_url.clone().filter(|_| !default.rehearsal) {
+    if let Some(url) = default.base_url.clone() {
         keyed.push(endpoints::Keyed {
             name: crate::config::DEFAULT_ENDPOINT.to_string(),
             url,
@@ -253,7 +270,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     }
     let parties = parties_of(&room, &config);
     let mut chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
-    let endpoints = endpoints_of(cli, &config, &provider.info(), &mut chosen, lang, &mut notices)?;
+    let endpoints = endpoints_of(cli, &config, (&provider.info(), resume.as_ref()), &mut chosen, lang, &mut notices)?;
     roster_notices(&room, &chosen, lang, &mut notices);
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
