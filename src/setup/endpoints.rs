@@ -10,8 +10,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::config::{Config, Endpoint, DEFAULT_ENDPOINT};
+use crate::error::StartError;
 use crate::i18n::{Problem, Start};
-use crate::llm::{OpenAiProvider, OpenAiSettings, Provider};
+use crate::llm::{Failure, OpenAiProvider, OpenAiSettings, Provider};
 use crate::roster::agents::Agent;
 use crate::roster::parties::answers_to;
 use crate::session::{Turn, TurnKind};
@@ -220,13 +221,15 @@ pub(crate) fn shared_urls(servers: &[Keyed]) -> Vec<Start> {
 }
 
 /// The providers of the endpoints in use, each with its own address,
-/// model and key, and the default's timeouts and retries.
+/// model and key, and the default's timeouts and retries. A key that
+/// cannot be sent in a header is located at the endpoint's `api_key_env`
+/// line, by endpoint and variable, never by its value.
 pub(crate) fn providers(
     used: &[&Endpoint],
     config: &Config,
     env: impl Fn(&str) -> Option<String>,
     min_backoff: Duration,
-) -> Result<Providers, crate::llm::Failure> {
+) -> Result<Providers, StartError> {
     let llm = &config.llm;
     used.iter()
         .map(|e| {
@@ -241,7 +244,15 @@ pub(crate) fn providers(
                 retry_window: Duration::from_secs(llm.retry_window_seconds),
                 min_backoff,
             };
-            let p = OpenAiProvider::new(settings)?;
+            let p = OpenAiProvider::new(settings).map_err(|f| match (f, &e.api_key_env) {
+                (Failure::BadApiKey, Some(var)) => StartError::Files(vec![SourceError::new(
+                    e.file.clone(),
+                    e.key_line.or(e.line),
+                    &format!("bmad.llm.endpoints.{}.api_key_env", e.name),
+                    Problem::KeyVarValue { var: var.clone() },
+                )]),
+                (f, _) => StartError::Provider(f),
+            })?;
             Ok((e.name.clone(), Arc::new(p) as Arc<dyn Provider>))
         })
         .collect()
@@ -375,6 +386,22 @@ mod tests {
                 "PM now speaks through default, was gone."
             ]
         );
+    }
+
+    #[test]
+    fn a_key_that_cannot_be_sent_is_located_at_its_variable_never_shown() {
+        let eps = [endpoint("hosted", "https://x/v1", Some("HOSTED_KEY"))];
+        let used: Vec<&Endpoint> = eps.iter().collect();
+        let env = |_: &str| Some("sk-live-XYZ\nsecond".to_string());
+        let Err(StartError::Files(e)) = providers(&used, &Config::default(), env, Duration::ZERO) else {
+            panic!("a key with a newline must stop the start, located");
+        };
+        let shown = e[0].to_string();
+        assert_eq!(
+            shown,
+            "config.yaml:7: `bmad.llm.endpoints.hosted.api_key_env`: the key in the environment variable `HOSTED_KEY` cannot be sent (it holds a newline or another control character)"
+        );
+        assert!(providers(&used, &Config::default(), |_: &str| Some("sk-1".into()), Duration::ZERO).is_ok());
     }
 
     #[test]

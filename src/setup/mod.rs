@@ -191,7 +191,7 @@ fn endpoints_of(
         key: e.api_key_env.as_deref().and_then(key_of),
     }));
     notices.extend(endpoints::shared_urls(&keyed).iter().map(|w| w.say(lang)));
-    endpoints::providers(&used, config, env_nonempty, min_backoff()).map_err(StartError::Provider)
+    endpoints::providers(&used, config, env_nonempty, min_backoff())
 }
 
 pub(crate) fn output_dir(cli: &Cli) -> PathBuf {
