@@ -33,6 +33,7 @@ pub(crate) fn sample() -> Session {
             base_url: None,
             context_tokens: Some(4096),
             lowered_context_tokens: None,
+            endpoints: Default::default(),
         },
     };
     let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {

@@ -13,7 +13,7 @@ use crate::engine::prompts::HistoryView;
 use crate::i18n::Say;
 use crate::llm::ChatMessage;
 use crate::roster::agents::Agent;
-use crate::session::{Turn, TurnKind};
+use crate::session::{ProviderRecord, Turn, TurnKind};
 
 /// What building prompts keeps between calls, worked out again from a turn
 /// placed before its end (`forget_from`).
@@ -109,7 +109,6 @@ impl Party {
                 None => "the default for this endpoint",
             };
             tracing::info!(window = self.room.budget.window, source, "context window");
-            self.keep_lowered_window();
         }
         for s in &mut self.room.servers {
             let Some(probe) = s.window_probe.take() else { continue };
@@ -118,18 +117,24 @@ impl Party {
             }
             tracing::info!(endpoint = %s.name, window = s.budget.window, "context window");
         }
+        self.keep_lowered_window();
         self.record_window();
     }
 
-    /// A window the server taught by refusing a longer prompt holds for the
-    /// rest of the session, resumed or not, while the model is the same: at
-    /// the resume, and again once the server's own answer has come in.
+    /// A window a server taught by refusing a longer prompt holds for the
+    /// rest of the session, resumed or not, while its model and address
+    /// are the same (the default's and each named endpoint's apart): at the
+    /// resume, and again once the servers' own answers have come in.
     pub(super) fn keep_lowered_window(&mut self) {
         let p = &self.session.fm.provider;
-        let Some(lowered) = p.lowered_context_tokens else { return };
-        let info = self.room.provider.info();
-        if p.model == info.model && p.base_url == info.base_url {
-            self.room.budget.window = self.room.budget.window.min(lowered);
+        if let Some(w) = kept_window(p, &self.room.provider.info()) {
+            self.room.budget.window = self.room.budget.window.min(w);
+        }
+        for s in &mut self.room.servers {
+            let Some(w) = p.endpoints.get(&s.name).and_then(|r| kept_window(r, &s.provider.info())) else {
+                continue;
+            };
+            s.budget.window = s.budget.window.min(w);
         }
     }
 
@@ -154,11 +159,33 @@ impl Party {
             return;
         }
         self.room.budget_of_mut(endpoint).window = window;
-        if self.room.server(endpoint).is_none() {
-            self.session.fm.provider.lowered_context_tokens = Some(window);
-            self.record_window();
+        match self.room.server(endpoint).map(|s| (s.name.clone(), s.provider.info())) {
+            Some((name, info)) => {
+                let record = ProviderRecord {
+                    kind: info.kind,
+                    model: info.model,
+                    base_url: info.base_url,
+                    context_tokens: Some(window),
+                    lowered_context_tokens: Some(window),
+                    endpoints: Default::default(),
+                };
+                self.session.fm.provider.endpoints.insert(name, record);
+            }
+            None => {
+                self.session.fm.provider.lowered_context_tokens = Some(window);
+                self.record_window();
+            }
         }
-        let text = crate::i18n::Room::PromptsShrunk { window, before }.say(self.room.lang);
+        // In a room of several servers the facilitator is told which one.
+        let text = match self.room.servers.is_empty() {
+            true => crate::i18n::Room::PromptsShrunk { window, before }.say(self.room.lang),
+            false => crate::i18n::Room::PromptsShrunkOn {
+                endpoint: endpoint.unwrap_or(crate::config::DEFAULT_ENDPOINT),
+                window,
+                before,
+            }
+            .say(self.room.lang),
+        };
         self.notice(crate::engine::NoticeKind::Warning, text).await;
     }
 
@@ -321,6 +348,13 @@ impl Party {
             _ => turns[start..].to_vec(),
         }
     }
+}
+
+/// The window a session's record of a server keeps for it now: the one it
+/// taught, while the server has the same model and address.
+fn kept_window(record: &ProviderRecord, now: &crate::llm::ProviderInfo) -> Option<u32> {
+    let same = record.model == now.model && record.base_url == now.base_url;
+    record.lowered_context_tokens.filter(|_| same)
 }
 
 #[cfg(test)]

@@ -96,6 +96,7 @@ impl Party {
                 base_url: info.base_url,
                 context_tokens: Some(room.budget.window),
                 lowered_context_tokens: None,
+                endpoints: Default::default(),
             },
         };
         let store = SessionStore::create(&room.sessions_dir, &topic, now);

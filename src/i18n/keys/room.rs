@@ -28,6 +28,12 @@ pub(crate) enum Room<'a> {
         window: u32,
         before: u32,
     },
+    /// `PromptsShrunk` in a room of several endpoints: which one's server.
+    PromptsShrunkOn {
+        endpoint: &'a str,
+        window: u32,
+        before: u32,
+    },
     ServerUnreachable {
         url: &'a str,
         cause: &'a str,
