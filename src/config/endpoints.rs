@@ -10,6 +10,7 @@ use serde_saphyr::Spanned;
 use super::load::Checker;
 use super::{valid_id, Endpoint};
 use crate::i18n::Problem;
+use crate::source::SourceError;
 
 /// The name that always means the top-level `bmad.llm` endpoint: an agent
 /// (or `--endpoint`) may name it to speak through the default server.
@@ -28,19 +29,31 @@ pub(super) struct RawEndpoint {
     parallel_requests: S<Option<bool>>,
 }
 
-pub(super) type RawEndpoints = Option<Spanned<std::collections::BTreeMap<String, Spanned<RawEndpoint>>>>;
+/// The layer's `endpoints`: absent (the earlier layers' stay), null (none
+/// from now on, as an explicit null resets any key), or a map.
+pub(super) type RawEndpoints = Option<Spanned<Option<std::collections::BTreeMap<String, Spanned<RawEndpoint>>>>>;
+
+/// A key that is present, null or not: serde's `Option` would read an
+/// explicit null as absent, and null must reset (drop) the earlier layers'.
+pub(super) fn present<'de, D: serde::Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
 
 /// Checks the layer's endpoints into `into` (a name given again replaces
-/// the earlier one); `default_cap` is the default endpoint's reply cap.
-pub(super) fn check(raw: &RawEndpoints, into: &mut Vec<Endpoint>, default_cap: u32, ck: &mut Checker) {
-    let Some(map) = raw else { return };
-    for (name, def) in &map.value {
+/// the earlier one; `endpoints: null` drops the earlier layers' ones).
+pub(super) fn check(raw: &RawEndpoints, into: &mut Vec<Endpoint>, ck: &mut Checker) {
+    let Some(Spanned { value: map, .. }) = raw else { return };
+    let Some(map) = map else {
+        into.clear();
+        return;
+    };
+    for (name, def) in map {
         let key = format!("bmad.llm.endpoints.{name}");
         if !valid_id(name) || name.eq_ignore_ascii_case(DEFAULT_ENDPOINT) {
             ck.fail_at(&key, Some(def), Problem::EndpointName);
             continue;
         }
-        if let Some(e) = endpoint(name, &key, &def.value, default_cap, ck) {
+        if let Some(e) = endpoint(name, &key, &def.value, ck) {
             let e = Endpoint {
                 line: Some(def.referenced.line()),
                 ..e
@@ -61,8 +74,22 @@ fn variable_name(v: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// Each endpoint's window against its reply cap (its own, else the
+/// default endpoint's), once every layer is merged: a later layer may
+/// change either. Located at the endpoint's definition.
+pub(crate) fn check_windows(llm: &super::LlmConfig) -> Result<(), SourceError> {
+    for e in &llm.endpoints {
+        let Some(n) = e.context_tokens else { continue };
+        if n < 1024 || n <= e.reply_max_tokens.unwrap_or(llm.reply_max_tokens) * 2 {
+            let key = format!("bmad.llm.endpoints.{}.context_tokens", e.name);
+            return Err(SourceError::new(e.file.clone(), e.line, &key, Problem::ContextTokens));
+        }
+    }
+    Ok(())
+}
+
 /// One endpoint's values checked, each problem at its own line.
-fn endpoint(name: &str, key: &str, d: &RawEndpoint, default_cap: u32, ck: &mut Checker) -> Option<Endpoint> {
+fn endpoint(name: &str, key: &str, d: &RawEndpoint, ck: &mut Checker) -> Option<Endpoint> {
     let Some(url) = &d.base_url else {
         ck.fail_at(&format!("{key}.base_url"), None::<&Spanned<()>>, Problem::EndpointNeedsUrl);
         return None;
@@ -89,11 +116,6 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, default_cap: u32, ck: &mut C
         ck.at_least(&format!("{key}.reply_max_tokens"), d.reply_max_tokens.as_ref(), cap, 32);
     }
     let context_tokens = d.context_tokens.as_ref().and_then(|s| s.value);
-    if let Some(n) = context_tokens {
-        if n < 1024 || n <= reply_max_tokens.unwrap_or(default_cap) * 2 {
-            ck.fail_at(&format!("{key}.context_tokens"), d.context_tokens.as_ref(), Problem::ContextTokens);
-        }
-    }
     Some(Endpoint {
         name: name.to_string(),
         base_url,
@@ -225,6 +247,44 @@ mod tests {
         // tokens is not a token.
         let e = parse("bmad:\n  llm:\n    context_tokens: 600\n").unwrap_err();
         assert!(e.snippet.is_some_and(|s| s.contains("context_tokens: 600")));
+    }
+
+    #[test]
+    fn endpoints_null_in_a_later_layer_drops_the_earlier_ones() {
+        let base = parse(TWO).unwrap();
+        let over = "bmad:\n  llm:\n    endpoints: null\n";
+        let c = Config::parse_onto(base.clone(), over, "project.yaml", &Overrides::default()).unwrap();
+        assert!(c.llm.endpoints.is_empty());
+        let absent = "bmad:\n  llm:\n    model: m\n";
+        let c = Config::parse_onto(base, absent, "project.yaml", &Overrides::default()).unwrap();
+        assert_eq!(c.llm.endpoints.len(), 2, "a layer that says nothing keeps them");
+    }
+
+    #[test]
+    fn an_endpoints_window_is_checked_against_the_merged_reply_cap() {
+        // Fine in its own layer (the default cap 400), too small once a
+        // later layer raises the cap it falls back to.
+        let base = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, context_tokens: 2048 }\n").unwrap();
+        let over = "bmad:\n  llm:\n    reply_max_tokens: 1500\n";
+        let c = Config::parse_onto(base.clone(), over, "project.yaml", &Overrides::default()).unwrap();
+        let e = super::check_windows(&c.llm).unwrap_err();
+        assert_eq!(
+            (e.file.as_str(), e.line, e.key.as_str()),
+            ("config.yaml", Some(4), "bmad.llm.endpoints.a.context_tokens")
+        );
+        // Too small in its own layer, fine once a later one lowers the cap.
+        let base = parse("bmad:\n  llm:\n    reply_max_tokens: 800\n").unwrap();
+        let mid = "bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, context_tokens: 1500 }\n";
+        let c = Config::parse_onto(base, mid, "user.yaml", &Overrides::default()).unwrap();
+        assert!(super::check_windows(&c.llm).is_err());
+        let c = Config::parse_onto(
+            c,
+            "bmad:\n  llm:\n    reply_max_tokens: 300\n",
+            "project.yaml",
+            &Overrides::default(),
+        )
+        .unwrap();
+        assert!(super::check_windows(&c.llm).is_ok());
     }
 
     #[test]

@@ -117,6 +117,7 @@ struct RawLlm {
     prompt_layout: S<PromptLayout>,
     warm_up: S<WarmUp>,
     parallel_requests: S<Option<bool>>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     endpoints: super::endpoints::RawEndpoints,
 }
 
@@ -166,8 +167,17 @@ impl Checker<'_> {
 
 impl Config {
     /// Parses a config file's text. `file` names it in errors.
+    /// A file parsed alone is the whole config: the checks of merged
+    /// layers (`merged`) are made at once.
     pub fn parse(text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
-        Config::parse_onto(Config::default(), text, file, overrides)
+        Config::parse_onto(Config::default(), text, file, overrides)?.merged()
+    }
+
+    /// The config once every layer is read, with the checks that need all
+    /// of them (an endpoint's window against the cap it falls back to).
+    pub(crate) fn merged(self) -> Result<Config, SourceError> {
+        super::endpoints::check_windows(&self.llm)?;
+        Ok(self)
     }
 
     /// Parses a config file's text over `base`: the keys it sets replace
@@ -431,7 +441,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
         lc.base_url = Some(u.clone());
     }
     llm_values(l, overrides, lc, ck);
-    super::endpoints::check(&l.endpoints, &mut lc.endpoints, lc.reply_max_tokens, ck);
+    super::endpoints::check(&l.endpoints, &mut lc.endpoints, ck);
 }
 
 /// The endpoint's address, the model names, the call's numbers in range.

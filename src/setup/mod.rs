@@ -89,10 +89,11 @@ pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, 
     if let Some(user) = crate::config::user::existing() {
         config = Config::load_onto(config, &user, &none)?;
     }
-    Ok(match project {
+    let config = match project {
         Some(f) => Config::parse_onto(config, &f.text, &f.path, &overrides)?,
         None => Config::parse_onto(config, "", "config.yaml", &overrides)?,
-    })
+    };
+    Ok(config.merged()?)
 }
 
 pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartError> {
