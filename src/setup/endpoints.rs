@@ -91,7 +91,8 @@ pub(crate) fn assign(agents: &mut [Agent], named: &Named, endpoints: &[Endpoint]
         } else if let Some((_, party)) = named.assigned.iter().find(|(id, _)| *id == a.id) {
             SourceError::new(party.clone(), None, "members", why)
         } else {
-            SourceError::new(a.source.clone(), None, "endpoint", why)
+            let from = a.endpoint_from.clone().unwrap_or_else(|| a.source.clone());
+            SourceError::new(from, None, "endpoint", why)
         });
     }
     if problems.is_empty() {
