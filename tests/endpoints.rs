@@ -64,11 +64,11 @@ fn messages(events: &[Event], round: u32) -> Vec<String> {
         .collect()
 }
 
-fn failed(events: &[Event]) -> Vec<(String, u32)> {
+fn failed_with_cause(events: &[Event]) -> Vec<(String, u32, String)> {
     events
         .iter()
         .filter_map(|e| match e {
-            Event::AgentFailed { agent, round, .. } => Some((agent.clone(), *round)),
+            Event::AgentFailed { agent, round, cause } => Some((agent.clone(), *round, cause.clone())),
             _ => None,
         })
         .collect()
@@ -111,7 +111,7 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
         provider_with(OpenAiSettings {
             api_key: "hosted-key".into(),
             model: "hosted-model".into(),
-            retry_window: Duration::from_secs(2),
+            retry_window: Duration::from_secs(4),
             ..settings(&remote)
         }),
     )];
@@ -122,6 +122,11 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
     }
     let ask = "Ingrid, Kofi and Maya, what next?";
     let down = remote.clone();
+    let marks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mark = |marks: &std::sync::Arc<std::sync::Mutex<Vec<std::time::Instant>>>| {
+        let marks = marks.clone();
+        Step::Do(Box::new(move || marks.lock().unwrap().push(std::time::Instant::now())))
+    };
     let script = vec![
         Step::Say("Ingrid, Kofi and Maya: how do we plan the on-call rotation?"),
         Step::Say(ask),
@@ -133,6 +138,11 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
                 down: Duration::from_secs(60),
             }])
         })),
+        Step::Say(ask),
+        // The rounds after: the gone server's agents are not asked.
+        mark(&marks),
+        Step::Say(ask),
+        mark(&marks),
         Step::Say(ask),
     ];
     let events = party.run(script).await;
@@ -185,14 +195,32 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
         "the default server's prompts are not held to it"
     );
     // The round the named server died in: its first agent waited out the
-    // window and failed, the second was not made to wait again, and the
-    // default endpoint's agent finished the round.
-    let f = failed(&events);
-    assert_eq!(f.len(), 1, "{f:?}");
-    let (who, round) = &f[0];
-    assert!(["architect", "analyst"].contains(&who.as_str()), "{who}");
-    assert_eq!(messages(&events, *round), ["Kofi"]);
+    // window and failed, the second was not made to wait again (told at
+    // once), and the default endpoint's agent finished the round. The two
+    // rounds after ask nobody on it, each told, and wait for nothing.
+    let f = failed_with_cause(&events);
+    let round = f[0].1;
     assert_eq!(messages(&events, round - 1).len(), 3);
+    let not_asked = |r: u32| {
+        f.iter()
+            .filter(|(_, fr, cause)| *fr == r && cause.contains("not asked: the server of endpoint `hosted`"))
+            .count()
+    };
+    assert_eq!(f.iter().filter(|(_, r, _)| *r == round).count(), 2, "{f:?}");
+    assert_eq!(not_asked(round), 1, "{f:?}");
+    for r in [round + 1, round + 2] {
+        assert_eq!(not_asked(r), 2, "both hosted agents told in round {r}: {f:?}");
+        assert_eq!(messages(&events, r), ["Kofi"]);
+    }
+    assert!(
+        f.iter().all(|(who, _, _)| ["architect", "analyst"].contains(&who.as_str())),
+        "{f:?}"
+    );
+    let when = format!("since round {round}; it is asked again in round {}", round + 3);
+    assert!(f.iter().any(|(_, r, c)| *r == round + 1 && c.contains(&when)), "{when}: {f:?}");
+    let marks = marks.lock().unwrap();
+    let after = marks[1] - marks[0];
+    assert!(after < Duration::from_secs(3), "the round after waited {after:?}");
     // The session file says which endpoint and model wrote each reply.
     let s = load(&session_file(&events));
     let via: Vec<(&str, Option<&str>, Option<&str>)> = s

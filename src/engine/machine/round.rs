@@ -61,13 +61,10 @@ impl Tally {
         self.proposal.is_none() && !self.quit && !self.interrupted
     }
 
-    /// The speakers whose server has not been found gone this round.
-    fn reachable(&self, speakers: Vec<Agent>) -> Vec<Agent> {
-        let (left, skipped): (Vec<Agent>, Vec<Agent>) = speakers.into_iter().partition(|a| !self.gone.contains(&a.endpoint));
-        for a in &skipped {
-            tracing::info!(agent = %a.id, endpoint = ?a.endpoint, "its server is gone: not asked this round");
-        }
-        left
+    /// The speakers whose server has not been found gone, and the others
+    /// (reported, not asked).
+    fn reachable(&self, speakers: Vec<Agent>) -> (Vec<Agent>, Vec<Agent>) {
+        speakers.into_iter().partition(|a| !self.gone.contains(&a.endpoint))
     }
 }
 
@@ -125,10 +122,21 @@ impl Party {
         };
         // The host reads what the facilitator wrote (not a push, not [C]).
         let read = floor.message.clone().filter(|_| matches!(input, RoundInput::Message(_)));
-        let mut tally = Tally::default();
+        // Named servers found gone in an earlier round stay gone until a
+        // later round asks them again (`servers::asked_in`).
+        let mut tally = Tally {
+            gone: self.room.gone_in(round),
+            ..Tally::default()
+        };
         let mut made = None;
         for group in self.room.round_mode.groups(picked.len()) {
-            let speakers = tally.reachable(picked[group].iter().map(|&i| self.room.agents[i].clone()).collect());
+            let (speakers, skipped) = tally.reachable(picked[group].iter().map(|&i| self.room.agents[i].clone()).collect());
+            // In a room of one server, the round that found it gone ends
+            // with the room's own notice (`close_round`): nobody to tell apart.
+            let several = !self.room.servers.is_empty();
+            for agent in skipped.iter().filter(|_| several) {
+                self.report_not_asked(round, agent).await;
+            }
             if speakers.is_empty() {
                 continue;
             }
@@ -360,6 +368,10 @@ impl Party {
         tally.quit |= matches!(reply, Reply::Quit { .. });
         tally.yielded.speakers += 1;
         let gone = matches!(reply, Reply::Unreachable(_));
+        // Any answer but silence for the whole retry window: the server is there.
+        if !matches!(reply, Reply::Interrupted { .. } | Reply::Quit { .. }) {
+            self.room.heard_from(agent.endpoint.as_deref(), round, gone);
+        }
         match reply {
             Reply::Completed {
                 raw,
@@ -410,6 +422,19 @@ impl Party {
             }
         }
         (true, None)
+    }
+
+    /// A speaker whose server was found gone is not asked (it would wait
+    /// out the retry window again, and the room behind it): the facilitator
+    /// sees it fail at once, with the endpoint and the round it is asked
+    /// again. Not counted as a failed call: nothing was sent.
+    async fn report_not_asked(&mut self, round: u32, agent: &Agent) {
+        let endpoint = agent.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
+        let since = self.room.down_since(agent.endpoint.as_deref()).unwrap_or(round);
+        let again = since + super::servers::ASK_GONE_EVERY;
+        let cause = crate::i18n::Room::EndpointGone { endpoint, since, again }.say(self.room.lang);
+        tracing::info!(agent = %agent.id, endpoint, since, "its server is gone: not asked this round");
+        self.record_failure(round, agent, cause).await;
     }
 
     /// A reply that completed, recorded: whether the round goes on (false:

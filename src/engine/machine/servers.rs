@@ -23,6 +23,21 @@ pub(super) struct Server {
     pub(super) window_probe: Option<JoinHandle<Option<u32>>>,
     /// Its answer about itself and its models, while it is awaited.
     pub(super) check: Option<JoinHandle<Option<EndpointCheck>>>,
+    /// The round its server was last found gone (a call waited out the
+    /// whole retry window) and has not answered since.
+    pub(super) down_since: Option<u32>,
+}
+
+/// A server found gone is asked again (by its first speaker) every this
+/// many rounds; in the rounds between, its speakers are reported as not
+/// asked at once, so neither they nor the room wait its retry window.
+pub(super) const ASK_GONE_EVERY: u32 = 3;
+
+/// Whether the speakers of a server last found gone in `down_since` are
+/// asked in `round`: always when it was never found gone, else every
+/// `ASK_GONE_EVERY` rounds after (one call tells whether it is back).
+pub(super) fn asked_in(down_since: Option<u32>, round: u32) -> bool {
+    down_since.is_none_or(|d| round > d && (round - d) % ASK_GONE_EVERY == 0)
 }
 
 /// The servers of the named endpoints the room speaks through, each
@@ -43,6 +58,7 @@ pub(super) fn servers(providers: Vec<(String, Arc<dyn Provider>)>, llm: &LlmConf
                 budget: Budget::new(window, reply),
                 window_probe: None,
                 check: None,
+                down_since: None,
             }
         })
         .collect()
@@ -78,6 +94,27 @@ impl Room {
         }
     }
 
+    /// The named endpoints whose speakers are not asked in `round`: their
+    /// server was found gone and this is not a round to ask it again.
+    pub(super) fn gone_in(&self, round: u32) -> Vec<Option<String>> {
+        let gone = self.servers.iter().filter(|s| !asked_in(s.down_since, round));
+        gone.map(|s| Some(s.name.clone())).collect()
+    }
+
+    /// What a call through `endpoint` in `round` told of its server: gone
+    /// (the whole retry window without an answer), or there (any answer).
+    pub(super) fn heard_from(&mut self, endpoint: Option<&str>, round: u32, gone: bool) {
+        let Some(s) = self.servers.iter_mut().find(|s| Some(s.name.as_str()) == endpoint) else {
+            return;
+        };
+        s.down_since = gone.then_some(round);
+    }
+
+    /// The round a named endpoint's server was last found gone.
+    pub(super) fn down_since(&self, endpoint: Option<&str>) -> Option<u32> {
+        self.server(endpoint).and_then(|s| s.down_since)
+    }
+
     /// The named endpoint's definition in the config.
     pub(super) fn endpoint_def(&self, endpoint: Option<&str>) -> Option<&Endpoint> {
         let name = endpoint?;
@@ -111,5 +148,12 @@ mod tests {
         );
         assert!(!runs_together(Some(false), Some("https://api.openai.com/v1")));
         assert!(runs_together(None, None), "the rehearsal");
+    }
+
+    #[test]
+    fn a_gone_server_is_asked_again_every_third_round_only() {
+        assert!(asked_in(None, 1) && asked_in(None, 9));
+        let asked: Vec<u32> = (5..=12).filter(|&r| asked_in(Some(5), r)).collect();
+        assert_eq!(asked, [8, 11]);
     }
 }
