@@ -37,10 +37,6 @@ mod tests {
         assert_eq!(round_mode(None, true, true), RoundMode::Hybrid, "the rehearsal");
         assert_eq!(round_mode(Some(RoundMode::Parallel), local, false), RoundMode::Parallel);
         assert_eq!(round_mode(Some(RoundMode::Sequential), hosted, false), RoundMode::Sequential);
-        // A hosted server beside a local one that takes one request at a
-        // time: the local one decides.
-        assert_eq!(round_mode(None, hosted && local, false), RoundMode::Sequential);
-        let parallel_local = runs_together(Some(true), Some("http://127.0.0.1:8080/v1"));
-        assert_eq!(round_mode(None, hosted && parallel_local, false), RoundMode::Hybrid);
+        // Several servers: `servers::all_run_together` decides `together`.
     }
 }
