@@ -74,6 +74,13 @@ fn variable_name(v: &str) -> bool {
     chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_') && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
+/// The model an agent speaks with: its own, else (on a named endpoint,
+/// `named` is Some) that endpoint's, else the default endpoint's. None: the
+/// one its server lists (a named endpoint without `model`, or nothing named).
+pub(crate) fn model_of(own: Option<&str>, named: Option<Option<&str>>, default: Option<&str>) -> Option<String> {
+    own.or(named.unwrap_or(default)).map(str::to_string)
+}
+
 /// Each endpoint's window against its reply cap (its own, else the
 /// default endpoint's), once every layer is merged: a later layer may
 /// change either. Located at the endpoint's definition.
@@ -266,7 +273,7 @@ mod tests {
         // later layer raises the cap it falls back to.
         let base = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, context_tokens: 2048 }\n").unwrap();
         let over = "bmad:\n  llm:\n    reply_max_tokens: 1500\n";
-        let c = Config::parse_onto(base.clone(), over, "project.yaml", &Overrides::default()).unwrap();
+        let c = Config::parse_onto(base, over, "project.yaml", &Overrides::default()).unwrap();
         let e = super::check_windows(&c.llm).unwrap_err();
         assert_eq!(
             (e.file.as_str(), e.line, e.key.as_str()),
@@ -285,6 +292,20 @@ mod tests {
         )
         .unwrap();
         assert!(super::check_windows(&c.llm).is_ok());
+    }
+
+    #[test]
+    fn an_agents_model_is_its_own_else_its_endpoints_else_the_defaults() {
+        use super::model_of;
+        assert_eq!(model_of(Some("a"), Some(Some("e")), Some("d")).as_deref(), Some("a"));
+        assert_eq!(model_of(None, Some(Some("e")), Some("d")).as_deref(), Some("e"));
+        assert_eq!(
+            model_of(None, Some(None), Some("d")),
+            None,
+            "a named endpoint's server lists its own"
+        );
+        assert_eq!(model_of(None, None, Some("d")).as_deref(), Some("d"));
+        assert_eq!(model_of(None, None, None), None);
     }
 
     #[test]

@@ -194,11 +194,11 @@ pub(crate) fn unset_keys(used: &[&Endpoint], env: impl Fn(&str) -> Option<String
 }
 
 /// One server as the same-address check sees it: its name, address, and
-/// the variable its key is read from with the key (never shown).
+/// its key (compared, never shown).
 pub(crate) struct Keyed {
     pub name: String,
     pub url: String,
-    pub key: Option<(String, String)>,
+    pub key: Option<String>,
 }
 
 /// Endpoints at one address that send different keys: most likely one of
@@ -208,8 +208,7 @@ pub(crate) fn shared_urls(servers: &[Keyed]) -> Vec<Start> {
     let mut out = Vec::new();
     for (i, a) in servers.iter().enumerate() {
         for b in &servers[i + 1..] {
-            let keys = |k: &Option<(String, String)>| k.as_ref().map(|(_, v)| v.clone());
-            if norm(&a.url) == norm(&b.url) && keys(&a.key) != keys(&b.key) {
+            if norm(&a.url) == norm(&b.url) && a.key != b.key {
                 out.push(Start::SameUrlOtherKeys {
                     url: crate::text::shown_url(&a.url),
                     first: a.name.clone(),
@@ -424,7 +423,7 @@ mod tests {
     }
 
     #[test]
-    fn only_endpoints_in_use_need_their_key_and_the_key_is_never_shown() {
+    fn only_endpoints_in_use_need_their_key_located_at_its_variable() {
         let eps = [
             endpoint("hosted", "https://x/v1", Some("HOSTED_KEY")),
             endpoint("spare", "https://y/v1", Some("SPARE_KEY")),
@@ -447,7 +446,7 @@ mod tests {
         let keyed = |name: &str, url: &str, key: Option<&str>| Keyed {
             name: name.into(),
             url: url.into(),
-            key: key.map(|k| (format!("{name}_KEY"), k.to_string())),
+            key: key.map(String::from),
         };
         let w = shared_urls(&[
             keyed("default", "https://api.openai.com/v1", Some("sk-a")),

@@ -177,7 +177,7 @@ fn endpoints_of(
     if !unset.is_empty() {
         return Err(StartError::Files(unset));
     }
-    let key_of = |var: &str| env_nonempty(var).map(|k| (var.to_string(), k));
+    let key_of = |var: &str| env_nonempty(var);
     let mut keyed: Vec<endpoints::Keyed> = Vec::new();
     if let Some(url) = default.base_url.clone() {
         keyed.push(endpoints::Keyed {
@@ -462,11 +462,8 @@ pub(crate) fn speaks_through(cli: &Cli, room: &mut Roster, lang: Lang) -> Result
         .map(|a| {
             let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
             let endpoint = a.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
-            let model = match (&a.model, def) {
-                (Some(m), _) => Some(m.clone()),
-                (None, Some(e)) => e.model.clone(),
-                (None, None) => default_model.clone(),
-            };
+            let named = def.map(|e| e.model.as_deref());
+            let model = crate::config::model_of(a.model.as_deref(), named, default_model.as_deref());
             let model = model.unwrap_or_else(|| crate::i18n::Printed::ServersModel.say(lang));
             crate::i18n::Printed::Through { endpoint, model: &model }.say(lang)
         })

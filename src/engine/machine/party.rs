@@ -389,15 +389,13 @@ impl Party {
         interrupted: bool,
         latency: Option<Latency>,
     ) {
+        // The providers know their endpoint's model (named or listed).
+        let named = self.room.server(agent.endpoint.as_deref()).map(|s| s.provider.info().model);
+        let default = self.room.provider.info().model;
         let turn = Turn {
             latency,
             endpoint: agent.endpoint.clone(),
-            model: Some(
-                agent
-                    .model
-                    .clone()
-                    .unwrap_or_else(|| self.room.provider_of(agent.endpoint.as_deref()).info().model),
-            ),
+            model: crate::config::model_of(agent.model.as_deref(), named.as_deref().map(Some), Some(&default)),
             ..self.new_turn(round, kind, Some(agent), text, interrupted)
         };
         self.place(turn);

@@ -128,7 +128,6 @@ pub(crate) enum Printed<'a> {
     AgentsInRoom {
         n: usize,
     },
-    /// After a party's cast: members no agent answers to.
     /// `--list-agents`: the endpoint an agent speaks through and its model.
     Through {
         endpoint: &'a str,
@@ -136,6 +135,7 @@ pub(crate) enum Printed<'a> {
     },
     /// The model of an endpoint that names none: the one its server lists.
     ServersModel,
+    /// After a party's cast: members no agent answers to.
     MembersNotFound {
         missing: &'a str,
     },
