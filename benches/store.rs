@@ -59,6 +59,8 @@ fn session(messages: usize) -> Session {
             ),
             interrupted: false,
             latency: None,
+            endpoint: None,
+            model: None,
         })
         .collect();
     Session { fm, turns }

@@ -49,6 +49,9 @@ pub(crate) struct Cli {
     /// OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (else OPENAI_BASE_URL or the config).
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
+    /// Which endpoint an agent speaks through: AGENT=NAME, NAME one of bmad.llm.endpoints or `default`; repeatable.
+    #[arg(long = "endpoint", value_name = "AGENT=NAME")]
+    pub endpoint: Vec<String>,
     /// Language of the program's own text.
     #[arg(long, value_enum)]
     pub lang: Option<Lang>,
@@ -286,6 +289,10 @@ const HELP_ZH: &[(&str, &str)] = &[
     (
         "base_url",
         "OpenAI 兼容的服务地址，例如 http://localhost:11434/v1（否则用 OPENAI_BASE_URL 或配置）",
+    ),
+    (
+        "endpoint",
+        "某个智能体通过哪个服务端点发言：AGENT=NAME，NAME 为 bmad.llm.endpoints 中的名字或 `default`；可重复",
     ),
     ("lang", "程序自身文字的语言"),
     ("user_name", "主持人的名字（默认：BMAD 项目的 user_name 或 $USER）"),

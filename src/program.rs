@@ -56,18 +56,19 @@ fn startup_lang(cli: &Cli) -> Lang {
 /// `lang`, the start-up language.
 fn listing(cli: &Cli, lang: Lang) -> Option<ExitCode> {
     let listed = if cli.list_agents {
-        setup::load_room(cli).map(|mut room| {
+        setup::load_room(cli).and_then(|mut room| {
             let lang = setup::listing_lang(cli, &room);
             room.in_language(lang);
-            print!("{}", roster::list_agents(&room, lang));
-            ExitCode::from(
+            let via = setup::speaks_through(cli, &mut room, lang)?;
+            print!("{}", roster::list_agents(&room, lang, &via));
+            Ok(ExitCode::from(
                 if room.agents.is_empty() {
                     ExitStatus::Usage
                 } else {
                     ExitStatus::Ended
                 }
                 .code(),
-            )
+            ))
         })
     } else if cli.list_parties {
         setup::list_parties(cli).map(|text| {

@@ -452,3 +452,66 @@ async fn nothing_is_read_ahead_when_warm_up_is_off() {
         .await;
     assert!(server.read_aheads().is_empty());
 }
+
+#[tokio::test]
+async fn a_named_endpoints_lowered_window_is_its_own_kept_and_resumed() {
+    let refused = Arc::new(Mutex::new(0usize));
+    let named = FakeOpenAi::start(refusing(1100, "llama.cpp", refused.clone())).await;
+    let default = FakeOpenAi::varied().await;
+    let on_named = |party: &mut Party| {
+        party.config.llm.context_tokens = Some(32_768);
+        party.config.llm.reply_max_tokens = 200;
+        party.config.party.max_rounds = 30;
+        party.config.party.warn_at_rounds = 28;
+        party.config.llm.endpoints = vec![bmad_party::config::Endpoint {
+            name: "box".into(),
+            base_url: named.base_url(),
+            model: Some("box-model".into()),
+            api_key_env: None,
+            // The config claims a far larger window than the server has.
+            context_tokens: Some(32_768),
+            reply_max_tokens: None,
+            parallel_requests: None,
+            file: "config.yaml".into(),
+            line: Some(4),
+            key_line: None,
+        }];
+        let settings = bmad_party::llm::OpenAiSettings {
+            model: "box-model".into(),
+            ..settings(&named)
+        };
+        party.endpoints = vec![("box".into(), provider_with(settings))];
+        for a in &mut party.agents {
+            a.endpoint = Some("box".into());
+        }
+    };
+    let mut party = Party::new(&default);
+    on_named(&mut party);
+    let mut script: Vec<Step> = MESSAGES[..6].iter().map(|m| Step::Say(m)).collect();
+    script.push(Step::Cmd(bmad_party::engine::Command::Quit));
+    let events = party.run(script).await;
+    let first = *refused.lock().unwrap();
+    assert!(first >= 1, "the first sitting met the named server's window");
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, Event::Notice { text, .. } if text.contains("The server of endpoint `box` refused a prompt"))),
+        "the facilitator is told which server"
+    );
+    let file = session_file(&events);
+    let p = load(&file).fm.provider;
+    assert_eq!(p.lowered_context_tokens, None, "the default server taught nothing");
+    let kept = &p.endpoints["box"];
+    let lowered = kept.lowered_context_tokens.expect("saved for the endpoint");
+    assert!(lowered < 32_768, "{lowered}");
+    assert_eq!((kept.model.as_str(), kept.base_url.clone()), ("box-model", Some(named.base_url())));
+
+    let mut again = Party::new(&default);
+    on_named(&mut again);
+    again.dir = party.dir;
+    again.resume = Some(file.clone());
+    let more = again.run(MESSAGES[6..10].iter().map(|m| Step::Say(m)).collect()).await;
+    assert_eq!(*refused.lock().unwrap(), first, "no prompt refused after the resume");
+    assert!(rounds(&more).len() >= 4);
+    assert_eq!(load(&file).fm.provider.endpoints["box"].lowered_context_tokens, Some(lowered));
+}

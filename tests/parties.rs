@@ -377,3 +377,38 @@ async fn a_reply_that_reads_the_scene_back_loses_that_sentence() {
         assert_eq!(text.trim(), "Ship it behind a flag.", "the scene is staging, not a reply");
     }
 }
+
+#[tokio::test]
+async fn an_unknown_endpoint_in_a_bmad_customization_is_located_there_not_in_the_agent_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toml/_bmad");
+    copy_dir(&fixture, &root.join("_bmad"));
+    std::fs::create_dir_all(root.join("_bmad/core/bmad-party-mode")).unwrap();
+    let custom = format!(
+        "{PARTY_MODE_TOML}\n[[workflow.party_members]]\ncode = \"architect\"\nendpoint = \"nowhere\"\n\n[[workflow.party_groups]]\nid = \"split\"\nmembers = [\"sec-hawk@elsewhere\", \"architect\"]\n"
+    );
+    std::fs::write(root.join("_bmad/core/bmad-party-mode/customize.toml"), custom).unwrap();
+    let server = server().await;
+    let mut c = party(root);
+    c.env("OPENAI_BASE_URL", server.base_url())
+        .env("OPENAI_API_KEY", "test")
+        .args(["--headless", "--party", "split", "Rate limits?"]);
+    let (code, _, stderr) = run_with_input(c, "").await;
+    assert_eq!(code, 2, "{stderr}");
+    let file = "_bmad/core/bmad-party-mode/customize.toml";
+    assert!(
+        stderr.contains(&format!(
+            "{file} [workflow.party_members[1]]: `endpoint`: no endpoint named `nowhere`"
+        )),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(&format!(
+            "{file} [workflow.party_groups[2]]: `members`: no endpoint named `elsewhere`"
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("agents/"), "not the agent's file: {stderr}");
+    assert!(server.received().is_empty(), "nothing sent");
+}

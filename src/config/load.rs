@@ -116,6 +116,9 @@ struct RawLlm {
     context_tokens: S<Option<u32>>,
     prompt_layout: S<PromptLayout>,
     warm_up: S<WarmUp>,
+    parallel_requests: S<Option<bool>>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
+    endpoints: super::endpoints::RawEndpoints,
 }
 
 pub(super) struct Checker<'a> {
@@ -143,7 +146,7 @@ fn take<T: Clone>(slot: &S<T>, into: &mut T) {
 }
 
 impl Checker<'_> {
-    fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
+    pub(super) fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
         if value < min {
             self.fail_at(key, at, Problem::AtLeast { min: min.to_string() });
         }
@@ -164,8 +167,17 @@ impl Checker<'_> {
 
 impl Config {
     /// Parses a config file's text. `file` names it in errors.
+    /// A file parsed alone is the whole config: the checks of merged
+    /// layers (`merged`) are made at once.
     pub fn parse(text: &str, file: &str, overrides: &Overrides) -> Result<Config, SourceError> {
-        Config::parse_onto(Config::default(), text, file, overrides)
+        Config::parse_onto(Config::default(), text, file, overrides)?.merged()
+    }
+
+    /// The config once every layer is read, with the checks that need all
+    /// of them (an endpoint's window against the cap it falls back to).
+    pub(crate) fn merged(self) -> Result<Config, SourceError> {
+        super::endpoints::check_windows(&self.llm)?;
+        Ok(self)
     }
 
     /// Parses a config file's text over `base`: the keys it sets replace
@@ -207,7 +219,9 @@ impl Config {
         llm(&bmad.llm.unwrap_or_default(), overrides, &mut c.llm, &mut ck);
         match ck.errors.into_iter().next() {
             Some(mut err) => {
-                err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
+                if !crate::source::may_hold_secret(&err.key, &err.message) {
+                    err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
+                }
                 Err(err)
             }
             None => Ok(c),
@@ -413,6 +427,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
     take(&l.context_tokens, &mut lc.context_tokens);
     take(&l.prompt_layout, &mut lc.prompt_layout);
     take(&l.warm_up, &mut lc.warm_up);
+    take(&l.parallel_requests, &mut lc.parallel_requests);
     ck.at_least("bmad.llm.reply_max_tokens", l.reply_max_tokens.as_ref(), lc.reply_max_tokens, 32);
     if let Some(n) = lc.context_tokens {
         if n < 1024 || n <= lc.reply_max_tokens * 2 {
@@ -426,6 +441,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
         lc.base_url = Some(u.clone());
     }
     llm_values(l, overrides, lc, ck);
+    super::endpoints::check(&l.endpoints, &mut lc.endpoints, ck);
 }
 
 /// The endpoint's address, the model names, the call's numbers in range.

@@ -2,8 +2,10 @@
 //! positions so that a bad value is reported as file:line:column and key,
 //! not as a generic "invalid config".
 
+mod endpoints;
 mod load;
 mod parties;
+pub(crate) use endpoints::{model_of, DEFAULT_ENDPOINT};
 pub(crate) use parties::{valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
@@ -190,6 +192,35 @@ pub struct LlmConfig {
     /// Whether the server reads each agent's prompt so far while the
     /// facilitator writes (`engine::machine::warm`).
     pub warm_up: WarmUp,
+    /// Whether the default server runs several requests at once (llama.cpp
+    /// with `--parallel`, vLLM); None: guessed by its address.
+    pub parallel_requests: Option<bool>,
+    /// Named servers beside the default one (`bmad.llm.endpoints`).
+    pub endpoints: Vec<Endpoint>,
+}
+
+/// One named endpoint as the config defines it (`bmad.llm.endpoints`,
+/// read by `endpoints`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Endpoint {
+    pub name: String,
+    pub base_url: String,
+    /// None: the one the server lists (`llm::discovery`), as for the default.
+    pub model: Option<String>,
+    /// The environment variable holding its key; None: no key (a local server).
+    pub api_key_env: Option<String>,
+    /// Its model's window; None: asked of the server, else a default by kind.
+    pub context_tokens: Option<u32>,
+    /// The cap of one reply through it; None: the default endpoint's.
+    pub reply_max_tokens: Option<u32>,
+    /// Whether the server runs several requests at once; None: guessed by
+    /// its address (a local one does not).
+    pub parallel_requests: Option<bool>,
+    /// The config file and line it is defined at, for messages.
+    pub file: String,
+    pub line: Option<u64>,
+    /// The line of its `api_key_env`, for a key not found.
+    pub key_line: Option<u64>,
 }
 
 /// Whether agents' prompts are read ahead while the room waits for the
@@ -283,6 +314,8 @@ impl Default for Config {
                 context_tokens: None,
                 prompt_layout: PromptLayout::PersonaFirst,
                 warm_up: WarmUp::Auto,
+                parallel_requests: None,
+                endpoints: Vec::new(),
             },
             parties: Vec::new(),
         }

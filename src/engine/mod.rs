@@ -439,7 +439,12 @@ pub struct Setup {
     pub config: Config,
     pub workflow: Workflow,
     pub agents: Vec<Agent>,
+    /// The default endpoint's provider: the moderator's, the note-taker's,
+    /// the host's, and every agent's that names no endpoint.
     pub provider: Arc<dyn Provider>,
+    /// The providers of the named endpoints (`bmad.llm.endpoints`) the
+    /// room's agents speak through, by name.
+    pub endpoints: Vec<(String, Arc<dyn Provider>)>,
     pub lang: Lang,
     /// How agents are told to speak (`communication_language`).
     pub speech_language: String,

@@ -447,6 +447,8 @@ mod tests {
             text: text.into(),
             interrupted: false,
             latency: None,
+            endpoint: None,
+            model: None,
         }
     }
 

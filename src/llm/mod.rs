@@ -104,6 +104,9 @@ pub enum Cue {
 pub struct ChatRequest {
     /// Per-agent model; None uses the provider's default.
     pub model: Option<String>,
+    /// The named endpoint the call goes to (`bmad.llm.endpoints`); None:
+    /// the default one. The engine picks the provider by it.
+    pub endpoint: Option<String>,
     pub messages: Vec<ChatMessage>,
     pub temperature: f32,
     /// The reply's cap in tokens (`max_tokens`), if any.

@@ -22,6 +22,13 @@ pub struct Agent {
     pub capabilities: Option<String>,
     pub color: Option<String>,
     pub model: Option<String>,
+    /// The named endpoint (`bmad.llm.endpoints`) it speaks through; None:
+    /// the default one. Set by its file, a party's member entry or
+    /// `--endpoint`, checked against the config at start.
+    pub endpoint: Option<String>,
+    /// Where `endpoint` was named when not in the agent's own file (a BMAD
+    /// project's `[[workflow.party_members]]` entry), for messages.
+    pub endpoint_from: Option<String>,
     /// Below 1: never takes part in rounds the runtime pushed on its own.
     pub diligence_push_max: Option<u32>,
     /// Summarises and redirects when the room goes in circles.
@@ -191,6 +198,8 @@ struct RawAgent {
     #[serde(default)]
     model: Option<String>,
     #[serde(default)]
+    endpoint: Option<String>,
+    #[serde(default)]
     diligence_push_max: Option<u32>,
     #[serde(default)]
     moderator: bool,
@@ -298,6 +307,8 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         capabilities: raw.capabilities.map(|c| clean(&c)).filter(|c| !c.is_empty()),
         color: raw.color.map(|c| c.trim().to_lowercase()),
         model: raw.model.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()),
+        endpoint: raw.endpoint.map(|m| m.trim().to_string()).filter(|m| !m.is_empty()),
+        endpoint_from: None,
         diligence_push_max: raw.diligence_push_max,
         moderator: raw.moderator,
         instructions: clean(body),

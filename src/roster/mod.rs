@@ -44,13 +44,15 @@ impl Roster {
 }
 
 /// `--list-agents`: the roster, where each agent came from, and problems.
-pub(crate) fn list_agents(room: &Roster, lang: Lang) -> String {
+/// `via`: what to say after each agent (the endpoint it speaks through), by
+/// its place in `room.agents`; empty for nothing.
+pub(crate) fn list_agents(room: &Roster, lang: Lang, via: &[String]) -> String {
     use unicode_width::UnicodeWidthStr;
     let (n, source) = (room.agents.len(), &room.source);
     let mut out = format!("{}\n", Printed::AgentsFrom { n, source }.say(lang));
     let name_w = room.agents.iter().map(|a| a.name.width()).max().unwrap_or(4).min(24);
     let title_w = room.agents.iter().map(|a| a.title.width()).max().unwrap_or(5).min(32);
-    for a in &room.agents {
+    for (i, a) in room.agents.iter().enumerate() {
         let icon = if a.icon.is_empty() { "  ".to_string() } else { a.icon.clone() };
         let pad = |s: &str, w: usize| format!("{s}{}", " ".repeat(w.saturating_sub(s.width())));
         let aliases = if a.aliases.is_empty() {
@@ -59,12 +61,13 @@ pub(crate) fn list_agents(room: &Roster, lang: Lang) -> String {
             format!(" (also {})", a.aliases.join(", "))
         };
         out.push_str(&format!(
-            "  {} {}  {}  @{}{}  — {}\n",
+            "  {} {}  {}  @{}{}{}  — {}\n",
             pad(&icon, 2),
             pad(&a.name, name_w),
             pad(&a.title, title_w),
             a.id,
             aliases,
+            via.get(i).map_or("", String::as_str),
             a.source
         ));
     }

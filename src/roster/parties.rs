@@ -35,6 +35,9 @@ pub(crate) struct Chosen {
     pub agents: Vec<Agent>,
     /// Members named that no agent answers to.
     pub unresolved: Vec<String>,
+    /// The agents whose endpoint the party's member entry names
+    /// (`architect@hosted`), by id, with where the party is defined.
+    pub assigned: Vec<(String, String)>,
 }
 
 impl Chosen {
@@ -116,14 +119,32 @@ pub(crate) fn answers_to(agent: &Agent, name: &str) -> bool {
     })
 }
 
-/// The agents `names` name, in their order (each once), and the names no
-/// agent answers to.
+/// A party's member entry: who, and the endpoint it speaks through when
+/// the entry names one after an `@` (`architect@hosted`, `@architect@hosted`).
+pub(crate) fn member_entry(entry: &str) -> (&str, Option<&str>) {
+    match entry.trim().rsplit_once('@') {
+        Some((who, endpoint)) if !who.trim_start_matches('@').trim().is_empty() && !endpoint.trim().is_empty() => {
+            (who.trim(), Some(endpoint.trim()))
+        }
+        _ => (entry, None),
+    }
+}
+
+/// The agents `names` name, in their order (each once), each on the
+/// endpoint its entry names, and the names no agent answers to.
 pub(crate) fn members(agents: &[Agent], names: &[String]) -> (Vec<Agent>, Vec<String>) {
     let mut found: Vec<Agent> = Vec::new();
     let mut unresolved = Vec::new();
     for n in names {
-        match agents.iter().find(|a| answers_to(a, n)) {
-            Some(a) if !found.iter().any(|f| f.id == a.id) => found.push(a.clone()),
+        let (who, endpoint) = member_entry(n);
+        match agents.iter().find(|a| answers_to(a, who)) {
+            Some(a) if !found.iter().any(|f| f.id == a.id) => {
+                let mut a = a.clone();
+                if let Some(e) = endpoint {
+                    a.endpoint = Some(e.to_string());
+                }
+                found.push(a);
+            }
             Some(_) => {}
             None => unresolved.push(n.clone()),
         }
@@ -178,6 +199,16 @@ pub(crate) fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requeste
         Some(names) => members(pool, names),
         None => (room.to_vec(), vec![]),
     };
+    let assigned = def
+        .members
+        .iter()
+        .flatten()
+        .filter_map(|n| match member_entry(n) {
+            (who, Some(_)) => agents.iter().find(|a| answers_to(a, who)),
+            _ => None,
+        })
+        .map(|a| (a.id.clone(), def.source.clone()))
+        .collect();
     if agents.is_empty() {
         return Err(PartyError::Empty {
             party: def.id.clone(),
@@ -191,6 +222,7 @@ pub(crate) fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requeste
         memory: def.memory,
         agents,
         unresolved,
+        assigned,
     })
 }
 
@@ -225,7 +257,11 @@ pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent], lang: Lang
         let cast = match &d.members {
             Some(names) => {
                 let (agents, unresolved) = members(pool, names);
-                let mut s = agents.iter().map(Agent::label).collect::<Vec<_>>().join(", ");
+                let on = |a: &Agent| match &a.endpoint {
+                    Some(e) => format!("{}@{e}", a.label()),
+                    None => a.label(),
+                };
+                let mut s = agents.iter().map(on).collect::<Vec<_>>().join(", ");
                 if !unresolved.is_empty() {
                     let missing = unresolved.join(", ");
                     s.push_str(&Printed::MembersNotFound { missing: &missing }.say(lang));
@@ -291,6 +327,23 @@ mod tests {
         let ids: Vec<_> = found.iter().map(|a| a.id.as_str()).collect();
         assert_eq!(ids, ["bmad-agent-architect", "pm", "analyst"], "in the party's order, each once");
         assert_eq!(unresolved, ["nobody"]);
+    }
+
+    #[test]
+    fn a_member_entry_may_name_the_endpoint_its_agent_speaks_through() {
+        assert_eq!(member_entry("architect@hosted"), ("architect", Some("hosted")));
+        assert_eq!(member_entry("@architect@hosted"), ("@architect", Some("hosted")));
+        assert_eq!(member_entry("@architect"), ("@architect", None), "an address, not an endpoint");
+        assert_eq!(member_entry("architect@"), ("architect@", None));
+        let parties = Parties {
+            defs: vec![def("mixed", Some(&["architect@hosted", "john", "nobody@box"]))],
+            ..Parties::default()
+        };
+        let c = choose(&parties, &room(), &room(), Some("mixed")).unwrap();
+        let on: Vec<_> = c.agents.iter().map(|a| (a.id.as_str(), a.endpoint.as_deref())).collect();
+        assert_eq!(on, [("bmad-agent-architect", Some("hosted")), ("pm", None)]);
+        assert_eq!(c.assigned, [("bmad-agent-architect".to_string(), "config.yaml".to_string())]);
+        assert_eq!(c.unresolved, ["nobody@box"]);
     }
 
     #[test]

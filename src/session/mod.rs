@@ -296,6 +296,11 @@ pub struct ProviderRecord {
     /// a resumed session with the same model keeps under it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lowered_context_tokens: Option<u32>,
+    /// The named endpoints' servers that taught a smaller window, by
+    /// endpoint name, each as the record of the default server is kept
+    /// (kind, model, address, windows); a file without it loads.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub endpoints: std::collections::BTreeMap<String, ProviderRecord>,
 }
 
 /// One entry of the transcript.
@@ -312,6 +317,11 @@ pub struct Turn {
     pub interrupted: bool,
     /// How long the model took, for the replies of agents.
     pub latency: Option<Latency>,
+    /// The named endpoint an agent's turn went through (None: the default
+    /// one, or a file written before endpoints existed).
+    pub endpoint: Option<String>,
+    /// The model that wrote an agent's turn, where known.
+    pub model: Option<String>,
 }
 
 /// How long a reply took: to its first token (what a facilitator waits

@@ -162,6 +162,14 @@ fn render_turn(out: &mut String, t: &Turn) {
             l.first_token_ms, l.total_ms, l.tokens
         );
     }
+    // A value the marker's `key=value` form cannot carry is left out.
+    let plain = |v: &&String| !v.is_empty() && !v.contains(char::is_whitespace) && !v.contains("-->");
+    if let Some(e) = t.endpoint.as_ref().filter(plain) {
+        let _ = write!(out, " endpoint={e}");
+    }
+    if let Some(m) = t.model.as_ref().filter(plain) {
+        let _ = write!(out, " model={m}");
+    }
     out.push_str(" -->\n");
     let text = escape(&t.text);
     match t.kind {
@@ -415,6 +423,8 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                 text: String::new(),
                 interrupted: false,
                 latency: None,
+                endpoint: None,
+                model: None,
             };
             for kv in c[1].split_whitespace() {
                 let Some((k, v)) = kv.split_once('=') else { continue };
@@ -427,6 +437,8 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                             .with_timezone(&Utc)
                     }
                     "agent" => t.agent = Some(v.to_string()),
+                    "endpoint" => t.endpoint = Some(v.to_string()),
+                    "model" => t.model = Some(v.to_string()),
                     "interrupted" => t.interrupted = v == "true",
                     "first_token_ms" | "total_ms" | "tokens" => {
                         let n: u64 = v.parse().map_err(|_| (i, format!("turn {k} `{v}` is not a number")))?;

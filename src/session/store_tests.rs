@@ -33,6 +33,7 @@ pub(crate) fn sample() -> Session {
             base_url: None,
             context_tokens: Some(4096),
             lowered_context_tokens: None,
+            endpoints: Default::default(),
         },
     };
     let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {
@@ -44,6 +45,8 @@ pub(crate) fn sample() -> Session {
         text: text.into(),
         interrupted: false,
         latency: None,
+        endpoint: None,
+        model: None,
     };
     Session {
         fm,
@@ -79,6 +82,37 @@ fn round_trips_frontmatter_and_turns_including_forged_markers() {
         use std::os::unix::fs::PermissionsExt;
         assert_eq!(std::fs::metadata(&store.path).unwrap().permissions().mode() & 0o777, 0o600);
     }
+}
+
+#[test]
+fn each_turn_keeps_its_endpoint_and_model_and_older_turns_load_without() {
+    let mut s = sample();
+    s.turns[1].endpoint = Some("hosted".into());
+    s.turns[1].model = Some("Qwen/Qwen2.5-1.5B-Instruct:q4".into());
+    s.turns[3].model = Some("a model with spaces".into());
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SessionStore::create(dir.path(), &s.fm.topic, Utc::now());
+    let path = store.path.clone();
+    let rendered = store.render(&s).unwrap();
+    assert!(
+        rendered.body.contains(" endpoint=hosted model=Qwen/Qwen2.5-1.5B-Instruct:q4 -->"),
+        "{}",
+        rendered.body
+    );
+    write_atomic(&path, &rendered.parts(), Folder::MayBeNew).unwrap();
+    let back = load(&path).unwrap();
+    assert_eq!(back.turns[1].endpoint.as_deref(), Some("hosted"));
+    assert_eq!(back.turns[1].model.as_deref(), Some("Qwen/Qwen2.5-1.5B-Instruct:q4"));
+    assert_eq!(
+        (back.turns[3].endpoint.as_ref(), back.turns[3].model.as_ref()),
+        (None, None),
+        "left out, not cut"
+    );
+    assert_eq!(
+        (back.turns[0].endpoint.as_ref(), back.turns[0].model.as_ref()),
+        (None, None),
+        "as a file before endpoints"
+    );
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! Turns the command line and the environment into an engine [`Setup`]:
 //! which config, workflow, room, provider, language and output folder.
 
+mod endpoints;
 mod room;
 
 pub(crate) use room::load_room;
@@ -88,10 +89,11 @@ pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, 
     if let Some(user) = crate::config::user::existing() {
         config = Config::load_onto(config, &user, &none)?;
     }
-    Ok(match project {
+    let config = match project {
         Some(f) => Config::parse_onto(config, &f.text, &f.path, &overrides)?,
         None => Config::parse_onto(config, "", "config.yaml", &overrides)?,
-    })
+    };
+    Ok(config.merged()?)
 }
 
 pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, StartError> {
@@ -109,10 +111,6 @@ pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, 
         return Err(StartError::Invalid(Start::BaseUrl { url: base_url }));
     }
     let named = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
-    let min_backoff = env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
-        .and_then(|v| v.parse().ok())
-        .map(Duration::from_millis)
-        .unwrap_or(Duration::from_millis(500));
     let settings = OpenAiSettings {
         base_url,
         api_key: key.unwrap_or_default(),
@@ -122,11 +120,79 @@ pub(crate) fn provider(cli: &Cli, config: &Config) -> Result<Arc<dyn Provider>, 
         stall_timeout: Duration::from_secs(config.llm.stall_timeout_seconds),
         max_retries: config.llm.max_retries,
         retry_window: Duration::from_secs(config.llm.retry_window_seconds),
-        min_backoff,
+        min_backoff: min_backoff(),
     };
     OpenAiProvider::new(settings)
         .map(|p| Arc::new(p) as Arc<dyn Provider>)
         .map_err(StartError::Provider)
+}
+
+/// The shortest wait between attempts (tests shorten it).
+fn min_backoff() -> Duration {
+    env_nonempty("BMAD_PARTY_MIN_BACKOFF_MS")
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_millis(500))
+}
+
+/// The named endpoints the room speaks through, by name: each agent's
+/// settled (a resumed session's kept, `endpoints::keep_recorded`; then
+/// `endpoints::assign`), the key of each found, two endpoints at
+/// one address with different keys told in a notice. The rehearsal sends
+/// nothing: it needs no key and no provider.
+fn endpoints_of(
+    cli: &Cli,
+    config: &Config,
+    (default, resume): (&crate::llm::ProviderInfo, Option<&Resume>),
+    chosen: &mut Chosen,
+    lang: Lang,
+    notices: &mut Vec<String>,
+) -> Result<endpoints::Providers, StartError> {
+    // A rehearsed session recorded no endpoint: nothing of it to keep.
+    let last = resume
+        .filter(|r| r.session.fm.provider.kind != "rehearsal")
+        .map(|r| endpoints::last_recorded(&r.session.turns))
+        .unwrap_or_default();
+    let told: Vec<String> = chosen.assigned.iter().map(|(id, _)| id.clone()).collect();
+    endpoints::keep_recorded(&mut chosen.agents, &last, &told, &config.llm.endpoints);
+    let named = endpoints::Named {
+        assigned: &chosen.assigned,
+        flags: &cli.endpoint,
+    };
+    endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    // The rehearsal (asked for, or no default server) speaks for the whole
+    // room: half a room on real servers would be neither a rehearsal nor a
+    // party (the host scripted, the round mode the rehearsal's).
+    if default.rehearsal {
+        let given = endpoints::rehearsed(&mut chosen.agents);
+        if !given.is_empty() {
+            let endpoints = given.join(", ");
+            notices.push(Start::RehearsalForAll { endpoints }.say(lang));
+        }
+        return Ok(Vec::new());
+    }
+    notices.extend(endpoints::changes(&chosen.agents, &last).iter().map(|c| c.say(lang)));
+    let used = endpoints::in_use(&chosen.agents, &config.llm.endpoints);
+    let unset = endpoints::unset_keys(&used, env_nonempty);
+    if !unset.is_empty() {
+        return Err(StartError::Files(unset));
+    }
+    let key_of = |var: &str| env_nonempty(var);
+    let mut keyed: Vec<endpoints::Keyed> = Vec::new();
+    if let Some(url) = default.base_url.clone() {
+        keyed.push(endpoints::Keyed {
+            name: crate::config::DEFAULT_ENDPOINT.to_string(),
+            url,
+            key: key_of("OPENAI_API_KEY"),
+        });
+    }
+    keyed.extend(used.iter().map(|e| endpoints::Keyed {
+        name: e.name.clone(),
+        url: e.base_url.clone(),
+        key: e.api_key_env.as_deref().and_then(key_of),
+    }));
+    notices.extend(endpoints::shared_urls(&keyed).iter().map(|w| w.say(lang)));
+    endpoints::providers(&used, config, env_nonempty, min_backoff())
 }
 
 pub(crate) fn output_dir(cli: &Cli) -> PathBuf {
@@ -204,7 +270,8 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         notices.push(Start::NewerCopy { copy, file }.say(lang));
     }
     let parties = parties_of(&room, &config);
-    let chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
+    let mut chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
+    let endpoints = endpoints_of(cli, &config, (&provider.info(), resume.as_ref()), &mut chosen, lang, &mut notices)?;
     roster_notices(&room, &chosen, lang, &mut notices);
     // A resumed session stays in the folder it was written to.
     let output = match &resume {
@@ -233,6 +300,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         documents,
         agents: chosen.agents,
         provider,
+        endpoints,
         lang,
         user_name,
         output,
@@ -369,6 +437,37 @@ fn parties_of(room: &Roster, config: &Config) -> Parties {
         config.party.default_party.as_deref(),
         config.party.memory,
     )
+}
+
+/// `--list-agents`: after each agent, the endpoint it speaks through and
+/// its model, once the config names endpoints or an agent its own model
+/// (`--endpoint` applied, an unknown name said as at a party's start). A
+/// config that cannot be read leaves this out; the listing says its problems.
+pub(crate) fn speaks_through(cli: &Cli, room: &mut Roster, lang: Lang) -> Result<Vec<String>, StartError> {
+    let Ok(config) = load_config(cli, &workflow_source(cli)) else {
+        return Ok(Vec::new());
+    };
+    let named = endpoints::Named {
+        assigned: &[],
+        flags: &cli.endpoint,
+    };
+    endpoints::assign(&mut room.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    if config.llm.endpoints.is_empty() && room.agents.iter().all(|a| a.model.is_none()) {
+        return Ok(Vec::new());
+    }
+    let default_model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
+    Ok(room
+        .agents
+        .iter()
+        .map(|a| {
+            let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
+            let endpoint = a.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
+            let named = def.map(|e| e.model.as_deref());
+            let model = crate::config::model_of(a.model.as_deref(), named, default_model.as_deref());
+            let model = model.unwrap_or_else(|| crate::i18n::Printed::ServersModel.say(lang));
+            crate::i18n::Printed::Through { endpoint, model: &model }.say(lang)
+        })
+        .collect())
 }
 
 /// `--list-parties`: the parties, who is in each, whether it remembers.

@@ -98,9 +98,13 @@ pub(crate) fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_o
         _ => first.to_string(),
     };
     let (mut line, mut column) = (loc.map(|l| l.line() + line_offset), loc.map(|l| l.column()));
-    let worded = words::reword(&message, text, line, column);
+    let mut worded = words::reword(&message, text, line, column);
     if let Some((l, c)) = worded.at {
         (line, column) = (Some(l), Some(c));
+    }
+    let hidden = may_hold_secret(&worded.key, &worded.message);
+    if let (true, Problem::Expected { found, .. }) = (hidden, &mut worded.message) {
+        *found = None;
     }
     SourceError {
         file: file.to_string(),
@@ -108,8 +112,27 @@ pub(crate) fn yaml_error(e: &serde_saphyr::Error, file: &str, text: &str, line_o
         column,
         key: worded.key,
         message: Box::new(worded.message),
-        snippet: line.and_then(|l| snippet(text, l, column)),
+        snippet: line.filter(|_| !hidden).and_then(|l| snippet(text, l, column)),
     }
+}
+
+/// Whether a problem at `key` may be about a secret, so that neither the
+/// source lines nor the value found are shown with it: a key under
+/// `bmad.llm` (the default endpoint or a named one) whose name, or the
+/// unknown key's name the problem is about, says key, token or secret. A
+/// key pasted into the config must never reach the screen or a log.
+pub(crate) fn may_hold_secret(key: &str, message: &Problem) -> bool {
+    let secret = |name: &str| {
+        // `context_tokens`, `reply_max_tokens` count tokens; they hold none.
+        let n = name.to_ascii_lowercase().replace("tokens", "");
+        ["key", "token", "secret"].iter().any(|w| n.contains(w))
+    };
+    let unknown = match message {
+        Problem::UnknownKey { unknown, .. } => secret(unknown),
+        _ => false,
+    };
+    let in_llm = key == "bmad.llm" || key.starts_with("bmad.llm.");
+    in_llm && (unknown || key.split('.').skip(2).any(secret))
 }
 
 /// A few lines of source around `line` (1-based) with a caret under `column`.

@@ -44,6 +44,8 @@ pub struct Party {
     pub config: Config,
     pub lang: Lang,
     pub provider: Arc<dyn Provider>,
+    /// The named endpoints' providers, by name (`Setup::endpoints`).
+    pub endpoints: Vec<(String, Arc<dyn Provider>)>,
     pub resume: Option<PathBuf>,
     /// A workflow folder whose files override the built-in ones.
     pub workflow_dir: Option<PathBuf>,
@@ -96,6 +98,7 @@ impl Party {
             },
             lang: Lang::En,
             provider: provider(server),
+            endpoints: vec![],
             resume: None,
             workflow_dir: None,
             agents: load_roster(&embedded_agents()).expect("agents"),
@@ -120,6 +123,7 @@ impl Party {
             .expect("workflow"),
             agents: self.agents.clone(),
             provider: self.provider.clone(),
+            endpoints: self.endpoints.clone(),
             lang: self.lang,
             speech_language: self.lang.speech_name().into(),
             user_name: "Ada".into(),

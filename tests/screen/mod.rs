@@ -46,6 +46,7 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
             propose_every: 4,
             ask_every: 5,
         }),
+        endpoints: vec![],
         lang: Lang::En,
         speech_language: "English".into(),
         user_name: "Ada".into(),

@@ -21,15 +21,18 @@ const DOCUMENTS_PERCENT: u32 = 35;
 impl Party {
     /// The scene, the memory brief and the documents as they go before the
     /// room's rules ("" when there are none).
-    pub(super) fn briefing(&mut self) -> String {
-        let key = (self.room.budget.window, self.room.budget.ratio.to_bits());
-        if let Some((k, text)) = &self.context.briefing {
+    /// Fitted to the budget of `endpoint`'s server.
+    pub(super) fn briefing(&mut self, endpoint: Option<&str>) -> String {
+        let budget = self.room.budget_of(endpoint);
+        let key = (budget.window, budget.ratio.to_bits());
+        let name = endpoint.unwrap_or_default();
+        if let Some((k, text)) = self.context.briefing.get(name) {
             if *k == key {
                 return text.clone();
             }
         }
-        let text = self.fit_briefing();
-        self.context.briefing = Some((key, text.clone()));
+        let text = self.fit_briefing(endpoint);
+        self.context.briefing.insert(name.to_string(), (key, text.clone()));
         text
     }
 
@@ -57,8 +60,9 @@ impl Party {
         Some(self.render("party_scene", &[("party", &p.name), ("scene", scene)]))
     }
 
-    fn fit_briefing(&self) -> String {
-        let limit = self.room.budget.prompt_limit();
+    fn fit_briefing(&self, endpoint: Option<&str>) -> String {
+        let budget = self.room.budget_of(endpoint);
+        let limit = budget.prompt_limit();
         let mut parts: Vec<String> = self.scene().into_iter().collect();
         if let Some(m) = self.room.memory.as_ref() {
             let lines = brief(&m.entries, MEMORY_TOKENS.min(limit / 8), &self.room.agents);
@@ -69,7 +73,6 @@ impl Party {
         }
         let docs = &self.room.documents;
         if !docs.is_empty() {
-            let budget = &self.room.budget;
             // Each document's frame (its name twice) comes out of its share.
             let frame = |d: &documents::Document| budget.cost(&self.render("document", &[("name", &d.name), ("text", "")]));
             let needs: Vec<u32> = docs.iter().map(|d| budget.cost(&d.text) + frame(d)).collect();
@@ -101,7 +104,7 @@ impl Party {
                 self.session.fm.context.push(shown);
             }
         }
-        self.context.briefing = None;
+        self.context.briefing.clear();
         self.notice(NoticeKind::Info, text).await;
     }
 }

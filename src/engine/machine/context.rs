@@ -13,7 +13,7 @@ use crate::engine::prompts::HistoryView;
 use crate::i18n::Say;
 use crate::llm::ChatMessage;
 use crate::roster::agents::Agent;
-use crate::session::{Turn, TurnKind};
+use crate::session::{ProviderRecord, Turn, TurnKind};
 
 /// What building prompts keeps between calls, worked out again from a turn
 /// placed before its end (`forget_from`).
@@ -24,9 +24,10 @@ pub(super) struct ContextCache {
     histories: HashMap<String, (usize, HistoryView)>,
     /// Each turn's estimated tokens, by transcript index.
     turn_estimates: Vec<u32>,
-    /// The scene, memory brief and documents as last fitted, and the
-    /// window they were fitted to (`briefing`).
-    pub(super) briefing: Option<((u32, u64), String)>,
+    /// The scene, memory brief and documents as last fitted for each
+    /// endpoint (by name, "" the default), and the window and ratio they
+    /// were fitted to (`briefing`).
+    pub(super) briefing: HashMap<String, ((u32, u64), String)>,
 }
 
 impl ContextCache {
@@ -78,11 +79,18 @@ pub(super) fn tail_start(costs: &[u32], free: u32) -> usize {
 }
 
 impl Room {
-    /// Asks the server for its window in the background, unless the config
-    /// sets it: the party starts meanwhile.
+    /// Asks each server for its window in the background, unless the
+    /// config sets it: the party starts meanwhile.
     pub(super) fn probe_window(&mut self) {
         if self.cfg.llm.context_tokens.is_none() {
             self.window_probe = Some(tokio::spawn(self.provider.context_window()));
+        }
+        for i in 0..self.servers.len() {
+            let set = self.endpoint_def(Some(&self.servers[i].name)).and_then(|e| e.context_tokens);
+            let s = &mut self.servers[i];
+            if set.is_none() {
+                s.window_probe = Some(tokio::spawn(s.provider.context_window()));
+            }
         }
     }
 }
@@ -101,30 +109,44 @@ impl Party {
                 None => "the default for this endpoint",
             };
             tracing::info!(window = self.room.budget.window, source, "context window");
-            self.keep_lowered_window();
         }
+        for s in &mut self.room.servers {
+            let Some(probe) = s.window_probe.take() else { continue };
+            if let Some(n) = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten() {
+                s.budget.window = n;
+            }
+            tracing::info!(endpoint = %s.name, window = s.budget.window, "context window");
+        }
+        self.keep_lowered_window();
         self.record_window();
     }
 
-    /// A window the server taught by refusing a longer prompt holds for the
-    /// rest of the session, resumed or not, while the model is the same: at
-    /// the resume, and again once the server's own answer has come in.
+    /// A window a server taught by refusing a longer prompt holds for the
+    /// rest of the session, resumed or not, while its model and address
+    /// are the same (the default's and each named endpoint's apart): at the
+    /// resume, and again once the servers' own answers have come in.
     pub(super) fn keep_lowered_window(&mut self) {
         let p = &self.session.fm.provider;
-        let Some(lowered) = p.lowered_context_tokens else { return };
-        let info = self.room.provider.info();
-        if p.model == info.model && p.base_url == info.base_url {
-            self.room.budget.window = self.room.budget.window.min(lowered);
+        if let Some(w) = kept_window(p, &self.room.provider.info()) {
+            self.room.budget.window = self.room.budget.window.min(w);
+        }
+        for s in &mut self.room.servers {
+            let Some(w) = p.endpoints.get(&s.name).and_then(|r| kept_window(r, &s.provider.info())) else {
+                continue;
+            };
+            s.budget.window = s.budget.window.min(w);
         }
     }
 
-    /// The server refused a prompt estimated at `sent` tokens as longer than
-    /// its window: later prompts are fitted to a smaller one, which the
-    /// session file keeps.
-    pub(super) async fn lower_window(&mut self, sent: u32, told: Option<u32>, counted: Option<u32>) {
-        let before = self.room.budget.window;
-        let window = self.room.budget.lowered_window(sent, told, counted);
+    /// The server of `endpoint` refused a prompt estimated at `sent` tokens
+    /// as longer than its window: later prompts to it are fitted to a
+    /// smaller one, which the session file keeps for the default endpoint.
+    pub(super) async fn lower_window(&mut self, endpoint: Option<&str>, sent: u32, told: Option<u32>, counted: Option<u32>) {
+        let budget = self.room.budget_of(endpoint);
+        let before = budget.window;
+        let window = budget.lowered_window(sent, told, counted);
         tracing::warn!(
+            ?endpoint,
             before,
             window,
             ?told,
@@ -136,10 +158,34 @@ impl Party {
             // facilitator was told.
             return;
         }
-        self.room.budget.window = window;
-        self.session.fm.provider.lowered_context_tokens = Some(window);
-        self.record_window();
-        let text = crate::i18n::Room::PromptsShrunk { window, before }.say(self.room.lang);
+        self.room.budget_of_mut(endpoint).window = window;
+        match self.room.server(endpoint).map(|s| (s.name.clone(), s.provider.info())) {
+            Some((name, info)) => {
+                let record = ProviderRecord {
+                    kind: info.kind,
+                    model: info.model,
+                    base_url: info.base_url,
+                    context_tokens: Some(window),
+                    lowered_context_tokens: Some(window),
+                    endpoints: Default::default(),
+                };
+                self.session.fm.provider.endpoints.insert(name, record);
+            }
+            None => {
+                self.session.fm.provider.lowered_context_tokens = Some(window);
+                self.record_window();
+            }
+        }
+        // In a room of several servers the facilitator is told which one.
+        let text = match self.room.servers.is_empty() {
+            true => crate::i18n::Room::PromptsShrunk { window, before }.say(self.room.lang),
+            false => crate::i18n::Room::PromptsShrunkOn {
+                endpoint: endpoint.unwrap_or(crate::config::DEFAULT_ENDPOINT),
+                window,
+                before,
+            }
+            .say(self.room.lang),
+        };
         self.notice(crate::engine::NoticeKind::Warning, text).await;
     }
 
@@ -150,15 +196,16 @@ impl Party {
     }
 
     /// Each turn's estimated cost, kept as the transcript grows (turns are
-    /// only appended), scaled by what the server's counts taught.
-    fn turn_costs(&mut self) -> Vec<u32> {
+    /// only appended), scaled by what the server of `endpoint` taught.
+    fn turn_costs(&mut self, endpoint: Option<&str>) -> Vec<u32> {
         let turns = self.session.turns.as_slice();
         if self.context.turn_estimates.len() > turns.len() {
             self.context.turn_estimates.clear();
         }
         let known = self.context.turn_estimates.len();
         self.context.turn_estimates.extend(turns[known..].iter().map(turn_estimate));
-        self.context.turn_estimates.iter().map(|&e| self.room.budget.scale(e)).collect()
+        let budget = self.room.budget_of(endpoint);
+        self.context.turn_estimates.iter().map(|&e| budget.scale(e)).collect()
     }
 
     /// The system prompt of every speaker's call: the briefing (scene,
@@ -166,14 +213,14 @@ impl Party {
     /// this party uses. The rules come last: a small model keeps to the
     /// form it read most recently (a document last made it answer like an
     /// assistant summarising it, at length).
-    pub(super) fn room_system(&mut self) -> String {
+    pub(super) fn room_system(&mut self, endpoint: Option<&str>) -> String {
         let party = &self.room.cfg.party;
         let end = party
             .end_detection
             .enable_detection
             .then_some(party.end_detection.end_marker.as_str());
         let rules = self.env().room_system(end, Some(&party.ask_marker));
-        let briefing = self.briefing();
+        let briefing = self.briefing(endpoint);
         if briefing.is_empty() {
             rules
         } else {
@@ -185,7 +232,7 @@ impl Party {
     /// farewell's, the moderator's), laid out as `prompt_layout` says, the
     /// history fitted to the context budget.
     pub(super) fn speaker_call(&mut self, agent: &Agent, note: &str) -> Vec<ChatMessage> {
-        let note_cost = self.room.budget.cost(note);
+        let note_cost = self.room.budget_of(agent.endpoint.as_deref()).cost(note);
         let (room, history) = self.speaker_front(agent, note_cost);
         self.env()
             .speaker_messages(self.room.cfg.llm.prompt_layout, &room, agent, &history, note)
@@ -204,12 +251,13 @@ impl Party {
     /// costs `note_cost`.
     fn speaker_front(&mut self, agent: &Agent, note_cost: u32) -> (String, Vec<ChatMessage>) {
         let layout = self.room.cfg.llm.prompt_layout;
-        let room = self.room_system();
-        let budget = &self.room.budget;
+        let endpoint = agent.endpoint.as_deref();
+        let room = self.room_system(endpoint);
+        let budget = self.room.budget_of(endpoint);
         let history = match layout {
             PromptLayout::PersonaFirst => {
                 let fixed = budget.cost(&self.env().persona(agent)) + budget.cost(&room) + note_cost;
-                self.history_of(Some(agent), fixed)
+                self.history_of(Some(agent), endpoint, fixed)
             }
             PromptLayout::RoomFirst => {
                 // The longest persona of the room and a note of at least
@@ -219,21 +267,27 @@ impl Party {
                 let env = self.env();
                 let personas = self.room.agents.iter().map(|a| budget.cost(&env.persona(a))).max().unwrap_or(0);
                 let fixed = budget.cost(&room) + personas + note_cost.max(NOTE_ALLOWANCE);
-                self.history_of(None, fixed)
+                self.history_of(None, endpoint, fixed)
             }
         };
         (room, history)
     }
 
-    /// The history `viewer` sees (None: the one every speaker shares), as
-    /// messages within the budget: `fixed` is what the rest of the prompt
+    /// The history `viewer` sees (None: the one every speaker on `endpoint`
+    /// shares), as messages within that endpoint's budget: `fixed` is what
+    /// the rest of the prompt
     /// costs. The view is kept between calls and only extended while its
     /// start holds, so prompts grow by appending and servers' prefix caches
     /// hit; when the history outgrows the window its start moves several
     /// rounds on at once, behind a note that keeps the topic in view.
-    fn history_of(&mut self, viewer: Option<&Agent>, fixed: u32) -> Vec<ChatMessage> {
-        let key = viewer.map_or(ROOM, |a| a.id.as_str()).to_string();
-        let costs = self.turn_costs();
+    fn history_of(&mut self, viewer: Option<&Agent>, endpoint: Option<&str>, fixed: u32) -> Vec<ChatMessage> {
+        let key = match (viewer, endpoint) {
+            (Some(a), _) => a.id.clone(),
+            (None, Some(e)) => format!("{ROOM}@{e}"),
+            (None, None) => ROOM.to_string(),
+        };
+        let costs = self.turn_costs(endpoint);
+        let budget = self.room.budget_of(endpoint).clone();
         let base = self.context_start();
         let turns = self.session.turns.as_slice();
         let starts: Vec<bool> = turns[base..].iter().map(opens_round).collect();
@@ -248,18 +302,18 @@ impl Party {
         let topic = self.session.fm.topic.clone();
         // The note's own cost is counted whether or not it is needed: it is
         // small, and the cut then never depends on itself.
-        let note_cost = self.room.budget.cost(&self.env().omitted_note(99, &topic));
+        let note_cost = budget.cost(&self.env().omitted_note(99, &topic));
         let cut = horizon(
             &costs[base..],
             &starts,
             previous - base,
             latest,
             fixed + note_cost,
-            self.room.budget.prompt_limit(),
+            budget.prompt_limit(),
         );
         let from = base + cut;
-        if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > self.room.budget.prompt_limit() {
-            tracing::warn!(%key, window = self.room.budget.window, "even the latest round does not fit the context window");
+        if cut == latest && costs[from..].iter().sum::<u32>() + fixed + note_cost > budget.prompt_limit() {
+            tracing::warn!(%key, window = budget.window, "even the latest round does not fit the context window");
         }
         let mut view = match self.context.histories.remove(&key) {
             Some((start, view)) if start == from => view,
@@ -294,6 +348,13 @@ impl Party {
             _ => turns[start..].to_vec(),
         }
     }
+}
+
+/// The window a session's record of a server keeps for it now: the one it
+/// taught, while the server has the same model and address.
+fn kept_window(record: &ProviderRecord, now: &crate::llm::ProviderInfo) -> Option<u32> {
+    let same = record.model == now.model && record.base_url == now.base_url;
+    record.lowered_context_tokens.filter(|_| same)
 }
 
 #[cfg(test)]

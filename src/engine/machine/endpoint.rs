@@ -12,6 +12,7 @@ use crate::engine::{Event, NoticeKind};
 use crate::i18n::{Lang, Room as Words, Say};
 use crate::llm::discovery::{name_some, others, same_model};
 use crate::llm::EndpointCheck;
+use crate::roster::agents::Agent;
 
 /// How long the opening of the party waits for an answer still under way:
 /// the provider asks for a few seconds at most.
@@ -69,17 +70,55 @@ pub(super) fn notices(check: &EndpointCheck, in_use: &[(String, Vec<String>)], w
     out
 }
 
+/// The models the agents speaking through `endpoint` (None: the default
+/// one) use, each with their names: `model` (the endpoint's own) first,
+/// with no names, unless every such agent names its own.
+pub(super) fn models_in_use(agents: &[Agent], endpoint: Option<&str>, model: &str) -> Vec<(String, Vec<String>)> {
+    let mut in_use: Vec<(String, Vec<String>)> = vec![(model.to_string(), Vec::new())];
+    let on: Vec<&Agent> = agents.iter().filter(|a| a.endpoint.as_deref() == endpoint).collect();
+    for a in &on {
+        let Some(m) = a.model.as_ref().filter(|m| !m.trim().is_empty()) else {
+            continue;
+        };
+        match in_use.iter_mut().find(|(x, _)| same_model(x, m)) {
+            Some((_, names)) => names.push(a.name.clone()),
+            None => in_use.push((m.clone(), vec![a.name.clone()])),
+        }
+    }
+    // The endpoint's own model matters only if some agent uses it.
+    if on.iter().all(|a| a.model.as_ref().is_some_and(|m| !m.trim().is_empty())) {
+        in_use.remove(0);
+    }
+    in_use
+}
+
 impl Room {
-    /// Starts asking the endpoint; the answer is told when it comes.
+    /// Starts asking the default endpoint and each named one; the answers
+    /// are told when they come.
     pub(super) fn check_endpoint(&mut self) {
         self.endpoint_check = Some(tokio::spawn(self.provider.check()));
+        for s in &mut self.servers {
+            s.check = Some(tokio::spawn(s.provider.check()));
+        }
     }
 
-    /// Waits (briefly) for an answer still under way, then tells it: the
+    /// Waits (briefly) for answers still under way, then tells them: the
     /// session is about to record which model it runs on.
     pub(super) async fn settle_endpoint(&mut self) {
         if let Some(check) = self.endpoint_answer().await {
             self.tell_endpoint(&check);
+        }
+        for i in 0..self.servers.len() {
+            let Some(handle) = self.servers[i].check.take() else { continue };
+            let Ok(Ok(Some(check))) = tokio::time::timeout(CHECK_WAIT, handle).await else {
+                continue;
+            };
+            let name = self.servers[i].name.clone();
+            tracing::info!(endpoint = %name, url = %check.url, unreachable = ?check.unreachable, model = %check.model, "endpoint checked");
+            let in_use = models_in_use(&self.agents, Some(&name), &check.model);
+            for (kind, text) in notices(&check, &in_use, self.cfg.llm.retry_window_seconds, self.lang) {
+                self.emit(Event::Notice { kind, text });
+            }
         }
     }
 
@@ -103,20 +142,7 @@ impl Room {
             self.told_model = model.clone();
             self.emit(Event::ModelChosen { model: model.clone() });
         }
-        let mut in_use: Vec<(String, Vec<String>)> = vec![(check.model.clone(), Vec::new())];
-        for a in &self.agents {
-            let Some(m) = a.model.as_ref().filter(|m| !m.trim().is_empty()) else {
-                continue;
-            };
-            match in_use.iter_mut().find(|(x, _)| same_model(x, m)) {
-                Some((_, names)) => names.push(a.name.clone()),
-                None => in_use.push((m.clone(), vec![a.name.clone()])),
-            }
-        }
-        // The default model matters only if some agent uses it.
-        if self.agents.iter().all(|a| a.model.as_ref().is_some_and(|m| !m.trim().is_empty())) {
-            in_use.remove(0);
-        }
+        let in_use = models_in_use(&self.agents, None, &check.model);
         for (kind, text) in notices(check, &in_use, self.cfg.llm.retry_window_seconds, self.lang) {
             self.emit(Event::Notice { kind, text });
         }
@@ -160,6 +186,41 @@ mod tests {
 
     fn in_use(model: &str) -> Vec<(String, Vec<String>)> {
         vec![(model.to_string(), Vec::new())]
+    }
+
+    #[test]
+    fn each_endpoint_is_asked_about_the_models_of_its_own_agents() {
+        let agent = |name: &str, model: Option<&str>, endpoint: Option<&str>| Agent {
+            name: name.into(),
+            model: model.map(String::from),
+            endpoint: endpoint.map(String::from),
+            ..Agent::default()
+        };
+        let room = [
+            agent("Kofi", None, None),
+            agent("Ingrid", Some("gpt-4o"), Some("hosted")),
+            agent("Hiro", None, Some("hosted")),
+            agent("Maya", Some("phi3"), None),
+        ];
+        let default = models_in_use(&room, None, "llama3.2");
+        assert_eq!(
+            default,
+            [("llama3.2".to_string(), vec![]), ("phi3".to_string(), vec!["Maya".to_string()])]
+        );
+        let hosted = models_in_use(&room, Some("hosted"), "gpt-4o-mini");
+        assert_eq!(
+            hosted,
+            [
+                ("gpt-4o-mini".to_string(), vec![]),
+                ("gpt-4o".to_string(), vec!["Ingrid".to_string()])
+            ]
+        );
+        let only_own = models_in_use(&room[1..2], Some("hosted"), "gpt-4o-mini");
+        assert_eq!(
+            only_own,
+            [("gpt-4o".to_string(), vec!["Ingrid".to_string()])],
+            "its own model is used by nobody"
+        );
     }
 
     #[test]

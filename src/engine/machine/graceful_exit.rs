@@ -164,10 +164,11 @@ impl Party {
         let voices = self.voices_for(agent, &runtime);
         let req = ChatRequest {
             model: agent.model.clone(),
+            endpoint: agent.endpoint.clone(),
             messages,
             temperature: self.room.cfg.llm.temperature,
             // A sentence or two.
-            max_tokens: Some(self.room.cfg.llm.reply_max_tokens.min(120)),
+            max_tokens: Some(self.room.budget_of(agent.endpoint.as_deref()).reply.min(120)),
             stop: self.stop_labels(agent),
             json_schema: None,
             cue: Cue::Farewell {
@@ -198,6 +199,7 @@ impl Party {
         let turns = self.transcript_within(&self.session.turns, fixed);
         ChatRequest {
             model: None,
+            endpoint: None,
             messages: self.env().highlights_messages(system, &turns),
             temperature,
             max_tokens: Some(300),

@@ -404,9 +404,10 @@ impl Party {
         voices.keep_echoes = true;
         let req = ChatRequest {
             model: m.model.clone(),
+            endpoint: m.endpoint.clone(),
             messages,
             temperature: self.room.cfg.llm.temperature,
-            max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
+            max_tokens: Some(self.room.budget_of(m.endpoint.as_deref()).reply),
             stop: self.stop_labels(m),
             json_schema: None,
             cue: Cue::Turn {
@@ -465,6 +466,7 @@ impl Party {
             .join("\n\n");
         let req = ChatRequest {
             model: None,
+            endpoint: None,
             messages: vec![ChatMessage::new(Role::System, system), ChatMessage::new(Role::User, transcript)],
             temperature: 0.3,
             max_tokens: Some(250),

@@ -41,6 +41,7 @@ mod round;
 mod round_mode;
 mod save;
 mod self_check;
+mod servers;
 mod stream;
 mod takeaways;
 mod takes;
@@ -104,6 +105,8 @@ struct Room {
     workflow: Workflow,
     agents: Vec<Agent>,
     provider: Arc<dyn Provider>,
+    /// The named endpoints' servers (`servers`).
+    servers: Vec<servers::Server>,
     lang: Lang,
     speech_language: String,
     user_name: String,
@@ -197,10 +200,9 @@ impl Engine {
             .context_tokens
             .unwrap_or_else(|| super::budget::default_window(setup.provider.info().base_url.as_deref()));
         let info = setup.provider.info();
-        let round_mode = round_mode::round_mode(setup.config.party.round_mode, info.base_url.as_deref(), info.rehearsal);
-        tracing::info!(?round_mode, "round mode");
-        let room = Room {
-            round_mode,
+        let mut room = Room {
+            round_mode: crate::config::RoundMode::Sequential,
+            servers: servers::servers(setup.endpoints, &setup.config.llm),
             budget: Budget::new(window, setup.config.llm.reply_max_tokens),
             profiles: selection::Profiles::new(&setup.agents),
             push_text,
@@ -226,6 +228,9 @@ impl Engine {
             memory: setup.memory,
             documents: setup.documents,
         };
+        let together = room.speakers_run_together();
+        room.round_mode = round_mode::round_mode(room.cfg.party.round_mode, together, info.rehearsal);
+        tracing::info!(round_mode = ?room.round_mode, "round mode");
         Engine {
             room,
             resume: setup.resume,

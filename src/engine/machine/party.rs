@@ -96,6 +96,7 @@ impl Party {
                 base_url: info.base_url,
                 context_tokens: Some(room.budget.window),
                 lowered_context_tokens: None,
+                endpoints: Default::default(),
             },
         };
         let store = SessionStore::create(&room.sessions_dir, &topic, now);
@@ -388,8 +389,13 @@ impl Party {
         interrupted: bool,
         latency: Option<Latency>,
     ) {
+        // The providers know their endpoint's model (named or listed).
+        let named = self.room.server(agent.endpoint.as_deref()).map(|s| s.provider.info().model);
+        let default = self.room.provider.info().model;
         let turn = Turn {
             latency,
+            endpoint: agent.endpoint.clone(),
+            model: crate::config::model_of(agent.model.as_deref(), named.as_deref().map(Some), Some(&default)),
             ..self.new_turn(round, kind, Some(agent), text, interrupted)
         };
         self.place(turn);
@@ -426,6 +432,8 @@ impl Party {
             text,
             interrupted,
             latency: None,
+            endpoint: None,
+            model: None,
         }
     }
 

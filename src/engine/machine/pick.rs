@@ -94,6 +94,7 @@ impl Party {
         );
         let req = ChatRequest {
             model: None,
+            endpoint: None,
             messages: vec![
                 ChatMessage::new(Role::System, system),
                 ChatMessage::new(Role::User, message.to_string()),
@@ -177,6 +178,8 @@ mod tests {
             text: String::new(),
             interrupted: false,
             latency: None,
+            endpoint: None,
+            model: None,
         }
     }
 

@@ -34,6 +34,7 @@ const HEARING_MAX_TOKENS: u32 = 3;
 fn neutral(messages: Vec<ChatMessage>, max_tokens: u32, stop: Vec<String>, cue: Cue) -> ChatRequest {
     ChatRequest {
         model: None,
+        endpoint: None,
         messages,
         temperature: 0.0,
         max_tokens: Some(max_tokens),

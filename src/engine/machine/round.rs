@@ -40,8 +40,10 @@ struct Tally {
     /// The facilitator quit while a reply streamed.
     quit: bool,
     last_cause: String,
-    /// A speaker's server was gone for the whole retry window.
-    gone: bool,
+    /// The endpoints (None: the default one) whose server was gone for a
+    /// speaker's whole retry window: their later speakers this round are
+    /// not made to wait it out again; the others speak.
+    gone: Vec<Option<String>>,
     /// An agent proposed to end: (agent, raw reply, shown reply).
     proposal: Option<(Agent, String, String)>,
     /// An agent asked the facilitator: (agent, question), asked once the
@@ -53,9 +55,16 @@ struct Tally {
 
 impl Tally {
     /// Whether nothing but a question stopped the round: nobody proposed
-    /// the end, quit, interrupted, or found the server gone.
+    /// the end, quit or interrupted. (A server found gone stops only its
+    /// own speakers: `reachable`.)
     fn goes_on(&self) -> bool {
-        self.proposal.is_none() && !self.quit && !self.interrupted && !self.gone
+        self.proposal.is_none() && !self.quit && !self.interrupted
+    }
+
+    /// The speakers whose server has not been found gone, and the others
+    /// (reported, not asked).
+    fn reachable(&self, speakers: Vec<Agent>) -> (Vec<Agent>, Vec<Agent>) {
+        speakers.into_iter().partition(|a| !self.gone.contains(&a.endpoint))
     }
 }
 
@@ -113,10 +122,24 @@ impl Party {
         };
         // The host reads what the facilitator wrote (not a push, not [C]).
         let read = floor.message.clone().filter(|_| matches!(input, RoundInput::Message(_)));
-        let mut tally = Tally::default();
+        // Named servers found gone in an earlier round stay gone until a
+        // later round asks them again (`servers::asked_in`).
+        let mut tally = Tally {
+            gone: self.room.gone_in(round),
+            ..Tally::default()
+        };
         let mut made = None;
         for group in self.room.round_mode.groups(picked.len()) {
-            let speakers: Vec<Agent> = picked[group].iter().map(|&i| self.room.agents[i].clone()).collect();
+            let (speakers, skipped) = tally.reachable(picked[group].iter().map(|&i| self.room.agents[i].clone()).collect());
+            // In a room of one server, the round that found it gone ends
+            // with the room's own notice (`close_round`): nobody to tell apart.
+            let several = !self.room.servers.is_empty();
+            for agent in skipped.iter().filter(|_| several) {
+                self.report_not_asked(round, agent).await;
+            }
+            if speakers.is_empty() {
+                continue;
+            }
             let mut go_on = self.speak_together(&speakers, &mut floor, &mut tally).await;
             if tally.question.is_some() {
                 // A question held back stays in its reply's words and the
@@ -302,9 +325,10 @@ impl Party {
         let mut voices = self.voices_for(agent, &runtime);
         let mut req = ChatRequest {
             model: agent.model.clone(),
+            endpoint: agent.endpoint.clone(),
             messages,
             temperature: self.room.cfg.llm.temperature,
-            max_tokens: Some(self.room.cfg.llm.reply_max_tokens),
+            max_tokens: Some(self.room.budget_of(agent.endpoint.as_deref()).reply),
             stop: self.stop_labels(agent),
             json_schema: None,
             cue: Cue::Turn {
@@ -344,6 +368,10 @@ impl Party {
         tally.quit |= matches!(reply, Reply::Quit { .. });
         tally.yielded.speakers += 1;
         let gone = matches!(reply, Reply::Unreachable(_));
+        // Any answer but silence for the whole retry window: the server is there.
+        if !matches!(reply, Reply::Interrupted { .. } | Reply::Quit { .. }) {
+            self.room.heard_from(agent.endpoint.as_deref(), round, gone);
+        }
         match reply {
             Reply::Completed {
                 raw,
@@ -372,15 +400,15 @@ impl Party {
             }
             // A prompt still too long after the budget was lowered fails
             // like any turn; a server gone for the whole retry window
-            // would not answer the next speaker either: the round stops.
+            // would not answer the next speaker on it either: they are
+            // left out of the round (`Tally::reachable`).
             Reply::Failed(cause) | Reply::TooLong(cause) | Reply::Unreachable(cause) => {
                 let cause = cause.say(self.room.lang);
                 tally.failed += 1;
                 tally.last_cause = cause.clone();
                 self.record_failure(round, agent, cause).await;
-                if gone {
-                    tally.gone = true;
-                    return (false, None);
+                if gone && !tally.gone.contains(&agent.endpoint) {
+                    tally.gone.push(agent.endpoint.clone());
                 }
             }
             Reply::Interrupted { shown } | Reply::Quit { shown } => {
@@ -394,6 +422,19 @@ impl Party {
             }
         }
         (true, None)
+    }
+
+    /// A speaker whose server was found gone is not asked (it would wait
+    /// out the retry window again, and the room behind it): the facilitator
+    /// sees it fail at once, with the endpoint and the round it is asked
+    /// again. Not counted as a failed call: nothing was sent.
+    async fn report_not_asked(&mut self, round: u32, agent: &Agent) {
+        let endpoint = agent.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
+        let since = self.room.down_since(agent.endpoint.as_deref()).unwrap_or(round);
+        let again = since + super::servers::ASK_GONE_EVERY;
+        let cause = crate::i18n::Room::EndpointGone { endpoint, since, again }.say(self.room.lang);
+        tracing::info!(agent = %agent.id, endpoint, since, "its server is gone: not asked this round");
+        self.record_failure(round, agent, cause).await;
     }
 
     /// A reply that completed, recorded: whether the round goes on (false:

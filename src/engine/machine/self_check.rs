@@ -39,6 +39,7 @@ impl Party {
         messages.push(ChatMessage::new(Role::User, note));
         let req = ChatRequest {
             model: agent.model.clone(),
+            endpoint: agent.endpoint.clone(),
             messages,
             // A judgement, not a voice: the likeliest answer.
             temperature: 0.0,

@@ -93,6 +93,9 @@ pub(super) struct Take {
     id: String,
     /// An agent's reply, not an internal call: an empty one is asked again.
     named: bool,
+    /// The named endpoint the request went to (None: the default one):
+    /// its server's counts and refusals teach its budget only.
+    endpoint: Option<String>,
     pub(super) stream: BoxStream<'static, LlmEvent>,
     markers: Vec<String>,
     /// The prompt's estimated tokens: the server's count corrects the budget.
@@ -121,7 +124,8 @@ impl Take {
             slot,
             id: agent.map(|a| a.id.clone()).unwrap_or_default(),
             named: agent.is_some(),
-            stream: room.provider.stream(req),
+            endpoint: req.endpoint.clone(),
+            stream: room.provider_of(req.endpoint.as_deref()).stream(req),
             filter: MarkerFilter::new(markers.clone()),
             markers,
             estimated,
@@ -197,7 +201,7 @@ impl Party {
                 s.tokens.completion += completion;
                 s.tokens.cached += cached.unwrap_or(0);
                 take.counted = Some(completion);
-                self.room.budget.learn(take.estimated, prompt);
+                self.room.budget_of_mut(take.endpoint.as_deref()).learn(take.estimated, prompt);
                 tracing::debug!(agent = %take.id, prompt, estimated = take.estimated, completion, cached, "usage");
                 None
             }
@@ -240,7 +244,8 @@ impl Party {
             Some(LlmEvent::Failed(cause)) => Some(Reply::Failed(Trouble::Call(cause))),
             Some(LlmEvent::Unreachable(cause)) => Some(Reply::Unreachable(Trouble::Call(cause))),
             Some(LlmEvent::TooLong { cause, window, prompt }) => {
-                self.lower_window(take.estimated, window, prompt).await;
+                let endpoint = take.endpoint.clone();
+                self.lower_window(endpoint.as_deref(), take.estimated, window, prompt).await;
                 Some(Reply::TooLong(Trouble::Call(cause)))
             }
         }

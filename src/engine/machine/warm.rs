@@ -29,7 +29,7 @@ use tokio::time::{Duration, Instant};
 
 use super::party::Party;
 use crate::config::WarmUp;
-use crate::llm::{ChatRequest, Cue, LlmEvent};
+use crate::llm::{ChatRequest, Cue, LlmEvent, Provider};
 
 /// How long the room waits before reading ahead: a facilitator whose next
 /// line is already there (a script, a paste) never waits on a read they
@@ -68,17 +68,24 @@ impl Party {
     /// reading ahead is off or what is known now was read already. As a
     /// timer, it costs nothing when a command is already waiting.
     pub(super) fn warm_deadline(&self) -> Option<Instant> {
-        let info = self.room.provider.info();
-        let on = warms(self.room.cfg.llm.warm_up, info.base_url.as_deref(), info.rehearsal);
+        let on = self.room.agents.iter().any(|a| self.warms_for(a.endpoint.as_deref()));
         let read = self.warming.as_ref().is_some_and(|w| w.key == self.warm_key());
         (on && !read).then(|| self.idle.room_acted_at() + WARM_AFTER)
+    }
+
+    /// Whether prompts to `endpoint`'s server are read ahead: decided by
+    /// that server's kind, so a hosted guest beside a local room is never
+    /// billed for reads.
+    fn warms_for(&self, endpoint: Option<&str>) -> bool {
+        let info = self.room.provider_of(endpoint).info();
+        warms(self.room.cfg.llm.warm_up, info.base_url.as_deref(), info.rehearsal)
     }
 
     /// Reads ahead what is known now (see `warm_deadline` for when).
     pub(super) fn start_warming(&mut self) {
         self.stop_warming();
         let key = self.warm_key();
-        let mut requests: Vec<ChatRequest> = Vec::new();
+        let mut requests: Vec<(Arc<dyn Provider>, ChatRequest)> = Vec::new();
         // Exactly who speaks if the room goes on by itself; for a new
         // message a guess the message itself may overturn.
         let topic = self.session.fm.topic.clone();
@@ -87,30 +94,37 @@ impl Party {
         let speakers: Vec<_> = likely
             .iter()
             .map(|&i| self.room.agents[i].clone())
-            .filter(|a| !a.moderator)
+            .filter(|a| !a.moderator && self.warms_for(a.endpoint.as_deref()))
             .collect();
         for agent in &speakers {
             let messages = self.speaker_front_call(agent);
             // With `room_first` every speaker's front is the same: read once.
-            if requests.last().is_some_and(|r| r.messages == messages && r.model == agent.model) {
+            if requests
+                .last()
+                .is_some_and(|(_, r)| r.messages == messages && r.model == agent.model && r.endpoint == agent.endpoint)
+            {
                 continue;
             }
-            requests.push(ChatRequest {
-                model: agent.model.clone(),
-                messages,
-                temperature: self.room.cfg.llm.temperature,
-                max_tokens: Some(1),
-                stop: Vec::new(),
-                json_schema: None,
-                cue: Cue::WarmUp,
-            });
+            let provider = self.room.provider_of(agent.endpoint.as_deref()).clone();
+            requests.push((
+                provider,
+                ChatRequest {
+                    model: agent.model.clone(),
+                    endpoint: agent.endpoint.clone(),
+                    messages,
+                    temperature: self.room.cfg.llm.temperature,
+                    max_tokens: Some(1),
+                    stop: Vec::new(),
+                    json_schema: None,
+                    cue: Cue::WarmUp,
+                },
+            ));
         }
         tracing::info!(agents = ?speakers.iter().map(|a| a.id.as_str()).collect::<Vec<_>>(), "reading ahead");
-        let provider = self.room.provider.clone();
         let stop = Arc::new(AtomicBool::new(false));
         let stopped = stop.clone();
         tokio::spawn(async move {
-            for req in requests {
+            for (provider, req) in requests {
                 if stopped.load(Ordering::Relaxed) {
                     return;
                 }

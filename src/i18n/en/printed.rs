@@ -62,6 +62,8 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::Remembers => " · remembers".into(),
         Printed::DefaultRoom => "(the default room)".into(),
         Printed::AgentsInRoom { n } => format!("{n} agent(s): `--list-agents` shows them"),
+        Printed::Through { endpoint, model } => format!(" · {endpoint}: {model}"),
+        Printed::ServersModel => "the model its server lists".into(),
         Printed::MembersNotFound { missing } => format!(" (not found: {missing})"),
         Printed::OpenCast => "open cast: the default room".into(),
         Printed::DefaultPartyNote => "\n* opens when --party names none; `bmad-party --party ID` picks another\n".into(),

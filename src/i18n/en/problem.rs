@@ -58,6 +58,24 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
         Problem::AtMostAnHour => "must be 3600 or less (an hour)".into(),
         Problem::PartyIdChars => "a party's id is letters, digits, - and _ (it names its memory folder)".into(),
         Problem::NamesNobody => "names nobody; leave `members` out for an open cast (the whole room)".into(),
+        Problem::EndpointName => "an endpoint's name is letters, digits, - and _, and not `default` (the top-level bmad.llm)".into(),
+        Problem::EndpointNeedsUrl => "an endpoint needs its `base_url`".into(),
+        Problem::UnknownEndpoint { name, known } if known.is_empty() => {
+            format!("no endpoint named `{name}`: bmad.llm.endpoints defines none (`default` is the top-level bmad.llm)")
+        }
+        Problem::UnknownEndpoint { name, known } => {
+            format!("no endpoint named `{name}` (bmad.llm.endpoints has {known}; `default` is the top-level bmad.llm)")
+        }
+        Problem::KeyVarUnset { var } => format!("the environment variable `{var}` that holds this endpoint's key is not set"),
+        Problem::KeyVarName => {
+            "is the name of the environment variable that holds the key (letters, digits and _, e.g. OPENAI_API_KEY), never the key itself"
+                .into()
+        }
+        Problem::KeyVarValue { var } => {
+            format!("the key in the environment variable `{var}` cannot be sent (it holds a newline or another control character)")
+        }
+        Problem::EndpointFlag { given } => format!("`{given}` is not AGENT=ENDPOINT (e.g. `--endpoint architect=hosted`)"),
+        Problem::EndpointAgent { agent } => format!("no agent in the room answers to `{agent}` (`--list-agents` shows who is)"),
 
         // Agent files.
         Problem::NoFrontmatter => "no YAML frontmatter: the file must start with a line `---`, then the persona fields, then `---`".into(),

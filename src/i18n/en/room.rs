@@ -11,6 +11,8 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::NotInRoomAnyMore { gone } => format!("⚠️ not in the room any more: {gone}"),
         Room::DocumentInFront { name, words } => format!("📎 {name} is in front of the room ({words} words; a long one is cut to fit the model's context)"),
         Room::StopsReadingMessages => "The model read your opening message as a closing one, so it cannot tell your messages apart: the host stops reading them for this session. Agents can still propose the end and ask you questions; read_messages: false says so for good.".into(),
+        Room::EndpointGone { endpoint, since, again } => format!("not asked: the server of endpoint `{endpoint}` has not answered since round {since}; it is asked again in round {again}"),
+        Room::PromptsShrunkOn { endpoint, window, before } => format!("⚠️ The server of endpoint `{endpoint}` refused a prompt as too long for its context window: its prompts now fit {window} tokens (were {before}); earlier rounds leave them sooner."),
         Room::PromptsShrunk { window, before } => format!("⚠️ The model's server refused a prompt as too long for its context window: prompts now fit {window} tokens (were {before}); earlier rounds leave them sooner."),
         Room::ServerUnreachable { url, cause, window_s } => format!("The model server at {url} cannot be reached ({cause}). The party can start: each reply waits up to {window_s} s for the server."),
         Room::UsingOnlyModel { model, url } => format!("Using the model `{model}`, the one the server at {url} has (no model was named)."),

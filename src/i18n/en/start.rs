@@ -58,6 +58,15 @@ pub(in crate::i18n) fn start(k: &Start) -> String {
         Start::NotInRoom { party, missing } => {
             format!("⚠️ {party}: not in the room: {missing} (`--list-parties` shows who is)")
         }
+        Start::RehearsalForAll { endpoints } => {
+            format!("The rehearsal speaks for every agent: the endpoints given to agents ({endpoints}) are not used.")
+        }
+        Start::EndpointChanged { agent, now, was } => format!("{agent} now speaks through {now}, was {was}."),
+        Start::SameUrlOtherKeys { url, first, second } => {
+            format!(
+                "⚠️ endpoints `{first}` and `{second}` are both {url} but send different keys: is one of them meant for another server?"
+            )
+        }
         Start::RosterProblems { n, source } => {
             format!("⚠️ {n} problem(s) in the roster ({source}); the usable agents are in the room:")
         }

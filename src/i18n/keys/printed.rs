@@ -128,6 +128,13 @@ pub(crate) enum Printed<'a> {
     AgentsInRoom {
         n: usize,
     },
+    /// `--list-agents`: the endpoint an agent speaks through and its model.
+    Through {
+        endpoint: &'a str,
+        model: &'a str,
+    },
+    /// The model of an endpoint that names none: the one its server lists.
+    ServersModel,
     /// After a party's cast: members no agent answers to.
     MembersNotFound {
         missing: &'a str,

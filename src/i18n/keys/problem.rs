@@ -77,6 +77,36 @@ pub(crate) enum Problem {
     AtMostAnHour,
     PartyIdChars,
     NamesNobody,
+    /// `bmad.llm.endpoints.<name>`: not an id, or `default`.
+    EndpointName,
+    EndpointNeedsUrl,
+    /// An agent (its file, a party's member, `--endpoint`) names an
+    /// endpoint the config does not define.
+    UnknownEndpoint {
+        name: String,
+        known: String,
+    },
+    /// An endpoint the room speaks through reads its key from a variable
+    /// that is not set.
+    KeyVarUnset {
+        var: String,
+    },
+    /// `api_key_env` is not a variable name (most likely the key itself,
+    /// which is therefore never repeated).
+    KeyVarName,
+    /// The key in an endpoint's variable cannot be sent in a header (a
+    /// newline, a control character); the value is never repeated.
+    KeyVarValue {
+        var: String,
+    },
+    /// `--endpoint` not of the form AGENT=NAME.
+    EndpointFlag {
+        given: String,
+    },
+    /// `--endpoint AGENT=…` names nobody in the room.
+    EndpointAgent {
+        agent: String,
+    },
 
     // Agent files.
     NoFrontmatter,

@@ -8,6 +8,13 @@ pub(crate) enum Room<'a> {
         agent: &'a str,
         cause: &'a str,
     },
+    /// Why a speaker was not asked: its endpoint's server was found gone
+    /// in round `since` and is asked again in round `again`.
+    EndpointGone {
+        endpoint: &'a str,
+        since: u32,
+        again: u32,
+    },
     /// A turn passed: twice nothing of the agent's own.
     AgentPassed {
         agent: &'a str,
@@ -25,6 +32,12 @@ pub(crate) enum Room<'a> {
     },
     StopsReadingMessages,
     PromptsShrunk {
+        window: u32,
+        before: u32,
+    },
+    /// `PromptsShrunk` in a room of several endpoints: which one's server.
+    PromptsShrunkOn {
+        endpoint: &'a str,
         window: u32,
         before: u32,
     },

@@ -75,6 +75,25 @@ pub(crate) enum Start {
         party: String,
         missing: String,
     },
+    /// Two endpoints at one address with different keys (each named by
+    /// its endpoint name, never by the key).
+    SameUrlOtherKeys {
+        url: String,
+        first: String,
+        second: String,
+    },
+    /// The rehearsal speaks for every agent: the endpoints some agents
+    /// were given (by name) send nothing.
+    RehearsalForAll {
+        endpoints: String,
+    },
+    /// A resumed session's agent speaks through another endpoint than in
+    /// its last recorded turn.
+    EndpointChanged {
+        agent: String,
+        now: String,
+        was: String,
+    },
     /// The first line of a notice that lists the roster's problems.
     RosterProblems {
         n: usize,

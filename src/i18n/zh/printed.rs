@@ -60,6 +60,8 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::Remembers => " · 有记忆".into(),
         Printed::DefaultRoom => "（默认房间）".into(),
         Printed::AgentsInRoom { n } => format!("{n} 位智能体：`--list-agents` 可列出"),
+        Printed::Through { endpoint, model } => format!(" · {endpoint}：{model}"),
+        Printed::ServersModel => "服务端列出的模型".into(),
         Printed::MembersNotFound { missing } => format!("（未找到：{missing}）"),
         Printed::OpenCast => "开放阵容：默认房间".into(),
         Printed::DefaultPartyNote => "\n* 未用 --party 指定时打开的派对；`bmad-party --party ID` 可选其他\n".into(),

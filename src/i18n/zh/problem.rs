@@ -56,6 +56,19 @@ pub(in crate::i18n) fn problem(k: &Problem) -> String {
         Problem::AtMostAnHour => "不能超过 3600（一小时）".into(),
         Problem::PartyIdChars => "派对的 id 只能由字母、数字、- 和 _ 组成（它也是记忆文件夹的名字）".into(),
         Problem::NamesNobody => "没有列出任何人；开放阵容（整个房间）请省略 `members`".into(),
+        Problem::EndpointName => "服务端点的名字只能由字母、数字、- 和 _ 组成，且不能是 `default`（即顶层的 bmad.llm）".into(),
+        Problem::EndpointNeedsUrl => "服务端点需要 `base_url`".into(),
+        Problem::UnknownEndpoint { name, known } if known.is_empty() => {
+            format!("没有名为 `{name}` 的服务端点：bmad.llm.endpoints 中一个也没有定义（`default` 指顶层的 bmad.llm）")
+        }
+        Problem::UnknownEndpoint { name, known } => {
+            format!("没有名为 `{name}` 的服务端点（bmad.llm.endpoints 中有 {known}；`default` 指顶层的 bmad.llm）")
+        }
+        Problem::KeyVarUnset { var } => format!("保存该服务端点密钥的环境变量 `{var}` 未设置"),
+        Problem::KeyVarName => "应填写保存密钥的环境变量名（字母、数字和 _，如 OPENAI_API_KEY），不能直接填写密钥".into(),
+        Problem::KeyVarValue { var } => format!("环境变量 `{var}` 中的密钥无法发送（含有换行或其他控制字符）"),
+        Problem::EndpointFlag { given } => format!("`{given}` 不是 AGENT=ENDPOINT 的形式（例如 `--endpoint architect=hosted`）"),
+        Problem::EndpointAgent { agent } => format!("房间里没有名为 `{agent}` 的智能体（`--list-agents` 可查看）"),
 
         // Agent files.
         Problem::NoFrontmatter => "没有 YAML frontmatter：文件必须以一行 `---` 开头，接着是角色字段，再以 `---` 结束".into(),

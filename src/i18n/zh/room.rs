@@ -11,6 +11,8 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::NotInRoomAnyMore { gone } => format!("⚠️ 已不在房间中：{gone}"),
         Room::DocumentInFront { name, words } => format!("📎 {name} 已摆在大家面前（{words} 词；过长的文档会按模型的上下文截断）"),
         Room::StopsReadingMessages => "模型把你的开场消息读成了收尾消息，无法区分你的消息：本次对话中主持人不再解读你的消息。成员仍可提议结束或向你提问；设置 read_messages: false 可长期关闭。".into(),
+        Room::EndpointGone { endpoint, since, again } => format!("未发言：服务端点 `{endpoint}` 的服务器自第 {since} 轮起没有回应；将在第 {again} 轮再次尝试"),
+        Room::PromptsShrunkOn { endpoint, window, before } => format!("⚠️ 服务端点 `{endpoint}` 的服务器因超出上下文窗口拒绝了一次提示：此后其提示按 {window} 个 token 裁剪（原为 {before}），较早的轮次会更早移出。"),
         Room::PromptsShrunk { window, before } => format!("⚠️ 模型服务器因超出上下文窗口拒绝了一次提示：此后提示按 {window} 个 token 裁剪（原为 {before}），较早的轮次会更早移出。"),
         Room::ServerUnreachable { url, cause, window_s } => format!("无法连接 {url} 的模型服务器（{cause}）。派对仍可开始：每条回复最多等待服务器 {window_s} 秒。"),
         Room::UsingOnlyModel { model, url } => format!("使用模型 `{model}`：{url} 的服务器上的那一个（未指定模型）。"),

@@ -36,6 +36,11 @@ pub(in crate::i18n) fn start(k: &Start) -> String {
         Start::NewerCopy { copy, file } => format!("继续较新的副本 {copy}：在 {file} 无法写入时会话在那里继续。"),
         Start::MemoryUnreadable { shown, error } => format!("⚠️ {shown}：无法读取派对的记忆（{error}）；房间将不带记忆开始"),
         Start::NotInRoom { party, missing } => format!("⚠️ {party}：不在房间中：{missing}（`--list-parties` 可查看）"),
+        Start::RehearsalForAll { endpoints } => format!("排练模式替所有智能体发言：分配给智能体的服务端点（{endpoints}）不会使用。"),
+        Start::EndpointChanged { agent, now, was } => format!("{agent} 现在通过 {now} 发言，之前是 {was}。"),
+        Start::SameUrlOtherKeys { url, first, second } => {
+            format!("⚠️ 服务端点 `{first}` 和 `{second}` 都是 {url}，但发送的密钥不同：其中一个是否本应指向另一个服务？")
+        }
         Start::RosterProblems { n, source } => format!("⚠️ 名单中有 {n} 个问题（{source}）；可用的智能体已入场："),
         Start::DocumentLeftOut { why } => format!("⚠️ {}；房间将不带它继续", problem(why)),
 

@@ -87,7 +87,13 @@ pub(crate) fn load(project: &Project, room: &mut [Agent], output_folder: Option<
             .iter_mut()
             .find(|a| answers_to(a, &code) || text(m, "name").is_some_and(|n| a.name.eq_ignore_ascii_case(&n)));
         match installed {
-            Some(a) => apply(a, m),
+            Some(a) => {
+                apply(a, m);
+                // The installed agent's file did not name it: this entry did.
+                if text(m, "endpoint").is_some() {
+                    a.endpoint_from = Some(format!("{source} [{key}]"));
+                }
+            }
             None => {
                 let color = palette(room.len() + out.extra.len());
                 out.extra.push(custom_member(&code, m, color, format!("{source} [{key}]")));
@@ -186,6 +192,9 @@ fn apply(a: &mut Agent, m: &Table) {
     }
     if let Some(v) = text(m, "model") {
         a.model = Some(v);
+    }
+    if let Some(v) = text(m, "endpoint") {
+        a.endpoint = Some(v);
     }
 }
 

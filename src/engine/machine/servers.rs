@@ -1,0 +1,194 @@
+//! The named endpoints beside the default one (`bmad.llm.endpoints`). An
+//! agent that names one speaks through its provider (its own address,
+//! model, key, retries, outage window and quirks), and its prompts are
+//! fitted to that server's window with the token ratio learnt from that
+//! server's counts. Everything that names no endpoint (the host, the
+//! note-taker, the highlights, the memory) uses the default one:
+//! `Room::provider` and `Room::budget`.
+
+use std::sync::Arc;
+
+use tokio::task::JoinHandle;
+
+use super::Room;
+use crate::config::{Endpoint, LlmConfig};
+use crate::engine::budget::{default_window, Budget};
+use crate::llm::{EndpointCheck, Provider};
+
+pub(super) struct Server {
+    pub(super) name: String,
+    pub(super) provider: Arc<dyn Provider>,
+    pub(super) budget: Budget,
+    /// The server's answer about its window, while it is awaited.
+    pub(super) window_probe: Option<JoinHandle<Option<u32>>>,
+    /// Its answer about itself and its models, while it is awaited.
+    pub(super) check: Option<JoinHandle<Option<EndpointCheck>>>,
+    /// The round its server was last found gone (a call waited out the
+    /// whole retry window) and has not answered since.
+    pub(super) down_since: Option<u32>,
+}
+
+/// A server found gone is asked again (by its first speaker) every this
+/// many rounds; in the rounds between, its speakers are reported as not
+/// asked at once, so neither they nor the room wait its retry window.
+pub(super) const ASK_GONE_EVERY: u32 = 3;
+
+/// Whether the speakers of a server last found gone in `down_since` are
+/// asked in `round`: always when it was never found gone, else every
+/// `ASK_GONE_EVERY` rounds after (one call tells whether it is back).
+pub(super) fn asked_in(down_since: Option<u32>, round: u32) -> bool {
+    down_since.is_none_or(|d| round > d && (round - d).is_multiple_of(ASK_GONE_EVERY))
+}
+
+/// The servers of the named endpoints the room speaks through, each
+/// budget from its endpoint's settings (the default's reply cap where it
+/// sets none; the window by its kind until the server says).
+pub(super) fn servers(providers: Vec<(String, Arc<dyn Provider>)>, llm: &LlmConfig) -> Vec<Server> {
+    providers
+        .into_iter()
+        .map(|(name, provider)| {
+            let def = llm.endpoints.iter().find(|e| e.name == name);
+            let window = def
+                .and_then(|e| e.context_tokens)
+                .unwrap_or_else(|| default_window(provider.info().base_url.as_deref()));
+            let reply = def.and_then(|e| e.reply_max_tokens).unwrap_or(llm.reply_max_tokens);
+            Server {
+                name,
+                provider,
+                budget: Budget::new(window, reply),
+                window_probe: None,
+                check: None,
+                down_since: None,
+            }
+        })
+        .collect()
+}
+
+/// Whether a server runs several requests at once: as its config says,
+/// else a hosted API does and a server on this machine or the local
+/// network does not (llama.cpp's Python server, Ollama with one slot).
+pub(super) fn runs_together(setting: Option<bool>, base_url: Option<&str>) -> bool {
+    setting.unwrap_or_else(|| !base_url.is_some_and(crate::llm::discovery::is_local))
+}
+
+/// Whether every server speakers use runs requests together: each named
+/// one in use (its `parallel_requests` setting and address), and the
+/// default one when some speaker uses it (None: nobody does).
+pub(super) fn all_run_together(named: &[(Option<bool>, Option<String>)], default: Option<&(Option<bool>, Option<String>)>) -> bool {
+    named
+        .iter()
+        .chain(default)
+        .all(|(setting, url)| runs_together(*setting, url.as_deref()))
+}
+
+impl Room {
+    pub(super) fn server(&self, endpoint: Option<&str>) -> Option<&Server> {
+        let name = endpoint?;
+        self.servers.iter().find(|s| s.name == name)
+    }
+
+    /// The provider an agent's calls go to.
+    pub(super) fn provider_of(&self, endpoint: Option<&str>) -> &Arc<dyn Provider> {
+        self.server(endpoint).map_or(&self.provider, |s| &s.provider)
+    }
+
+    /// The budget an agent's prompts are fitted to.
+    pub(super) fn budget_of(&self, endpoint: Option<&str>) -> &crate::engine::budget::Budget {
+        self.server(endpoint).map_or(&self.budget, |s| &s.budget)
+    }
+
+    pub(super) fn budget_of_mut(&mut self, endpoint: Option<&str>) -> &mut crate::engine::budget::Budget {
+        match endpoint.and_then(|n| self.servers.iter().position(|s| s.name == n)) {
+            Some(i) => &mut self.servers[i].budget,
+            None => &mut self.budget,
+        }
+    }
+
+    /// The named endpoints whose speakers are not asked in `round`: their
+    /// server was found gone and this is not a round to ask it again.
+    pub(super) fn gone_in(&self, round: u32) -> Vec<Option<String>> {
+        let gone = self.servers.iter().filter(|s| !asked_in(s.down_since, round));
+        gone.map(|s| Some(s.name.clone())).collect()
+    }
+
+    /// What a call through `endpoint` in `round` told of its server: gone
+    /// (the whole retry window without an answer), or there (any answer).
+    pub(super) fn heard_from(&mut self, endpoint: Option<&str>, round: u32, gone: bool) {
+        let Some(s) = self.servers.iter_mut().find(|s| Some(s.name.as_str()) == endpoint) else {
+            return;
+        };
+        s.down_since = gone.then_some(round);
+    }
+
+    /// The round a named endpoint's server was last found gone.
+    pub(super) fn down_since(&self, endpoint: Option<&str>) -> Option<u32> {
+        self.server(endpoint).and_then(|s| s.down_since)
+    }
+
+    /// The named endpoint's definition in the config.
+    pub(super) fn endpoint_def(&self, endpoint: Option<&str>) -> Option<&Endpoint> {
+        let name = endpoint?;
+        self.cfg.llm.endpoints.iter().find(|e| e.name == name)
+    }
+
+    /// Whether each server the room's speakers use runs requests together
+    /// (the default one only when some speaker names no endpoint).
+    pub(super) fn speakers_run_together(&self) -> bool {
+        let on_default = self.agents.iter().any(|a| self.server(a.endpoint.as_deref()).is_none());
+        let default = on_default.then(|| (self.cfg.llm.parallel_requests, self.provider.info().base_url));
+        let named: Vec<(Option<bool>, Option<String>)> = self
+            .servers
+            .iter()
+            .map(|s| {
+                let setting = self.endpoint_def(Some(&s.name)).and_then(|e| e.parallel_requests);
+                (setting, s.provider.info().base_url)
+            })
+            .collect();
+        all_run_together(&named, default.as_ref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_runs_requests_together_when_it_says_so_or_is_hosted() {
+        assert!(runs_together(None, Some("https://api.openai.com/v1")));
+        assert!(!runs_together(None, Some("http://127.0.0.1:8080/v1")));
+        assert!(
+            runs_together(Some(true), Some("http://127.0.0.1:8080/v1")),
+            "llama-server --parallel 3"
+        );
+        assert!(!runs_together(Some(false), Some("https://api.openai.com/v1")));
+        assert!(runs_together(None, None), "the rehearsal");
+    }
+
+    #[test]
+    fn a_room_runs_together_only_when_every_server_its_speakers_use_does() {
+        let at = |setting: Option<bool>, url: &str| (setting, Some(url.to_string()));
+        let hosted = at(None, "https://api.openai.com/v1");
+        let local = at(None, "http://127.0.0.1:8080/v1");
+        let parallel_local = at(Some(true), "http://127.0.0.1:8081/v1");
+        assert!(all_run_together(std::slice::from_ref(&hosted), None));
+        assert!(
+            !all_run_together(std::slice::from_ref(&hosted), Some(&local)),
+            "the local default decides"
+        );
+        assert!(all_run_together(std::slice::from_ref(&hosted), Some(&parallel_local)));
+        assert!(
+            all_run_together(std::slice::from_ref(&hosted), None),
+            "a local default nobody speaks through does not count"
+        );
+        assert!(!all_run_together(&[hosted.clone(), local.clone()], Some(&hosted)));
+        assert!(all_run_together(&[], Some(&hosted)), "one hosted server");
+        assert!(!all_run_together(&[], Some(&local)), "one local server");
+    }
+
+    #[test]
+    fn a_gone_server_is_asked_again_every_third_round_only() {
+        assert!(asked_in(None, 1) && asked_in(None, 9));
+        let asked: Vec<u32> = (5..=12).filter(|&r| asked_in(Some(5), r)).collect();
+        assert_eq!(asked, [8, 11]);
+    }
+}

@@ -1,0 +1,446 @@
+//! Rooms of several models: agents on two loopback servers at once, each
+//! request going to its agent's server with that endpoint's model and key;
+//! each server's window, quirks and outage are its own.
+
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    reason = "tests and benches: a broken expectation should stop them loudly"
+)]
+
+mod common;
+
+use std::time::Duration;
+
+use bmad_party::config::Endpoint;
+use bmad_party::engine::budget::estimate_tokens;
+use bmad_party::engine::Event;
+use bmad_party::llm::OpenAiSettings;
+use bmad_party::testing::{events_of, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
+use common::*;
+
+/// The agents that speak through the named endpoint.
+const HOSTED: [&str; 2] = ["Ingrid", "Maya"];
+const OMITTED: &str = "earlier round(s) are left out here to fit the model's context window";
+
+fn estimate(r: &Recorded) -> u32 {
+    r.body["messages"]
+        .as_array()
+        .map(|m| m.iter().map(|x| estimate_tokens(x["content"].as_str().unwrap_or(""))).sum())
+        .unwrap_or(0)
+}
+
+/// A reply long enough that a few rounds outgrow a small window.
+fn long_reply(n: usize) -> String {
+    (0..4).map(|i| varied_reply(n * 5 + i)).collect::<Vec<_>>().join(" ")
+}
+
+fn refuses_stop(r: &Recorded) -> bool {
+    r.body.get("stop").is_some_and(|s| !s.is_null())
+}
+
+fn hosted(server: &FakeOpenAi) -> Endpoint {
+    Endpoint {
+        name: "hosted".into(),
+        base_url: server.base_url(),
+        model: Some("hosted-model".into()),
+        api_key_env: Some("HOSTED_KEY".into()),
+        context_tokens: None,
+        reply_max_tokens: Some(150),
+        parallel_requests: None,
+        file: "config.yaml".into(),
+        line: Some(4),
+        key_line: Some(7),
+    }
+}
+
+fn messages(events: &[Event], round: u32) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentMessage { name, round: r, .. } if *r == round => Some(name.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn failed_with_cause(events: &[Event]) -> Vec<(String, u32, String)> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentFailed { agent, round, cause } => Some((agent.clone(), *round, cause.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_stops_only_its_agents() {
+    // The default endpoint: a model that takes its time and refuses `stop`.
+    let local = FakeOpenAi::start(|r, n| {
+        if refuses_stop(r) {
+            return Reply::Status {
+                code: 400,
+                headers: vec![],
+                body: r#"{"error": {"message": "Unsupported parameter: 'stop' is not supported with this model.", "param": "stop"}}"#
+                    .into(),
+            };
+        }
+        Reply::Paced {
+            first: Duration::from_millis(120),
+            each: Duration::from_millis(2),
+            events: events_of(&long_reply(n)),
+        }
+    })
+    .await;
+    // The named one: quick, and its window is small (llama.cpp's `/props`).
+    let remote = FakeOpenAi::start(|_, n| stream_of(&long_reply(n + 100))).await;
+    remote.route(
+        "/props",
+        serde_json::json!({"default_generation_settings": {"n_ctx": 2000}, "total_slots": 1}),
+    );
+
+    let mut party = Party::new(&local);
+    party.config.llm.context_tokens = Some(16_384);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    party.config.llm.endpoints = vec![hosted(&remote)];
+    party.config.party.agents_per_round = (3, 3);
+    party.config.party.max_rounds = 10;
+    party.endpoints = vec![(
+        "hosted".into(),
+        provider_with(OpenAiSettings {
+            api_key: "hosted-key".into(),
+            model: "hosted-model".into(),
+            retry_window: Duration::from_secs(4),
+            ..settings(&remote)
+        }),
+    )];
+    for a in &mut party.agents {
+        if HOSTED.contains(&a.name.as_str()) {
+            a.endpoint = Some("hosted".into());
+        }
+    }
+    let ask = "Ingrid, Kofi and Maya, what next?";
+    let down = remote.clone();
+    let marks = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+    let mark = |marks: &std::sync::Arc<std::sync::Mutex<Vec<std::time::Instant>>>| {
+        let marks = marks.clone();
+        Step::Do(Box::new(move || marks.lock().unwrap().push(std::time::Instant::now())))
+    };
+    let script = vec![
+        Step::Say("Ingrid, Kofi and Maya: how do we plan the on-call rotation?"),
+        Step::Say(ask),
+        Step::Say(ask),
+        Step::Say(ask),
+        // The named endpoint's server dies as its next request comes.
+        Step::Do(Box::new(move || {
+            down.push([Reply::Restart {
+                down: Duration::from_secs(60),
+            }])
+        })),
+        Step::Say(ask),
+        // The rounds after: the gone server's agents are not asked.
+        mark(&marks),
+        Step::Say(ask),
+        mark(&marks),
+        Step::Say(ask),
+    ];
+    let events = party.run(script).await;
+
+    let to_local = local.received();
+    let to_remote = remote.received();
+    let turns = |rs: &[Recorded]| rs.iter().filter(|r| r.speaker().is_some()).count();
+    assert!(
+        turns(&to_local) >= 4 && turns(&to_remote) >= 6,
+        "{} / {}",
+        turns(&to_local),
+        turns(&to_remote)
+    );
+    // Each request on its agent's server, with that endpoint's model and key.
+    for r in &to_remote {
+        assert_eq!(r.header("authorization"), Some("Bearer hosted-key"));
+        assert_eq!(r.body["model"], "hosted-model");
+        let who = r.speaker().unwrap_or_default();
+        assert!(HOSTED.contains(&who.as_str()), "{who} on the named endpoint");
+    }
+    for r in &to_local {
+        assert_eq!(r.header("authorization"), Some("Bearer test-key"));
+        assert_eq!(r.body["model"], "test-model");
+        let who = r.speaker();
+        assert!(
+            who.as_deref().is_none_or(|w| !HOSTED.contains(&w)),
+            "{who:?} on the default endpoint"
+        );
+    }
+    // The refusal of `stop` is the default server's quirk alone.
+    let refused = to_local.iter().filter(|r| refuses_stop(r)).count();
+    assert_eq!(refused, 1, "asked once with `stop`, then without");
+    assert!(
+        to_remote.iter().filter(|r| r.speaker().is_some()).all(refuses_stop),
+        "the other server still gets `stop`"
+    );
+    // The small window (the named server's own answer) holds there only.
+    let cap = |r: &Recorded| r.body["max_tokens"].as_u64().unwrap_or(0) as u32;
+    for r in to_remote.iter().filter(|r| r.speaker().is_some()) {
+        assert_eq!(cap(r), 150, "the endpoint's own reply cap");
+        assert!(estimate(r) + cap(r) <= 2000, "{} + {}", estimate(r), cap(r));
+    }
+    assert!(
+        to_remote.iter().any(|r| r.prompt_text().contains(OMITTED)),
+        "the small window cut the history"
+    );
+    assert!(!to_local.iter().any(|r| r.prompt_text().contains(OMITTED)));
+    assert!(
+        to_local.iter().any(|r| estimate(r) > 2000),
+        "the default server's prompts are not held to it"
+    );
+    // The round the named server died in: its first agent waited out the
+    // window and failed, the second was not made to wait again (told at
+    // once), and the default endpoint's agent finished the round. The two
+    // rounds after ask nobody on it, each told, and wait for nothing.
+    let f = failed_with_cause(&events);
+    let round = f[0].1;
+    assert_eq!(messages(&events, round - 1).len(), 3);
+    let not_asked = |r: u32| {
+        f.iter()
+            .filter(|(_, fr, cause)| *fr == r && cause.contains("not asked: the server of endpoint `hosted`"))
+            .count()
+    };
+    assert_eq!(f.iter().filter(|(_, r, _)| *r == round).count(), 2, "{f:?}");
+    assert_eq!(not_asked(round), 1, "{f:?}");
+    for r in [round + 1, round + 2] {
+        assert_eq!(not_asked(r), 2, "both hosted agents told in round {r}: {f:?}");
+        assert_eq!(messages(&events, r), ["Kofi"]);
+    }
+    assert!(
+        f.iter().all(|(who, _, _)| ["architect", "analyst"].contains(&who.as_str())),
+        "{f:?}"
+    );
+    let when = format!("since round {round}; it is asked again in round {}", round + 3);
+    assert!(f.iter().any(|(_, r, c)| *r == round + 1 && c.contains(&when)), "{when}: {f:?}");
+    let marks = marks.lock().unwrap();
+    let after = marks[1] - marks[0];
+    assert!(after < Duration::from_secs(3), "the round after waited {after:?}");
+    // The session file says which endpoint and model wrote each reply.
+    let s = load(&session_file(&events));
+    let via: Vec<(&str, Option<&str>, Option<&str>)> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == bmad_party::session::TurnKind::Agent && t.round == 1)
+        .map(|t| (t.label.as_str(), t.endpoint.as_deref(), t.model.as_deref()))
+        .collect();
+    assert_eq!(
+        via,
+        [
+            ("🏗️ Ingrid", Some("hosted"), Some("hosted-model")),
+            ("💻 Kofi", None, Some("test-model")),
+            ("📊 Maya", Some("hosted"), Some("hosted-model"))
+        ]
+    );
+}
+
+mod process;
+
+/// A config with a default endpoint on `local` and two named ones: `hosted`
+/// on `remote`, `twin` on `local` again with a key of its own.
+/// Every file under `dir` (the session, the output folder, the state and
+/// log folders), read as text.
+fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+                out.push((path, text));
+            }
+        }
+    }
+    out
+}
+
+fn two_server_config(dir: &std::path::Path, local: &FakeOpenAi, remote: &FakeOpenAi) -> std::path::PathBuf {
+    let path = dir.join("config.yaml");
+    let text = format!(
+        "bmad:\n  llm:\n    base_url: {}\n    model: test-model\n    endpoints:\n      hosted:\n        base_url: {}\n        model: hosted-model\n        api_key_env: BMAD_TEST_HOSTED_KEY\n      twin:\n        base_url: {}\n        api_key_env: BMAD_TEST_TWIN_KEY\n",
+        local.base_url(),
+        remote.base_url(),
+        local.base_url()
+    );
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+#[tokio::test]
+async fn bad_endpoints_stop_the_start_before_anything_is_sent_and_good_ones_send_their_own_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::varied().await;
+    let config = two_server_config(dir.path(), &local, &remote);
+    let run = |extra: &[&str], keys: bool| {
+        let mut cmd = process::party(dir.path());
+        cmd.arg("--config").arg(&config).env("OPENAI_API_KEY", "local-key");
+        cmd.args(["--endpoint", "Ingrid=hosted", "--endpoint", "developer=twin"]);
+        if keys {
+            cmd.env("BMAD_TEST_HOSTED_KEY", "hosted-secret")
+                .env("BMAD_TEST_TWIN_KEY", "twin-secret");
+        } else {
+            cmd.env_remove("BMAD_TEST_HOSTED_KEY").env("BMAD_TEST_TWIN_KEY", "twin-secret");
+        }
+        cmd.args(extra);
+        cmd
+    };
+    let party = ["--headless", "--events", "json"];
+    let say = "Ingrid and Kofi: which database?\n";
+
+    let (code, _, stderr) = process::run_with_input(run(&party, false), say).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("config.yaml:9: `bmad.llm.endpoints.hosted.api_key_env`") && stderr.contains("BMAD_TEST_HOSTED_KEY"),
+        "{stderr}"
+    );
+    let mut unknown = run(&party, true);
+    unknown.args(["--endpoint", "pm=nowhere"]);
+    let (code, _, stderr) = process::run_with_input(unknown, say).await;
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("--endpoint: no endpoint named `nowhere`"), "{stderr}");
+    assert!(local.received().is_empty() && remote.received().is_empty(), "nothing sent");
+    assert!(local.gets().is_empty() && remote.gets().is_empty(), "nothing asked");
+
+    let (code, stdout, stderr) = process::run_with_input(run(&["--list-agents"], false), "").await;
+    assert_eq!(code, 0, "{stderr}");
+    let line = |name: &str| stdout.lines().find(|l| l.contains(name)).unwrap_or_default().to_string();
+    assert!(line("Ingrid").contains("· hosted: hosted-model"), "{stdout}");
+    assert!(line("Kofi").contains("· twin: the model its server lists"), "{stdout}");
+    assert!(line("Maya").contains("· default: test-model"), "{stdout}");
+
+    let (code, stdout, stderr) = process::run_with_input(run(&party, true), say).await;
+    assert_eq!(code, 0, "{stderr}");
+    let said = format!("{stdout}{stderr}");
+    assert!(said.contains("`default` and `twin`"), "one address, two keys: {said}");
+    assert!(!stdout.contains("-secret") && !stderr.contains("-secret"), "no key is shown");
+    let written = files_under(dir.path());
+    assert!(
+        written
+            .iter()
+            .any(|(p, _)| p.extension().is_some_and(|e| e == "md") && p.to_string_lossy().contains("party-mode")),
+        "the session was written: {written:?}"
+    );
+    for (path, text) in &written {
+        assert!(!text.contains("-secret"), "no key is written: {}", path.display());
+    }
+    let hosted: Vec<_> = remote.received();
+    assert!(!hosted.is_empty());
+    assert!(hosted.iter().all(|r| r.header("authorization") == Some("Bearer hosted-secret")));
+    assert!(hosted.iter().all(|r| r.body["model"] == "hosted-model"));
+    let on_local = local.received();
+    let keys = |key: &str| on_local.iter().filter(|r| r.header("authorization") == Some(key)).count();
+    assert!(keys("Bearer twin-secret") >= 1 && keys("Bearer local-key") >= 1, "{on_local:?}");
+    for r in &on_local {
+        let twin = r.header("authorization") == Some("Bearer twin-secret");
+        assert_eq!(twin, r.speaker().as_deref() == Some("Kofi"), "{:?}", r.speaker());
+    }
+}
+
+#[tokio::test]
+async fn a_rehearsal_speaks_for_the_whole_room_and_says_the_endpoints_go_unused() {
+    let dir = tempfile::tempdir().unwrap();
+    let remote = FakeOpenAi::varied().await;
+    // No default server and no OPENAI_API_KEY: the default is the rehearsal.
+    let implicit = dir.path().join("implicit.yaml");
+    let text = format!(
+        "bmad:\n  llm:\n    endpoints:\n      hosted:\n        base_url: {}\n        api_key_env: BMAD_TEST_HOSTED_KEY\n",
+        remote.base_url()
+    );
+    std::fs::write(&implicit, text).unwrap();
+    let local = FakeOpenAi::varied().await;
+    let asked = two_server_config(dir.path(), &local, &remote);
+    for (config, flag) in [(&implicit, None), (&asked, Some("--rehearsal"))] {
+        let out = tempfile::tempdir().unwrap();
+        let mut cmd = process::party(dir.path());
+        cmd.arg("--config").arg(config).arg("--output").arg(out.path());
+        cmd.args(["--endpoint", "Ingrid=hosted", "--headless", "--events", "json"]);
+        cmd.env("BMAD_TEST_HOSTED_KEY", "hosted-secret");
+        cmd.args(flag);
+        let (code, stdout, stderr) = process::run_with_input(cmd, "Ingrid and Kofi: which database?\n").await;
+        assert_eq!(code, 0, "{stderr}");
+        let said = format!("{stdout}{stderr}");
+        assert!(
+            said.contains("The rehearsal speaks for every agent: the endpoints given to agents (hosted) are not used."),
+            "{said}"
+        );
+        assert!(said.contains("Ingrid"), "Ingrid speaks: {said}");
+        let session = std::fs::read_to_string(&process::session_files(out.path())[0]).unwrap();
+        assert!(session.contains("agent=architect"), "{session}");
+        assert!(!session.contains("endpoint="), "no turn records a server: {session}");
+    }
+    assert!(
+        remote.received().is_empty() && remote.gets().is_empty(),
+        "nothing sent to the endpoint"
+    );
+    assert!(local.received().is_empty(), "nothing sent to the default");
+}
+
+/// Opens a finished headless session again, as if the party had been left
+/// open, so that it can be resumed.
+fn reopen(file: &std::path::Path) {
+    let text = std::fs::read_to_string(file).unwrap();
+    let text =
+        text.replacen("workflow_completed: true", "workflow_completed: false", 1)
+            .replacen("party_active: false", "party_active: true", 1);
+    std::fs::write(file, text).unwrap();
+}
+
+#[tokio::test]
+async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::varied().await;
+    let config = two_server_config(dir.path(), &local, &remote);
+    let run = |extra: &[&str]| {
+        let mut cmd = process::party(dir.path());
+        cmd.arg("--config").arg(&config).env("OPENAI_API_KEY", "local-key");
+        cmd.env("BMAD_TEST_HOSTED_KEY", "hosted-secret")
+            .env("BMAD_TEST_TWIN_KEY", "twin-secret");
+        cmd.args(["--headless", "--events", "json"]).args(extra);
+        cmd
+    };
+    let (code, _, stderr) = process::run_with_input(run(&["--endpoint", "Kofi=twin"]), "Ingrid and Kofi: which database?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let file = process::session_files(&dir.path().join("_bmad-output"))[0].clone();
+    reopen(&file);
+    let before = local.received().len();
+
+    // No flag now: Kofi still speaks through `twin`, and nobody is told.
+    let mut resumed = run(&["--resume"]);
+    resumed.arg(&file);
+    let (code, stdout, stderr) = process::run_with_input(resumed, "Kofi, and the backups?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains("now speaks through"), "{stdout}");
+    let kofi: Vec<_> = local.received()[before..]
+        .iter()
+        .filter(|r| r.speaker().as_deref() == Some("Kofi"))
+        .map(|r| r.header("authorization").unwrap_or_default().to_string())
+        .collect();
+    assert!(!kofi.is_empty() && kofi.iter().all(|k| k == "Bearer twin-secret"), "{kofi:?}");
+    let s = bmad_party::session::load(&file).unwrap();
+    let kofis: Vec<_> = s.turns.iter().filter(|t| t.agent.as_deref() == Some("developer")).collect();
+    assert!(
+        kofis.len() >= 2 && kofis.iter().all(|t| t.endpoint.as_deref() == Some("twin")),
+        "{kofis:?}"
+    );
+
+    // A flag now moves him, and the room is told.
+    reopen(&file);
+    let mut moved = run(&["--endpoint", "Kofi=hosted", "--resume"]);
+    moved.arg(&file);
+    let (code, stdout, stderr) = process::run_with_input(moved, "Kofi?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("Kofi now speaks through hosted, was twin."),
+        "{stdout}{stderr}"
+    );
+}
