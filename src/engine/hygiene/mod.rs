@@ -250,7 +250,11 @@ impl Hygiene {
                 Does::Drop => {
                     // An interjection goes with it; thanks or a yes are
                     // judged on their own (a stub when nothing follows).
-                    let opener = if rule.takes_opener && !self.opener_acknowledges { self.opener.take() } else { None };
+                    let opener = if rule.takes_opener && !self.opener_acknowledges {
+                        self.opener.take()
+                    } else {
+                        None
+                    };
                     self.cut(rule.kind, &[opener.as_deref().unwrap_or(""), &s[at]].concat());
                     return;
                 }

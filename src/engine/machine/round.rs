@@ -424,19 +424,6 @@ impl Party {
         (true, None)
     }
 
-    /// A speaker whose server was found gone is not asked (it would wait
-    /// out the retry window again, and the room behind it): the facilitator
-    /// sees it fail at once, with the endpoint and the round it is asked
-    /// again. Not counted as a failed call: nothing was sent.
-    async fn report_not_asked(&mut self, round: u32, agent: &Agent) {
-        let endpoint = agent.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
-        let since = self.room.down_since(agent.endpoint.as_deref()).unwrap_or(round);
-        let again = since + super::servers::ASK_GONE_EVERY;
-        let cause = crate::i18n::Room::EndpointGone { endpoint, since, again }.say(self.room.lang);
-        tracing::info!(agent = %agent.id, endpoint, since, "its server is gone: not asked this round");
-        self.record_failure(round, agent, cause).await;
-    }
-
     /// A reply that completed, recorded: whether the round goes on (false:
     /// its question or proposal stops it, or the facilitator quit), and its
     /// text. The first to ask the facilitator, or to propose the end, stops

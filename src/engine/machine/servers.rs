@@ -148,6 +148,21 @@ impl Room {
     }
 }
 
+impl super::party::Party {
+    /// A speaker whose server was found gone is not asked (it would wait
+    /// out the retry window again, and the room behind it): the facilitator
+    /// sees it fail at once, with the endpoint and the round it is asked
+    /// again. Not counted as a failed call: nothing was sent.
+    pub(super) async fn report_not_asked(&mut self, round: u32, agent: &crate::roster::agents::Agent) {
+        let endpoint = agent.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
+        let since = self.room.down_since(agent.endpoint.as_deref()).unwrap_or(round);
+        let again = since + ASK_GONE_EVERY;
+        let cause = crate::i18n::Say::say(&crate::i18n::Room::EndpointGone { endpoint, since, again }, self.room.lang);
+        tracing::info!(agent = %agent.id, endpoint, since, "its server is gone: not asked this round");
+        self.record_failure(round, agent, cause).await;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
