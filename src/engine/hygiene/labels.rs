@@ -1,7 +1,7 @@
 //! Who a sentence speaks as: speaker labels, prefaces ("Sure, here is
 //! Maya's reply"), talk about the reply, addressing or quoting oneself.
 
-use super::phrases::{OUT_OF_CHARACTER, PHRASES};
+use super::phrases::{JOB_INTRO, OUT_OF_CHARACTER, PHRASES};
 use crate::text::is_cjk;
 
 /// Markdown and list decoration, and an icon, before a label.
@@ -325,6 +325,25 @@ pub(super) fn could_break_character(start: &str) -> bool {
         .out_of_character_openings
         .iter()
         .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
+}
+
+/// Where a sentence opens by introducing the speaker by its job, as an
+/// assistant playing a role does ("As a business analyst, I believe…"):
+/// the part to strip, up to what it says. Colleagues know each other's jobs.
+pub(super) fn job_intro(sentence: &str) -> Option<std::ops::Range<usize>> {
+    let lead = sentence.len() - sentence.trim_start().len();
+    let intro = JOB_INTRO.iter().find_map(|r| r.captures(&sentence[lead..])?.name("intro"))?;
+    Some(lead + intro.start()..lead + intro.end())
+}
+
+/// A sentence that may be becoming a job introduction: held until its end.
+pub(super) fn could_be_job_intro(start: &str) -> bool {
+    let t = lower_head(start.trim_start());
+    t.split_whitespace().count() <= 8
+        && PHRASES
+            .job_intro_openings
+            .iter()
+            .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
 }
 
 /// A line that is an HTML comment holding one capitalised word, as the end

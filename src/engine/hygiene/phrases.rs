@@ -32,6 +32,8 @@ pub(super) struct Phrases {
     pub lead_ins: Vec<String>,
     pub out_of_character: Vec<String>,
     pub out_of_character_openings: Vec<String>,
+    pub job_intro: Vec<String>,
+    pub job_intro_openings: Vec<String>,
     pub room_question_openings: Vec<String>,
     pub room_question_words: Vec<String>,
     pub facts_question_words: Vec<String>,
@@ -57,6 +59,8 @@ impl Phrases {
             lead_ins,
             out_of_character,
             out_of_character_openings,
+            job_intro,
+            job_intro_openings,
             room_question_openings,
             room_question_words,
             facts_question_words,
@@ -78,6 +82,8 @@ impl Phrases {
         self.lead_ins.extend(lead_ins);
         self.out_of_character.extend(out_of_character);
         self.out_of_character_openings.extend(out_of_character_openings);
+        self.job_intro.extend(job_intro);
+        self.job_intro_openings.extend(job_intro_openings);
         self.room_question_openings.extend(room_question_openings);
         self.room_question_words.extend(room_question_words);
         self.facts_question_words.extend(facts_question_words);
@@ -100,6 +106,7 @@ impl Phrases {
             &mut self.salutation_room,
             &mut self.lead_ins,
             &mut self.out_of_character_openings,
+            &mut self.job_intro_openings,
             &mut self.room_question_openings,
             &mut self.room_question_words,
             &mut self.facts_question_words,
@@ -145,6 +152,17 @@ fn files() -> Vec<(&'static str, &'static str)> {
 pub(super) static OUT_OF_CHARACTER: LazyLock<regex::Regex> = LazyLock::new(|| {
     let alternatives: Vec<String> = PHRASES.out_of_character.iter().map(|p| format!("(?:{p})")).collect();
     regex::Regex::new(&format!("(?ix){}", alternatives.join("|"))).expect("the out_of_character patterns are valid")
+});
+
+/// The job introductions of every language, each with an `intro` group:
+/// what goes. (One expression cannot name a group twice.)
+#[allow(clippy::expect_used, reason = "the built-in phrase files' patterns: a test compiles them")]
+pub(super) static JOB_INTRO: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| {
+    PHRASES
+        .job_intro
+        .iter()
+        .map(|p| regex::Regex::new(&format!("(?ix){p}")).expect("the job_intro patterns are valid"))
+        .collect()
 });
 
 #[cfg(test)]

@@ -169,6 +169,14 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| labels::strip_self_attribution(s, &h.voices.own).map(|rest| 0..s.len() - rest.len()),
     ),
     rule(
+        "introducing itself by its job",
+        CutKind::OutOfCharacter,
+        Place::Sentence,
+        Does::Strip { capitalise: true },
+        |_, s| labels::job_intro(s),
+    )
+    .twin(|_, t| labels::could_be_job_intro(t)),
+    rule(
         "a label's colon alone",
         CutKind::OwnLabel,
         Place::ReplyStart,

@@ -402,7 +402,8 @@ fn stepping_out_of_character_is_heard_in_every_form() {
     }
     for reply in [
         "As an AI product, it needs guardrails.",
-        "As a product manager, I'd start with the users.",
+        // A job introduction is its own rule (`job_intro`); a step is none.
+        "As a first step, I'd start with the users.",
         "作为人工智能产品，它需要护栏。",
         "Sorry, Kofi, I disagree.",
     ] {
