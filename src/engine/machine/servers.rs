@@ -71,16 +71,6 @@ pub(super) fn runs_together(setting: Option<bool>, base_url: Option<&str>) -> bo
     setting.unwrap_or_else(|| !base_url.is_some_and(crate::llm::discovery::is_local))
 }
 
-/// Whether every server speakers use runs requests together: each named
-/// one in use (its `parallel_requests` setting and address), and the
-/// default one when some speaker uses it (None: nobody does).
-pub(super) fn all_run_together(named: &[(Option<bool>, Option<String>)], default: Option<&(Option<bool>, Option<String>)>) -> bool {
-    named
-        .iter()
-        .chain(default)
-        .all(|(setting, url)| runs_together(*setting, url.as_deref()))
-}
-
 impl Room {
     pub(super) fn server(&self, endpoint: Option<&str>) -> Option<&Server> {
         let name = endpoint?;
@@ -130,22 +120,6 @@ impl Room {
         let name = endpoint?;
         self.cfg.llm.endpoints.iter().find(|e| e.name == name)
     }
-
-    /// Whether each server the room's speakers use runs requests together
-    /// (the default one only when some speaker names no endpoint).
-    pub(super) fn speakers_run_together(&self) -> bool {
-        let on_default = self.agents.iter().any(|a| self.server(a.endpoint.as_deref()).is_none());
-        let default = on_default.then(|| (self.cfg.llm.parallel_requests, self.provider.info().base_url));
-        let named: Vec<(Option<bool>, Option<String>)> = self
-            .servers
-            .iter()
-            .map(|s| {
-                let setting = self.endpoint_def(Some(&s.name)).and_then(|e| e.parallel_requests);
-                (setting, s.provider.info().base_url)
-            })
-            .collect();
-        all_run_together(&named, default.as_ref())
-    }
 }
 
 impl super::party::Party {
@@ -177,27 +151,6 @@ mod tests {
         );
         assert!(!runs_together(Some(false), Some("https://api.openai.com/v1")));
         assert!(runs_together(None, None), "the rehearsal");
-    }
-
-    #[test]
-    fn a_room_runs_together_only_when_every_server_its_speakers_use_does() {
-        let at = |setting: Option<bool>, url: &str| (setting, Some(url.to_string()));
-        let hosted = at(None, "https://api.openai.com/v1");
-        let local = at(None, "http://127.0.0.1:8080/v1");
-        let parallel_local = at(Some(true), "http://127.0.0.1:8081/v1");
-        assert!(all_run_together(std::slice::from_ref(&hosted), None));
-        assert!(
-            !all_run_together(std::slice::from_ref(&hosted), Some(&local)),
-            "the local default decides"
-        );
-        assert!(all_run_together(std::slice::from_ref(&hosted), Some(&parallel_local)));
-        assert!(
-            all_run_together(std::slice::from_ref(&hosted), None),
-            "a local default nobody speaks through does not count"
-        );
-        assert!(!all_run_together(&[hosted.clone(), local.clone()], Some(&hosted)));
-        assert!(all_run_together(&[], Some(&hosted)), "one hosted server");
-        assert!(!all_run_together(&[], Some(&local)), "one local server");
     }
 
     #[test]
