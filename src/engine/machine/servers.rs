@@ -115,6 +115,28 @@ impl Room {
         self.server(endpoint).and_then(|s| s.down_since)
     }
 
+    /// The model an agent speaks with: its own, else its endpoint's (the
+    /// providers know theirs, named or listed), else the default one's.
+    pub(super) fn model_of(&self, agent: &crate::roster::agents::Agent) -> String {
+        let named = self.server(agent.endpoint.as_deref()).map(|s| s.provider.info().model);
+        let default = self.provider.info().model;
+        crate::config::model_of(agent.model.as_deref(), named.as_deref().map(Some), Some(&default)).unwrap_or(default)
+    }
+
+    /// What tells each agent's voice apart, in the agents' order: its
+    /// model, in a room of more than one endpoint or model
+    /// (`config::voice_labels`); None for all in a room of one.
+    pub(super) fn voice_labels(&self) -> Vec<Option<String>> {
+        let models: Vec<String> = self.agents.iter().map(|a| self.model_of(a)).collect();
+        let voices: Vec<(Option<&str>, &str)> = self
+            .agents
+            .iter()
+            .zip(&models)
+            .map(|(a, m)| (self.server(a.endpoint.as_deref()).map(|s| s.name.as_str()), m.as_str()))
+            .collect();
+        crate::config::voice_labels(&voices)
+    }
+
     /// The named endpoint's definition in the config.
     pub(super) fn endpoint_def(&self, endpoint: Option<&str>) -> Option<&Endpoint> {
         let name = endpoint?;
