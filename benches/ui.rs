@@ -43,6 +43,7 @@ fn app_with(entries: usize) -> App {
                 title: "Title".into(),
                 icon: "🏗️".into(),
                 color: Some("cyan".into()),
+                model: None,
             })
             .collect(),
         lang: Lang::En,

@@ -147,6 +147,23 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
     ];
     let events = party.run(script).await;
 
+    // The front ends are told which model each agent speaks with.
+    let told: Vec<(String, Option<String>)> = events
+        .iter()
+        .find_map(|e| match e {
+            Event::SessionStarted { agents, .. } => Some(agents.iter().map(|a| (a.name.clone(), a.model.clone())).collect()),
+            _ => None,
+        })
+        .unwrap();
+    for (name, model) in &told {
+        let expected = if HOSTED.contains(&name.as_str()) {
+            "hosted-model"
+        } else {
+            "test-model"
+        };
+        assert_eq!(model.as_deref(), Some(expected), "{name}");
+    }
+
     let to_local = local.received();
     let to_remote = remote.received();
     let turns = |rs: &[Recorded]| rs.iter().filter(|r| r.speaker().is_some()).count();
@@ -443,4 +460,25 @@ async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
         format!("{stdout}{stderr}").contains("Kofi now speaks through hosted, was twin."),
         "{stdout}{stderr}"
     );
+}
+
+#[tokio::test]
+async fn list_parties_shows_the_model_beside_each_member_and_its_endpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::varied().await;
+    let config = two_server_config(dir.path(), &local, &remote);
+    let mut text = std::fs::read_to_string(&config).unwrap();
+    text.push_str("  parties:\n    crew:\n      members: [architect@hosted, developer, pm@twin]\n");
+    std::fs::write(&config, text).unwrap();
+    let mut cmd = process::party(dir.path());
+    cmd.arg("--config").arg(&config).arg("--list-parties");
+    let (code, stdout, stderr) = process::run_with_input(cmd, "").await;
+    assert_eq!(code, 0, "{stderr}");
+    let crew = stdout.lines().skip_while(|l| !l.contains("crew")).nth(1).unwrap_or_default();
+    assert!(
+        crew.contains("Ingrid@hosted (hosted-model), 💻 Kofi (test-model), 📋 Tomás@twin (the model its server lists)"),
+        "{stdout}"
+    );
+    assert!(local.received().is_empty() && remote.gets().is_empty(), "nothing asked");
 }

@@ -278,3 +278,110 @@ async fn a_question_for_the_facilitator_waits_for_the_replies_beside_it() {
         ]
     );
 }
+
+/// When each speaker's request came to its server: (speaker, when).
+type Arrivals = std::sync::Arc<std::sync::Mutex<Vec<(String, std::time::Instant)>>>;
+
+/// A server on this machine (so one request at a time, by its address)
+/// whose replies take a model's time, noting when each speaker's came.
+async fn noting_server(arrivals: &Arrivals) -> FakeOpenAi {
+    let arrivals = arrivals.clone();
+    FakeOpenAi::start(move |r, n| {
+        let name = speaker(r);
+        if !name.is_empty() {
+            arrivals.lock().unwrap().push((name.clone(), std::time::Instant::now()));
+        }
+        let words: Vec<String> = (1..=8).map(|i| format!("{name}{n}w{i}")).collect();
+        Reply::Paced {
+            first: Duration::from_millis(150),
+            each: Duration::from_millis(5),
+            events: events_of(&format!("{} speaks for {name} here.", words.join(" "))),
+        }
+    })
+    .await
+}
+
+#[tokio::test]
+async fn replies_on_two_one_at_a_time_servers_stream_at_once_but_never_two_on_one_server() {
+    let arrivals: Arrivals = Default::default();
+    let local = noting_server(&arrivals).await;
+    let second = noting_server(&arrivals).await;
+    let mut party = Party::new(&local);
+    party
+        .agents
+        .retain(|a| ["analyst", "architect", "developer", "pm"].contains(&a.id.as_str()));
+    // Maya and Ingrid on the second server, Kofi and Tomás on the default.
+    let on_second = ["Maya", "Ingrid"];
+    for a in &mut party.agents {
+        if on_second.contains(&a.name.as_str()) {
+            a.endpoint = Some("second".into());
+        }
+    }
+    party.config.llm.endpoints = vec![bmad_party::config::Endpoint {
+        name: "second".into(),
+        base_url: second.base_url(),
+        model: Some("second-model".into()),
+        api_key_env: None,
+        context_tokens: None,
+        reply_max_tokens: None,
+        parallel_requests: None,
+        file: "config.yaml".into(),
+        line: Some(4),
+        key_line: None,
+    }];
+    party.endpoints = vec![("second".into(), provider(&second))];
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    party.config.party.agents_per_round = (4, 4);
+    // Unset: both servers take one request at a time, yet they differ.
+    party.config.party.round_mode = None;
+    let events = party.run(vec![Step::Say("Maya, Ingrid, Kofi and Tomás: how do we ship it?")]).await;
+
+    let spoken = rounds(&events)[0].clone();
+    assert_eq!(spoken.len(), 4, "{spoken:?}");
+    // Each reply's stream, from its first token to its end, by event place.
+    let at = |agent: &str, first: bool| {
+        events
+            .iter()
+            .position(|e| match e {
+                Event::AgentFirstToken { agent: a, .. } => first && a == agent,
+                Event::AgentMessage { agent: a, round: 1, .. } => !first && a == agent,
+                _ => false,
+            })
+            .unwrap()
+    };
+    let overlap = |a: &str, b: &str| at(a, true) < at(b, false) && at(b, true) < at(a, false);
+    assert!(!overlap("analyst", "architect"), "Maya and Ingrid share the second server");
+    assert!(!overlap("developer", "pm"), "Kofi and Tomás share the default server");
+    let across = [
+        ("analyst", "developer"),
+        ("analyst", "pm"),
+        ("architect", "developer"),
+        ("architect", "pm"),
+    ];
+    assert!(
+        across.iter().any(|(a, b)| overlap(a, b)),
+        "two on different servers streamed at once: {spoken:?}"
+    );
+    // The servers' view: a request on a server came after the one before
+    // it there had had its whole reply time; on the two servers, two came
+    // at once.
+    let came = arrivals.lock().unwrap().clone();
+    let when = |name: &str| came.iter().find(|(n, _)| n == name).unwrap().1;
+    let apart = |a: &str, b: &str| {
+        let (x, y) = (when(a), when(b));
+        x.max(y) - x.min(y)
+    };
+    assert!(apart("Maya", "Ingrid") >= Duration::from_millis(150));
+    assert!(apart("Kofi", "Tomás") >= Duration::from_millis(150));
+    let named = [("Maya", "Kofi"), ("Maya", "Tomás"), ("Ingrid", "Kofi"), ("Ingrid", "Tomás")];
+    assert!(named.iter().any(|(a, b)| apart(a, b) < Duration::from_millis(100)), "{came:?}");
+    // The later speaker on one server saw the earlier one's reply.
+    let reqs: Vec<Recorded> = local.received().into_iter().chain(second.received()).collect();
+    let prompt_of = |name: &str| reqs.iter().find(|r| speaker(r) == name).unwrap().prompt_text();
+    for (a, b) in [("Maya", "Ingrid"), ("Kofi", "Tomás")] {
+        let (first, then) = if when(a) < when(b) { (a, b) } else { (b, a) };
+        assert!(prompt_of(then).contains(&format!("speaks for {first}")), "{then} saw {first}");
+    }
+    // The announced order is the order the file keeps.
+    assert_eq!(saved_speakers(&events, TurnKind::Agent, Some(1)), spoken);
+}

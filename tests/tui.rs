@@ -43,6 +43,7 @@ async fn welcome_screen() {
     let t = render(&app, 80, 24);
     snapshot("welcome_80x24", &t);
     assert!(row_text(&t, 0).contains("OFFLINE REHEARSAL"));
+    assert!(app.agents.iter().all(|a| a.model.is_none()), "a room of one model names none");
 }
 
 #[tokio::test]
@@ -536,4 +537,59 @@ async fn parallel_panes_stream_side_by_side_and_the_transcript_keeps_the_speakin
             "Third speaker, short."
         ]
     );
+}
+
+/// A room of several models: each pane's title and each reply's heading in
+/// the transcript name the model that speaks.
+#[tokio::test]
+async fn a_room_of_several_models_names_the_model_on_each_pane_and_reply() {
+    let (events, _d) = rehearsal_events(&["Plugins?"], Config::default()).await;
+    let mut opening = prefix_until(&events, |e| matches!(e, Event::FacilitatorMessage { .. }));
+    let models = ["gpt-4o-mini", "llama3.2", "llama3.2"];
+    for e in &mut opening {
+        if let Event::SessionStarted { agents, .. } = e {
+            for (a, m) in agents.iter_mut().zip(models) {
+                a.model = Some(m.into());
+            }
+        }
+    }
+    let mut app = app_from(&opening);
+    let ids: Vec<String> = app.agents.iter().take(2).map(|a| a.id.clone()).collect();
+    let mut live = vec![Event::RoundStarted {
+        round: 1,
+        max_rounds: 10,
+        agents: ids.clone(),
+        continued: false,
+    }];
+    live.extend(ids.iter().map(|id| Event::AgentStarted {
+        agent: id.clone(),
+        round: 1,
+    }));
+    live.extend([
+        Event::AgentToken {
+            agent: ids[1].clone(),
+            text: "Local and quick.".into(),
+        },
+        Event::AgentMessage {
+            agent: ids[1].clone(),
+            name: String::new(),
+            icon: String::new(),
+            round: 1,
+            text: "Local and quick.".into(),
+            interrupted: false,
+            latency: None,
+        },
+        Event::AgentToken {
+            agent: ids[0].clone(),
+            text: "Hosted, and ".into(),
+        },
+    ]);
+    for e in live {
+        app.on_event(e);
+    }
+    let t = render(&app, 100, 30);
+    snapshot("several_models_100x30", &t);
+    let screen = screen_text(&t);
+    assert!(screen.contains("[gpt-4o-mini]") && screen.contains("[llama3.2]"), "{screen}");
+    assert_eq!(screen.matches("[llama3.2]").count(), 2, "the pane and the reply: {screen}");
 }

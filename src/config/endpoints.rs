@@ -81,6 +81,46 @@ pub(crate) fn model_of(own: Option<&str>, named: Option<Option<&str>>, default: 
     own.or(named.unwrap_or(default)).map(str::to_string)
 }
 
+/// The longest model name a pane title or a keepsake shows; longer ones
+/// are cut with an ellipsis.
+const MODEL_LABEL_CHARS: usize = 28;
+
+/// A model's name as a title shows it: the last part of a path or a
+/// repository name (`Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.gguf`
+/// → `qwen2.5-1.5b-instruct-q4_k_m`), no `.gguf`, no control characters,
+/// at most `MODEL_LABEL_CHARS` characters.
+pub(crate) fn compact_model(model: &str) -> String {
+    let clean = crate::text::sanitize(model);
+    let last = clean.trim().trim_end_matches('/').rsplit('/').next().unwrap_or_default();
+    let stem = match last.len().checked_sub(5) {
+        Some(at) if last.is_char_boundary(at) && last[at..].eq_ignore_ascii_case(".gguf") => &last[..at],
+        _ => last,
+    };
+    crate::text::ellipsize(stem, MODEL_LABEL_CHARS)
+}
+
+/// What tells the room's voices apart, for each (endpoint, model) given
+/// (endpoint None: the default one): None for every one when they are all
+/// one voice (one endpoint, one model: nothing to tell), else the model
+/// (`compact_model`), with `@endpoint` where one model name is spoken
+/// through more than one endpoint (two machines serving `llama3.2`).
+pub(crate) fn voice_labels(voices: &[(Option<&str>, &str)]) -> Vec<Option<String>> {
+    let first = voices.first();
+    if voices.iter().all(|v| Some(v) == first) {
+        return vec![None; voices.len()];
+    }
+    let compact: Vec<String> = voices.iter().map(|(_, m)| compact_model(m)).collect();
+    let endpoint = |e: Option<&str>| e.unwrap_or(DEFAULT_ENDPOINT).to_string();
+    voices
+        .iter()
+        .zip(&compact)
+        .map(|((e, _), m)| {
+            let shared = voices.iter().zip(&compact).any(|((o, _), n)| n == m && o != e);
+            Some(if shared { format!("{m}@{}", endpoint(*e)) } else { m.clone() })
+        })
+        .collect()
+}
+
 /// Each endpoint's window against its reply cap (its own, else the
 /// default endpoint's), once every layer is merged: a later layer may
 /// change either. Located at the endpoint's definition.
@@ -306,6 +346,35 @@ mod tests {
         );
         assert_eq!(model_of(None, None, Some("d")).as_deref(), Some("d"));
         assert_eq!(model_of(None, None, None), None);
+    }
+
+    #[test]
+    fn voices_are_told_apart_by_model_only_in_a_room_of_several() {
+        use super::{compact_model, voice_labels};
+        assert_eq!(compact_model("gpt-4o-mini"), "gpt-4o-mini");
+        assert_eq!(
+            compact_model("Qwen/Qwen2.5-1.5B-Instruct-GGUF/qwen2.5-1.5b-instruct-q4_k_m.GGUF"),
+            "qwen2.5-1.5b-instruct-q4_k_m"
+        );
+        assert!(!compact_model("models/\u{1b}[31mred").contains('\u{1b}'), "no control characters");
+        assert_eq!(compact_model(&"m".repeat(40)).chars().count(), 28);
+        assert_eq!(compact_model("modèles/café.gguf"), "café", "by characters");
+        let one = [(None, "llama3.2"), (None, "llama3.2")];
+        assert_eq!(voice_labels(&one), [None, None], "one voice: nothing to tell");
+        assert!(voice_labels(&[]).is_empty());
+        let two = [(None, "llama3.2"), (Some("hosted"), "gpt-4o-mini"), (None, "llama3.2")];
+        let labels = voice_labels(&two);
+        assert_eq!(labels[0].as_deref(), Some("llama3.2"));
+        assert_eq!(labels[1].as_deref(), Some("gpt-4o-mini"));
+        // One model on two machines: the endpoint tells them apart.
+        let twins = [(None, "llama3.2"), (Some("lan"), "llama3.2")];
+        assert_eq!(
+            voice_labels(&twins),
+            [Some("llama3.2@default".to_string()), Some("llama3.2@lan".to_string())]
+        );
+        // One endpoint, an agent with a model of its own.
+        let own = [(None, "llama3.2"), (None, "qwen2.5")];
+        assert_eq!(voice_labels(&own)[1].as_deref(), Some("qwen2.5"));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod endpoints;
 mod load;
 mod parties;
-pub(crate) use endpoints::{model_of, DEFAULT_ENDPOINT};
+pub(crate) use endpoints::{model_of, voice_labels, DEFAULT_ENDPOINT};
 pub(crate) use parties::{valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
@@ -34,7 +34,7 @@ pub struct PartyConfig {
     pub agents_per_round: (usize, usize),
     pub selection: Selection,
     /// How a round's speakers take their turns; None: by the endpoint
-    /// (`engine::machine::round::round_mode`).
+    /// (`engine::machine::round_mode::round_mode`).
     pub round_mode: Option<RoundMode>,
     pub exit_triggers: Vec<String>,
     pub reset_triggers: Vec<String>,

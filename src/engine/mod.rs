@@ -116,6 +116,10 @@ pub struct AgentInfo {
     pub title: String,
     pub icon: String,
     pub color: Option<String>,
+    /// The model it speaks with, compact (`config::voice_labels`): only in a
+    /// room of more than one endpoint or model, where it tells voices apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
 }
 
 impl From<&Agent> for AgentInfo {
@@ -126,6 +130,7 @@ impl From<&Agent> for AgentInfo {
             title: a.title.clone(),
             icon: a.icon.clone(),
             color: a.color.clone(),
+            model: None,
         }
     }
 }

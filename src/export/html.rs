@@ -204,6 +204,9 @@ fn cast_card(o: &mut String, k: &Keepsake, p: &Persona) {
     if !p.who.title.is_empty() {
         let _ = write!(o, "<span class=\"title\">{}</span>", escaped(&p.who.title));
     }
+    if let Some(voice) = &p.voice {
+        let _ = write!(o, "<span class=\"model\">{}</span>", escaped(voice));
+    }
     let n = p.turns;
     let count = Record::Turns { n }.say(lang);
     let _ = writeln!(o, "<span class=\"count\">{count}</span></span></li>");
@@ -233,6 +236,9 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
                 None => {
                     let _ = write!(o, "<span class=\"name\">{}</span>", escaped(&t.label));
                 }
+            }
+            if let Some(voice) = k.voice(t) {
+                let _ = write!(o, "<span class=\"model\">{}</span>", escaped(voice));
             }
             if t.kind == TurnKind::Question {
                 let _ = write!(o, "<span class=\"tag\">{}</span>", Record::AsksYouTag.say(lang));

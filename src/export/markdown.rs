@@ -35,6 +35,9 @@ pub(crate) fn transcript(k: &Keepsake) -> String {
             if !p.who.title.is_empty() {
                 let _ = write!(s, " ({})", clean(&p.who.title));
             }
+            if let Some(voice) = &p.voice {
+                let _ = write!(s, " {}", model_code(voice));
+            }
             s
         })
         .collect();
@@ -62,10 +65,13 @@ fn turn(o: &mut String, k: &Keepsake, t: &Turn) {
     let text = clean(t.text.trim());
     match t.kind {
         TurnKind::Agent | TurnKind::Farewell | TurnKind::Question => {
-            let who = match t.agent.as_deref().and_then(|id| k.persona(id)) {
+            let mut who = match t.agent.as_deref().and_then(|id| k.persona(id)) {
                 Some(p) => label(&p.who.icon, &p.who.name),
                 None => format!("**{}**", clean(&t.label)),
             };
+            if let Some(voice) = k.voice(t) {
+                let _ = write!(who, " {}", model_code(voice));
+            }
             let asks = if t.kind == TurnKind::Question {
                 Record::AsksYouSuffix.say(lang)
             } else {
@@ -113,6 +119,12 @@ fn label(icon: &str, name: &str) -> String {
     } else {
         format!("{} **{}**", clean(icon), clean(name))
     }
+}
+
+/// A model's name as inline code: its underscores and stars stay letters.
+/// A backtick in it (a hand-edited file) would end the code: it becomes a quote.
+fn model_code(model: &str) -> String {
+    format!("`{}`", clean(model).replace('`', "'"))
 }
 
 /// No control characters from a hand-edited file reach whoever opens the copy.

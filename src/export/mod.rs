@@ -96,6 +96,9 @@ impl Say for ExportError {
 pub(crate) struct Persona {
     pub who: CastMember,
     pub turns: usize,
+    /// The model(s) it spoke with, in a session of more than one
+    /// (`Keepsake::voice`); several when it was moved between them.
+    pub voice: Option<String>,
 }
 
 /// One part of the page: a round, or the ending (farewells, highlights).
@@ -119,6 +122,26 @@ pub(crate) struct Keepsake<'a> {
     /// Everyone who spoke, in the order they first did, then the silent.
     pub cast: Vec<Persona>,
     pub sections: Vec<Section<'a>>,
+    /// What tells the voices apart: each (endpoint, model) the replies
+    /// recorded and its label; empty in a session of one.
+    voices: Vec<(Option<&'a str>, &'a str, String)>,
+}
+
+/// Each (endpoint, model) the session's turns record, in the order they
+/// first do, with its label (`config::voice_labels`); empty when they are
+/// one (or a file written before turns recorded them).
+fn voices(session: &Session) -> Vec<(Option<&str>, &str, String)> {
+    let mut seen: Vec<(Option<&str>, &str)> = Vec::new();
+    for t in &session.turns {
+        if let Some(model) = t.model.as_deref() {
+            let pair = (t.endpoint.as_deref(), model);
+            if !seen.contains(&pair) {
+                seen.push(pair);
+            }
+        }
+    }
+    let labels = crate::config::voice_labels(&seen);
+    seen.into_iter().zip(labels).filter_map(|((e, m), l)| Some((e, m, l?))).collect()
 }
 
 impl<'a> Keepsake<'a> {
@@ -140,6 +163,7 @@ impl<'a> Keepsake<'a> {
                 None => cast.push(Persona {
                     who: member(session, roster, id, &t.label),
                     turns: 1,
+                    voice: None,
                 }),
             }
         }
@@ -148,14 +172,41 @@ impl<'a> Keepsake<'a> {
                 cast.push(Persona {
                     who: member(session, roster, id, ""),
                     turns: 0,
+                    voice: None,
                 });
             }
         }
-        Keepsake {
+        let mut k = Keepsake {
             session,
             cast,
             sections: sections(session),
+            voices: voices(session),
+        };
+        let spoken: Vec<Option<String>> = k.cast.iter().map(|p| k.voices_of(&p.who.id)).collect();
+        for (p, voice) in k.cast.iter_mut().zip(spoken) {
+            p.voice = voice;
         }
+        k
+    }
+
+    /// The model a turn was spoken with, in a session of more than one.
+    pub(crate) fn voice(&self, t: &Turn) -> Option<&str> {
+        let (endpoint, model) = (t.endpoint.as_deref(), t.model.as_deref()?);
+        let found = self.voices.iter().find(|(e, m, _)| *e == endpoint && *m == model);
+        found.map(|(_, _, label)| label.as_str())
+    }
+
+    /// Every model an agent's turns were spoken with, in the order it first
+    /// spoke with each; None in a session of one.
+    fn voices_of(&self, id: &str) -> Option<String> {
+        let mut labels: Vec<&str> = Vec::new();
+        let theirs = self.session.turns.iter().filter(|t| t.agent.as_deref() == Some(id));
+        for label in theirs.filter_map(|t| self.voice(t)) {
+            if !labels.contains(&label) {
+                labels.push(label);
+            }
+        }
+        (!labels.is_empty()).then(|| labels.join(", "))
     }
 
     pub(crate) fn persona(&self, id: &str) -> Option<&Persona> {

@@ -240,3 +240,40 @@ fn the_roster_is_read_only_for_agents_the_saved_cast_lacks() {
     std::fs::write(&path, whole).unwrap();
     export(&path, Format::Markdown, None, |_| panic!("the cast is whole")).unwrap();
 }
+
+/// The sample with each reply's endpoint and model recorded: Ingrid on a
+/// hosted model whose name tries to be markup, John on the local one.
+fn session_of_two_models() -> Session {
+    let text = SESSION
+        .replace("agent=architect -->", "agent=architect endpoint=hosted model=<b>gpt&co -->")
+        .replace(
+            "agent=architect first_token_ms=1250",
+            "agent=architect endpoint=hosted model=<b>gpt&co first_token_ms=1250",
+        )
+        .replace("agent=pm -->", "agent=pm model=org/qwen2.5_q4*.gguf -->");
+    crate::session::parse(&text, "s.md").expect("the sample parses")
+}
+
+#[test]
+fn a_session_of_several_models_names_each_agents_model_and_no_markup_of_it_reaches_the_page() {
+    let s = session_of_two_models();
+    let k = Keepsake::new(&s, &[]);
+    let voice = |id: &str| k.persona(id).and_then(|p| p.voice.clone());
+    assert_eq!(voice("architect").as_deref(), Some("<b>gpt&co"));
+    assert_eq!(voice("pm").as_deref(), Some("qwen2.5_q4*"));
+    assert_eq!(voice("analyst"), None, "its farewell recorded no model");
+    let page = html::page(&k);
+    assert!(!page.contains("<b>gpt"), "{page}");
+    assert!(page.contains("<span class=\"model\">&lt;b&gt;gpt&amp;co</span>"), "{page}");
+    assert!(
+        page.contains("<span class=\"model\">qwen2.5_q4*</span>"),
+        "compact: no path, no .gguf: {page}"
+    );
+    let md = markdown::transcript(&k);
+    assert!(md.contains("📋 **John** `qwen2.5_q4*`: **Tiers**, with a free one."), "{md}");
+    assert!(md.contains("(Product Manager) `qwen2.5_q4*`"), "the room's line: {md}");
+    // A session of one model (or a file from before) shows none.
+    let one = session();
+    assert!(!html::page(&Keepsake::new(&one, &[])).contains("class=\"model\""));
+    assert!(!markdown::transcript(&Keepsake::new(&one, &[])).contains('`'));
+}

@@ -227,8 +227,9 @@ pub(crate) fn choose(parties: &Parties, room: &[Agent], pool: &[Agent], requeste
 }
 
 /// `--list-parties`: each party, who is in it, its scene, whether it
-/// remembers, where it is defined.
-pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent], lang: Lang) -> String {
+/// remembers, where it is defined. `model` says what to show beside a
+/// member (`member@endpoint (model)`): None, nothing (a room of one model).
+pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent], lang: Lang, model: &dyn Fn(&Agent) -> Option<String>) -> String {
     let default = parties.default_party.as_deref().filter(|d| !d.trim().is_empty());
     let remembers = |on: bool| {
         if on {
@@ -257,9 +258,15 @@ pub(crate) fn list(parties: &Parties, room: &[Agent], pool: &[Agent], lang: Lang
         let cast = match &d.members {
             Some(names) => {
                 let (agents, unresolved) = members(pool, names);
-                let on = |a: &Agent| match &a.endpoint {
-                    Some(e) => format!("{}@{e}", a.label()),
-                    None => a.label(),
+                let on = |a: &Agent| {
+                    let who = match &a.endpoint {
+                        Some(e) => format!("{}@{e}", a.label()),
+                        None => a.label(),
+                    };
+                    match model(a) {
+                        Some(m) => format!("{who} ({m})"),
+                        None => who,
+                    }
                 };
                 let mut s = agents.iter().map(on).collect::<Vec<_>>().join(", ");
                 if !unresolved.is_empty() {
@@ -407,10 +414,12 @@ mod tests {
             default_party: Some("crew".into()),
             ..Parties::default()
         };
-        let text = list(&parties, &room(), &room(), Lang::En);
+        let text = list(&parties, &room(), &room(), Lang::En, &|_| None);
         assert!(text.contains("* crew · remembers\n"), "{text}");
         assert!(text.contains("ghost"), "{text}");
         assert!(text.contains("open cast"), "{text}");
         assert!(text.contains("A war room."), "{text}");
+        let models = list(&parties, &room(), &room(), Lang::En, &|a| Some(format!("m-{}", a.id)));
+        assert!(models.contains(" (m-pm)"), "the model beside each member: {models}");
     }
 }

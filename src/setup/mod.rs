@@ -455,19 +455,25 @@ pub(crate) fn speaks_through(cli: &Cli, room: &mut Roster, lang: Lang) -> Result
     if config.llm.endpoints.is_empty() && room.agents.iter().all(|a| a.model.is_none()) {
         return Ok(Vec::new());
     }
-    let default_model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
     Ok(room
         .agents
         .iter()
         .map(|a| {
-            let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
             let endpoint = a.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
-            let named = def.map(|e| e.model.as_deref());
-            let model = crate::config::model_of(a.model.as_deref(), named, default_model.as_deref());
-            let model = model.unwrap_or_else(|| crate::i18n::Printed::ServersModel.say(lang));
+            let model = model_text(a, &config, lang);
             crate::i18n::Printed::Through { endpoint, model: &model }.say(lang)
         })
         .collect())
+}
+
+/// The model an agent speaks with, as a listing says it: its own, its
+/// endpoint's or the default's, else "the model its server lists".
+fn model_text(a: &crate::roster::agents::Agent, config: &Config, lang: Lang) -> String {
+    let default_model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
+    let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
+    let named = def.map(|e| e.model.as_deref());
+    let model = crate::config::model_of(a.model.as_deref(), named, default_model.as_deref());
+    model.unwrap_or_else(|| crate::i18n::Printed::ServersModel.say(lang))
 }
 
 /// `--list-parties`: the parties, who is in each, whether it remembers.
@@ -475,11 +481,17 @@ pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let config = load_config(cli, &workflow_source(cli))?;
     let room = load_room(cli)?;
     let lang = program_lang(cli, None, &room.project.clone().unwrap_or_default(), &config);
+    // As `--list-agents`: the model beside each member once the config
+    // names endpoints or an agent its own model.
+    let pool = room.pool();
+    let shows = !config.llm.endpoints.is_empty() || pool.iter().any(|a| a.model.is_some());
+    let model = |a: &crate::roster::agents::Agent| shows.then(|| model_text(a, &config, lang));
     Ok(crate::roster::parties::list(
         &parties_of(&room, &config),
         &room.agents,
-        &room.pool(),
+        &pool,
         lang,
+        &model,
     ))
 }
 

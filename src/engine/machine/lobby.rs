@@ -24,7 +24,15 @@ impl Room {
             model: info.model.clone(),
             rehearsal: info.rehearsal,
             base_url: info.base_url,
-            agents: self.agents.iter().map(AgentInfo::from).collect(),
+            agents: self
+                .agents
+                .iter()
+                .zip(self.voice_labels())
+                .map(|(a, model)| AgentInfo {
+                    model,
+                    ..AgentInfo::from(a)
+                })
+                .collect(),
             lang: self.lang,
             user_name: self.user_name.clone(),
             resumed: resume.is_some(),

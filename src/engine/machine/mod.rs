@@ -228,8 +228,7 @@ impl Engine {
             memory: setup.memory,
             documents: setup.documents,
         };
-        let together = room.speakers_run_together();
-        room.round_mode = round_mode::round_mode(room.cfg.party.round_mode, together, info.rehearsal);
+        room.round_mode = room.decide_round_mode(info.rehearsal);
         tracing::info!(round_mode = ?room.round_mode, "round mode");
         Engine {
             room,

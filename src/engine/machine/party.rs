@@ -389,13 +389,10 @@ impl Party {
         interrupted: bool,
         latency: Option<Latency>,
     ) {
-        // The providers know their endpoint's model (named or listed).
-        let named = self.room.server(agent.endpoint.as_deref()).map(|s| s.provider.info().model);
-        let default = self.room.provider.info().model;
         let turn = Turn {
             latency,
             endpoint: agent.endpoint.clone(),
-            model: crate::config::model_of(agent.model.as_deref(), named.as_deref().map(Some), Some(&default)),
+            model: Some(self.room.model_of(agent)),
             ..self.new_turn(round, kind, Some(agent), text, interrupted)
         };
         self.place(turn);

@@ -107,10 +107,12 @@ impl Party {
             return Next::Quit;
         };
         self.state_mut().awaiting_answer_from = None;
+        // The groups read in turn are the speaking order the round announces.
+        let groups = self.room.round_groups(&picked);
         self.emit(Event::RoundStarted {
             round,
             max_rounds: self.state().max_rounds,
-            agents: picked.iter().map(|&i| self.room.agents[i].id.clone()).collect(),
+            agents: groups.iter().flatten().map(|&i| self.room.agents[i].id.clone()).collect(),
             continued: !matches!(input, RoundInput::Message(_)),
         });
         self.set_phase(Phase::Round);
@@ -129,8 +131,8 @@ impl Party {
             ..Tally::default()
         };
         let mut made = None;
-        for group in self.room.round_mode.groups(picked.len()) {
-            let (speakers, skipped) = tally.reachable(picked[group].iter().map(|&i| self.room.agents[i].clone()).collect());
+        for group in groups {
+            let (speakers, skipped) = tally.reachable(group.iter().map(|&i| self.room.agents[i].clone()).collect());
             // In a room of one server, the round that found it gone ends
             // with the room's own notice (`close_round`): nobody to tell apart.
             let several = !self.room.servers.is_empty();

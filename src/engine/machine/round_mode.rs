@@ -1,22 +1,113 @@
-//! Who streams at once in a round, by the configuration and the endpoint.
+//! Who streams at once in a round, by the configuration and the servers.
 
+use super::Room;
 use crate::config::RoundMode;
+use crate::roster::agents::Agent;
 
-/// The round mode: the config's, else by the endpoint. A local server
+/// A speaker's server as the round's groups weigh it.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Lane {
+    /// Which server: its address (two endpoints at one address are one
+    /// machine, one queue), else its endpoint's name.
+    pub(super) server: String,
+    /// Whether it runs several requests at once (`servers::runs_together`).
+    pub(super) together: bool,
+}
+
+/// Whether two speakers' replies would wait for each other in one
+/// server's queue: the same server, and it takes one request at a time.
+fn queue_behind(a: &Lane, b: &Lane) -> bool {
+    a.server == b.server && !(a.together && b.together)
+}
+
+/// Whether the room's speakers use more than one server.
+pub(super) fn several_servers(lanes: &[Lane]) -> bool {
+    lanes.iter().any(|l| l.server != lanes[0].server)
+}
+
+/// The round mode: the config's, else by the servers. A local server
 /// (loopback, private network, Ollama's port) mostly answers one request at
 /// a time (llama.cpp's Python server, Ollama with one slot): replies sent
 /// at once wait in its queue, so a round takes as long as in sequence and
 /// the later speakers lose the replies before them — sequential. A hosted
 /// API (and the rehearsal) answers them together: hybrid, two replies'
-/// time for three speakers, each answering the first.
-/// With several endpoints, `together` says whether every server the
-/// speakers use runs requests together (`servers::runs_together`): one
-/// that does not makes the round sequential.
-pub(super) fn round_mode(configured: Option<RoundMode>, together: bool, rehearsal: bool) -> RoundMode {
+/// time for three speakers, each answering the first. A room on several
+/// servers is hybrid too: `groups` keeps the speakers of a server that
+/// takes one request at a time in turn, and only replies on different
+/// servers (or on one that runs requests together) stream at once.
+/// `together`: every server the room's speakers use runs requests together.
+pub(super) fn round_mode(configured: Option<RoundMode>, together: bool, several: bool, rehearsal: bool) -> RoundMode {
     match configured {
         Some(m) => m,
-        None if !rehearsal && !together => RoundMode::Sequential,
+        None if !rehearsal && !together && !several => RoundMode::Sequential,
         None => RoundMode::Hybrid,
+    }
+}
+
+/// The picked speakers (by their place in the picked order, each on its
+/// `lanes` entry) in the groups that stream at once, one group after
+/// another. In a room of one server (`several` false) by the mode alone,
+/// as the mode says (`RoundMode::groups`). In a room of several, two
+/// speakers whose replies would queue on one server (`queue_behind`) never
+/// share a group: each speaker joins the earliest group it may (hybrid:
+/// after the first speaker's own), else opens one after the others. So a
+/// group holds speakers on different servers, the first speaker stays
+/// first, and the speakers of one queueing server keep their picked order,
+/// each seeing the replies before it; the groups, read in turn, are the
+/// speaking order (what the round announces and records).
+pub(super) fn groups(mode: RoundMode, lanes: &[Lane], several: bool) -> Vec<Vec<usize>> {
+    if !several || mode == RoundMode::Sequential {
+        return mode.groups(lanes.len()).into_iter().map(Iterator::collect).collect();
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    // Hybrid: the first speaker alone, and nobody joins its group.
+    let first = usize::from(mode == RoundMode::Hybrid).min(lanes.len());
+    if first == 1 {
+        groups.push(vec![0]);
+    }
+    for (i, lane) in lanes.iter().enumerate().skip(first) {
+        let fits = |g: &Vec<usize>| g.iter().all(|&j| !queue_behind(lane, &lanes[j]));
+        match groups.iter().skip(first).position(fits) {
+            Some(g) => groups[first + g].push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    groups
+}
+
+impl Room {
+    /// An agent's server as the round's groups weigh it.
+    pub(super) fn lane(&self, agent: &Agent) -> Lane {
+        let endpoint = agent.endpoint.as_deref();
+        let (name, setting, provider) = match self.server(endpoint) {
+            Some(s) => (
+                s.name.as_str(),
+                self.endpoint_def(Some(&s.name)).and_then(|e| e.parallel_requests),
+                &s.provider,
+            ),
+            None => (crate::config::DEFAULT_ENDPOINT, self.cfg.llm.parallel_requests, &self.provider),
+        };
+        let url = provider.info().base_url;
+        Lane {
+            together: super::servers::runs_together(setting, url.as_deref()),
+            server: url.map_or_else(|| name.to_string(), |u| u.trim_end_matches('/').to_string()),
+        }
+    }
+
+    /// The room's round mode (`round_mode`), from every server its agents use.
+    pub(super) fn decide_round_mode(&self, rehearsal: bool) -> RoundMode {
+        let lanes: Vec<Lane> = self.agents.iter().map(|a| self.lane(a)).collect();
+        let together = lanes.iter().all(|l| l.together);
+        round_mode(self.cfg.party.round_mode, together, several_servers(&lanes), rehearsal)
+    }
+
+    /// The picked speakers (indices into `agents`) in the groups that
+    /// stream at once (`groups`), one group after another.
+    pub(super) fn round_groups(&self, picked: &[usize]) -> Vec<Vec<usize>> {
+        let lanes: Vec<Lane> = picked.iter().map(|&i| self.lane(&self.agents[i])).collect();
+        let all: Vec<Lane> = self.agents.iter().map(|a| self.lane(a)).collect();
+        let groups = groups(self.round_mode, &lanes, several_servers(&all));
+        groups.into_iter().map(|g| g.into_iter().map(|s| picked[s]).collect()).collect()
     }
 }
 
@@ -26,17 +117,93 @@ mod tests {
 
     use crate::engine::machine::servers::runs_together;
 
+    fn on(server: &str, together: bool) -> Lane {
+        Lane {
+            server: server.into(),
+            together,
+        }
+    }
+
     #[test]
     fn a_local_server_gets_replies_in_turn_a_hosted_one_at_once_unless_the_config_says() {
         let local = runs_together(None, Some("http://127.0.0.1:8080/v1"));
         let hosted = runs_together(None, Some("https://api.openai.com/v1"));
-        assert_eq!(round_mode(None, local, false), RoundMode::Sequential);
+        assert_eq!(round_mode(None, local, false, false), RoundMode::Sequential);
         let ollama = runs_together(None, Some("http://localhost:11434/v1"));
-        assert_eq!(round_mode(None, ollama, false), RoundMode::Sequential);
-        assert_eq!(round_mode(None, hosted, false), RoundMode::Hybrid);
-        assert_eq!(round_mode(None, true, true), RoundMode::Hybrid, "the rehearsal");
-        assert_eq!(round_mode(Some(RoundMode::Parallel), local, false), RoundMode::Parallel);
-        assert_eq!(round_mode(Some(RoundMode::Sequential), hosted, false), RoundMode::Sequential);
-        // Several servers: `servers::all_run_together` decides `together`.
+        assert_eq!(round_mode(None, ollama, false, false), RoundMode::Sequential);
+        assert_eq!(round_mode(None, hosted, false, false), RoundMode::Hybrid);
+        assert_eq!(round_mode(None, true, false, true), RoundMode::Hybrid, "the rehearsal");
+        assert_eq!(round_mode(Some(RoundMode::Parallel), local, false, false), RoundMode::Parallel);
+        assert_eq!(round_mode(Some(RoundMode::Sequential), hosted, false, false), RoundMode::Sequential);
+        assert_eq!(
+            round_mode(None, false, true, false),
+            RoundMode::Hybrid,
+            "several servers: hybrid, each queueing server's speakers in turn"
+        );
+        assert_eq!(round_mode(Some(RoundMode::Sequential), false, true, false), RoundMode::Sequential);
+    }
+
+    #[test]
+    fn a_room_of_one_server_groups_by_the_mode_alone() {
+        let lanes = [on("a", false), on("a", false), on("a", false)];
+        assert!(!several_servers(&lanes));
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, false), [vec![0], vec![1, 2]]);
+        assert_eq!(groups(RoundMode::Parallel, &lanes, false), [vec![0, 1, 2]]);
+        assert_eq!(groups(RoundMode::Sequential, &lanes, false), [vec![0], vec![1], vec![2]]);
+        assert!(groups(RoundMode::Hybrid, &[], false).is_empty());
+    }
+
+    #[test]
+    fn speakers_on_different_servers_stream_at_once_and_one_queueing_server_takes_them_in_turn() {
+        let (local, other, hosted) = (|| on("local", false), || on("other", false), || on("hosted", true));
+        assert!(several_servers(&[local(), hosted()]));
+        // Hybrid: the first alone; the next two on one queueing server
+        // never together, the third server's speaker beside the first of them.
+        let lanes = [hosted(), local(), local(), other()];
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, true), [vec![0], vec![1, 3], vec![2]]);
+        // A server that runs requests together takes its speakers at once.
+        let lanes = [local(), hosted(), hosted(), local()];
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, true), [vec![0], vec![1, 2, 3]]);
+        // Parallel: the first speaker's group is open to the others.
+        let lanes = [local(), other(), local(), other()];
+        assert_eq!(groups(RoundMode::Parallel, &lanes, true), [vec![0, 1], vec![2, 3]]);
+        // Nobody joins the first speaker in hybrid, even on another server.
+        assert_eq!(groups(RoundMode::Hybrid, &[local(), other()], true), [vec![0], vec![1]]);
+        // Sequential stays so.
+        let lanes = [local(), other(), hosted()];
+        assert_eq!(groups(RoundMode::Sequential, &lanes, true), [vec![0], vec![1], vec![2]]);
+        // One queueing server's speakers alone: in turn, whatever the mode.
+        let lanes = [local(), local(), local()];
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, true), [vec![0], vec![1], vec![2]]);
+        assert_eq!(groups(RoundMode::Parallel, &lanes, true), [vec![0], vec![1], vec![2]]);
+        assert!(groups(RoundMode::Parallel, &[], true).is_empty());
+    }
+
+    #[test]
+    fn the_groups_hold_every_speaker_once_the_first_first_and_each_queue_in_picked_order() {
+        let servers = [on("a", false), on("b", false), on("c", true)];
+        // Every picked order of up to five speakers over three servers.
+        for n in 0..=5u32 {
+            for code in 0..3usize.pow(n) {
+                let lanes: Vec<Lane> = (0..n).map(|k| servers[code / 3usize.pow(k) % 3].clone()).collect();
+                for mode in [RoundMode::Hybrid, RoundMode::Parallel] {
+                    let gs = groups(mode, &lanes, true);
+                    let order: Vec<usize> = gs.iter().flatten().copied().collect();
+                    let mut sorted = order.clone();
+                    sorted.sort_unstable();
+                    assert_eq!(sorted, (0..lanes.len()).collect::<Vec<_>>(), "{lanes:?}");
+                    assert_eq!(order.first().copied(), (!lanes.is_empty()).then_some(0));
+                    for g in &gs {
+                        for (x, &i) in g.iter().enumerate() {
+                            assert!(g[x + 1..].iter().all(|&j| !queue_behind(&lanes[i], &lanes[j])), "{gs:?}");
+                        }
+                    }
+                    for (x, &i) in order.iter().enumerate() {
+                        let later_same = order[x + 1..].iter().filter(|&&j| lanes[j] == lanes[i] && !lanes[i].together);
+                        assert!(later_same.into_iter().all(|&j| j > i), "a queue keeps its order: {gs:?}");
+                    }
+                }
+            }
+        }
     }
 }

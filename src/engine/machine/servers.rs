@@ -71,16 +71,6 @@ pub(super) fn runs_together(setting: Option<bool>, base_url: Option<&str>) -> bo
     setting.unwrap_or_else(|| !base_url.is_some_and(crate::llm::discovery::is_local))
 }
 
-/// Whether every server speakers use runs requests together: each named
-/// one in use (its `parallel_requests` setting and address), and the
-/// default one when some speaker uses it (None: nobody does).
-pub(super) fn all_run_together(named: &[(Option<bool>, Option<String>)], default: Option<&(Option<bool>, Option<String>)>) -> bool {
-    named
-        .iter()
-        .chain(default)
-        .all(|(setting, url)| runs_together(*setting, url.as_deref()))
-}
-
 impl Room {
     pub(super) fn server(&self, endpoint: Option<&str>) -> Option<&Server> {
         let name = endpoint?;
@@ -125,26 +115,32 @@ impl Room {
         self.server(endpoint).and_then(|s| s.down_since)
     }
 
+    /// The model an agent speaks with: its own, else its endpoint's (the
+    /// providers know theirs, named or listed), else the default one's.
+    pub(super) fn model_of(&self, agent: &crate::roster::agents::Agent) -> String {
+        let named = self.server(agent.endpoint.as_deref()).map(|s| s.provider.info().model);
+        let default = self.provider.info().model;
+        crate::config::model_of(agent.model.as_deref(), named.as_deref().map(Some), Some(&default)).unwrap_or(default)
+    }
+
+    /// What tells each agent's voice apart, in the agents' order: its
+    /// model, in a room of more than one endpoint or model
+    /// (`config::voice_labels`); None for all in a room of one.
+    pub(super) fn voice_labels(&self) -> Vec<Option<String>> {
+        let models: Vec<String> = self.agents.iter().map(|a| self.model_of(a)).collect();
+        let voices: Vec<(Option<&str>, &str)> = self
+            .agents
+            .iter()
+            .zip(&models)
+            .map(|(a, m)| (self.server(a.endpoint.as_deref()).map(|s| s.name.as_str()), m.as_str()))
+            .collect();
+        crate::config::voice_labels(&voices)
+    }
+
     /// The named endpoint's definition in the config.
     pub(super) fn endpoint_def(&self, endpoint: Option<&str>) -> Option<&Endpoint> {
         let name = endpoint?;
         self.cfg.llm.endpoints.iter().find(|e| e.name == name)
-    }
-
-    /// Whether each server the room's speakers use runs requests together
-    /// (the default one only when some speaker names no endpoint).
-    pub(super) fn speakers_run_together(&self) -> bool {
-        let on_default = self.agents.iter().any(|a| self.server(a.endpoint.as_deref()).is_none());
-        let default = on_default.then(|| (self.cfg.llm.parallel_requests, self.provider.info().base_url));
-        let named: Vec<(Option<bool>, Option<String>)> = self
-            .servers
-            .iter()
-            .map(|s| {
-                let setting = self.endpoint_def(Some(&s.name)).and_then(|e| e.parallel_requests);
-                (setting, s.provider.info().base_url)
-            })
-            .collect();
-        all_run_together(&named, default.as_ref())
     }
 }
 
@@ -177,27 +173,6 @@ mod tests {
         );
         assert!(!runs_together(Some(false), Some("https://api.openai.com/v1")));
         assert!(runs_together(None, None), "the rehearsal");
-    }
-
-    #[test]
-    fn a_room_runs_together_only_when_every_server_its_speakers_use_does() {
-        let at = |setting: Option<bool>, url: &str| (setting, Some(url.to_string()));
-        let hosted = at(None, "https://api.openai.com/v1");
-        let local = at(None, "http://127.0.0.1:8080/v1");
-        let parallel_local = at(Some(true), "http://127.0.0.1:8081/v1");
-        assert!(all_run_together(std::slice::from_ref(&hosted), None));
-        assert!(
-            !all_run_together(std::slice::from_ref(&hosted), Some(&local)),
-            "the local default decides"
-        );
-        assert!(all_run_together(std::slice::from_ref(&hosted), Some(&parallel_local)));
-        assert!(
-            all_run_together(std::slice::from_ref(&hosted), None),
-            "a local default nobody speaks through does not count"
-        );
-        assert!(!all_run_together(&[hosted.clone(), local.clone()], Some(&hosted)));
-        assert!(all_run_together(&[], Some(&hosted)), "one hosted server");
-        assert!(!all_run_together(&[], Some(&local)), "one local server");
     }
 
     #[test]

@@ -62,11 +62,18 @@ impl Printer {
             .unwrap_or_else(|| (String::new(), id.to_string()))
     }
 
-    /// `{icon} {name}` of an agent, in its colour and bold when inking.
+    /// `{icon} {name}` of an agent, in its colour and bold when inking; in
+    /// a room of several models, the model it speaks with after it.
     fn speaker(&self, id: &str) -> String {
         let (icon, name) = self.agent(id);
-        let color = self.agents.get(id).and_then(|a| a.color.as_deref());
-        self.paint(format!("{icon} {name}").trim_start(), &format!("1;{}", sgr_color(color)))
+        let agent = self.agents.get(id);
+        let color = agent.and_then(|a| a.color.as_deref());
+        let model = agent
+            .and_then(|a| a.model.as_deref())
+            .map(|m| format!(" [{m}]"))
+            .unwrap_or_default();
+        let name = self.paint(format!("{icon} {name}").trim_start(), &format!("1;{}", sgr_color(color)));
+        format!("{name}{model}")
     }
 
     /// `text` in the SGR `style` when inking, else as it is.
@@ -515,6 +522,7 @@ mod tests {
             title: "Architect".into(),
             icon: "🏗️".into(),
             color: Some("red".into()),
+            model: None,
         };
         let printed = |ink: bool| {
             let mut p = Printer::new(EventFormat::Text, Lang::En, false, ink);

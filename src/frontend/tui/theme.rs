@@ -55,6 +55,16 @@ pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     }
 }
 
+/// The model an agent speaks with, as a heading shows it after the name
+/// (` [gpt-4o-mini]`): only in a room of several models (`AgentInfo::model`),
+/// else nothing.
+pub(crate) fn model_tag(agent: Option<&AgentInfo>) -> String {
+    agent
+        .and_then(|a| a.model.as_deref())
+        .map(|m| format!(" [{m}]"))
+        .unwrap_or_default()
+}
+
 /// What an entry's heading needs to know about the people in the room.
 pub(crate) struct Speakers<'a> {
     pub agents: &'a [AgentInfo],

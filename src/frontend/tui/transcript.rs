@@ -388,6 +388,10 @@ fn speaker_lines(who: &Speakers<'_>, id: &str, interrupted: bool, farewell: bool
         None => (id.to_string(), String::new(), Color::Cyan),
     };
     let mut head = vec![Span::styled(name, Style::new().fg(color).add_modifier(Modifier::BOLD))];
+    let model = super::theme::model_tag(who.agent(id));
+    if !model.is_empty() {
+        head.push(Span::styled(model, Style::new().fg(Color::DarkGray)));
+    }
     if !title.is_empty() {
         head.push(Span::styled(format!(" · {title}"), Style::new().fg(Color::DarkGray)));
     }

@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Focus, Pane, PaneStatus};
 use super::markdown::{parse, wrap};
-use super::theme::{agent_color, AMBER};
+use super::theme::{agent_color, model_tag, AMBER};
 use crate::i18n::{Say, Screen};
 
 pub(crate) const MIN_WIDTH: u16 = 40;
@@ -223,12 +223,14 @@ fn draw_panes(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
             Some(a) => (format!("{} {}", a.icon, a.name), a.title.clone(), agent_color(a.color.as_deref())),
             None => (p.agent.clone(), String::new(), Color::Cyan),
         };
+        let model = model_tag(app.agent(&p.agent));
         let active = matches!(p.status, PaneStatus::Streaming | PaneStatus::Thinking | PaneStatus::Waiting);
         let block = Block::bordered()
             .border_type(if active { BorderType::Thick } else { BorderType::Rounded })
             .border_style(Style::new().fg(if active { color } else { Color::DarkGray }))
             .title(Line::from(vec![
                 Span::styled(format!(" {label}"), Style::new().fg(color).add_modifier(Modifier::BOLD)),
+                Span::styled(model, Style::new().fg(Color::Gray)),
                 Span::styled(
                     if title.is_empty() {
                         " ".to_string()
