@@ -155,6 +155,10 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
             _ => None,
         })
         .unwrap();
+    assert!(
+        told.len() >= 3 && told.iter().any(|(n, _)| HOSTED.contains(&n.as_str())),
+        "{told:?}"
+    );
     for (name, model) in &told {
         let expected = if HOSTED.contains(&name.as_str()) {
             "hosted-model"

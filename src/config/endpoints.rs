@@ -90,7 +90,8 @@ const MODEL_LABEL_CHARS: usize = 28;
 /// → `qwen2.5-1.5b-instruct-q4_k_m`), no `.gguf`, no control characters,
 /// at most `MODEL_LABEL_CHARS` characters.
 pub(crate) fn compact_model(model: &str) -> String {
-    let clean = crate::text::sanitize(model);
+    // No line breaks or tabs either: a label is one line of a title.
+    let clean: String = crate::text::sanitize(model).chars().filter(|c| !c.is_control()).collect();
     let last = clean.trim().trim_end_matches('/').rsplit('/').next().unwrap_or_default();
     let stem = match last.len().checked_sub(5) {
         Some(at) if last.is_char_boundary(at) && last[at..].eq_ignore_ascii_case(".gguf") => &last[..at],
@@ -357,6 +358,7 @@ mod tests {
             "qwen2.5-1.5b-instruct-q4_k_m"
         );
         assert!(!compact_model("models/\u{1b}[31mred").contains('\u{1b}'), "no control characters");
+        assert_eq!(compact_model("m\n🏗️ Ingrid: yes\tno"), "m🏗️ Ingrid: yesno", "one line of a title");
         assert_eq!(compact_model(&"m".repeat(40)).chars().count(), 28);
         assert_eq!(compact_model("modèles/café.gguf"), "café", "by characters");
         let one = [(None, "llama3.2"), (None, "llama3.2")];

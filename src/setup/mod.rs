@@ -473,7 +473,12 @@ fn model_text(a: &crate::roster::agents::Agent, config: &Config, lang: Lang) -> 
     let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
     let named = def.map(|e| e.model.as_deref());
     let model = crate::config::model_of(a.model.as_deref(), named, default_model.as_deref());
-    model.unwrap_or_else(|| crate::i18n::Printed::ServersModel.say(lang))
+    // A name from a file or the environment: cleaned and shortened as a
+    // pane's title shows it, no escape sequence reaches the terminal.
+    model.map_or_else(
+        || crate::i18n::Printed::ServersModel.say(lang),
+        |m| crate::config::compact_model(&m),
+    )
 }
 
 /// `--list-parties`: the parties, who is in each, whether it remembers.

@@ -7,11 +7,41 @@ use crate::roster::agents::Agent;
 /// A speaker's server as the round's groups weigh it.
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Lane {
-    /// Which server: its address (two endpoints at one address are one
-    /// machine, one queue), else its endpoint's name.
+    /// Which server: its address's host and port (`server_of`: two
+    /// endpoints at one address are one server and, taking one request at
+    /// a time, one queue), else its endpoint's name.
     pub(super) server: String,
     /// Whether it runs several requests at once (`servers::runs_together`).
     pub(super) together: bool,
+}
+
+/// The server an address names: its host in lower case (any loopback
+/// name, `localhost`, `127.x` or `::1`, one) and its port (the scheme's
+/// when none is written), without the path.
+pub(super) fn server_of(url: &str) -> String {
+    let (scheme, rest) = url.trim().split_once("://").unwrap_or(("http", url.trim()));
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = match host_port.strip_prefix('[') {
+        Some(v6) => {
+            let (host, after) = v6.split_once(']').unwrap_or((v6, ""));
+            (host, after.strip_prefix(':'))
+        }
+        None => match host_port.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (host_port, None),
+        },
+    };
+    let host = host.to_ascii_lowercase();
+    let host = if host == "localhost" || host == "::1" || host.starts_with("127.") {
+        "loopback"
+    } else {
+        &host
+    };
+    let port = port
+        .filter(|p| !p.is_empty())
+        .unwrap_or(if scheme.eq_ignore_ascii_case("https") { "443" } else { "80" });
+    format!("{host}:{port}")
 }
 
 /// Whether two speakers' replies would wait for each other in one
@@ -59,6 +89,14 @@ pub(super) fn groups(mode: RoundMode, lanes: &[Lane], several: bool) -> Vec<Vec<
     if !several || mode == RoundMode::Sequential {
         return mode.groups(lanes.len()).into_iter().map(Iterator::collect).collect();
     }
+    // A server runs requests together only if every endpoint on it says so.
+    let lanes: Vec<Lane> = lanes
+        .iter()
+        .map(|l| Lane {
+            server: l.server.clone(),
+            together: lanes.iter().filter(|m| m.server == l.server).all(|m| m.together),
+        })
+        .collect();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     // Hybrid: the first speaker alone, and nobody joins its group.
     let first = usize::from(mode == RoundMode::Hybrid).min(lanes.len());
@@ -90,7 +128,7 @@ impl Room {
         let url = provider.info().base_url;
         Lane {
             together: super::servers::runs_together(setting, url.as_deref()),
-            server: url.map_or_else(|| name.to_string(), |u| u.trim_end_matches('/').to_string()),
+            server: url.map_or_else(|| name.to_string(), |u| server_of(&u)),
         }
     }
 
@@ -122,6 +160,31 @@ mod tests {
             server: server.into(),
             together,
         }
+    }
+
+    #[test]
+    fn one_server_is_one_however_its_address_is_written() {
+        let one = [
+            "http://localhost:11434/v1",
+            "http://127.0.0.1:11434/v1/",
+            "HTTP://[::1]:11434",
+            "http://127.0.1.1:11434/api",
+        ];
+        assert!(one.iter().all(|u| server_of(u) == "loopback:11434"), "{:?}", one.map(server_of));
+        assert_eq!(server_of("https://API.OpenAI.com/v1"), server_of("https://api.openai.com:443/v2"));
+        assert_eq!(server_of("https://user:pw@gpu-box.lan:8000/v1"), "gpu-box.lan:8000");
+        assert_ne!(server_of("http://127.0.0.1:8080/v1"), server_of("http://127.0.0.1:8081/v1"));
+        assert_ne!(server_of("http://gpu-box.lan:8000/v1"), server_of("http://other-box.lan:8000/v1"));
+    }
+
+    /// Two endpoints at one address, one saying it runs requests together
+    /// and one not: the server takes them in turn.
+    #[test]
+    fn a_server_runs_requests_together_only_if_every_endpoint_on_it_says_so() {
+        let lanes = [on("hosted", true), on("x", true), on("x", false), on("x", true)];
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, true), vec![vec![0], vec![1], vec![2], vec![3]]);
+        let lanes = [on("hosted", true), on("x", true), on("x", true)];
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, true), vec![vec![0], vec![1, 2]]);
     }
 
     #[test]
