@@ -39,7 +39,7 @@ def main():
             "bmad:\n"
             "  llm:\n"
             "    endpoints:\n"
-            f"      hosted: {{ base_url: {a.hosted}, model: hosted-stand-in, api_key_env: STAND_IN_KEY }}\n"
+            f"      hosted: {{ base_url: {a.hosted}, model: hosted-stand-in, api_key_env: STAND_IN_KEY, parallel_requests: true }}\n"
         )
     hosted = [x for x in a.on_hosted.split(",") if x]
     cmd = [a.bin, "--headless", "--events", "json", "--no-memory", "--output", out, "--config", config,

@@ -94,8 +94,9 @@ impl Flaw {
 /// two to a word) says nothing of its own: a stub.
 pub const STUB_WORDS: usize = 6;
 
-/// A short reply with fewer content words of its own than this (names and
-/// thanks do not count) is a stub too: "Thank you, Tomás. You're absolutely right."
+/// A short reply of thanks, praise or a yes (`courtesy`) with fewer content
+/// words of its own than this (names and thanks do not count) is a stub
+/// too: "Thank you, Tomás. You're absolutely right."
 pub const STUB_TERMS: usize = 3;
 
 /// Replies of this many words or more are judged by the other classes.
@@ -109,6 +110,8 @@ struct PhraseFile {
     self_narration: Vec<String>,
     #[serde(default)]
     common: Vec<String>,
+    #[serde(default)]
+    courtesy: Vec<String>,
 }
 
 /// Every language's phrases: a reply is read with all of them.
@@ -120,6 +123,8 @@ pub struct Phrases {
     self_narration: Vec<String>,
     /// Words too common to mark out a persona (`content_terms`).
     pub common: HashSet<String>,
+    /// Thanks, praise and agreement: a short reply of them and little else is a stub.
+    courtesy: Vec<Regex>,
 }
 
 impl Phrases {
@@ -135,6 +140,7 @@ impl Phrases {
             bare_stance: Vec::new(),
             self_narration: Vec::new(),
             common: HashSet::new(),
+            courtesy: Vec::new(),
         };
         for text in files {
             let f: PhraseFile = toml::from_str(text).unwrap_or_else(|e| panic!("a phrase file: {e}"));
@@ -143,6 +149,7 @@ impl Phrases {
             out.self_narration.extend(f.self_narration);
             // Stemmed as content words are: "agreed" and "agrees" are "agree"'s.
             out.common.extend(f.common.iter().map(|w| stem(&w.to_lowercase())));
+            out.courtesy.extend(f.courtesy.iter().map(compile));
         }
         out
     }
@@ -395,9 +402,12 @@ impl Judge {
             }
             t.len()
         };
+        // Terse is not empty: only a short reply of thanks, praise or a yes
+        // with little else is a stub ("No. Use SQS; Kafka is too big." is not).
+        let courteous = self.phrases.courtesy.iter().any(|r| r.is_match(reply));
         if toks.len() < 3 {
             flaws.push(Flaw::Empty);
-        } else if weight < STUB_WORDS || (own_terms < STUB_TERMS && weight < STUB_LONGEST) {
+        } else if weight < STUB_WORDS || (own_terms < STUB_TERMS && weight < STUB_LONGEST && courteous) {
             flaws.push(Flaw::Stub);
         }
         let sents_text = sentences(reply);

@@ -166,6 +166,18 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Stub), "{reply}");
     }
+    // Terse colleague speech is no stub, nor is an offer of one's own work or
+    // thanks with a reason an assistant's register, nor a user story a job.
+    for reply in [
+        "No. Use SQS; Kafka is too big for us.",
+        "Cut scope: no SSO in v1, add it in v2.",
+        "No, Kofi. Use RDS, not EC2; ops is two people.",
+        "I appreciate your feedback on the schema, but the index is still missing.",
+        "I'd be happy to help with the migration scripts this week.",
+        "As a new engineer, I want a setup script that runs in ten minutes.",
+    ] {
+        assert_eq!(flaws("analyst", reply), vec![], "{reply}");
+    }
     assert!(flaws("analyst", "I completely agree. The backups need an owner before we pick anything.").contains(&Flaw::BareStance));
     assert!(
         !flaws("analyst", "I completely agree. Kofi, the backups need an owner before we pick.").contains(&Flaw::BareStance),
