@@ -31,6 +31,7 @@ def main():
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--topic", required=True)
     ap.add_argument("--on-hosted", default="architect,developer", help="agents on the stand-in")
+    ap.add_argument("--members", default="", help="a standing cast (a party of these agents), else the whole room")
     a = ap.parse_args()
     out = tempfile.mkdtemp(prefix="mixed-")
     config = os.path.join(out, "mixed.yaml")
@@ -41,11 +42,16 @@ def main():
             "    endpoints:\n"
             f"      hosted: {{ base_url: {a.hosted}, model: hosted-stand-in, api_key_env: STAND_IN_KEY, parallel_requests: true }}\n"
         )
+        if a.members:
+            # The same few speakers every round: the modes compare round by round.
+            f.write(f"  parties:\n    mixed:\n      members: [{a.members}]\n      memory: false\n")
     hosted = [x for x in a.on_hosted.split(",") if x]
     cmd = [a.bin, "--headless", "--events", "json", "--no-memory", "--output", out, "--config", config,
            "--round-mode", a.mode]
     for agent in hosted:
         cmd += ["--endpoint", f"{agent}=hosted"]
+    if a.members:
+        cmd += ["--party", "mixed"]
     env = dict(os.environ, STAND_IN_KEY=a.key)
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1, env=env)
 
