@@ -13,10 +13,13 @@ pub(super) struct Lane {
     pub(super) server: String,
     /// Whether it runs several requests at once (`servers::runs_together`).
     pub(super) together: bool,
+    /// Whether its endpoint says so (`parallel_requests`), not guessed
+    /// from the address.
+    pub(super) said: bool,
 }
 
 /// The server an address names: its host in lower case (any loopback
-/// name, `localhost`, `127.x` or `::1`, one) and its port (the scheme's
+/// name, `localhost`, `127.x`, `::1`, `0.0.0.0`, one) and its port (the scheme's
 /// when none is written), without the path.
 pub(super) fn server_of(url: &str) -> String {
     let (scheme, rest) = url.trim().split_once("://").unwrap_or(("http", url.trim()));
@@ -33,11 +36,10 @@ pub(super) fn server_of(url: &str) -> String {
         },
     };
     let host = host.to_ascii_lowercase();
-    let host = if host == "localhost" || host == "::1" || host.starts_with("127.") {
-        "loopback"
-    } else {
-        &host
-    };
+    let loopback = ["localhost", "::1", "0.0.0.0", "0:0:0:0:0:0:0:1"].contains(&host.as_str())
+        || host.starts_with("127.")
+        || host.starts_with("::ffff:127.");
+    let host = if loopback { "loopback" } else { &host };
     let port = port
         .filter(|p| !p.is_empty())
         .unwrap_or(if scheme.eq_ignore_ascii_case("https") { "443" } else { "80" });
@@ -89,12 +91,18 @@ pub(super) fn groups(mode: RoundMode, lanes: &[Lane], several: bool) -> Vec<Vec<
     if !several || mode == RoundMode::Sequential {
         return mode.groups(lanes.len()).into_iter().map(Iterator::collect).collect();
     }
-    // A server runs requests together only if every endpoint on it says so.
+    // A server runs requests together only if every endpoint on it that
+    // says anything says so; a guess from the address counts when none does.
     let lanes: Vec<Lane> = lanes
         .iter()
-        .map(|l| Lane {
-            server: l.server.clone(),
-            together: lanes.iter().filter(|m| m.server == l.server).all(|m| m.together),
+        .map(|l| {
+            let on_it = || lanes.iter().filter(|m| m.server == l.server);
+            let said = on_it().any(|m| m.said);
+            Lane {
+                server: l.server.clone(),
+                together: on_it().filter(|m| m.said || !said).all(|m| m.together),
+                said,
+            }
         })
         .collect();
     let mut groups: Vec<Vec<usize>> = Vec::new();
@@ -128,6 +136,7 @@ impl Room {
         let url = provider.info().base_url;
         Lane {
             together: super::servers::runs_together(setting, url.as_deref()),
+            said: setting.is_some(),
             server: url.map_or_else(|| name.to_string(), |u| server_of(&u)),
         }
     }
@@ -159,6 +168,7 @@ mod tests {
         Lane {
             server: server.into(),
             together,
+            said: true,
         }
     }
 
@@ -169,6 +179,9 @@ mod tests {
             "http://127.0.0.1:11434/v1/",
             "HTTP://[::1]:11434",
             "http://127.0.1.1:11434/api",
+            "http://0.0.0.0:11434",
+            "http://[::ffff:127.0.0.1]:11434",
+            "http://[0:0:0:0:0:0:0:1]:11434",
         ];
         assert!(one.iter().all(|u| server_of(u) == "loopback:11434"), "{:?}", one.map(server_of));
         assert_eq!(server_of("https://API.OpenAI.com/v1"), server_of("https://api.openai.com:443/v2"));
@@ -184,6 +197,14 @@ mod tests {
         let lanes = [on("hosted", true), on("x", true), on("x", false), on("x", true)];
         assert_eq!(groups(RoundMode::Hybrid, &lanes, true), vec![vec![0], vec![1], vec![2], vec![3]]);
         let lanes = [on("hosted", true), on("x", true), on("x", true)];
+        assert_eq!(groups(RoundMode::Hybrid, &lanes, true), vec![vec![0], vec![1, 2]]);
+        // A guess from the address (the default endpoint's unset setting on
+        // a loopback address) does not overrule an endpoint that says.
+        let guessed = Lane {
+            said: false,
+            ..on("x", false)
+        };
+        let lanes = [on("hosted", true), on("x", true), guessed];
         assert_eq!(groups(RoundMode::Hybrid, &lanes, true), vec![vec![0], vec![1, 2]]);
     }
 
