@@ -59,24 +59,35 @@ pub(crate) fn writes_replies(id: &str) -> bool {
     !NOT_CHAT.iter().any(|w| id.contains(w))
 }
 
+/// An address's host in lower case (an IPv6 one without its brackets,
+/// no `user:password@`) and its port where one is written.
+pub(crate) fn host_and_port(url: &str) -> (String, Option<&str>) {
+    let rest = url.trim().split_once("://").map_or(url.trim(), |(_, r)| r);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let (host, port) = match host_port.strip_prefix('[') {
+        Some(v6) => {
+            let (host, after) = v6.split_once(']').unwrap_or((v6, ""));
+            (host, after.strip_prefix(':'))
+        }
+        None => match host_port.split_once(':') {
+            Some((h, p)) => (h, Some(p)),
+            None => (host_port, None),
+        },
+    };
+    (host.to_ascii_lowercase(), port.filter(|p| !p.is_empty()))
+}
+
+/// Whether a host (`host_and_port`'s) names this machine.
+pub(crate) fn is_loopback(host: &str) -> bool {
+    ["localhost", "::1", "0.0.0.0", "0:0:0:0:0:0:0:1"].contains(&host) || host.starts_with("127.") || host.starts_with("::ffff:127.")
+}
+
 /// Whether an endpoint is on this machine or its network: loopback,
 /// private networks, `.local` names and Ollama's port.
 pub(crate) fn is_local(url: &str) -> bool {
-    let host = url
-        .split("://")
-        .nth(1)
-        .unwrap_or(url)
-        .split(['/', '?'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let (name, port) = match host.rsplit_once(':') {
-        Some((h, p)) if !h.ends_with(']') || host.starts_with('[') => (h.trim_matches(['[', ']']).to_string(), p.to_string()),
-        _ => (host.clone(), String::new()),
-    };
-    name == "localhost"
-        || name.starts_with("127.")
-        || name == "::1"
+    let (name, port) = host_and_port(url);
+    is_loopback(&name)
         || name.starts_with("10.")
         || name.starts_with("192.168.")
         || (name.starts_with("172.")
@@ -87,7 +98,7 @@ pub(crate) fn is_local(url: &str) -> bool {
                 .is_some_and(|b| (16..32).contains(&b)))
         || name.ends_with(".local")
         || name == "host.docker.internal"
-        || port == "11434"
+        || port == Some("11434")
 }
 
 /// The same model, as a server would take it: Ollama serves `llama3.2`

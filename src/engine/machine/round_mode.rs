@@ -22,28 +22,11 @@ pub(super) struct Lane {
 /// name, `localhost`, `127.x`, `::1`, `0.0.0.0`, one) and its port (the scheme's
 /// when none is written), without the path.
 pub(super) fn server_of(url: &str) -> String {
-    let (scheme, rest) = url.trim().split_once("://").unwrap_or(("http", url.trim()));
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or_default();
-    let host_port = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    let (host, port) = match host_port.strip_prefix('[') {
-        Some(v6) => {
-            let (host, after) = v6.split_once(']').unwrap_or((v6, ""));
-            (host, after.strip_prefix(':'))
-        }
-        None => match host_port.split_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (host_port, None),
-        },
-    };
-    let host = host.to_ascii_lowercase();
-    let loopback = ["localhost", "::1", "0.0.0.0", "0:0:0:0:0:0:0:1"].contains(&host.as_str())
-        || host.starts_with("127.")
-        || host.starts_with("::ffff:127.");
-    let host = if loopback { "loopback" } else { &host };
-    let port = port
-        .filter(|p| !p.is_empty())
-        .unwrap_or(if scheme.eq_ignore_ascii_case("https") { "443" } else { "80" });
-    format!("{host}:{port}")
+    use crate::llm::discovery::{host_and_port, is_loopback};
+    let (host, port) = host_and_port(url);
+    let host = if is_loopback(&host) { "loopback" } else { &host };
+    let https = url.trim().get(..8).is_some_and(|s| s.eq_ignore_ascii_case("https://"));
+    format!("{host}:{}", port.unwrap_or(if https { "443" } else { "80" }))
 }
 
 /// Whether two speakers' replies would wait for each other in one
