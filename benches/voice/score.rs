@@ -396,11 +396,9 @@ impl Judge {
         // Fewer than three tokens is nothing said, as the bench always counted it.
         // Its own: the content words that are not the room's names.
         let own_terms = {
-            let mut t = content_terms(reply, &self.phrases.common);
-            for p in &self.roster {
-                t.retain(|w| !content_terms(&p.name, &HashSet::new()).contains(w));
-            }
-            t.len()
+            let none = HashSet::new();
+            let names: HashSet<String> = self.roster.iter().flat_map(|p| content_terms(&p.name, &none)).collect();
+            content_terms(reply, &self.phrases.common).difference(&names).count()
         };
         // Terse is not empty: only a short reply of thanks, praise or a yes
         // with little else is a stub ("No. Use SQS; Kafka is too big." is not).

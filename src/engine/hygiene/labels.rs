@@ -320,11 +320,13 @@ fn without_lead_in(s: &str) -> &str {
 /// held until its end (a delay of one sentence, nothing more).
 pub(super) fn could_break_character(start: &str) -> bool {
     let t = lower_head(without_lead_in(start.trim_start())).replace('’', "'");
-    // Still on the way to one (`As an A`), or one has begun (then the end decides).
-    PHRASES
-        .out_of_character_openings
-        .iter()
-        .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
+    on_the_way(&t, &PHRASES.out_of_character_openings)
+}
+
+/// Whether `t` (a sentence's start, lowercased) is still on the way to one
+/// of `openings` (`As an A`) or past one (then its end decides).
+fn on_the_way(t: &str, openings: &[String]) -> bool {
+    openings.iter().any(|o| o.starts_with(t) || t.starts_with(o.as_str()))
 }
 
 /// Where a sentence opens by introducing the speaker by its job, as an
@@ -339,11 +341,7 @@ pub(super) fn job_intro(sentence: &str) -> Option<std::ops::Range<usize>> {
 /// A sentence that may be becoming a job introduction: held until its end.
 pub(super) fn could_be_job_intro(start: &str) -> bool {
     let t = lower_head(start.trim_start());
-    t.split_whitespace().count() <= 8
-        && PHRASES
-            .job_intro_openings
-            .iter()
-            .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
+    t.split_whitespace().count() <= 8 && on_the_way(&t, &PHRASES.job_intro_openings)
 }
 
 /// A line that is an HTML comment holding one capitalised word, as the end
@@ -386,11 +384,7 @@ pub(super) fn opens_runtime_note(line: &str) -> bool {
 /// waits for its end.
 pub(super) fn could_open_runtime_note(start: &str) -> bool {
     let t = lower_head(start.trim_start());
-    !t.is_empty()
-        && PHRASES
-            .runtime_note_openings
-            .iter()
-            .any(|o| o.starts_with(t.as_str()) || t.starts_with(o.as_str()))
+    !t.is_empty() && on_the_way(&t, &PHRASES.runtime_note_openings)
 }
 
 /// Where a sentence calls the speaker by its own name between commas
