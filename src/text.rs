@@ -146,6 +146,15 @@ pub(crate) fn slug(topic: &str, max_chars: usize) -> String {
     }
 }
 
+/// A count as a glance reads it: `950`, `12.3k`.
+pub(crate) fn short_count(n: u64) -> String {
+    if n >= 1000 {
+        format!("{:.1}k", n as f64 / 1000.0)
+    } else {
+        n.to_string()
+    }
+}
+
 /// Shortens text to at most `max` characters, marking the cut.
 pub(crate) fn ellipsize(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

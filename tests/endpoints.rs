@@ -16,7 +16,7 @@ use bmad_party::config::Endpoint;
 use bmad_party::engine::budget::estimate_tokens;
 use bmad_party::engine::Event;
 use bmad_party::llm::OpenAiSettings;
-use bmad_party::testing::{events_of, stream_of, varied_reply, FakeOpenAi, Recorded, Reply};
+use bmad_party::testing::{events_of, stream_events, varied_reply, FakeOpenAi, Recorded, Reply};
 use common::*;
 
 /// The agents that speak through the named endpoint.
@@ -33,6 +33,15 @@ fn estimate(r: &Recorded) -> u32 {
 /// A reply long enough that a few rounds outgrow a small window.
 fn long_reply(n: usize) -> String {
     (0..4).map(|i| varied_reply(n * 5 + i)).collect::<Vec<_>>().join(" ")
+}
+
+/// The chunks of `text` and a last one counting its tokens as a server
+/// does: `prompt` in, one per chunk out.
+fn counted(text: &str, prompt: u64) -> Vec<String> {
+    let mut events = events_of(text);
+    let usage = serde_json::json!({"id": "x", "choices": [], "usage": {"prompt_tokens": prompt, "completion_tokens": events.len() - 1}});
+    events.push(usage.to_string());
+    events
 }
 
 fn refuses_stop(r: &Recorded) -> bool {
@@ -89,12 +98,12 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
         Reply::Paced {
             first: Duration::from_millis(120),
             each: Duration::from_millis(2),
-            events: events_of(&long_reply(n)),
+            events: counted(&long_reply(n), 1000),
         }
     })
     .await;
     // The named one: quick, and its window is small (llama.cpp's `/props`).
-    let remote = FakeOpenAi::start(|_, n| stream_of(&long_reply(n + 100))).await;
+    let remote = FakeOpenAi::start(|_, n| stream_events(counted(&long_reply(n + 100), 700))).await;
     remote.route(
         "/props",
         serde_json::json!({"default_generation_settings": {"n_ctx": 2000}, "total_slots": 1}),
@@ -258,6 +267,14 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
             ("📊 Maya", Some("hosted"), Some("hosted-model"))
         ]
     );
+    // And how many tokens each server counted: the room's total is theirs.
+    let state = &s.fm.conversation_state;
+    let (default, named) = (&state.endpoint_tokens["default"], &state.endpoint_tokens["hosted"]);
+    assert_eq!(state.endpoint_tokens.len(), 2, "{:?}", state.endpoint_tokens);
+    assert!(default.prompt >= 2000 && named.prompt >= 1400, "{default:?} {named:?}");
+    assert_eq!(default.prompt % 1000 + named.prompt % 700, 0, "each server's own counts");
+    assert_eq!(state.tokens.prompt, default.prompt + named.prompt);
+    assert_eq!(state.tokens.completion, default.completion + named.completion);
 }
 
 mod process;

@@ -125,7 +125,11 @@ fn facts(o: &mut String, k: &Keepsake) {
         (Record::FactRounds.say(lang), rounds),
         (Record::FactTime.say(lang), k.duration()),
     ];
-    if !fm.provider.model.is_empty() {
+    let voices = k.voice_figures();
+    if !voices.is_empty() {
+        let each: Vec<String> = voices.iter().map(|(label, figures)| super::voice_line(label, figures)).collect();
+        facts.push((Record::FactModels.say(lang), each.join("; ")));
+    } else if !fm.provider.model.is_empty() {
         facts.push((Record::FactModel.say(lang), fm.provider.model.clone()));
     }
     if let Some(end) = k.ending() {

@@ -91,6 +91,16 @@ impl Say for ExportError {
     }
 }
 
+/// A voice and its figures as the facts show them:
+/// `qwen2.5 (6 replies · 1.2 s · 40 tok/s · 3.1k tok)`.
+fn voice_line(label: &str, figures: &str) -> String {
+    if figures.is_empty() {
+        label.to_string()
+    } else {
+        format!("{label} ({figures})")
+    }
+}
+
 /// A persona of the keepsake: who they were and how often they spoke.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Persona {
@@ -207,6 +217,30 @@ impl<'a> Keepsake<'a> {
             }
         }
         (!labels.is_empty()).then(|| labels.join(", "))
+    }
+
+    /// Each voice of a session of more than one with its figures — how many
+    /// replies, the median first token, the writing speed, and its
+    /// endpoint's tokens where the endpoint had that voice alone —, in the
+    /// order they first spoke; empty in a session of one.
+    pub(crate) fn voice_figures(&self) -> Vec<(String, String)> {
+        let state = &self.session.fm.conversation_state;
+        let one_voice = |e: Option<&str>| self.voices.iter().filter(|(v, _, _)| *v == e).count() == 1;
+        let mut out = Vec::new();
+        for (endpoint, model, label) in &self.voices {
+            let theirs = self.session.turns.iter().filter(|t| t.endpoint.as_deref() == *endpoint && t.model.as_deref() == Some(*model));
+            let mut summary = Vec::new();
+            if let Some(f) = crate::session::figures::figures(theirs.filter_map(|t| t.latency.as_ref())) {
+                summary.push(Record::Replies { n: f.replies }.say(self.lang()));
+                summary.push(f.summary());
+            }
+            let name = endpoint.unwrap_or(crate::config::DEFAULT_ENDPOINT);
+            if let Some(t) = state.endpoint_tokens.get(name).filter(|_| one_voice(*endpoint)) {
+                summary.push(format!("{} tok", crate::text::short_count(t.prompt + t.completion)));
+            }
+            out.push((label.clone(), summary.join(" · ")));
+        }
+        out
     }
 
     pub(crate) fn persona(&self, id: &str) -> Option<&Persona> {

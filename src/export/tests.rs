@@ -250,7 +250,11 @@ fn session_of_two_models() -> Session {
             "agent=architect first_token_ms=1250",
             "agent=architect endpoint=hosted model=<b>gpt&co first_token_ms=1250",
         )
-        .replace("agent=pm -->", "agent=pm model=org/qwen2.5_q4*.gguf -->");
+        .replace("agent=pm -->", "agent=pm model=org/qwen2.5_q4*.gguf -->")
+        .replace(
+            "  max_duration_minutes: 30.0\n",
+            "  max_duration_minutes: 30.0\n  endpoint_tokens: { hosted: { prompt: 3000, completion: 101 }, default: { prompt: 900, completion: 40 } }\n",
+        );
     crate::session::parse(&text, "s.md").expect("the sample parses")
 }
 
@@ -269,7 +273,15 @@ fn a_session_of_several_models_names_each_agents_model_and_no_markup_of_it_reach
         page.contains("<span class=\"model\">qwen2.5_q4*</span>"),
         "compact: no path, no .gguf: {page}"
     );
+    // The facts give each model its figures: replies, the median first
+    // token, the writing speed (a reply with no latency recorded has none),
+    // its endpoint's tokens.
+    assert!(
+        page.contains("<li>Models: <b>&lt;b&gt;gpt&amp;co (1 reply · 1.2 s · 20 tok/s · 3.1k tok); qwen2.5_q4* (940 tok)</b></li>"),
+        "{page}"
+    );
     let md = markdown::transcript(&k);
+    assert!(md.contains("models: `<b>gpt&co` (1 reply · 1.2 s · 20 tok/s · 3.1k tok); `qwen2.5_q4*` (940 tok)"), "{md}");
     assert!(md.contains("📋 **John** `qwen2.5_q4*`: **Tiers**, with a free one."), "{md}");
     assert!(md.contains("(Product Manager) `qwen2.5_q4*`"), "the room's line: {md}");
     // A session of one model (or a file from before) shows none.

@@ -2,6 +2,7 @@
 //! body) of one party, and the file that holds both.
 
 pub(crate) mod fallback;
+pub(crate) mod figures;
 pub(crate) mod list;
 mod lock;
 mod store;
@@ -179,6 +180,10 @@ pub struct ConversationState {
     pub warned_time: bool,
     #[serde(default)]
     pub tokens: TokenCount,
+    /// In a room of several endpoints, the tokens of each (`default` for
+    /// the default one); `tokens` stays the whole room's.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub endpoint_tokens: std::collections::BTreeMap<String, TokenCount>,
     /// An agent asked the facilitator; their next message goes to it first.
     #[serde(default)]
     pub awaiting_answer_from: Option<String>,
@@ -206,6 +211,7 @@ impl ConversationState {
             warned_rounds: false,
             warned_time: false,
             tokens: TokenCount::default(),
+            endpoint_tokens: std::collections::BTreeMap::new(),
             awaiting_answer_from: None,
             consensus_score: None,
         }
@@ -219,6 +225,15 @@ pub struct TokenCount {
     /// Prompt tokens the server reused from its cache, where it says so.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub cached: u64,
+}
+
+impl TokenCount {
+    /// Adds one call's counts as the server reported them.
+    pub fn add(&mut self, prompt: u64, completion: u64, cached: Option<u64>) {
+        self.prompt += prompt;
+        self.completion += completion;
+        self.cached += cached.unwrap_or(0);
+    }
 }
 
 fn is_zero(n: &u64) -> bool {

@@ -196,10 +196,13 @@ impl Party {
                 completion,
                 cached,
             }) => {
+                let several = !self.room.servers.is_empty();
                 let s = self.state_mut();
-                s.tokens.prompt += prompt;
-                s.tokens.completion += completion;
-                s.tokens.cached += cached.unwrap_or(0);
+                s.tokens.add(prompt, completion, cached);
+                if several {
+                    let name = take.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
+                    s.endpoint_tokens.entry(name.to_string()).or_default().add(prompt, completion, cached);
+                }
                 take.counted = Some(completion);
                 self.room.budget_of_mut(take.endpoint.as_deref()).learn(take.estimated, prompt);
                 tracing::debug!(agent = %take.id, prompt, estimated = take.estimated, completion, cached, "usage");

@@ -15,11 +15,13 @@ pub(in crate::i18n) fn record(k: &Record<'_>) -> String {
         Record::FactRounds => "Rounds".into(),
         Record::FactTime => "Time".into(),
         Record::FactModel => "Model".into(),
+        Record::FactModels => "Models".into(),
         Record::FactEndedBy => "Ended by".into(),
         Record::FactStatus => "Status".into(),
         Record::CanBeResumed => "can be resumed".into(),
         Record::LineFacilitator => "facilitator".into(),
         Record::LineModel => "model".into(),
+        Record::LineModels => "models".into(),
         Record::LineEndedBy => "ended by".into(),
         Record::Rounds { n: 1 } => "1 round".into(),
         Record::Rounds { n } => format!("{n} rounds"),
@@ -27,6 +29,8 @@ pub(in crate::i18n) fn record(k: &Record<'_>) -> String {
         Record::AlsoInTheRoom => "Also in the room:".into(),
         Record::Turns { n: 1 } => "1 turn".into(),
         Record::Turns { n } => format!("{n} turns"),
+        Record::Replies { n: 1 } => "1 reply".into(),
+        Record::Replies { n } => format!("{n} replies"),
         Record::ExportedFrom => "Exported by bmad-party from the session of ".into(),
 
         // The turns.

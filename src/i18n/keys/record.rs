@@ -16,11 +16,14 @@ pub(crate) enum Record<'a> {
     FactRounds,
     FactTime,
     FactModel,
+    /// The models of a room of several, each with its figures.
+    FactModels,
     FactEndedBy,
     FactStatus,
     CanBeResumed,
     LineFacilitator,
     LineModel,
+    LineModels,
     LineEndedBy,
     /// How many rounds, in the transcript's facts line.
     Rounds {
@@ -30,6 +33,10 @@ pub(crate) enum Record<'a> {
     AlsoInTheRoom,
     /// How often someone spoke, in the web page's cast.
     Turns {
+        n: usize,
+    },
+    /// How many replies a voice gave, in the facts of a room of several models.
+    Replies {
         n: usize,
     },
     ExportedFrom,
