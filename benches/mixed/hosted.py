@@ -2,8 +2,10 @@
 """A stand-in for a hosted model in a mixed room (docs/real-models.md, "A room
 of two servers"): an OpenAI-compatible server on 127.0.0.1 that answers many
 requests at once, each after FIRST seconds, at RATE tokens a second, with a
-few sentences of a colleague's kind. It stands in for the latency of a hosted
-API, not for its judgement: the local model's replies are the ones to read.
+few sentences of a colleague's kind, none said twice in a run (24 in the
+pool, walked in turn), and counts the tokens as a hosted API does. It stands
+in for the latency of a hosted API, not for its judgement: the local model's
+replies are the ones to read.
 
     python3 benches/mixed/hosted.py --port 18600 --first 1.2 --rate 40
 
@@ -13,6 +15,7 @@ request without it is refused with 401, as a hosted API does.
 import argparse
 import hashlib
 import json
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -23,15 +26,35 @@ SENTENCES = [
     "Let's write down the one number that tells us it worked, and check it on Friday.",
     "The cheapest test is a dry run with the real data, not a demo with clean data.",
     "We can keep the old path alive behind a flag until the new one has run for a week.",
+    "Whoever gets paged at three in the morning should have written the runbook.",
+    "Two teams sharing one queue need one person who decides what is urgent.",
+    "My worry is the handover on Monday mornings, where tickets fall between desks.",
+    "A pilot with one product line tells us more than a survey of every team.",
+    "If the escalation path has more than two steps, customers feel every one of them.",
+    "Budget a quarter for training, or the first incident teaches it the hard way.",
+    "Our alert noise is the real problem; halve it before anyone else joins the rotation.",
+    "Support knows which customers are angry; engineering knows which fixes are safe.",
+    "I'd rather pay overtime for six weeks than hire before we know the load.",
+    "The dashboard should show open incidents by owner, not by severity alone.",
+    "Legal will ask who sees customer data at night, so settle access first.",
+    "Let's compare the last ten incidents: how many needed an engineer at all?",
+    "A rotation of five people means one week in five; fewer and people burn out.",
+    "Write the exit criteria now, so the pilot can end without a debate.",
+    "Pair a support lead with an engineer for the first month of shifts.",
+    "The tooling cost is small next to the cost of one missed outage.",
+    "Ask the night shift what they would drop first; they know the waste.",
+    "Keep the customer update template short enough to send from a phone.",
 ]
 
 
-def reply_for(messages):
-    """Two or three sentences, chosen by the prompt so a run repeats."""
+def reply_for(messages, served):
+    """Two or three sentences never given before in this run (the pool is
+    walked in turn), so the room's echo check sees a colleague's new point;
+    the prompt only picks how many."""
     seed = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).digest()
     n = 2 + seed[0] % 2
-    picks = [SENTENCES[(seed[1 + i]) % len(SENTENCES)] for i in range(n)]
-    return " ".join(dict.fromkeys(picks))
+    picks = [SENTENCES[(served + i) % len(SENTENCES)] for i in range(n)]
+    return " ".join(picks), n
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -70,14 +93,17 @@ class Handler(BaseHTTPRequestHandler):
         if not self.path.rstrip("/").endswith("/chat/completions"):
             self.send_json(404, {"error": {"message": "not found"}})
             return
-        text = reply_for(body.get("messages", []))
+        with self.server.lock:
+            text, n = reply_for(body.get("messages", []), self.server.served)
+            self.server.served += n
         words = text.split(" ")
+        usage = {"prompt_tokens": 100, "completion_tokens": len(words), "total_tokens": 100 + len(words)}
         time.sleep(self.server.first)
         if not body.get("stream"):
             self.send_json(200, {
                 "id": "stand-in", "object": "chat.completion", "model": self.server.model,
                 "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 100, "completion_tokens": len(words), "total_tokens": 100 + len(words)},
+                "usage": usage,
             })
             return
         self.send_response(200)
@@ -98,6 +124,11 @@ class Handler(BaseHTTPRequestHandler):
                 chunk({"content": w if i == 0 else " " + w})
                 time.sleep(1.0 / self.server.rate)
             chunk({}, "stop")
+            if (body.get("stream_options") or {}).get("include_usage"):
+                # A hosted API's last chunk counts the tokens.
+                last = {"id": "stand-in", "object": "chat.completion.chunk", "model": self.server.model,
+                        "choices": [], "usage": usage}
+                self.wfile.write(f"data: {json.dumps(last)}\n\n".encode())
             self.wfile.write(b"data: [DONE]\n\n")
             self.wfile.flush()
         except (BrokenPipeError, ConnectionResetError):
@@ -115,6 +146,7 @@ def main():
     a = ap.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", a.port), Handler)
     server.first, server.rate, server.model, server.key = a.first, a.rate, a.model, a.key
+    server.lock, server.served = threading.Lock(), 0
     server.serve_forever()
 
 

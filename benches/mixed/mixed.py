@@ -3,7 +3,8 @@
 two servers"): the default endpoint (a local model, from OPENAI_BASE_URL) and
 a named one, `hosted` (benches/mixed/hosted.py standing in for a hosted API).
 The room goes on by itself ([C]) for ROUNDS rounds. Prints each endpoint's
-first-token and whole-reply times and each round's wall time.
+first-token and whole-reply times and each round's wall time beside the sum
+of its replies' times (below it: replies streamed at once).
 
     python3 benches/mixed/mixed.py --bin target/release/bmad-party \\
         --hosted http://127.0.0.1:18600/v1 --mode hybrid --rounds 3 \\
@@ -32,6 +33,7 @@ def main():
     ap.add_argument("--topic", required=True)
     ap.add_argument("--on-hosted", default="architect,developer", help="agents on the stand-in")
     ap.add_argument("--members", default="", help="a standing cast (a party of these agents), else the whole room")
+    ap.add_argument("--per-round", type=int, default=0, help="speakers in each round (0: the default 2–3)")
     a = ap.parse_args()
     out = tempfile.mkdtemp(prefix="mixed-")
     config = os.path.join(out, "mixed.yaml")
@@ -42,6 +44,8 @@ def main():
             "    endpoints:\n"
             f"      hosted: {{ base_url: {a.hosted}, model: hosted-stand-in, api_key_env: STAND_IN_KEY, parallel_requests: true }}\n"
         )
+        if a.per_round:
+            f.write(f"  party_mode:\n    agents_per_round: {{ min: {a.per_round}, max: {a.per_round} }}\n")
         if a.members:
             # The same few speakers every round: the modes compare round by round.
             f.write(f"  parties:\n    mixed:\n      members: [{a.members}]\n      memory: false\n")
@@ -62,6 +66,8 @@ def main():
     send(a.topic)
     by_endpoint = {}
     walls = []
+    speakers = []
+    summed = []  # each round's replies one after another, ms
     started = None
     rounds_done = 0
     for line in p.stdout:
@@ -72,10 +78,15 @@ def main():
         kind = ev.get("type")
         if kind == "round_started":
             started = time.monotonic()
+            speakers.append([])
+            summed.append(0)
         elif kind == "agent_message" and ev.get("latency"):
             where = "hosted" if ev["agent"] in hosted else "default"
             lat = ev["latency"]
             by_endpoint.setdefault(where, []).append((lat["first_token_ms"], lat["total_ms"]))
+            if speakers:
+                speakers[-1].append(ev["agent"] + ("@hosted" if where == "hosted" else ""))
+                summed[-1] += lat["total_ms"]
         elif kind == "round_finished":
             if started is not None:
                 walls.append(time.monotonic() - started)
@@ -95,6 +106,10 @@ def main():
         print(f"  {where}: {len(times)} replies, first token median {first:.1f} s, whole reply median {whole:.1f} s")
     if walls:
         print(f"  round wall time: {', '.join(f'{w:.0f} s' for w in walls)}; median {statistics.median(walls):.0f} s")
+    # A round's wall time below its replies' sum is replies streaming at once
+    # (a pass's attempts count in the wall time only).
+    for i, (who, wall, ms) in enumerate(zip(speakers, walls, summed), 1):
+        print(f"  round {i}: {wall:.0f} s, its replies one after another {ms / 1000:.0f} s: {' '.join(who)}")
     print(f"  output: {out}")
     return 0
 
