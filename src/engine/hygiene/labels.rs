@@ -6,7 +6,7 @@ use crate::text::is_cjk;
 
 /// Markdown and list decoration, and an icon, before a label.
 fn undecorated(s: &str) -> &str {
-    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '(' | '（'));
+    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '(' | '（' | ')' | '）'));
     // An icon: symbols and their variation selectors, then spaces.
     let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
     if rest.len() != s.len() {
@@ -112,10 +112,13 @@ pub(super) fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
 
 /// Whether `s` talks about writing the reply rather than saying it
 /// ("Sure, here is Maya's reply:", "好的，以下是 Maya 的发言").
-pub(super) fn is_meta(s: &str, own: &str) -> bool {
+/// `introduces`: a colon ends `s`, so it announces what follows and may
+/// run longer than a sentence about the reply that goes on.
+pub(super) fn is_meta(s: &str, own: &str, introduces: bool) -> bool {
     let lower = s.to_lowercase();
     let writing = PHRASES.writing.iter().any(|w| lower.contains(w.as_str()));
-    about_reply(s, own) && writing && s.split_whitespace().count() <= 16
+    let words = s.split_whitespace().count();
+    about_reply(s, own) && writing && (words <= 16 || introduces && words <= 32)
 }
 
 /// Whether `s` names the reply being written (`Maya's reply`, `my response`).

@@ -205,8 +205,9 @@ pub(crate) static RULES: &[Rule] = &[
         Place::ReplyStart,
         Does::Strip { capitalise: false },
         |h, s| {
-            let head = s.find([':', '：']).map_or(s, |c| &s[..c]);
-            labels::is_meta(head, &h.voices.own).then(|| 0..s.len() - s[head.len()..].trim_start_matches([':', '：', ' ', '*']).len())
+            let colon = s.find([':', '：']);
+            let head = colon.map_or(s, |c| &s[..c]);
+            labels::is_meta(head, &h.voices.own, colon.is_some()).then(|| 0..s.len() - s[head.len()..].trim_start_matches([':', '：', ' ', '*']).len())
         },
     )
     .taking_opener(),

@@ -32,6 +32,9 @@ fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String
     (shown, h.kept().to_string(), kinds, stopped || h.stopped())
 }
 
+/// What the fixtures' room said before (`cases.toml`'s header).
+const EARLIER: &str = "We should ship the smallest thing that could work and measure it in production.";
+
 /// A row of `tests/fixtures/hygiene/cases.toml`.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -65,7 +68,8 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
         vec!["Priya".into()],
         false,
     )
-    .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.");
+    .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
+    .earlier(EARLIER);
     let mut failed = Vec::new();
     for c in &cases.case {
         for n in [1, 3, 100] {
