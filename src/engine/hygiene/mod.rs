@@ -59,7 +59,8 @@ pub(crate) struct Hygiene {
     /// Interjections and acknowledgements opening the reply, unshown
     /// until the next sentence shows what they opened (`opening.rs`).
     opener: Option<String>,
-    /// The held opening thanks or agrees: alone, it is a stub.
+    /// The held opening thanks, agrees or announces what follows: alone,
+    /// it is a stub.
     opener_acknowledges: bool,
     kept: String,
     /// Runs of words of the kept sentences (the loop guard), and the short

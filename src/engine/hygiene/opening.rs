@@ -4,8 +4,9 @@
 //! `rules.rs` at the reply's start strip it). A lone interjection first
 //! ("Certainly!") waits, unshown, for the sentence after it: dropped with a
 //! meta sentence, shown with anything else. So does a sentence that only
-//! thanks or agrees ("Thank you, Maya."); a reply of nothing else is a stub
-//! and no turn.
+//! thanks or agrees ("Thank you, Maya.") or only announces what follows
+//! ("Here's what I would do:"); a reply of nothing else is a stub and no
+//! turn.
 
 use super::phrases::PHRASES;
 use super::{CutKind, Hygiene, Step, Voices};
@@ -14,7 +15,13 @@ impl Hygiene {
     /// Whether `sentence`, at the reply's start, waits as its opening: an
     /// interjection while none waits, or thanks or a yes.
     pub(super) fn opens_with(&self, sentence: &str) -> bool {
-        (self.opener.is_none() && is_interjection(sentence)) || self.acknowledges(sentence)
+        (self.opener.is_none() && is_interjection(sentence)) || self.acknowledges(sentence) || self.introduces(sentence)
+    }
+
+    /// A line that only announces what follows ("Here's what I would do:"):
+    /// shown with it, and alone a stub like thanks (a speaker's turn only).
+    fn introduces(&self, sentence: &str) -> bool {
+        !self.voices.own.is_empty() && is_introduction(sentence)
     }
 
     /// Only a speaker's turn can be a stub (a host's "Yes" is its answer);
@@ -26,7 +33,7 @@ impl Hygiene {
     /// Holds `sentence` with the reply's opening (`opens_with`) until the
     /// next sentence shows what it opened.
     pub(super) fn hold_opener(&mut self, sentence: &str) {
-        let acknowledges = self.acknowledges(sentence);
+        let acknowledges = self.acknowledges(sentence) || self.introduces(sentence);
         self.opener.get_or_insert_with(String::new).push_str(sentence);
         self.opener_acknowledges |= acknowledges;
     }
@@ -57,6 +64,14 @@ fn is_interjection(sentence: &str) -> bool {
     let t = sentence.trim();
     let body = t.trim_end_matches(['!', '.', '！', '。']);
     body.len() < t.len() && PHRASES.interjections.contains(&body.to_lowercase())
+}
+
+/// A short line ending in a colon, on a line of its own: it introduces
+/// what comes next ("Here's what I would do:", "我的建议如下：").
+fn is_introduction(sentence: &str) -> bool {
+    let t = sentence.trim();
+    let words = t.split_whitespace().count() + t.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
+    sentence.ends_with('\n') && t.ends_with([':', '：']) && words <= 12
 }
 
 /// A sentence that only thanks, agrees or cheers ("Thank you, Maya.", "I

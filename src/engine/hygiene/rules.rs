@@ -279,7 +279,7 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| labels::attributes(s, std::slice::from_ref(&h.voices.own)).then_some(0..s.len()),
     ),
     rule(
-        "thanks, a yes or an interjection first",
+        "thanks, a yes, an interjection or an announcement first",
         CutKind::Stub,
         Place::ReplyStart,
         Does::Hold,
