@@ -48,6 +48,7 @@ fn hosted(server: &FakeOpenAi) -> Endpoint {
         context_tokens: None,
         reply_max_tokens: Some(150),
         parallel_requests: None,
+        prompt_layout: None,
         file: "config.yaml".into(),
         line: Some(4),
         key_line: Some(7),
@@ -258,6 +259,59 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
             ("📊 Maya", Some("hosted"), Some("hosted-model"))
         ]
     );
+}
+
+#[tokio::test]
+async fn agents_on_two_endpoints_get_their_prompts_laid_out_as_their_own_endpoint_says() {
+    // The default endpoint: persona_first (the default); the named one:
+    // room_first, its own setting.
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n + 100))).await;
+    let mut party = Party::new(&local);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    party.config.llm.endpoints = vec![Endpoint {
+        prompt_layout: Some(bmad_party::config::PromptLayout::RoomFirst),
+        ..hosted(&remote)
+    }];
+    party.config.party.agents_per_round = (3, 3);
+    party.endpoints = vec![(
+        "hosted".into(),
+        provider_with(OpenAiSettings {
+            model: "hosted-model".into(),
+            ..settings(&remote)
+        }),
+    )];
+    for a in &mut party.agents {
+        if HOSTED.contains(&a.name.as_str()) {
+            a.endpoint = Some("hosted".into());
+        }
+    }
+    let ask = "Ingrid, Kofi and Maya: how do we plan the on-call rotation?";
+    party.run(vec![Step::Say(ask), Step::Say(ask)]).await;
+
+    let speakers = |rs: Vec<Recorded>| rs.into_iter().filter_map(|r| Some((r.speaker()?, r))).collect::<Vec<_>>();
+    let (on_local, on_remote) = (speakers(local.received()), speakers(remote.received()));
+    assert!(
+        on_local.len() >= 2 && on_remote.len() >= 4,
+        "{} / {}",
+        on_local.len(),
+        on_remote.len()
+    );
+    let last = |r: &Recorded| {
+        let m = r.body["messages"].as_array().unwrap();
+        m.last().unwrap()["content"].as_str().unwrap_or_default().to_string()
+    };
+    for (who, r) in &on_local {
+        let you = format!("You are {who}");
+        assert!(r.system_prompt().starts_with(&you), "persona_first for {who}");
+        assert!(!last(r).contains(&you), "{who}");
+    }
+    for (who, r) in &on_remote {
+        assert!(HOSTED.contains(&who.as_str()), "{who}");
+        let you = format!("You are {who}");
+        assert!(!r.system_prompt().contains(&you), "room_first: the room opens {who}'s prompt");
+        assert!(last(r).contains(&you), "room_first: the persona comes last for {who}");
+    }
 }
 
 mod process;

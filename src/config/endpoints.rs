@@ -27,6 +27,7 @@ pub(super) struct RawEndpoint {
     context_tokens: S<Option<u32>>,
     reply_max_tokens: S<Option<u32>>,
     parallel_requests: S<Option<bool>>,
+    prompt_layout: S<Option<super::PromptLayout>>,
 }
 
 /// The layer's `endpoints`: absent (the earlier layers' stay), null (none
@@ -172,6 +173,7 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, ck: &mut Checker) -> Option<
         context_tokens,
         reply_max_tokens,
         parallel_requests: d.parallel_requests.as_ref().and_then(|s| s.value),
+        prompt_layout: d.prompt_layout.as_ref().and_then(|s| s.value),
         file: ck.file.to_string(),
         line: None,
         key_line: d.api_key_env.as_ref().map(|s| s.referenced.line()),
@@ -180,7 +182,7 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, ck: &mut Checker) -> Option<
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{Config, Overrides};
+    use crate::config::{Config, Overrides, PromptLayout};
 
     fn parse(s: &str) -> Result<Config, crate::source::SourceError> {
         Config::parse(s, "config.yaml", &Overrides::default())
@@ -196,6 +198,7 @@ mod tests {
         context_tokens: 4096
         reply_max_tokens: 200
         parallel_requests: true
+        prompt_layout: room_first
 ";
 
     #[test]
@@ -216,6 +219,28 @@ mod tests {
             (Some(4096), Some(200), Some(true))
         );
         assert_eq!((lan.model.as_ref(), lan.api_key_env.as_ref()), (None, None));
+        assert_eq!((lan.prompt_layout, hosted.prompt_layout), (Some(PromptLayout::RoomFirst), None));
+    }
+
+    #[test]
+    fn a_speakers_prompt_layout_is_its_endpoints_else_the_defaults() {
+        let mut c = parse(TWO).unwrap();
+        let of = |c: &Config, e: Option<&str>| c.llm.prompt_layout_of(e);
+        assert_eq!(of(&c, Some("box")), PromptLayout::RoomFirst);
+        assert_eq!(of(&c, Some("hosted")), PromptLayout::PersonaFirst, "unset: the default's");
+        assert_eq!(of(&c, None), PromptLayout::PersonaFirst);
+        c.llm.prompt_layout = PromptLayout::RoomFirst;
+        c.llm.endpoints[0].prompt_layout = Some(PromptLayout::PersonaFirst);
+        assert_eq!(
+            (of(&c, Some("box")), of(&c, Some("hosted")), of(&c, Some("gone"))),
+            (PromptLayout::PersonaFirst, PromptLayout::RoomFirst, PromptLayout::RoomFirst)
+        );
+        let e =
+            parse("bmad:\n  llm:\n    endpoints:\n      a:\n        base_url: http://a/v1\n        prompt_layout: sideways\n").unwrap_err();
+        assert_eq!((e.key.as_str(), e.line), ("bmad.llm.endpoints.a.prompt_layout", Some(6)), "{e}");
+        assert!(e.to_string().contains("sideways"), "{e}");
+        let c = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, prompt_layout: null }\n").unwrap();
+        assert_eq!(c.llm.endpoints[0].prompt_layout, None, "null: the default's");
     }
 
     #[test]

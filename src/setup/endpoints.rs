@@ -271,6 +271,7 @@ mod tests {
             context_tokens: None,
             reply_max_tokens: None,
             parallel_requests: None,
+            prompt_layout: None,
             file: "config.yaml".into(),
             line: Some(6),
             key_line: Some(7),
