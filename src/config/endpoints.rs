@@ -91,33 +91,111 @@ const MODEL_LABEL_CHARS: usize = 28;
 /// → `qwen2.5-1.5b-instruct-q4_k_m`), no `.gguf`, no control characters,
 /// at most `MODEL_LABEL_CHARS` characters.
 pub(crate) fn compact_model(model: &str) -> String {
-    // No line breaks or tabs either: a label is one line of a title.
+    crate::text::ellipsize(&model_tail(model, 1), MODEL_LABEL_CHARS)
+}
+
+/// The last `parts` parts of a model's path, cleaned: no control
+/// characters (a label is one line of a title: no line breaks or tabs
+/// either), no `.gguf`.
+fn model_tail(model: &str, parts: usize) -> String {
     let clean: String = crate::text::sanitize(model).chars().filter(|c| !c.is_control()).collect();
-    let last = clean.trim().trim_end_matches('/').rsplit('/').next().unwrap_or_default();
-    let stem = match last.len().checked_sub(5) {
-        Some(at) if last.is_char_boundary(at) && last[at..].eq_ignore_ascii_case(".gguf") => &last[..at],
-        _ => last,
-    };
-    crate::text::ellipsize(stem, MODEL_LABEL_CHARS)
+    let path = clean.trim().trim_end_matches('/');
+    let from = path.rmatch_indices('/').nth(parts - 1).map_or(0, |(i, _)| i + 1);
+    let tail = &path[from..];
+    match tail.len().checked_sub(5) {
+        Some(at) if tail.is_char_boundary(at) && tail[at..].eq_ignore_ascii_case(".gguf") => tail[..at].to_string(),
+        _ => tail.to_string(),
+    }
+}
+
+/// `text` within `max` characters, cut in the middle: the head and the
+/// tail stay, where two quantisations of one model differ.
+fn ellipsize_middle(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let head = (max - 1) / 2;
+    let tail = max - 1 - head;
+    let mut s: String = text.chars().take(head).collect();
+    s.push('…');
+    s.extend(text.chars().skip(n - tail));
+    s
+}
+
+/// Each model's label (`compact_model`), one model one label, two
+/// different names never one: where names shorten alike
+/// (`Meta-Llama-3.1-8B-Instruct-Q4_K_M` and `…-Q8_0` cut at the same
+/// place, `bartowski/x.gguf` and `lmstudio/x.gguf`), those names are cut
+/// in the middle instead, else keep one more part of their path, else are
+/// numbered (` #2`, in the order given).
+pub(crate) fn model_labels(models: &[&str]) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for m in models {
+        if !names.contains(m) {
+            names.push(m);
+        }
+    }
+    let mut labels: Vec<String> = names.iter().map(|m| compact_model(m)).collect();
+    for i in 0..names.len() {
+        let group: Vec<usize> = (0..names.len()).filter(|&j| labels[j] == labels[i]).collect();
+        if group.len() < 2 {
+            continue;
+        }
+        for way in 0..LABEL_WAYS {
+            let tried: Vec<String> = group.iter().enumerate().map(|(k, &j)| told_apart(way, names[j], k)).collect();
+            let apart = tried
+                .iter()
+                .enumerate()
+                .all(|(k, t)| !tried[..k].contains(t) && !labels.iter().enumerate().any(|(j, l)| !group.contains(&j) && l == t));
+            if apart {
+                for (&j, t) in group.iter().zip(tried) {
+                    labels[j] = t;
+                }
+                break;
+            }
+        }
+    }
+    models
+        .iter()
+        .map(|m| labels[names.iter().position(|n| n == m).unwrap_or(0)].clone())
+        .collect()
+}
+
+/// How many ways `told_apart` has.
+const LABEL_WAYS: usize = 3;
+
+/// The label of `model`, the `k`th of names that shorten alike, the
+/// `way`th way: cut in the middle; the last two parts of its path, so
+/// cut; numbered after the first.
+fn told_apart(way: usize, model: &str, k: usize) -> String {
+    match way {
+        0 => ellipsize_middle(&model_tail(model, 1), MODEL_LABEL_CHARS),
+        1 => ellipsize_middle(&model_tail(model, 2), MODEL_LABEL_CHARS),
+        _ if k == 0 => compact_model(model),
+        _ => format!("{} #{}", compact_model(model), k + 1),
+    }
 }
 
 /// What tells the room's voices apart, for each (endpoint, model) given
 /// (endpoint None: the default one): None for every one when they are all
-/// one voice (one endpoint, one model: nothing to tell), else the model
-/// (`compact_model`), with `@endpoint` where one model name is spoken
-/// through more than one endpoint (two machines serving `llama3.2`).
+/// one voice (one endpoint, one model: nothing to tell), else the model's
+/// label (`model_labels`: two models never share one), with `@endpoint`
+/// where one model is spoken through more than one endpoint (two
+/// machines serving `llama3.2`).
 pub(crate) fn voice_labels(voices: &[(Option<&str>, &str)]) -> Vec<Option<String>> {
     let first = voices.first();
     if voices.iter().all(|v| Some(v) == first) {
         return vec![None; voices.len()];
     }
-    let compact: Vec<String> = voices.iter().map(|(_, m)| compact_model(m)).collect();
+    let models: Vec<&str> = voices.iter().map(|(_, m)| *m).collect();
+    let labels = model_labels(&models);
     let endpoint = |e: Option<&str>| e.unwrap_or(DEFAULT_ENDPOINT).to_string();
     voices
         .iter()
-        .zip(&compact)
+        .zip(&labels)
         .map(|((e, _), m)| {
-            let shared = voices.iter().zip(&compact).any(|((o, _), n)| n == m && o != e);
+            let shared = voices.iter().zip(&labels).any(|((o, _), n)| n == m && o != e);
             Some(if shared { format!("{m}@{}", endpoint(*e)) } else { m.clone() })
         })
         .collect()
@@ -402,6 +480,47 @@ mod tests {
         // One endpoint, an agent with a model of its own.
         let own = [(None, "llama3.2"), (None, "qwen2.5")];
         assert_eq!(voice_labels(&own)[1].as_deref(), Some("qwen2.5"));
+        // Two models that shorten alike, one of them on two endpoints.
+        let alike = [(None, "a/x.gguf"), (Some("lan"), "b/x.gguf"), (Some("lan"), "a/x.gguf")];
+        assert_eq!(
+            voice_labels(&alike),
+            [
+                Some("a/x@default".to_string()),
+                Some("b/x".to_string()),
+                Some("a/x@lan".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn two_models_that_shorten_alike_are_told_apart_and_one_model_keeps_one_label() {
+        use super::model_labels;
+        let repo = "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF/Meta-Llama-3.1-8B-Instruct";
+        let (q4, q8) = (format!("{repo}-Q4_K_M.gguf"), format!("{repo}-Q8_0.gguf"));
+        let labels = model_labels(&[&q4, "llama3.2", &q8, &q4]);
+        assert_eq!(
+            labels,
+            [
+                "Meta-Llama-3.…nstruct-Q4_K_M",
+                "llama3.2",
+                "Meta-Llama-3.…-Instruct-Q8_0",
+                "Meta-Llama-3.…nstruct-Q4_K_M"
+            ],
+            "cut in the middle: the quantisation shows"
+        );
+        assert!(labels.iter().all(|l| l.chars().count() <= 28), "{labels:?}");
+        assert_eq!(
+            model_labels(&["bartowski/qwen2.5.gguf", "lmstudio-community/qwen2.5.gguf", "qwen2.5"]),
+            ["bartowski/qwen2.5", "lmstudio-community/qwen2.5", "qwen2.5"],
+            "one more part of the path"
+        );
+        assert_eq!(
+            model_labels(&["qwen2.5", "qwen2.5\u{7}", "phi3"]),
+            ["qwen2.5", "qwen2.5 #2", "phi3"],
+            "names a label cannot tell apart are numbered"
+        );
+        assert_eq!(model_labels(&["gpt-4o-mini", "gpt-4o"]), ["gpt-4o-mini", "gpt-4o"], "as they were");
+        assert!(model_labels(&[]).is_empty());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod endpoints;
 mod load;
 mod parties;
-pub(crate) use endpoints::{compact_model, model_of, voice_labels, DEFAULT_ENDPOINT};
+pub(crate) use endpoints::{compact_model, model_labels, model_of, voice_labels, DEFAULT_ENDPOINT};
 pub(crate) use parties::{valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
