@@ -489,12 +489,15 @@ async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
     reopen(&file);
     let before = local.received().len();
 
-    // No flag now: Kofi still speaks through `twin`, and nobody is told.
+    // No flag now: Kofi still speaks through `twin`, not the default a new
+    // session would give him, and the room is told so; nobody moved.
     let mut resumed = run(&["--resume"]);
     resumed.arg(&file);
     let (code, stdout, stderr) = process::run_with_input(resumed, "Kofi, and the backups?\n").await;
     assert_eq!(code, 0, "{stderr}");
-    assert!(!format!("{stdout}{stderr}").contains("now speaks through"), "{stdout}");
+    let said = format!("{stdout}{stderr}");
+    assert!(!said.contains("now speaks through"), "{said}");
+    assert!(said.contains("Kofi still speaks through twin"), "{said}");
     let kofi: Vec<_> = local.received()[before..]
         .iter()
         .filter(|r| r.speaker().as_deref() == Some("Kofi"))

@@ -138,8 +138,9 @@ fn min_backoff() -> Duration {
 }
 
 /// The named endpoints the room speaks through, by name: each agent's
-/// settled (a resumed session's kept, `endpoints::keep_recorded`; then
-/// `endpoints::assign`), the key of each found, two endpoints at
+/// settled (`endpoints::assign`; then, resumed, the session's kept where
+/// nothing names one now, `endpoints::keep_recorded`), the key of each
+/// found, two endpoints at
 /// one address with different keys told in a notice. The rehearsal sends
 /// nothing: it needs no key and no provider.
 fn endpoints_of(
@@ -155,13 +156,12 @@ fn endpoints_of(
         .filter(|r| r.session.fm.provider.kind != "rehearsal")
         .map(|r| endpoints::last_recorded(&r.session.turns))
         .unwrap_or_default();
-    let told: Vec<String> = chosen.assigned.iter().map(|(id, _)| id.clone()).collect();
-    endpoints::keep_recorded(&mut chosen.agents, &last, &told, &config.llm.endpoints);
     let named = endpoints::Named {
         assigned: &chosen.assigned,
         flags: &cli.endpoint,
     };
-    endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    let named_now = endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    let moves = endpoints::keep_recorded(&mut chosen.agents, &last, &named_now, &config.llm.endpoints);
     // The rehearsal (asked for, or no default server) speaks for the whole
     // room: half a room on real servers would be neither a rehearsal nor a
     // party (the host scripted, the round mode the rehearsal's).
@@ -173,7 +173,7 @@ fn endpoints_of(
         }
         return Ok(Vec::new());
     }
-    notices.extend(endpoints::changes(&chosen.agents, &last).iter().map(|c| c.say(lang)));
+    notices.extend(moves.iter().map(|c| c.say(lang)));
     let used = endpoints::in_use(&chosen.agents, &config.llm.endpoints);
     let unset = endpoints::unset_keys(&used, env_nonempty);
     if !unset.is_empty() {
