@@ -314,6 +314,61 @@ async fn agents_on_two_endpoints_get_their_prompts_laid_out_as_their_own_endpoin
     }
 }
 
+#[tokio::test]
+async fn the_labels_follow_a_named_endpoints_model_once_its_server_lists_it() {
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n + 100))).await;
+    remote.route(
+        "/v1/models",
+        serde_json::json!({"object": "list", "data": [{"id": "listed-model"}]}),
+    );
+    let mut party = Party::new(&local);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    // No `model:`: the server's list names it (setup's stand-in meanwhile).
+    party.config.llm.endpoints = vec![Endpoint {
+        model: None,
+        ..hosted(&remote)
+    }];
+    let stand_in = "gpt-4o-mini";
+    let named = OpenAiSettings {
+        model_named: false,
+        model: stand_in.into(),
+        ..settings(&remote)
+    };
+    party.endpoints = vec![("hosted".into(), provider_with(named))];
+    for a in &mut party.agents {
+        if HOSTED.contains(&a.name.as_str()) {
+            a.endpoint = Some("hosted".into());
+        }
+    }
+    let events = party
+        .run(vec![Step::Say("Ingrid, Kofi and Maya: how do we plan the on-call rotation?")])
+        .await;
+
+    // Every set of labels told, in order: session_started's, then each agent_models.
+    let told: Vec<Vec<(String, Option<String>)>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SessionStarted { agents, .. } => Some(agents.iter().map(|a| (a.id.clone(), a.model.clone())).collect()),
+            Event::AgentModels { agents } => Some(agents.iter().map(|a| (a.id.clone(), a.model.clone())).collect()),
+            _ => None,
+        })
+        .collect();
+    assert!(told.len() >= 2, "the labels followed the list: {told:?}");
+    assert!(
+        told.iter().flatten().all(|(_, m)| m.as_deref() != Some(stand_in)),
+        "never the stand-in: {told:?}"
+    );
+    let last = told.last().unwrap();
+    for (id, model) in last {
+        let on_hosted = ["architect", "analyst"].contains(&id.as_str());
+        let expected = if on_hosted { "listed-model" } else { "test-model" };
+        assert_eq!(model.as_deref(), Some(expected), "{id}: {told:?}");
+    }
+    let asked = remote.received();
+    assert!(!asked.is_empty() && asked.iter().all(|r| r.body["model"] == "listed-model"));
+}
+
 mod process;
 
 /// A config with a default endpoint on `local` and two named ones: `hosted`
