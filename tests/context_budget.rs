@@ -472,6 +472,7 @@ async fn a_named_endpoints_lowered_window_is_its_own_kept_and_resumed() {
             context_tokens: Some(32_768),
             reply_max_tokens: None,
             parallel_requests: None,
+            prompt_layout: None,
             file: "config.yaml".into(),
             line: Some(4),
             key_line: None,

@@ -57,6 +57,7 @@ fn hosted(server: &FakeOpenAi) -> Endpoint {
         context_tokens: None,
         reply_max_tokens: Some(150),
         parallel_requests: None,
+        prompt_layout: None,
         file: "config.yaml".into(),
         line: Some(4),
         key_line: Some(7),
@@ -277,6 +278,114 @@ async fn a_room_on_two_servers_sends_each_agent_to_its_own_and_one_going_down_st
     assert_eq!(state.tokens.completion, default.completion + named.completion);
 }
 
+#[tokio::test]
+async fn agents_on_two_endpoints_get_their_prompts_laid_out_as_their_own_endpoint_says() {
+    // The default endpoint: persona_first (the default); the named one:
+    // room_first, its own setting.
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n + 100))).await;
+    let mut party = Party::new(&local);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    party.config.llm.endpoints = vec![Endpoint {
+        prompt_layout: Some(bmad_party::config::PromptLayout::RoomFirst),
+        ..hosted(&remote)
+    }];
+    party.config.party.agents_per_round = (3, 3);
+    party.endpoints = vec![(
+        "hosted".into(),
+        provider_with(OpenAiSettings {
+            model: "hosted-model".into(),
+            ..settings(&remote)
+        }),
+    )];
+    for a in &mut party.agents {
+        if HOSTED.contains(&a.name.as_str()) {
+            a.endpoint = Some("hosted".into());
+        }
+    }
+    let ask = "Ingrid, Kofi and Maya: how do we plan the on-call rotation?";
+    party.run(vec![Step::Say(ask), Step::Say(ask)]).await;
+
+    let speakers = |rs: Vec<Recorded>| rs.into_iter().filter_map(|r| Some((r.speaker()?, r))).collect::<Vec<_>>();
+    let (on_local, on_remote) = (speakers(local.received()), speakers(remote.received()));
+    assert!(
+        on_local.len() >= 2 && on_remote.len() >= 4,
+        "{} / {}",
+        on_local.len(),
+        on_remote.len()
+    );
+    let last = |r: &Recorded| {
+        let m = r.body["messages"].as_array().unwrap();
+        m.last().unwrap()["content"].as_str().unwrap_or_default().to_string()
+    };
+    for (who, r) in &on_local {
+        let you = format!("You are {who}");
+        assert!(r.system_prompt().starts_with(&you), "persona_first for {who}");
+        assert!(!last(r).contains(&you), "{who}");
+    }
+    for (who, r) in &on_remote {
+        assert!(HOSTED.contains(&who.as_str()), "{who}");
+        let you = format!("You are {who}");
+        assert!(!r.system_prompt().contains(&you), "room_first: the room opens {who}'s prompt");
+        assert!(last(r).contains(&you), "room_first: the persona comes last for {who}");
+    }
+}
+
+#[tokio::test]
+async fn the_labels_follow_a_named_endpoints_model_once_its_server_lists_it() {
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n + 100))).await;
+    remote.route(
+        "/v1/models",
+        serde_json::json!({"object": "list", "data": [{"id": "listed-model"}]}),
+    );
+    let mut party = Party::new(&local);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    // No `model:`: the server's list names it (setup's stand-in meanwhile).
+    party.config.llm.endpoints = vec![Endpoint {
+        model: None,
+        ..hosted(&remote)
+    }];
+    let stand_in = "gpt-4o-mini";
+    let named = OpenAiSettings {
+        model_named: false,
+        model: stand_in.into(),
+        ..settings(&remote)
+    };
+    party.endpoints = vec![("hosted".into(), provider_with(named))];
+    for a in &mut party.agents {
+        if HOSTED.contains(&a.name.as_str()) {
+            a.endpoint = Some("hosted".into());
+        }
+    }
+    let events = party
+        .run(vec![Step::Say("Ingrid, Kofi and Maya: how do we plan the on-call rotation?")])
+        .await;
+
+    // Every set of labels told, in order: session_started's, then each agent_models.
+    let told: Vec<Vec<(String, Option<String>)>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::SessionStarted { agents, .. } => Some(agents.iter().map(|a| (a.id.clone(), a.model.clone())).collect()),
+            Event::AgentModels { agents } => Some(agents.iter().map(|a| (a.id.clone(), a.model.clone())).collect()),
+            _ => None,
+        })
+        .collect();
+    assert!(told.len() >= 2, "the labels followed the list: {told:?}");
+    assert!(
+        told.iter().flatten().all(|(_, m)| m.as_deref() != Some(stand_in)),
+        "never the stand-in: {told:?}"
+    );
+    let last = told.last().unwrap();
+    for (id, model) in last {
+        let on_hosted = ["architect", "analyst"].contains(&id.as_str());
+        let expected = if on_hosted { "listed-model" } else { "test-model" };
+        assert_eq!(model.as_deref(), Some(expected), "{id}: {told:?}");
+    }
+    let asked = remote.received();
+    assert!(!asked.is_empty() && asked.iter().all(|r| r.body["model"] == "listed-model"));
+}
+
 mod process;
 
 /// A config with a default endpoint on `local` and two named ones: `hosted`
@@ -452,12 +561,15 @@ async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
     reopen(&file);
     let before = local.received().len();
 
-    // No flag now: Kofi still speaks through `twin`, and nobody is told.
+    // No flag now: Kofi still speaks through `twin`, not the default a new
+    // session would give him, and the room is told so; nobody moved.
     let mut resumed = run(&["--resume"]);
     resumed.arg(&file);
     let (code, stdout, stderr) = process::run_with_input(resumed, "Kofi, and the backups?\n").await;
     assert_eq!(code, 0, "{stderr}");
-    assert!(!format!("{stdout}{stderr}").contains("now speaks through"), "{stdout}");
+    let said = format!("{stdout}{stderr}");
+    assert!(!said.contains("now speaks through"), "{said}");
+    assert!(said.contains("Kofi still speaks through twin"), "{said}");
     let kofi: Vec<_> = local.received()[before..]
         .iter()
         .filter(|r| r.speaker().as_deref() == Some("Kofi"))

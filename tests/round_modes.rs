@@ -325,6 +325,7 @@ async fn replies_on_two_one_at_a_time_servers_stream_at_once_but_never_two_on_on
         context_tokens: None,
         reply_max_tokens: None,
         parallel_requests: None,
+        prompt_layout: None,
         file: "config.yaml".into(),
         line: Some(4),
         key_line: None,

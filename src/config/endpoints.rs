@@ -27,6 +27,7 @@ pub(super) struct RawEndpoint {
     context_tokens: S<Option<u32>>,
     reply_max_tokens: S<Option<u32>>,
     parallel_requests: S<Option<bool>>,
+    prompt_layout: S<Option<super::PromptLayout>>,
 }
 
 /// The layer's `endpoints`: absent (the earlier layers' stay), null (none
@@ -90,33 +91,111 @@ const MODEL_LABEL_CHARS: usize = 28;
 /// → `qwen2.5-1.5b-instruct-q4_k_m`), no `.gguf`, no control characters,
 /// at most `MODEL_LABEL_CHARS` characters.
 pub(crate) fn compact_model(model: &str) -> String {
-    // No line breaks or tabs either: a label is one line of a title.
+    crate::text::ellipsize(&model_tail(model, 1), MODEL_LABEL_CHARS)
+}
+
+/// The last `parts` parts of a model's path, cleaned: no control
+/// characters (a label is one line of a title: no line breaks or tabs
+/// either), no `.gguf`.
+fn model_tail(model: &str, parts: usize) -> String {
     let clean: String = crate::text::sanitize(model).chars().filter(|c| !c.is_control()).collect();
-    let last = clean.trim().trim_end_matches('/').rsplit('/').next().unwrap_or_default();
-    let stem = match last.len().checked_sub(5) {
-        Some(at) if last.is_char_boundary(at) && last[at..].eq_ignore_ascii_case(".gguf") => &last[..at],
-        _ => last,
-    };
-    crate::text::ellipsize(stem, MODEL_LABEL_CHARS)
+    let path = clean.trim().trim_end_matches('/');
+    let from = path.rmatch_indices('/').nth(parts - 1).map_or(0, |(i, _)| i + 1);
+    let tail = &path[from..];
+    match tail.len().checked_sub(5) {
+        Some(at) if tail.is_char_boundary(at) && tail[at..].eq_ignore_ascii_case(".gguf") => tail[..at].to_string(),
+        _ => tail.to_string(),
+    }
+}
+
+/// `text` within `max` characters, cut in the middle: the head and the
+/// tail stay, where two quantisations of one model differ.
+fn ellipsize_middle(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max {
+        return text.to_string();
+    }
+    let head = (max - 1) / 2;
+    let tail = max - 1 - head;
+    let mut s: String = text.chars().take(head).collect();
+    s.push('…');
+    s.extend(text.chars().skip(n - tail));
+    s
+}
+
+/// Each model's label (`compact_model`), one model one label, two
+/// different names never one: where names shorten alike
+/// (`Meta-Llama-3.1-8B-Instruct-Q4_K_M` and `…-Q8_0` cut at the same
+/// place, `bartowski/x.gguf` and `lmstudio/x.gguf`), those names are cut
+/// in the middle instead, else keep one more part of their path, else are
+/// numbered (` #2`, in the order given).
+pub(crate) fn model_labels(models: &[&str]) -> Vec<String> {
+    let mut names: Vec<&str> = Vec::new();
+    for m in models {
+        if !names.contains(m) {
+            names.push(m);
+        }
+    }
+    let mut labels: Vec<String> = names.iter().map(|m| compact_model(m)).collect();
+    for i in 0..names.len() {
+        let group: Vec<usize> = (0..names.len()).filter(|&j| labels[j] == labels[i]).collect();
+        if group.len() < 2 {
+            continue;
+        }
+        for way in 0..LABEL_WAYS {
+            let tried: Vec<String> = group.iter().enumerate().map(|(k, &j)| told_apart(way, names[j], k)).collect();
+            let apart = tried
+                .iter()
+                .enumerate()
+                .all(|(k, t)| !tried[..k].contains(t) && !labels.iter().enumerate().any(|(j, l)| !group.contains(&j) && l == t));
+            if apart {
+                for (&j, t) in group.iter().zip(tried) {
+                    labels[j] = t;
+                }
+                break;
+            }
+        }
+    }
+    models
+        .iter()
+        .map(|m| labels[names.iter().position(|n| n == m).unwrap_or(0)].clone())
+        .collect()
+}
+
+/// How many ways `told_apart` has.
+const LABEL_WAYS: usize = 3;
+
+/// The label of `model`, the `k`th of names that shorten alike, the
+/// `way`th way: cut in the middle; the last two parts of its path, so
+/// cut; numbered after the first.
+fn told_apart(way: usize, model: &str, k: usize) -> String {
+    match way {
+        0 => ellipsize_middle(&model_tail(model, 1), MODEL_LABEL_CHARS),
+        1 => ellipsize_middle(&model_tail(model, 2), MODEL_LABEL_CHARS),
+        _ if k == 0 => compact_model(model),
+        _ => format!("{} #{}", compact_model(model), k + 1),
+    }
 }
 
 /// What tells the room's voices apart, for each (endpoint, model) given
 /// (endpoint None: the default one): None for every one when they are all
-/// one voice (one endpoint, one model: nothing to tell), else the model
-/// (`compact_model`), with `@endpoint` where one model name is spoken
-/// through more than one endpoint (two machines serving `llama3.2`).
+/// one voice (one endpoint, one model: nothing to tell), else the model's
+/// label (`model_labels`: two models never share one), with `@endpoint`
+/// where one model is spoken through more than one endpoint (two
+/// machines serving `llama3.2`).
 pub(crate) fn voice_labels(voices: &[(Option<&str>, &str)]) -> Vec<Option<String>> {
     let first = voices.first();
     if voices.iter().all(|v| Some(v) == first) {
         return vec![None; voices.len()];
     }
-    let compact: Vec<String> = voices.iter().map(|(_, m)| compact_model(m)).collect();
+    let models: Vec<&str> = voices.iter().map(|(_, m)| *m).collect();
+    let labels = model_labels(&models);
     let endpoint = |e: Option<&str>| e.unwrap_or(DEFAULT_ENDPOINT).to_string();
     voices
         .iter()
-        .zip(&compact)
+        .zip(&labels)
         .map(|((e, _), m)| {
-            let shared = voices.iter().zip(&compact).any(|((o, _), n)| n == m && o != e);
+            let shared = voices.iter().zip(&labels).any(|((o, _), n)| n == m && o != e);
             Some(if shared { format!("{m}@{}", endpoint(*e)) } else { m.clone() })
         })
         .collect()
@@ -172,6 +251,7 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, ck: &mut Checker) -> Option<
         context_tokens,
         reply_max_tokens,
         parallel_requests: d.parallel_requests.as_ref().and_then(|s| s.value),
+        prompt_layout: d.prompt_layout.as_ref().and_then(|s| s.value),
         file: ck.file.to_string(),
         line: None,
         key_line: d.api_key_env.as_ref().map(|s| s.referenced.line()),
@@ -180,7 +260,7 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, ck: &mut Checker) -> Option<
 
 #[cfg(test)]
 mod tests {
-    use crate::config::{Config, Overrides};
+    use crate::config::{Config, Overrides, PromptLayout};
 
     fn parse(s: &str) -> Result<Config, crate::source::SourceError> {
         Config::parse(s, "config.yaml", &Overrides::default())
@@ -196,6 +276,7 @@ mod tests {
         context_tokens: 4096
         reply_max_tokens: 200
         parallel_requests: true
+        prompt_layout: room_first
 ";
 
     #[test]
@@ -216,6 +297,28 @@ mod tests {
             (Some(4096), Some(200), Some(true))
         );
         assert_eq!((lan.model.as_ref(), lan.api_key_env.as_ref()), (None, None));
+        assert_eq!((lan.prompt_layout, hosted.prompt_layout), (Some(PromptLayout::RoomFirst), None));
+    }
+
+    #[test]
+    fn a_speakers_prompt_layout_is_its_endpoints_else_the_defaults() {
+        let mut c = parse(TWO).unwrap();
+        let of = |c: &Config, e: Option<&str>| c.llm.prompt_layout_of(e);
+        assert_eq!(of(&c, Some("box")), PromptLayout::RoomFirst);
+        assert_eq!(of(&c, Some("hosted")), PromptLayout::PersonaFirst, "unset: the default's");
+        assert_eq!(of(&c, None), PromptLayout::PersonaFirst);
+        c.llm.prompt_layout = PromptLayout::RoomFirst;
+        c.llm.endpoints[0].prompt_layout = Some(PromptLayout::PersonaFirst);
+        assert_eq!(
+            (of(&c, Some("box")), of(&c, Some("hosted")), of(&c, Some("gone"))),
+            (PromptLayout::PersonaFirst, PromptLayout::RoomFirst, PromptLayout::RoomFirst)
+        );
+        let e =
+            parse("bmad:\n  llm:\n    endpoints:\n      a:\n        base_url: http://a/v1\n        prompt_layout: sideways\n").unwrap_err();
+        assert_eq!((e.key.as_str(), e.line), ("bmad.llm.endpoints.a.prompt_layout", Some(6)), "{e}");
+        assert!(e.to_string().contains("sideways"), "{e}");
+        let c = parse("bmad:\n  llm:\n    endpoints:\n      a: { base_url: http://a/v1, prompt_layout: null }\n").unwrap();
+        assert_eq!(c.llm.endpoints[0].prompt_layout, None, "null: the default's");
     }
 
     #[test]
@@ -377,6 +480,47 @@ mod tests {
         // One endpoint, an agent with a model of its own.
         let own = [(None, "llama3.2"), (None, "qwen2.5")];
         assert_eq!(voice_labels(&own)[1].as_deref(), Some("qwen2.5"));
+        // Two models that shorten alike, one of them on two endpoints.
+        let alike = [(None, "a/x.gguf"), (Some("lan"), "b/x.gguf"), (Some("lan"), "a/x.gguf")];
+        assert_eq!(
+            voice_labels(&alike),
+            [
+                Some("a/x@default".to_string()),
+                Some("b/x".to_string()),
+                Some("a/x@lan".to_string())
+            ]
+        );
+    }
+
+    #[test]
+    fn two_models_that_shorten_alike_are_told_apart_and_one_model_keeps_one_label() {
+        use super::model_labels;
+        let repo = "bartowski/Meta-Llama-3.1-8B-Instruct-GGUF/Meta-Llama-3.1-8B-Instruct";
+        let (q4, q8) = (format!("{repo}-Q4_K_M.gguf"), format!("{repo}-Q8_0.gguf"));
+        let labels = model_labels(&[&q4, "llama3.2", &q8, &q4]);
+        assert_eq!(
+            labels,
+            [
+                "Meta-Llama-3.…nstruct-Q4_K_M",
+                "llama3.2",
+                "Meta-Llama-3.…-Instruct-Q8_0",
+                "Meta-Llama-3.…nstruct-Q4_K_M"
+            ],
+            "cut in the middle: the quantisation shows"
+        );
+        assert!(labels.iter().all(|l| l.chars().count() <= 28), "{labels:?}");
+        assert_eq!(
+            model_labels(&["bartowski/qwen2.5.gguf", "lmstudio-community/qwen2.5.gguf", "qwen2.5"]),
+            ["bartowski/qwen2.5", "lmstudio-community/qwen2.5", "qwen2.5"],
+            "one more part of the path"
+        );
+        assert_eq!(
+            model_labels(&["qwen2.5", "qwen2.5\u{7}", "phi3"]),
+            ["qwen2.5", "qwen2.5 #2", "phi3"],
+            "names a label cannot tell apart are numbered"
+        );
+        assert_eq!(model_labels(&["gpt-4o-mini", "gpt-4o"]), ["gpt-4o-mini", "gpt-4o"], "as they were");
+        assert!(model_labels(&[]).is_empty());
     }
 
     #[test]

@@ -5,7 +5,7 @@
 mod endpoints;
 mod load;
 mod parties;
-pub(crate) use endpoints::{compact_model, model_of, voice_labels, DEFAULT_ENDPOINT};
+pub(crate) use endpoints::{compact_model, model_labels, model_of, voice_labels, DEFAULT_ENDPOINT};
 pub(crate) use parties::{valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
@@ -216,11 +216,24 @@ pub struct Endpoint {
     /// Whether the server runs several requests at once; None: guessed by
     /// its address (a local one does not).
     pub parallel_requests: Option<bool>,
+    /// What its speakers' prompts open with; None: the default endpoint's
+    /// (`LlmConfig::prompt_layout_of`).
+    pub prompt_layout: Option<PromptLayout>,
     /// The config file and line it is defined at, for messages.
     pub file: String,
     pub line: Option<u64>,
     /// The line of its `api_key_env`, for a key not found.
     pub key_line: Option<u64>,
+}
+
+impl LlmConfig {
+    /// The layout of a speaker's prompt on `endpoint` (None: the default
+    /// one): the named endpoint's own, else the default's. Each server has
+    /// its own prefix cache, so the layout that suits it is its own.
+    pub(crate) fn prompt_layout_of(&self, endpoint: Option<&str>) -> PromptLayout {
+        let named = endpoint.and_then(|n| self.endpoints.iter().find(|e| e.name == n));
+        named.and_then(|e| e.prompt_layout).unwrap_or(self.prompt_layout)
+    }
 }
 
 /// Whether agents' prompts are read ahead while the room waits for the

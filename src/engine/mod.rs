@@ -135,6 +135,16 @@ impl From<&Agent> for AgentInfo {
     }
 }
 
+/// An agent's model label as it stands now (`Event::AgentModels`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentModel {
+    pub id: String,
+    /// As `AgentInfo::model`: absent where nothing tells voices apart, or
+    /// while its endpoint's model is still to come from its server's list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NoticeKind {
@@ -242,6 +252,13 @@ pub enum Event {
     /// header shows it from now on (a notice says so).
     ModelChosen {
         model: String,
+    },
+    /// The agents' model labels changed since `session_started` (or the
+    /// last of these) told them: a named endpoint's model learnt from its
+    /// server's list, the default's chosen. Every agent, in the room's
+    /// order; the front ends show these from now on.
+    AgentModels {
+        agents: Vec<AgentModel>,
     },
     Welcome {
         text: String,

@@ -5,6 +5,7 @@ pub(crate) mod fallback;
 pub(crate) mod figures;
 pub(crate) mod list;
 mod lock;
+mod marker;
 mod store;
 
 pub use lock::lock_path;

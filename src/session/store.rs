@@ -150,7 +150,7 @@ fn render_turn(out: &mut String, t: &Turn) {
         t.at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
     );
     if let Some(a) = &t.agent {
-        let _ = write!(out, " agent={a}");
+        super::marker::push_field(out, "agent", a);
     }
     if t.interrupted {
         out.push_str(" interrupted=true");
@@ -162,13 +162,13 @@ fn render_turn(out: &mut String, t: &Turn) {
             l.first_token_ms, l.total_ms, l.tokens
         );
     }
-    // A value the marker's `key=value` form cannot carry is left out.
-    let plain = |v: &&String| !v.is_empty() && !v.contains(char::is_whitespace) && !v.contains("-->");
-    if let Some(e) = t.endpoint.as_ref().filter(plain) {
-        let _ = write!(out, " endpoint={e}");
+    // Any name a server lists is kept, quoted if need be (`marker`); an
+    // empty one says nothing.
+    if let Some(e) = t.endpoint.as_deref().filter(|v| !v.is_empty()) {
+        super::marker::push_field(out, "endpoint", e);
     }
-    if let Some(m) = t.model.as_ref().filter(plain) {
-        let _ = write!(out, " model={m}");
+    if let Some(m) = t.model.as_deref().filter(|v| !v.is_empty()) {
+        super::marker::push_field(out, "model", m);
     }
     out.push_str(" -->\n");
     let text = escape(&t.text);
@@ -426,8 +426,8 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                 endpoint: None,
                 model: None,
             };
-            for kv in c[1].split_whitespace() {
-                let Some((k, v)) = kv.split_once('=') else { continue };
+            for (k, v) in super::marker::fields(&c[1]) {
+                let v = v.as_ref();
                 match k {
                     "kind" => t.kind = TurnKind::from_code(v).ok_or((i, format!("unknown turn kind `{v}`")))?,
                     "round" => t.round = v.parse().map_err(|_| (i, format!("turn round `{v}` is not a number")))?,

@@ -68,9 +68,13 @@ fn apply_flags(agents: &mut [Agent], flags: &[String]) -> Result<Vec<String>, Ve
 
 /// Settles every agent's endpoint: the flags put in place, each name
 /// checked against the config (`default` becomes None, the top-level
-/// endpoint), each problem located where the name was given.
-pub(crate) fn assign(agents: &mut [Agent], named: &Named, endpoints: &[Endpoint]) -> Result<(), Vec<SourceError>> {
+/// endpoint), each problem located where the name was given. The ids of
+/// the agents something names one for now (its file, a party's entry, a
+/// flag; `default` too): what a resumed session does not overrule
+/// (`keep_recorded`).
+pub(crate) fn assign(agents: &mut [Agent], named: &Named, endpoints: &[Endpoint]) -> Result<Vec<String>, Vec<SourceError>> {
     let flagged = apply_flags(agents, named.flags)?;
+    let named_now: Vec<String> = agents.iter().filter(|a| a.endpoint.is_some()).map(|a| a.id.clone()).collect();
     let known = endpoints.iter().map(|e| format!("`{}`", e.name)).collect::<Vec<_>>().join(", ");
     let mut problems = Vec::new();
     for a in agents.iter_mut() {
@@ -96,7 +100,7 @@ pub(crate) fn assign(agents: &mut [Agent], named: &Named, endpoints: &[Endpoint]
         });
     }
     if problems.is_empty() {
-        Ok(())
+        Ok(named_now)
     } else {
         Err(problems)
     }
@@ -133,37 +137,46 @@ pub(crate) fn last_recorded(turns: &[Turn]) -> Vec<(String, Option<String>)> {
     last
 }
 
-/// A resumed room keeps the assignment it was held with: each agent
-/// speaks through the endpoint of its last recorded reply, over its own
-/// file's, unless a party entry names one now (`told`, by id; a flag is
-/// put in place after this and wins too). A recorded endpoint the config
-/// no longer defines is not kept (`changes` says where the agent went).
-pub(crate) fn keep_recorded(agents: &mut [Agent], last: &[(String, Option<String>)], told: &[String], known: &[Endpoint]) {
-    for a in agents.iter_mut().filter(|a| !told.contains(&a.id)) {
+/// A resumed room and the endpoints it was held with, after `assign`. An
+/// endpoint named now (`named_now`: an agent file's, a party entry's, a
+/// flag's) wins over the recorded one: whatever the facilitator changed
+/// since, the room follows. An agent nothing names one for keeps the
+/// endpoint of its last recorded reply, not the default a new session
+/// would give it, unless the config no longer defines that one. Every
+/// agent whose endpoint is not the recorded one, and every one that keeps
+/// a recorded one a new session would not give it, is told (a move
+/// nobody is told of is one the facilitator cannot undo).
+pub(crate) fn keep_recorded(
+    agents: &mut [Agent],
+    last: &[(String, Option<String>)],
+    named_now: &[String],
+    known: &[Endpoint],
+) -> Vec<Start> {
+    let shown = |e: &Option<String>| e.clone().unwrap_or_else(|| DEFAULT_ENDPOINT.to_string());
+    let mut told = Vec::new();
+    for a in agents.iter_mut() {
         let Some((_, was)) = last.iter().find(|(id, _)| *id == a.id) else {
             continue;
         };
-        if was.as_ref().is_none_or(|w| known.iter().any(|e| &e.name == w)) {
-            a.endpoint = was.clone();
-        }
-    }
-}
-
-/// What a resumed room is told: each agent whose endpoint (settled by
-/// `assign`) is not the one of its last recorded reply.
-pub(crate) fn changes(agents: &[Agent], last: &[(String, Option<String>)]) -> Vec<Start> {
-    let shown = |e: &Option<String>| e.clone().unwrap_or_else(|| DEFAULT_ENDPOINT.to_string());
-    agents
-        .iter()
-        .filter_map(|a| {
-            let (_, was) = last.iter().find(|(id, _)| *id == a.id)?;
-            (was != &a.endpoint).then(|| Start::EndpointChanged {
+        let kept = match was {
+            Some(w) if !named_now.contains(&a.id) && known.iter().any(|e| &e.name == w) => Some(w),
+            _ => None,
+        };
+        if let Some(w) = kept {
+            a.endpoint = Some(w.clone());
+            told.push(Start::EndpointKept {
+                agent: a.name.clone(),
+                endpoint: w.clone(),
+            });
+        } else if was != &a.endpoint {
+            told.push(Start::EndpointChanged {
                 agent: a.name.clone(),
                 now: shown(&a.endpoint),
                 was: shown(was),
-            })
-        })
-        .collect()
+            });
+        }
+    }
+    told
 }
 
 /// The endpoints some agent speaks through, in the config's order.
@@ -271,6 +284,7 @@ mod tests {
             context_tokens: None,
             reply_max_tokens: None,
             parallel_requests: None,
+            prompt_layout: None,
             file: "config.yaml".into(),
             line: Some(6),
             key_line: Some(7),
@@ -354,7 +368,7 @@ mod tests {
     }
 
     #[test]
-    fn a_resumed_room_keeps_each_agents_last_endpoint_unless_told_otherwise_and_says_what_changed() {
+    fn a_resumed_room_follows_what_is_named_now_keeps_the_rest_and_tells_both() {
         let eps = [endpoint("hosted", "https://x/v1", None), endpoint("box", "http://b/v1", None)];
         let mut fm = reply("kofi", None);
         fm.kind = TurnKind::Facilitator;
@@ -363,27 +377,46 @@ mod tests {
             reply("kofi", Some("hosted")),
             reply("architect", Some("hosted")),
             reply("pm", Some("gone")),
+            reply("qa", Some("hosted")),
+            reply("ux", Some("box")),
+            reply("sm", None),
             fm,
         ];
         let last = last_recorded(&turns);
-        assert_eq!(last.len(), 3, "{last:?}");
-        // Files now say otherwise; the party entry for `dev` is told now.
+        assert_eq!(last.len(), 6, "{last:?}");
         let mut room = vec![
+            // Its file edited since: `box` now.
             agent("architect", Some("box")),
+            // Nothing names one now: the recorded `hosted` stays, told.
             agent("kofi", None),
+            // Recorded on an endpoint the config no longer has.
             agent("pm", None),
-            agent("dev", Some("box")),
+            // A flag puts it back on the default one.
+            agent("qa", None),
+            // Its file says what was recorded: nothing to tell.
+            agent("ux", Some("box")),
+            agent("sm", Some("default")),
+            // Never spoke.
             agent("new", Some("box")),
         ];
-        keep_recorded(&mut room, &last, &["kofi".to_string()], &eps);
+        let flags = ["qa=default".to_string()];
+        let named = Named {
+            assigned: &[],
+            flags: &flags,
+        };
+        let named_now = assign(&mut room, &named, &eps).unwrap();
+        assert_eq!(named_now, ["architect", "qa", "ux", "sm", "new"]);
+        let told = keep_recorded(&mut room, &last, &named_now, &eps);
         let on: Vec<_> = room.iter().map(|a| a.endpoint.as_deref()).collect();
-        assert_eq!(on, [Some("hosted"), None, None, Some("box"), Some("box")]);
-        let told: Vec<String> = changes(&room, &last).iter().map(ToString::to_string).collect();
+        assert_eq!(on, [Some("box"), Some("hosted"), None, None, Some("box"), None, Some("box")]);
+        let told: Vec<String> = told.iter().map(ToString::to_string).collect();
         assert_eq!(
             told,
             [
-                "KOFI now speaks through default, was hosted.",
-                "PM now speaks through default, was gone."
+                "ARCHITECT now speaks through box, was hosted.",
+                "KOFI still speaks through hosted, as in this session so far (`--endpoint KOFI=default` moves them).",
+                "PM now speaks through default, was gone.",
+                "QA now speaks through default, was hosted.",
             ]
         );
     }

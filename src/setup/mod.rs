@@ -2,8 +2,10 @@
 //! which config, workflow, room, provider, language and output folder.
 
 mod endpoints;
+mod listing;
 mod room;
 
+pub(crate) use listing::{list_parties, speaks_through};
 pub(crate) use room::load_room;
 
 use std::path::{Path, PathBuf};
@@ -136,8 +138,9 @@ fn min_backoff() -> Duration {
 }
 
 /// The named endpoints the room speaks through, by name: each agent's
-/// settled (a resumed session's kept, `endpoints::keep_recorded`; then
-/// `endpoints::assign`), the key of each found, two endpoints at
+/// settled (`endpoints::assign`; then, resumed, the session's kept where
+/// nothing names one now, `endpoints::keep_recorded`), the key of each
+/// found, two endpoints at
 /// one address with different keys told in a notice. The rehearsal sends
 /// nothing: it needs no key and no provider.
 fn endpoints_of(
@@ -153,13 +156,12 @@ fn endpoints_of(
         .filter(|r| r.session.fm.provider.kind != "rehearsal")
         .map(|r| endpoints::last_recorded(&r.session.turns))
         .unwrap_or_default();
-    let told: Vec<String> = chosen.assigned.iter().map(|(id, _)| id.clone()).collect();
-    endpoints::keep_recorded(&mut chosen.agents, &last, &told, &config.llm.endpoints);
     let named = endpoints::Named {
         assigned: &chosen.assigned,
         flags: &cli.endpoint,
     };
-    endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    let named_now = endpoints::assign(&mut chosen.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
+    let moves = endpoints::keep_recorded(&mut chosen.agents, &last, &named_now, &config.llm.endpoints);
     // The rehearsal (asked for, or no default server) speaks for the whole
     // room: half a room on real servers would be neither a rehearsal nor a
     // party (the host scripted, the round mode the rehearsal's).
@@ -171,7 +173,7 @@ fn endpoints_of(
         }
         return Ok(Vec::new());
     }
-    notices.extend(endpoints::changes(&chosen.agents, &last).iter().map(|c| c.say(lang)));
+    notices.extend(moves.iter().map(|c| c.say(lang)));
     let used = endpoints::in_use(&chosen.agents, &config.llm.endpoints);
     let unset = endpoints::unset_keys(&used, env_nonempty);
     if !unset.is_empty() {
@@ -437,67 +439,6 @@ fn parties_of(room: &Roster, config: &Config) -> Parties {
         config.party.default_party.as_deref(),
         config.party.memory,
     )
-}
-
-/// `--list-agents`: after each agent, the endpoint it speaks through and
-/// its model, once the config names endpoints or an agent its own model
-/// (`--endpoint` applied, an unknown name said as at a party's start). A
-/// config that cannot be read leaves this out; the listing says its problems.
-pub(crate) fn speaks_through(cli: &Cli, room: &mut Roster, lang: Lang) -> Result<Vec<String>, StartError> {
-    let Ok(config) = load_config(cli, &workflow_source(cli)) else {
-        return Ok(Vec::new());
-    };
-    let named = endpoints::Named {
-        assigned: &[],
-        flags: &cli.endpoint,
-    };
-    endpoints::assign(&mut room.agents, &named, &config.llm.endpoints).map_err(StartError::Files)?;
-    if config.llm.endpoints.is_empty() && room.agents.iter().all(|a| a.model.is_none()) {
-        return Ok(Vec::new());
-    }
-    Ok(room
-        .agents
-        .iter()
-        .map(|a| {
-            let endpoint = a.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
-            let model = model_text(a, &config, lang);
-            crate::i18n::Printed::Through { endpoint, model: &model }.say(lang)
-        })
-        .collect())
-}
-
-/// The model an agent speaks with, as a listing says it: its own, its
-/// endpoint's or the default's, else "the model its server lists".
-fn model_text(a: &crate::roster::agents::Agent, config: &Config, lang: Lang) -> String {
-    let default_model = config.llm.model.clone().or_else(|| env_nonempty("OPENAI_MODEL"));
-    let def = a.endpoint.as_ref().and_then(|n| config.llm.endpoints.iter().find(|e| &e.name == n));
-    let named = def.map(|e| e.model.as_deref());
-    let model = crate::config::model_of(a.model.as_deref(), named, default_model.as_deref());
-    // A name from a file or the environment: cleaned and shortened as a
-    // pane's title shows it, no escape sequence reaches the terminal.
-    model.map_or_else(
-        || crate::i18n::Printed::ServersModel.say(lang),
-        |m| crate::config::compact_model(&m),
-    )
-}
-
-/// `--list-parties`: the parties, who is in each, whether it remembers.
-pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
-    let config = load_config(cli, &workflow_source(cli))?;
-    let room = load_room(cli)?;
-    let lang = program_lang(cli, None, &room.project.clone().unwrap_or_default(), &config);
-    // As `--list-agents`: the model beside each member once the config
-    // names endpoints or an agent its own model.
-    let pool = room.pool();
-    let shows = !config.llm.endpoints.is_empty() || pool.iter().any(|a| a.model.is_some());
-    let model = |a: &crate::roster::agents::Agent| shows.then(|| model_text(a, &config, lang));
-    Ok(crate::roster::parties::list(
-        &parties_of(&room, &config),
-        &room.agents,
-        &pool,
-        lang,
-        &model,
-    ))
 }
 
 /// The documents in front of the room: a resumed session's (one that

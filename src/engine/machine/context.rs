@@ -229,13 +229,13 @@ impl Party {
     }
 
     /// The messages of a speaker's call ending with `note` (a turn's, a
-    /// farewell's, the moderator's), laid out as `prompt_layout` says, the
-    /// history fitted to the context budget.
+    /// farewell's, the moderator's), laid out as its endpoint's
+    /// `prompt_layout` says, the history fitted to the context budget.
     pub(super) fn speaker_call(&mut self, agent: &Agent, note: &str) -> Vec<ChatMessage> {
         let note_cost = self.room.budget_of(agent.endpoint.as_deref()).cost(note);
         let (room, history) = self.speaker_front(agent, note_cost);
-        self.env()
-            .speaker_messages(self.room.cfg.llm.prompt_layout, &room, agent, &history, note)
+        let layout = self.room.cfg.llm.prompt_layout_of(agent.endpoint.as_deref());
+        self.env().speaker_messages(layout, &room, agent, &history, note)
     }
 
     /// What a speaker's next call will open with, before any note: the
@@ -243,15 +243,17 @@ impl Party {
     /// `NOTE_ALLOWANCE` followed, so the call after cuts it at the same turn.
     pub(super) fn speaker_front_call(&mut self, agent: &Agent) -> Vec<ChatMessage> {
         let (room, history) = self.speaker_front(agent, NOTE_ALLOWANCE);
-        self.env()
-            .speaker_messages(self.room.cfg.llm.prompt_layout, &room, agent, &history, "")
+        let layout = self.room.cfg.llm.prompt_layout_of(agent.endpoint.as_deref());
+        self.env().speaker_messages(layout, &room, agent, &history, "")
     }
 
     /// The system prompt and the history of a speaker's call whose note
-    /// costs `note_cost`.
+    /// costs `note_cost`, cut as its endpoint's layout needs: the layout
+    /// here and in `speaker_messages` must be the one, or a history fitted
+    /// for one form is sent in the other.
     fn speaker_front(&mut self, agent: &Agent, note_cost: u32) -> (String, Vec<ChatMessage>) {
-        let layout = self.room.cfg.llm.prompt_layout;
         let endpoint = agent.endpoint.as_deref();
+        let layout = self.room.cfg.llm.prompt_layout_of(endpoint);
         let room = self.room_system(endpoint);
         let budget = self.room.budget_of(endpoint);
         let history = match layout {

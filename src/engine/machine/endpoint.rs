@@ -7,8 +7,9 @@
 use std::time::Duration;
 
 use super::party::Party;
+use super::servers::Server;
 use super::Room;
-use crate::engine::{Event, NoticeKind};
+use crate::engine::{AgentModel, Event, NoticeKind};
 use crate::i18n::{Lang, Room as Words, Say};
 use crate::llm::discovery::{name_some, others, same_model};
 use crate::llm::EndpointCheck;
@@ -110,9 +111,16 @@ impl Room {
         }
         for i in 0..self.servers.len() {
             let Some(handle) = self.servers[i].check.take() else { continue };
-            let Ok(Ok(Some(check))) = tokio::time::timeout(CHECK_WAIT, handle).await else {
-                continue;
-            };
+            let check = tokio::time::timeout(CHECK_WAIT, handle).await.ok().and_then(Result::ok).flatten();
+            self.tell_named(i, check);
+        }
+    }
+
+    /// Tells the front ends what the named endpoint `servers[i]` answered
+    /// (None: no answer came), and the labels its model changed.
+    pub(super) fn tell_named(&mut self, i: usize, check: Option<EndpointCheck>) {
+        self.servers[i].check = None;
+        if let Some(check) = check {
             let name = self.servers[i].name.clone();
             tracing::info!(endpoint = %name, url = %check.url, unreachable = ?check.unreachable, model = %check.model, "endpoint checked");
             let in_use = models_in_use(&self.agents, Some(&name), &check.model);
@@ -120,6 +128,27 @@ impl Room {
                 self.emit(Event::Notice { kind, text });
             }
         }
+        self.follow_labels();
+    }
+
+    /// The front ends follow the agents' model labels: told again, every
+    /// agent's, whenever one changed since they were last told (a named
+    /// endpoint's model learnt from its server's list, at start or once a
+    /// server down at start answered). Before the room is announced there
+    /// is nothing to follow.
+    pub(super) fn follow_labels(&mut self) {
+        let labels = self.voice_labels();
+        if self.told_labels.len() != self.agents.len() || labels == self.told_labels {
+            return;
+        }
+        tracing::info!(?labels, "the agents' model labels changed");
+        let agents = self.agents.iter().zip(&labels);
+        let agents = agents.map(|(a, model)| AgentModel {
+            id: a.id.clone(),
+            model: model.clone(),
+        });
+        self.emit(Event::AgentModels { agents: agents.collect() });
+        self.told_labels = labels;
     }
 
     /// The answer, waited for (briefly) if it has not come.
@@ -146,27 +175,44 @@ impl Room {
         for (kind, text) in notices(check, &in_use, self.cfg.llm.retry_window_seconds, self.lang) {
             self.emit(Event::Notice { kind, text });
         }
+        self.follow_labels();
     }
+}
+
+/// The next answer of a named endpoint still being asked, when it comes:
+/// the server's place and its answer (None: the asking failed). Never
+/// comes while none is asked.
+pub(super) async fn next_named_answer(servers: &mut [Server]) -> (usize, Option<EndpointCheck>) {
+    let asked: Vec<_> = servers
+        .iter_mut()
+        .enumerate()
+        .filter_map(|(i, s)| s.check.as_mut().map(|h| Box::pin(async move { (i, h.await.ok().flatten()) })))
+        .collect();
+    if asked.is_empty() {
+        return std::future::pending().await;
+    }
+    futures::future::select_all(asked).await.0
 }
 
 impl Party {
     /// The model in use changed since the session recorded it: chosen from
     /// the endpoint's list only once the server could be asked (it was
-    /// down at start). The session and the header follow it.
+    /// down at start). The session and the header follow it, and the
+    /// agents' labels follow every endpoint's model.
     pub(super) fn follow_model(&mut self) {
         let now = self.room.provider.info().model;
-        if self.room.told_model == now {
-            return;
+        if self.room.told_model != now {
+            tracing::info!(was = %self.room.told_model, now = %now, "the model in use changed");
+            self.room.told_model = now.clone();
+            self.session.fm.provider.model = now.clone();
+            let text = Words::NowUsingModel { now: &now }.say(self.room.lang);
+            self.emit(Event::ModelChosen { model: now });
+            self.emit(Event::Notice {
+                kind: NoticeKind::Info,
+                text,
+            });
         }
-        tracing::info!(was = %self.room.told_model, now = %now, "the model in use changed");
-        self.room.told_model = now.clone();
-        self.session.fm.provider.model = now.clone();
-        let text = Words::NowUsingModel { now: &now }.say(self.room.lang);
-        self.emit(Event::ModelChosen { model: now });
-        self.emit(Event::Notice {
-            kind: NoticeKind::Info,
-            text,
-        });
+        self.room.follow_labels();
     }
 }
 

@@ -19,6 +19,7 @@ impl Room {
     pub(super) fn announce(&mut self, resume: Option<&Resume>) {
         let info = self.provider.info();
         self.told_model = info.model.clone();
+        self.told_labels = self.voice_labels();
         self.emit(Event::SessionStarted {
             provider: info.kind.clone(),
             model: info.model.clone(),
@@ -27,7 +28,7 @@ impl Room {
             agents: self
                 .agents
                 .iter()
-                .zip(self.voice_labels())
+                .zip(self.told_labels.clone())
                 .map(|(a, model)| AgentInfo {
                     model,
                     ..AgentInfo::from(a)
@@ -72,11 +73,13 @@ impl Room {
         self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
         loop {
             self.emit(Event::AwaitingInput { kind: InputKind::Message });
-            // The endpoint's answer is told as soon as it comes, while the
-            // facilitator is still typing.
+            // The endpoints' answers are told as soon as they come, while
+            // the facilitator is still typing.
             let cmd = loop {
+                let named = self.servers.iter().any(|s| s.check.is_some());
                 tokio::select! {
                     cmd = self.rx.recv() => break cmd.unwrap_or(Command::Quit),
+                    (i, check) = super::endpoint::next_named_answer(&mut self.servers), if named => self.tell_named(i, check),
                     done = async {
                         match self.endpoint_check.as_mut() {
                             Some(check) => check.await,

@@ -124,6 +124,9 @@ struct Room {
     budget: Budget,
     /// The model the front ends were told of (`endpoint`).
     told_model: String,
+    /// The agents' model labels the front ends were told of, in the
+    /// agents' order (`endpoint::follow_labels`).
+    told_labels: Vec<Option<String>>,
     /// The endpoint's answer about itself and its models, while it is
     /// awaited (`endpoint`).
     endpoint_check: Option<tokio::task::JoinHandle<Option<crate::llm::EndpointCheck>>>,
@@ -209,6 +212,7 @@ impl Engine {
             window_probe: None,
             endpoint_check: None,
             told_model: String::new(),
+            told_labels: Vec::new(),
             sessions_dir: setup.output.join("party-mode"),
             cfg: setup.config,
             workflow: setup.workflow,

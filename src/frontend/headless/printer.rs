@@ -129,6 +129,7 @@ impl Printer {
         }
         match ev {
             Event::SessionStarted { .. }
+            | Event::AgentModels { .. }
             | Event::Earlier { .. }
             | Event::SessionFile { .. }
             | Event::Rejected { .. }
@@ -191,6 +192,14 @@ impl Printer {
                 };
                 let party = party.as_ref().map(|p| format!(" · {p}")).unwrap_or_default();
                 let _ = writeln!(out, "bmad-party{party} · {what}\n");
+            }
+            // Nothing printed: the speakers' names carry the labels from now on.
+            Event::AgentModels { agents } => {
+                for m in agents {
+                    if let Some(a) = self.agents.get_mut(&m.id) {
+                        a.model = m.model.clone();
+                    }
+                }
             }
             Event::Earlier { turns } => {
                 self.end_line(&mut out);
@@ -535,5 +544,34 @@ mod tests {
         };
         assert_eq!(printed(true), "\n\u{1b}[1;31m🏗️ Ingrid\u{1b}[0m: ");
         assert_eq!(printed(false), "\n🏗️ Ingrid: ");
+    }
+
+    #[test]
+    fn a_model_label_learnt_later_names_the_speaker_from_then_on() {
+        let agent = crate::engine::AgentInfo {
+            id: "architect".into(),
+            name: "Ingrid".into(),
+            title: "Architect".into(),
+            icon: "🏗️".into(),
+            color: None,
+            model: None,
+        };
+        let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
+        p.agents = [("architect".to_string(), agent)].into_iter().collect();
+        p.print(&Event::AgentModels {
+            agents: vec![crate::engine::AgentModel {
+                id: "architect".into(),
+                model: Some("listed-model".into()),
+            }],
+        });
+        assert!(p.buf.is_empty(), "nothing printed of its own");
+        p.print(&Event::AgentStarted {
+            agent: "architect".into(),
+            round: 1,
+        });
+        assert_eq!(
+            String::from_utf8(std::mem::take(&mut p.buf)).unwrap(),
+            "\n🏗️ Ingrid [listed-model]: "
+        );
     }
 }

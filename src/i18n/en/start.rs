@@ -62,6 +62,9 @@ pub(in crate::i18n) fn start(k: &Start) -> String {
             format!("The rehearsal speaks for every agent: the endpoints given to agents ({endpoints}) are not used.")
         }
         Start::EndpointChanged { agent, now, was } => format!("{agent} now speaks through {now}, was {was}."),
+        Start::EndpointKept { agent, endpoint } => {
+            format!("{agent} still speaks through {endpoint}, as in this session so far (`--endpoint {agent}=default` moves them).")
+        }
         Start::SameUrlOtherKeys { url, first, second } => {
             format!(
                 "⚠️ endpoints `{first}` and `{second}` are both {url} but send different keys: is one of them meant for another server?"

@@ -94,6 +94,13 @@ pub(crate) enum Start {
         now: String,
         was: String,
     },
+    /// A resumed session's agent that nothing names an endpoint for now
+    /// keeps the one of its last recorded turn, not the default it would
+    /// get in a new session.
+    EndpointKept {
+        agent: String,
+        endpoint: String,
+    },
     /// The first line of a notice that lists the roster's problems.
     RosterProblems {
         n: usize,

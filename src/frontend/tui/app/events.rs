@@ -31,6 +31,7 @@ impl App {
         match ev {
             ev @ (Event::SessionStarted { .. }
             | Event::ModelChosen { .. }
+            | Event::AgentModels { .. }
             | Event::SessionFile { .. }
             | Event::Earlier { .. }
             | Event::Takeaways { .. }
@@ -96,6 +97,14 @@ impl App {
                 self.topic = topic;
             }
             Event::ModelChosen { model } => self.model = model,
+            // Pane titles and reply headings read the label from here.
+            Event::AgentModels { agents } => {
+                for m in agents {
+                    if let Some(a) = self.agents.iter_mut().find(|a| a.id == m.id) {
+                        a.model = m.model;
+                    }
+                }
+            }
             Event::SessionFile { path } => self.file = Some(path),
             Event::Earlier { turns } => {
                 for t in turns {
@@ -329,5 +338,37 @@ impl App {
             }
             _ => {}
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{AgentInfo, AgentModel};
+
+    #[test]
+    fn the_panes_follow_a_model_label_learnt_later() {
+        let mut app = App::new(crate::i18n::Lang::En);
+        let info = |id: &str, model: Option<&str>| AgentInfo {
+            id: id.into(),
+            name: id.into(),
+            title: String::new(),
+            icon: String::new(),
+            color: None,
+            model: model.map(String::from),
+        };
+        app.agents = vec![info("architect", None), info("developer", Some("llama3.2"))];
+        let label = |id: &str, model: &str| AgentModel {
+            id: id.into(),
+            model: Some(model.into()),
+        };
+        let agents = vec![
+            label("architect", "listed-model"),
+            label("developer", "llama3.2"),
+            label("gone", "x"),
+        ];
+        assert!(app.on_event(Event::AgentModels { agents }), "the screen changes");
+        let models: Vec<_> = app.agents.iter().map(|a| a.model.as_deref()).collect();
+        assert_eq!(models, [Some("listed-model"), Some("llama3.2")]);
     }
 }
