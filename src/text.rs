@@ -155,6 +155,21 @@ pub(crate) fn short_count(n: u64) -> String {
     }
 }
 
+/// `text` within `max` characters, cut in the middle: the head and the
+/// tail stay (where two quantisations of one model differ).
+pub(crate) fn ellipsize_middle(text: &str, max: usize) -> String {
+    let n = text.chars().count();
+    if n <= max || max == 0 {
+        return text.chars().take(max).collect();
+    }
+    let head = (max - 1) / 2;
+    let tail = max - 1 - head;
+    let mut s: String = text.chars().take(head).collect();
+    s.push('…');
+    s.extend(text.chars().skip(n - tail));
+    s
+}
+
 /// Shortens text to at most `max` characters, marking the cut.
 pub(crate) fn ellipsize(text: &str, max: usize) -> String {
     if text.chars().count() <= max {

@@ -2,8 +2,8 @@
 """A stand-in for a hosted model in a mixed room (docs/real-models.md, "A room
 of two servers"): an OpenAI-compatible server on 127.0.0.1 that answers many
 requests at once, each after FIRST seconds, at RATE tokens a second, with a
-few sentences of a colleague's kind, none said twice in a run (24 in the
-pool, walked in turn), and counts the tokens as a hosted API does. It stands
+few sentences of a colleague's kind (a pool of 24 walked in turn: one comes
+again only after the other 23), and counts the tokens as a hosted API does. It stands
 in for the latency of a hosted API, not for its judgement: the local model's
 replies are the ones to read.
 
@@ -48,9 +48,9 @@ SENTENCES = [
 
 
 def reply_for(messages, served):
-    """Two or three sentences never given before in this run (the pool is
-    walked in turn), so the room's echo check sees a colleague's new point;
-    the prompt only picks how many."""
+    """Two or three sentences, the next of the pool in turn, so the room's
+    echo check mostly sees a colleague's new point; the prompt only picks
+    how many."""
     seed = hashlib.sha256(json.dumps(messages, sort_keys=True).encode()).digest()
     n = 2 + seed[0] % 2
     picks = [SENTENCES[(served + i) % len(SENTENCES)] for i in range(n)]

@@ -108,23 +108,9 @@ fn model_tail(model: &str, parts: usize) -> String {
     }
 }
 
-/// `text` within `max` characters, cut in the middle: the head and the
-/// tail stay, where two quantisations of one model differ.
-fn ellipsize_middle(text: &str, max: usize) -> String {
-    let n = text.chars().count();
-    if n <= max {
-        return text.to_string();
-    }
-    let head = (max - 1) / 2;
-    let tail = max - 1 - head;
-    let mut s: String = text.chars().take(head).collect();
-    s.push('…');
-    s.extend(text.chars().skip(n - tail));
-    s
-}
-
 /// Each model's label (`compact_model`), one model one label, two
-/// different names never one: where names shorten alike
+/// different names two (unless a server lists a name that is another's
+/// numbered label, `x #2`): where names shorten alike
 /// (`Meta-Llama-3.1-8B-Instruct-Q4_K_M` and `…-Q8_0` cut at the same
 /// place, `bartowski/x.gguf` and `lmstudio/x.gguf`), those names are cut
 /// in the middle instead, else keep one more part of their path, else are
@@ -170,10 +156,14 @@ const LABEL_WAYS: usize = 3;
 /// cut; numbered after the first.
 fn told_apart(way: usize, model: &str, k: usize) -> String {
     match way {
-        0 => ellipsize_middle(&model_tail(model, 1), MODEL_LABEL_CHARS),
-        1 => ellipsize_middle(&model_tail(model, 2), MODEL_LABEL_CHARS),
+        0 => crate::text::ellipsize_middle(&model_tail(model, 1), MODEL_LABEL_CHARS),
+        1 => crate::text::ellipsize_middle(&model_tail(model, 2), MODEL_LABEL_CHARS),
         _ if k == 0 => compact_model(model),
-        _ => format!("{} #{}", compact_model(model), k + 1),
+        _ => {
+            let number = format!(" #{}", k + 1);
+            let room = MODEL_LABEL_CHARS.saturating_sub(number.chars().count());
+            format!("{}{number}", crate::text::ellipsize(&model_tail(model, 1), room))
+        }
     }
 }
 
@@ -519,6 +509,10 @@ mod tests {
             ["qwen2.5", "qwen2.5 #2", "phi3"],
             "names a label cannot tell apart are numbered"
         );
+        let long = "an-extremely-long-model-name-of-forty-chars";
+        let numbered = model_labels(&[long, &format!("{long}\u{7}")]);
+        assert_ne!(numbered[0], numbered[1]);
+        assert!(numbered[1].ends_with(" #2") && numbered.iter().all(|l| l.chars().count() <= 28), "{numbered:?}");
         assert_eq!(model_labels(&["gpt-4o-mini", "gpt-4o"]), ["gpt-4o-mini", "gpt-4o"], "as they were");
         assert!(model_labels(&[]).is_empty());
     }

@@ -24,11 +24,13 @@ pub(crate) fn figures<'a>(latencies: impl IntoIterator<Item = &'a Latency>) -> O
     let median = match n {
         0 => return None,
         _ if n % 2 == 1 => firsts[n / 2],
-        _ => (firsts[n / 2 - 1] + firsts[n / 2]) / 2,
+        // Sorted: the midpoint without a sum that could overflow.
+        _ => firsts[n / 2 - 1] + (firsts[n / 2] - firsts[n / 2 - 1]) / 2,
     };
     let writing: Vec<&&Latency> = all.iter().filter(|l| l.tokens_per_second().is_some()).collect();
-    let tokens: u64 = writing.iter().map(|l| u64::from(l.tokens - 1)).sum();
-    let ms: u64 = writing.iter().map(|l| l.total_ms - l.first_token_ms).sum();
+    // Figures read from a file may be anything: sums that cannot overflow.
+    let tokens: u128 = writing.iter().map(|l| u128::from(l.tokens - 1)).sum();
+    let ms: u128 = writing.iter().map(|l| u128::from(l.total_ms - l.first_token_ms)).sum();
     Some(Figures {
         replies: n,
         first_token_ms: median,
@@ -37,14 +39,19 @@ pub(crate) fn figures<'a>(latencies: impl IntoIterator<Item = &'a Latency>) -> O
 }
 
 impl Figures {
-    /// `1.2 s · 40 tok/s`: the median first token, the writing speed (as
-    /// one reply's `Latency::summary`).
+    /// `1.2 s · 40 tok/s`: the median first token, the writing speed.
     pub(crate) fn summary(&self) -> String {
-        let first = self.first_token_ms as f64 / 1000.0;
-        match self.tokens_per_second {
-            Some(r) => format!("{first:.1} s · {r:.0} tok/s"),
-            None => format!("{first:.1} s"),
-        }
+        speed(self.first_token_ms, self.tokens_per_second)
+    }
+}
+
+/// `1.2 s · 40 tok/s`: a first token's wait and a writing speed, as a
+/// reply's tag and a voice's figures show them.
+pub(crate) fn speed(first_token_ms: u64, tokens_per_second: Option<f64>) -> String {
+    let first = first_token_ms as f64 / 1000.0;
+    match tokens_per_second {
+        Some(r) => format!("{first:.1} s · {r:.0} tok/s"),
+        None => format!("{first:.1} s"),
     }
 }
 
@@ -72,5 +79,8 @@ mod tests {
         // 10 + 30 tokens over 1 s + 2 s; the one-token reply says nothing of speed.
         assert_eq!(three.tokens_per_second.map(f64::round), Some(13.0));
         assert_eq!(figures(&[l(1000, 1000, 1), l(3000, 3000, 1)]).unwrap().summary(), "2.0 s");
+        // A hand-edited file's figures overflow nothing.
+        let huge = figures(&[l(u64::MAX, u64::MAX, u32::MAX), l(u64::MAX - 2, u64::MAX, u32::MAX)]).unwrap();
+        assert_eq!(huge.first_token_ms, u64::MAX - 1);
     }
 }

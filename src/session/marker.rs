@@ -1,11 +1,11 @@
 //! The `key=value` fields of a turn marker (`<!-- party:turn kind=agent
 //! round=3 … -->`). A value is written bare when it can be; one that holds
-//! whitespace, a control character or `-->`, or opens with a quote (a
+//! whitespace, a control character or `>`, or opens with a quote (a
 //! model's name may be anything a server lists) is written quoted, with
 //! JSON's escapes. What must stay true of a marker: it is one line, it
-//! holds no control character and no `-->` but its end (a Markdown viewer
-//! ends the comment at the first one), and every value reads back as it
-//! was written.
+//! holds no control character and no `>` but its end (a Markdown viewer
+//! ends the comment at the first `-->`, and HTML at `--!>` too), and every
+//! value reads back as it was written.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 /// Whether `v` can be written bare: read back up to the next whitespace,
 /// it is all of itself.
 fn bare(v: &str) -> bool {
-    !v.starts_with('"') && !v.contains("-->") && !v.chars().any(|c| c.is_whitespace() || c.is_control())
+    !v.starts_with('"') && !v.contains('>') && !v.chars().any(|c| c.is_whitespace() || c.is_control())
 }
 
 /// Appends ` key=value` to a marker, the value bare or quoted (`bare`).
@@ -110,12 +110,13 @@ mod tests {
             r#"say "hi" \ there\"#,
             "\"opens with a quote",
             "x --> <!-- party:turn kind=agent round=9 -->",
+            "x--!>y",
             "tab\there\nline\r\u{7}bell\u{1b}[31m\u{9b}\u{7f}\u{2028}\u{a0}end",
             "漢字 🏗️ ok",
         ];
         for name in names {
             let text = written(&[("agent", "architect"), ("model", name), ("endpoint", "hosted")]);
-            assert!(!text.contains("-->"), "{text}");
+            assert!(!text.contains('>'), "no comment end of any kind: {text}");
             assert!(!text.chars().any(char::is_control), "no control character is written: {text:?}");
             assert!(!text.chars().any(|c| c.is_whitespace() && c != ' '), "{text:?}");
             let back = fields(&text);

@@ -359,11 +359,7 @@ impl Latency {
 
     /// `1.2 s · 18 tok/s`.
     pub(crate) fn summary(&self) -> String {
-        let first = self.first_token_ms as f64 / 1000.0;
-        match self.tokens_per_second() {
-            Some(r) => format!("{first:.1} s · {r:.0} tok/s"),
-            None => format!("{first:.1} s"),
-        }
+        figures::speed(self.first_token_ms, self.tokens_per_second())
     }
 }
 

@@ -426,14 +426,17 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                 endpoint: None,
                 model: None,
             };
+            // A value in a message as it may be shown: a quoted one can hold
+            // anything once its escapes are read.
+            let said = |v: &str| crate::text::sanitize(v).replace(['\n', '\r'], " ");
             for (k, v) in super::marker::fields(&c[1]) {
                 let v = v.as_ref();
                 match k {
-                    "kind" => t.kind = TurnKind::from_code(v).ok_or((i, format!("unknown turn kind `{v}`")))?,
-                    "round" => t.round = v.parse().map_err(|_| (i, format!("turn round `{v}` is not a number")))?,
+                    "kind" => t.kind = TurnKind::from_code(v).ok_or_else(|| (i, format!("unknown turn kind `{}`", said(v))))?,
+                    "round" => t.round = v.parse().map_err(|_| (i, format!("turn round `{}` is not a number", said(v))))?,
                     "at" => {
                         t.at = DateTime::parse_from_rfc3339(v)
-                            .map_err(|_| (i, format!("turn time `{v}` is not RFC 3339")))?
+                            .map_err(|_| (i, format!("turn time `{}` is not RFC 3339", said(v))))?
                             .with_timezone(&Utc)
                     }
                     "agent" => t.agent = Some(v.to_string()),
@@ -441,7 +444,7 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
                     "model" => t.model = Some(v.to_string()),
                     "interrupted" => t.interrupted = v == "true",
                     "first_token_ms" | "total_ms" | "tokens" => {
-                        let n: u64 = v.parse().map_err(|_| (i, format!("turn {k} `{v}` is not a number")))?;
+                        let n: u64 = v.parse().map_err(|_| (i, format!("turn {k} `{}` is not a number", said(v))))?;
                         let l = t.latency.get_or_insert_with(Default::default);
                         match k {
                             "first_token_ms" => l.first_token_ms = n,

@@ -175,6 +175,12 @@ fn bad_frontmatter_is_located() {
         Err(SessionFileError::Body { line, .. }) => assert_eq!(line, at + 1),
         other => panic!("{other:?}"),
     }
+    // A quoted value read with its escapes never brings a line break or an
+    // escape sequence into the message.
+    let forged = good.replacen("kind=agent", r#"kind="x\u001b[31m\nforged line""#, 1);
+    let message = parse(&forged, "s.md").unwrap_err().to_string();
+    assert!(message.contains("unknown turn kind"), "{message}");
+    assert!(!message.contains('\u{1b}') && !message.contains('\n'), "{message:?}");
 }
 
 #[test]

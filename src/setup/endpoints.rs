@@ -166,6 +166,7 @@ pub(crate) fn keep_recorded(
             a.endpoint = Some(w.clone());
             told.push(Start::EndpointKept {
                 agent: a.name.clone(),
+                id: a.id.clone(),
                 endpoint: w.clone(),
             });
         } else if was != &a.endpoint {
@@ -414,7 +415,7 @@ mod tests {
             told,
             [
                 "ARCHITECT now speaks through box, was hosted.",
-                "KOFI still speaks through hosted, as in this session so far (`--endpoint KOFI=default` moves them).",
+                "KOFI still speaks through hosted, as in this session so far (`--endpoint kofi=default` moves them).",
                 "PM now speaks through default, was gone.",
                 "QA now speaks through default, was hosted.",
             ]

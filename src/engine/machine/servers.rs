@@ -126,13 +126,13 @@ impl Room {
     /// What tells each agent's voice apart, in the agents' order: its
     /// model, in a room of more than one endpoint or model
     /// (`config::voice_labels`); None for all in a room of one. An agent
-    /// on a named endpoint whose model is still to come from its server's
-    /// list has none yet: the name its provider holds meanwhile is a
-    /// stand-in, no model of the room (`follow_labels` tells the label
-    /// once the server has said).
+    /// on an endpoint (named or the default) whose model is still to come
+    /// from its server's list has none yet: the name its provider holds
+    /// meanwhile is a stand-in, no model of the room (`follow_labels` tells
+    /// the label once the server has said).
     pub(super) fn voice_labels(&self) -> Vec<Option<String>> {
         let known = |a: &crate::roster::agents::Agent| {
-            a.model.is_some() || self.server(a.endpoint.as_deref()).is_none_or(|s| s.provider.info().model_settled)
+            a.model.is_some() || self.provider_of(a.endpoint.as_deref()).info().model_settled
         };
         let models: Vec<Option<String>> = self.agents.iter().map(|a| known(a).then(|| self.model_of(a))).collect();
         let voices: Vec<(Option<&str>, &str)> = self

@@ -198,8 +198,15 @@ impl Party {
             }) => {
                 let several = !self.room.servers.is_empty();
                 let s = self.state_mut();
+                if several && s.endpoint_tokens.is_empty() && s.tokens != Default::default() {
+                    // Resumed into a room of several: every call before went
+                    // through the default endpoint.
+                    s.endpoint_tokens.insert(crate::config::DEFAULT_ENDPOINT.to_string(), s.tokens);
+                }
                 s.tokens.add(prompt, completion, cached);
-                if several {
+                // Once kept per endpoint, always: a room resumed on one
+                // server goes on counting its default.
+                if several || !s.endpoint_tokens.is_empty() {
                     let name = take.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
                     s.endpoint_tokens.entry(name.to_string()).or_default().add(prompt, completion, cached);
                 }

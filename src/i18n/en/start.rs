@@ -62,8 +62,8 @@ pub(in crate::i18n) fn start(k: &Start) -> String {
             format!("The rehearsal speaks for every agent: the endpoints given to agents ({endpoints}) are not used.")
         }
         Start::EndpointChanged { agent, now, was } => format!("{agent} now speaks through {now}, was {was}."),
-        Start::EndpointKept { agent, endpoint } => {
-            format!("{agent} still speaks through {endpoint}, as in this session so far (`--endpoint {agent}=default` moves them).")
+        Start::EndpointKept { agent, id, endpoint } => {
+            format!("{agent} still speaks through {endpoint}, as in this session so far (`--endpoint {id}=default` moves them).")
         }
         Start::SameUrlOtherKeys { url, first, second } => {
             format!(

@@ -99,6 +99,8 @@ pub(crate) enum Start {
     /// get in a new session.
     EndpointKept {
         agent: String,
+        /// The agent's id, for the flag that moves it (a name may hold spaces).
+        id: String,
         endpoint: String,
     },
     /// The first line of a notice that lists the roster's problems.

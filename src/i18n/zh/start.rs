@@ -38,8 +38,8 @@ pub(in crate::i18n) fn start(k: &Start) -> String {
         Start::NotInRoom { party, missing } => format!("⚠️ {party}：不在房间中：{missing}（`--list-parties` 可查看）"),
         Start::RehearsalForAll { endpoints } => format!("排练模式替所有智能体发言：分配给智能体的服务端点（{endpoints}）不会使用。"),
         Start::EndpointChanged { agent, now, was } => format!("{agent} 现在通过 {now} 发言，之前是 {was}。"),
-        Start::EndpointKept { agent, endpoint } => {
-            format!("{agent} 仍通过 {endpoint} 发言，沿用本会话此前的设置（`--endpoint {agent}=default` 可改回默认端点）。")
+        Start::EndpointKept { agent, id, endpoint } => {
+            format!("{agent} 仍通过 {endpoint} 发言，沿用本会话此前的设置（`--endpoint {id}=default` 可改回默认端点）。")
         }
         Start::SameUrlOtherKeys { url, first, second } => {
             format!("⚠️ 服务端点 `{first}` 和 `{second}` 都是 {url}，但发送的密钥不同：其中一个是否本应指向另一个服务？")
