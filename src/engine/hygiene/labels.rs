@@ -332,6 +332,19 @@ fn on_the_way(t: &str, openings: &[String]) -> bool {
     openings.iter().any(|o| o.starts_with(t) || t.starts_with(o.as_str()))
 }
 
+/// Whether a sentence opens by leaning on the one before it ("This
+/// ensures…", "此外…").
+pub(super) fn leans_back(sentence: &str) -> bool {
+    let t = lower_head(sentence.trim_start()).replace('’', "'");
+    PHRASES.leaning_openings.iter().any(|o| t.starts_with(o.as_str()))
+}
+
+/// A sentence that may be becoming one that leans back: held until its end.
+pub(super) fn could_lean_back(start: &str) -> bool {
+    let t = lower_head(start.trim_start()).replace('’', "'");
+    on_the_way(&t, &PHRASES.leaning_openings)
+}
+
 /// Where a sentence opens by introducing the speaker by its job, as an
 /// assistant playing a role does ("As a business analyst, I believe…"):
 /// the part to strip, up to what it says. Colleagues know each other's jobs.

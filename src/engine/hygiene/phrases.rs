@@ -34,6 +34,7 @@ pub(super) struct Phrases {
     pub out_of_character_openings: Vec<String>,
     pub job_intro: Vec<String>,
     pub job_intro_openings: Vec<String>,
+    pub leaning_openings: Vec<String>,
     pub room_question_openings: Vec<String>,
     pub room_question_words: Vec<String>,
     pub facts_question_words: Vec<String>,
@@ -61,6 +62,7 @@ impl Phrases {
             out_of_character_openings,
             job_intro,
             job_intro_openings,
+            leaning_openings,
             room_question_openings,
             room_question_words,
             facts_question_words,
@@ -84,6 +86,7 @@ impl Phrases {
         self.out_of_character_openings.extend(out_of_character_openings);
         self.job_intro.extend(job_intro);
         self.job_intro_openings.extend(job_intro_openings);
+        self.leaning_openings.extend(leaning_openings);
         self.room_question_openings.extend(room_question_openings);
         self.room_question_words.extend(room_question_words);
         self.facts_question_words.extend(facts_question_words);
@@ -107,6 +110,7 @@ impl Phrases {
             &mut self.lead_ins,
             &mut self.out_of_character_openings,
             &mut self.job_intro_openings,
+            &mut self.leaning_openings,
             &mut self.room_question_openings,
             &mut self.room_question_words,
             &mut self.facts_question_words,

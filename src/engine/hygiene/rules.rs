@@ -250,6 +250,16 @@ pub(crate) static RULES: &[Rule] = &[
         (h.copy_source(s) == Some(EARLIER)).then_some(0..s.len())
     })
     .on_tail(),
+    // What is left of a reply whose opening was copied must not begin in
+    // the middle of the copied thought.
+    rule(
+        "leaning on a copied sentence cut before it",
+        CutKind::Echo,
+        Place::ReplyStart,
+        Does::Drop,
+        |h, s| (h.echoed() && labels::leans_back(s)).then_some(0..s.len()),
+    )
+    .twin(|h, t| h.echoed() && labels::could_lean_back(t)),
     rule("its own sentence again", CutKind::Loop, Place::Sentence, Does::Stop, |h, s| {
         (h.copy_source(s) == Some(0)).then_some(0..s.len())
     })
@@ -288,6 +298,11 @@ pub(crate) static RULES: &[Rule] = &[
 ];
 
 impl Hygiene {
+    /// A copied sentence was cut from this reply.
+    fn echoed(&self) -> bool {
+        self.cuts.iter().any(|c| c.kind == CutKind::Echo)
+    }
+
     /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0
     /// for this reply's own earlier sentences). A line that opens with a
     /// marker may echo anything but the runtime's own words: a "question"
