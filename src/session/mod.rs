@@ -230,7 +230,7 @@ pub struct TokenCount {
 
 impl TokenCount {
     /// Adds one call's counts as the server reported them.
-    pub fn add(&mut self, prompt: u64, completion: u64, cached: Option<u64>) {
+    pub(crate) fn add(&mut self, prompt: u64, completion: u64, cached: Option<u64>) {
         self.prompt += prompt;
         self.completion += completion;
         self.cached += cached.unwrap_or(0);
