@@ -512,7 +512,10 @@ mod tests {
         let long = "an-extremely-long-model-name-of-forty-chars";
         let numbered = model_labels(&[long, &format!("{long}\u{7}")]);
         assert_ne!(numbered[0], numbered[1]);
-        assert!(numbered[1].ends_with(" #2") && numbered.iter().all(|l| l.chars().count() <= 28), "{numbered:?}");
+        assert!(
+            numbered[1].ends_with(" #2") && numbered.iter().all(|l| l.chars().count() <= 28),
+            "{numbered:?}"
+        );
         assert_eq!(model_labels(&["gpt-4o-mini", "gpt-4o"]), ["gpt-4o-mini", "gpt-4o"], "as they were");
         assert!(model_labels(&[]).is_empty());
     }

@@ -21,7 +21,10 @@ pub(crate) fn transcript(k: &Keepsake) -> String {
     ];
     let voices = k.voice_figures();
     if !voices.is_empty() {
-        let each: Vec<String> = voices.iter().map(|(label, figures)| super::voice_line(&model_code(label), figures)).collect();
+        let each: Vec<String> = voices
+            .iter()
+            .map(|(label, figures)| super::voice_line(&model_code(label), figures))
+            .collect();
         facts.push(format!("{}: {}", Record::LineModels.say(lang), each.join("; ")));
     } else if !fm.provider.model.is_empty() {
         facts.push(format!("{}: {}", Record::LineModel.say(lang), clean(&fm.provider.model)));

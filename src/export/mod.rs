@@ -228,7 +228,11 @@ impl<'a> Keepsake<'a> {
         let one_voice = |e: Option<&str>| self.voices.iter().filter(|(v, _, _)| *v == e).count() == 1;
         let mut out = Vec::new();
         for (endpoint, model, label) in &self.voices {
-            let theirs = self.session.turns.iter().filter(|t| t.endpoint.as_deref() == *endpoint && t.model.as_deref() == Some(*model));
+            let theirs = self
+                .session
+                .turns
+                .iter()
+                .filter(|t| t.endpoint.as_deref() == *endpoint && t.model.as_deref() == Some(*model));
             let mut summary = Vec::new();
             if let Some(f) = crate::session::figures::figures(theirs.filter_map(|t| t.latency.as_ref())) {
                 summary.push(Record::Replies { n: f.replies }.say(self.lang()));

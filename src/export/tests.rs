@@ -281,7 +281,10 @@ fn a_session_of_several_models_names_each_agents_model_and_no_markup_of_it_reach
         "{page}"
     );
     let md = markdown::transcript(&k);
-    assert!(md.contains("models: `<b>gpt&co` (1 reply · 1.2 s · 20 tok/s · 3.1k tok); `qwen2.5_q4*` (940 tok)"), "{md}");
+    assert!(
+        md.contains("models: `<b>gpt&co` (1 reply · 1.2 s · 20 tok/s · 3.1k tok); `qwen2.5_q4*` (940 tok)"),
+        "{md}"
+    );
     assert!(md.contains("📋 **John** `qwen2.5_q4*`: **Tiers**, with a free one."), "{md}");
     assert!(md.contains("(Product Manager) `qwen2.5_q4*`"), "the room's line: {md}");
     // A session of one model (or a file from before) shows none.

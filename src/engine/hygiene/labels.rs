@@ -6,7 +6,8 @@ use crate::text::is_cjk;
 
 /// Markdown and list decoration, and an icon, before a label.
 fn undecorated(s: &str) -> &str {
-    let s = s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '(' | '（' | ')' | '）'));
+    let s =
+        s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '(' | '（' | ')' | '）'));
     // An icon: symbols and their variation selectors, then spaces.
     let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
     if rest.len() != s.len() {

@@ -207,7 +207,8 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| {
             let colon = s.find([':', '：']);
             let head = colon.map_or(s, |c| &s[..c]);
-            labels::is_meta(head, &h.voices.own, colon.is_some()).then(|| 0..s.len() - s[head.len()..].trim_start_matches([':', '：', ' ', '*']).len())
+            labels::is_meta(head, &h.voices.own, colon.is_some())
+                .then(|| 0..s.len() - s[head.len()..].trim_start_matches([':', '：', ' ', '*']).len())
         },
     )
     .taking_opener(),

@@ -131,9 +131,7 @@ impl Room {
     /// meanwhile is a stand-in, no model of the room (`follow_labels` tells
     /// the label once the server has said).
     pub(super) fn voice_labels(&self) -> Vec<Option<String>> {
-        let known = |a: &crate::roster::agents::Agent| {
-            a.model.is_some() || self.provider_of(a.endpoint.as_deref()).info().model_settled
-        };
+        let known = |a: &crate::roster::agents::Agent| a.model.is_some() || self.provider_of(a.endpoint.as_deref()).info().model_settled;
         let models: Vec<Option<String>> = self.agents.iter().map(|a| known(a).then(|| self.model_of(a))).collect();
         let voices: Vec<(Option<&str>, &str)> = self
             .agents

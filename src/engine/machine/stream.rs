@@ -208,7 +208,10 @@ impl Party {
                 // server goes on counting its default.
                 if several || !s.endpoint_tokens.is_empty() {
                     let name = take.endpoint.as_deref().unwrap_or(crate::config::DEFAULT_ENDPOINT);
-                    s.endpoint_tokens.entry(name.to_string()).or_default().add(prompt, completion, cached);
+                    s.endpoint_tokens
+                        .entry(name.to_string())
+                        .or_default()
+                        .add(prompt, completion, cached);
                 }
                 take.counted = Some(completion);
                 self.room.budget_of_mut(take.endpoint.as_deref()).learn(take.estimated, prompt);

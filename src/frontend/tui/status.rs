@@ -97,7 +97,10 @@ fn limits(app: &App, s: &Status, now: Instant) -> Vec<Span<'static>> {
 /// Tokens, the round's wall time, the agreement score and the push
 /// budget, each with its priority (lower shows first when space is short).
 fn measures(app: &App, s: &Status, now: Instant, width: usize) -> Vec<(u8, Span<'static>)> {
-    let mut optional = vec![(2, Span::styled(format!("{} tok", crate::text::short_count(s.tokens)), Style::new().fg(Color::Gray)))];
+    let mut optional = vec![(
+        2,
+        Span::styled(format!("{} tok", crate::text::short_count(s.tokens)), Style::new().fg(Color::Gray)),
+    )];
     if let Some((start, took)) = app.round_clock {
         // The round's wall time: live while it runs, then what it took.
         let secs = took.unwrap_or_else(|| now.saturating_duration_since(start)).as_secs();
