@@ -97,7 +97,9 @@ class Handler(BaseHTTPRequestHandler):
             text, n = reply_for(body.get("messages", []), self.server.served)
             self.server.served += n
         words = text.split(" ")
-        usage = {"prompt_tokens": 100, "completion_tokens": len(words), "total_tokens": 100 + len(words)}
+        # About four characters a token, as a hosted API would count the prompt.
+        prompt = max(1, len(json.dumps(body.get("messages", []), ensure_ascii=False)) // 4)
+        usage = {"prompt_tokens": prompt, "completion_tokens": len(words), "total_tokens": prompt + len(words)}
         time.sleep(self.server.first)
         if not body.get("stream"):
             self.send_json(200, {

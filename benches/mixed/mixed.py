@@ -68,6 +68,7 @@ def main():
     walls = []
     speakers = []
     summed = []  # each round's replies one after another, ms
+    in_round = False
     started = None
     rounds_done = 0
     for line in p.stdout:
@@ -80,14 +81,17 @@ def main():
             started = time.monotonic()
             speakers.append([])
             summed.append(0)
+            in_round = True
         elif kind == "agent_message" and ev.get("latency"):
             where = "hosted" if ev["agent"] in hosted else "default"
             lat = ev["latency"]
             by_endpoint.setdefault(where, []).append((lat["first_token_ms"], lat["total_ms"]))
-            if speakers:
+            # A reply between rounds (the moderator's) is no round's.
+            if in_round:
                 speakers[-1].append(ev["agent"] + ("@hosted" if where == "hosted" else ""))
                 summed[-1] += lat["total_ms"]
         elif kind == "round_finished":
+            in_round = False
             if started is not None:
                 walls.append(time.monotonic() - started)
             rounds_done += 1

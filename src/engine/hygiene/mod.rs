@@ -328,6 +328,18 @@ impl Hygiene {
         self.keep(&rest, step);
     }
 
+    /// Whether `text` is one of the runtime's markers and nothing else.
+    fn is_marker_line(&self, text: &str) -> bool {
+        let t = text.trim();
+        let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+        !t.is_empty() && self.voices.markers.iter().any(|m| bare(m) == bare(t))
+    }
+
+    /// What was kept but the marker lines: the reply's words.
+    pub(super) fn kept_words(&self) -> String {
+        self.kept.lines().filter(|l| !self.is_marker_line(l)).collect::<Vec<_>>().join("\n")
+    }
+
     /// The loop guard's memory of what this reply said.
     fn remember(&mut self, sentence: &str) {
         let toks = self.voices.tokens(sentence);
@@ -338,6 +350,14 @@ impl Hygiene {
     }
 
     fn keep(&mut self, text: &str, step: &mut Step) {
+        // A marker line alone (the end marker after "Thank you, Kofi.") is a
+        // signal, no words: it passes on for the marker filter, and a held
+        // opening still waits to be judged (alone, a stub).
+        if self.is_marker_line(text) {
+            step.show.push_str(text);
+            self.kept.push_str(text);
+            return;
+        }
         if text.trim().is_empty() {
             // A line break after a held opening waits with it.
             if let Some(opener) = self.opener.as_mut() {

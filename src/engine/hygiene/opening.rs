@@ -40,7 +40,7 @@ impl Hygiene {
 
     /// A reply that only thanked or agreed is over: a stub, no turn.
     pub(super) fn drop_stub_opener(&mut self) {
-        if self.opener_acknowledges && self.kept.trim().is_empty() {
+        if self.opener_acknowledges && self.kept_words().trim().is_empty() {
             if let Some(opener) = self.opener.take() {
                 self.cut(CutKind::Stub, opener.trim());
             }
@@ -66,12 +66,13 @@ fn is_interjection(sentence: &str) -> bool {
     body.len() < t.len() && PHRASES.interjections.contains(&body.to_lowercase())
 }
 
-/// A short line ending in a colon, on a line of its own: it introduces
-/// what comes next ("Here's what I would do:", "我的建议如下：").
+/// A short sentence ending in a colon (a sentence ends so only at a line
+/// break or the reply's end): it introduces what comes next ("Here's what
+/// I would do:", "**My take:**", "我的建议如下：").
 fn is_introduction(sentence: &str) -> bool {
-    let t = sentence.trim();
+    let t = sentence.trim().trim_matches(['*', '_']).trim();
     let words = t.split_whitespace().count() + t.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
-    sentence.ends_with('\n') && t.ends_with([':', '：']) && words <= 12
+    t.ends_with([':', '：']) && words <= 12
 }
 
 /// A sentence that only thanks, agrees or cheers ("Thank you, Maya.", "I

@@ -175,7 +175,8 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Strip { capitalise: true },
         |_, s| labels::job_intro(s),
     )
-    .twin(|_, t| labels::could_be_job_intro(t)),
+    // A sentence past its introduction may run long before it ends.
+    .twin(|_, t| labels::could_be_job_intro(t) || labels::job_intro(t).is_some()),
     rule(
         "a label's colon alone",
         CutKind::OwnLabel,
@@ -207,7 +208,9 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| {
             let colon = s.find([':', '：']);
             let head = colon.map_or(s, |c| &s[..c]);
-            labels::is_meta(head, &h.voices.own, colon.is_some())
+            // It introduces what follows only if nothing follows it on its line.
+            let introduces = colon.is_some_and(|c| s[c..].chars().skip(1).all(char::is_whitespace));
+            labels::is_meta(head, &h.voices.own, introduces)
                 .then(|| 0..s.len() - s[head.len()..].trim_start_matches([':', '：', ' ', '*']).len())
         },
     )
@@ -299,9 +302,15 @@ pub(crate) static RULES: &[Rule] = &[
 ];
 
 impl Hygiene {
-    /// A copied sentence was cut from this reply.
+    /// A copied statement was cut from this reply: runs of words said
+    /// before, not a short stock line ("I agree with Kofi.") or a question
+    /// put again, which nothing after it leans on.
     fn echoed(&self) -> bool {
-        self.cuts.iter().any(|c| c.kind == CutKind::Echo)
+        self.cuts.iter().any(|c| {
+            c.kind == CutKind::Echo
+                && self.voices.tokens(&c.text).len() >= self.voices.gram + 2
+                && !c.text.trim_end().ends_with(['?', '？'])
+        })
     }
 
     /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0

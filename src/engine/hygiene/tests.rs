@@ -9,7 +9,7 @@ fn voices() -> Voices {
         false,
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
-    .earlier("We should ship the smallest thing that could work and measure it in production.")
+    .earlier(EARLIER)
 }
 
 /// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
@@ -449,6 +449,24 @@ fn a_marker_written_in_part_is_dropped() {
         shown.push_str(&h.finish(false));
         assert!(shown.contains("END"), "{reply:?}");
         assert!(h.cuts().is_empty(), "{reply:?}");
+    }
+}
+
+#[test]
+fn an_opening_followed_only_by_the_end_marker_is_still_a_stub() {
+    let mut v = voices();
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    for reply in [
+        "Here’s what I would do:\n<!-- END -->",
+        "Thank you, Kofi.\n<!--END-->",
+        "Sure!\nHere's what I would say:\n\n<!-- END -->\n",
+    ] {
+        let mut h = Hygiene::new(&v, None);
+        let mut shown = h.push(reply).show;
+        shown.push_str(&h.finish(false));
+        assert!(!shown.contains("would") && !shown.contains("Thank"), "{reply:?}: {shown:?}");
+        assert!(shown.contains("END"), "the marker passes on: {shown:?}");
+        assert!(h.cuts().iter().any(|c| c.kind == CutKind::Stub), "{reply:?}: {:?}", h.cuts());
     }
 }
 
