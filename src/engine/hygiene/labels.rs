@@ -99,11 +99,18 @@ pub(super) fn could_be_preface(t: &str) -> bool {
 }
 
 /// `s` without an opening such as `It is my turn, Maya:` or `Maya here:`:
-/// up to ten words that name the speaker, ending in a colon.
+/// up to ten words that name the speaker, ending in a colon — up to 24
+/// when they open with its name, narrating its own turn ("Maya finishes
+/// with a note of appreciation, … on this point:").
 pub(super) fn strip_preface<'s>(s: &'s str, own: &str) -> Option<&'s str> {
     let colon = s.find([':', '：'])?;
     let head = &s[..colon];
-    if head.split_whitespace().count() > 10 || head.contains('\n') || !mentions_any(head, std::slice::from_ref(&own.to_string())) {
+    let most = if strip_prefix_ci(head.trim_start(), own).is_some() {
+        24
+    } else {
+        10
+    };
+    if head.split_whitespace().count() > most || head.contains('\n') || !mentions_any(head, std::slice::from_ref(&own.to_string())) {
         return None;
     }
     let after = &s[colon..];
