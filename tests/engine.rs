@@ -221,6 +221,36 @@ fn marker_server_at(request_no: usize) -> impl Fn(&bmad_party::testing::Recorded
 }
 
 #[tokio::test]
+async fn an_end_marker_with_no_words_is_a_proposal_not_an_empty_reply() {
+    // Request 4, in round 2: the marker alone, or after a stub hygiene cuts.
+    for reply in ["<!-- END -->", "Here's what I would do:\n<!-- END -->"] {
+        let server = FakeOpenAi::start(move |_, n| {
+            if n == 4 {
+                stream_of(reply)
+            } else {
+                stream_of("Interesting, let us continue.")
+            }
+        })
+        .await;
+        let party = Party::new(&server);
+        let events = party.run(vec![Step::Say("Topic"), Step::Say("Thoughts?"), Step::CONFIRM]).await;
+        let clean = events
+            .iter()
+            .find_map(|e| match e {
+                Event::EndProposal { response_clean, .. } => Some(response_clean.clone()),
+                _ => None,
+            })
+            .unwrap_or_else(|| panic!("{reply:?}: an end proposal"));
+        assert_eq!(clean, "(proposes to end the party, without a word of why)", "{reply:?}");
+        assert!(
+            !events.iter().any(|e| matches!(e, Event::AgentFailed { .. })),
+            "{reply:?}: no failure shown"
+        );
+        assert_eq!(ended(&events), (Some(ExitReason::AgentProposed), true), "{reply:?}");
+    }
+}
+
+#[tokio::test]
 async fn an_end_marker_in_the_first_round_is_held_back() {
     let server = FakeOpenAi::start(marker_server_at(1)).await;
     let party = Party::new(&server);

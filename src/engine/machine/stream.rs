@@ -273,9 +273,15 @@ impl Party {
         let rest = take.filter.finish();
         take.reveal(&self.room, mode, rest);
         self.count_cuts(&take.id, take.hygiene.cuts());
-        let shown = std::mem::take(&mut take.shown);
+        let mut shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
+        let proposes = take.filter.found(0);
         match take.hygiene.left(&shown) {
+            // The end marker alone (or after words hygiene cut) is still the
+            // agent's proposal: the room hears it, said as what it was.
+            Left::Empty | Left::Nothing(_) if take.named && proposes => {
+                shown = Words::WordlessProposal.say(self.room.lang);
+            }
             Left::Empty if take.named => return Reply::Failed(Trouble::Empty),
             Left::Nothing(what) if take.named => return Reply::Emptied(Trouble::Cleaned(what.join(", "))),
             _ => {}

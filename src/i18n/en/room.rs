@@ -27,6 +27,7 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::NothingToContinue => "nothing to continue yet: send a message first".into(),
         Room::NoOpenRequest { request_id } => format!("no open request `{request_id}`"),
         Room::ReplyEmpty => "the reply was empty".into(),
+        Room::WordlessProposal => "(proposes to end the party, without a word of why)".into(),
         Room::NothingLeftAfterCleaning { what } => format!("nothing left after cleaning the reply ({what})"),
         Room::MemoryLine { date, user, topic, names } => format!("{date}: {user} brought “{topic}” to {names}"),
         Room::AutomaticNudge => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)".into(),

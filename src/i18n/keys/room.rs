@@ -91,6 +91,9 @@ pub(crate) enum Room<'a> {
 
     // A reply that came to nothing.
     ReplyEmpty,
+    /// What stands for an agent's turn that proposed the end with the
+    /// end marker and no words of its own.
+    WordlessProposal,
     NothingLeftAfterCleaning {
         what: &'a str,
     },

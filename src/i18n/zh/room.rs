@@ -27,6 +27,7 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::NothingToContinue => "还没有可以继续的讨论：请先发送一条消息".into(),
         Room::NoOpenRequest { request_id } => format!("没有待处理的请求 `{request_id}`"),
         Room::ReplyEmpty => "回复为空".into(),
+        Room::WordlessProposal => "（提议结束派对，没有说明理由）".into(),
         Room::NothingLeftAfterCleaning { what } => format!("清理回复后没有剩余内容（{what}）"),
         Room::MemoryLine { date, user, topic, names } => format!("{date}：{user} 和 {names} 讨论了「{topic}」"),
         Room::AutomaticNudge => "（系统自动推进，并非主持人的新请求：主持人暂时没有发言。请自行推动讨论——挑出最重要的未决问题深入探讨。不要回复这条提示本身。）".into(),
