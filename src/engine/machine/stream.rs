@@ -93,6 +93,9 @@ pub(super) struct Take {
     id: String,
     /// An agent's reply, not an internal call: an empty one is asked again.
     named: bool,
+    /// A speaker's turn in a round: only there does the end marker alone
+    /// propose the end (a farewell of nothing but a marker says nothing).
+    turn: bool,
     /// The named endpoint the request went to (None: the default one):
     /// its server's counts and refusals teach its budget only.
     endpoint: Option<String>,
@@ -124,6 +127,7 @@ impl Take {
             slot,
             id: agent.map(|a| a.id.clone()).unwrap_or_default(),
             named: agent.is_some(),
+            turn: matches!(req.cue, crate::llm::Cue::Turn { .. }),
             endpoint: req.endpoint.clone(),
             stream: room.provider_of(req.endpoint.as_deref()).stream(req),
             filter: MarkerFilter::new(markers.clone()),
@@ -275,7 +279,7 @@ impl Party {
         self.count_cuts(&take.id, take.hygiene.cuts());
         let mut shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
-        let proposes = take.filter.found(0);
+        let proposes = take.turn && take.filter.found(0);
         match take.hygiene.left(&shown) {
             // The end marker alone (or after words hygiene cut) is still the
             // agent's proposal: the room hears it, said as what it was.
