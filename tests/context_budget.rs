@@ -464,18 +464,9 @@ async fn a_named_endpoints_lowered_window_is_its_own_kept_and_resumed() {
         party.config.party.max_rounds = 30;
         party.config.party.warn_at_rounds = 28;
         party.config.llm.endpoints = vec![bmad_party::config::Endpoint {
-            name: "box".into(),
-            base_url: named.base_url(),
-            model: Some("box-model".into()),
-            api_key_env: None,
             // The config claims a far larger window than the server has.
             context_tokens: Some(32_768),
-            reply_max_tokens: None,
-            parallel_requests: None,
-            prompt_layout: None,
-            file: "config.yaml".into(),
-            line: Some(4),
-            key_line: None,
+            ..endpoint("box", &named, "box-model")
         }];
         let settings = bmad_party::llm::OpenAiSettings {
             model: "box-model".into(),

@@ -50,17 +50,10 @@ fn refuses_stop(r: &Recorded) -> bool {
 
 fn hosted(server: &FakeOpenAi) -> Endpoint {
     Endpoint {
-        name: "hosted".into(),
-        base_url: server.base_url(),
-        model: Some("hosted-model".into()),
         api_key_env: Some("HOSTED_KEY".into()),
-        context_tokens: None,
         reply_max_tokens: Some(150),
-        parallel_requests: None,
-        prompt_layout: None,
-        file: "config.yaml".into(),
-        line: Some(4),
         key_line: Some(7),
+        ..endpoint("hosted", server, "hosted-model")
     }
 }
 

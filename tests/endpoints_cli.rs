@@ -32,6 +32,16 @@ fn files_under(dir: &std::path::Path) -> Vec<(std::path::PathBuf, String)> {
     out
 }
 
+/// Two loopback servers and a config of both (`two_server_config`) in a
+/// fresh folder; the servers answer while they are held.
+async fn two_servers() -> (tempfile::TempDir, FakeOpenAi, FakeOpenAi, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let local = FakeOpenAi::varied().await;
+    let remote = FakeOpenAi::varied().await;
+    let config = two_server_config(dir.path(), &local, &remote);
+    (dir, local, remote, config)
+}
+
 /// A config with a default endpoint on `local` and two named ones: `hosted`
 /// on `remote`, `twin` on `local` again with a key of its own.
 fn two_server_config(dir: &std::path::Path, local: &FakeOpenAi, remote: &FakeOpenAi) -> std::path::PathBuf {
@@ -48,10 +58,7 @@ fn two_server_config(dir: &std::path::Path, local: &FakeOpenAi, remote: &FakeOpe
 
 #[tokio::test]
 async fn bad_endpoints_stop_the_start_before_anything_is_sent_and_good_ones_send_their_own_keys() {
-    let dir = tempfile::tempdir().unwrap();
-    let local = FakeOpenAi::varied().await;
-    let remote = FakeOpenAi::varied().await;
-    let config = two_server_config(dir.path(), &local, &remote);
+    let (dir, local, remote, config) = two_servers().await;
     let run = |extra: &[&str], keys: bool| {
         let mut cmd = process::party(dir.path());
         cmd.arg("--config").arg(&config).env("OPENAI_API_KEY", "local-key");
@@ -168,10 +175,8 @@ fn reopen(file: &std::path::Path) {
 
 #[tokio::test]
 async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
-    let dir = tempfile::tempdir().unwrap();
-    let local = FakeOpenAi::varied().await;
-    let remote = FakeOpenAi::varied().await;
-    let config = two_server_config(dir.path(), &local, &remote);
+    // The hosted server stays up while the test runs: the config names it.
+    let (dir, local, _remote, config) = two_servers().await;
     let run = |extra: &[&str]| {
         let mut cmd = process::party(dir.path());
         cmd.arg("--config").arg(&config).env("OPENAI_API_KEY", "local-key");
@@ -222,10 +227,7 @@ async fn a_resumed_session_keeps_each_agents_endpoint_and_says_what_changed() {
 
 #[tokio::test]
 async fn list_parties_shows_the_model_beside_each_member_and_its_endpoint() {
-    let dir = tempfile::tempdir().unwrap();
-    let local = FakeOpenAi::varied().await;
-    let remote = FakeOpenAi::varied().await;
-    let config = two_server_config(dir.path(), &local, &remote);
+    let (dir, local, remote, config) = two_servers().await;
     let mut text = std::fs::read_to_string(&config).unwrap();
     text.push_str("  parties:\n    crew:\n      members: [architect@hosted, developer, pm@twin]\n");
     std::fs::write(&config, text).unwrap();

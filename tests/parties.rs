@@ -228,14 +228,20 @@ const PARTY_MODE_TOML: &str = include_str!("fixtures/party-mode/customize.toml")
 
 const HAND_WRITTEN: &str = "---\nproject: shop\nupdated: 2026-06-07T14:22\n---\n\n- (dynamic) Winston and Vex clashed over input validation at the edge\n- (callback by sec-hawk) Vex's running bit: \"trust nothing, not even the logs\"\n";
 
+/// A BMAD project under `root`: the fixture's `_bmad` folder and this
+/// party-mode customization.
+fn bmad_project(root: &Path, customize: &str) {
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toml/_bmad");
+    copy_dir(&fixture, &root.join("_bmad"));
+    std::fs::create_dir_all(root.join("_bmad/core/bmad-party-mode")).unwrap();
+    std::fs::write(root.join("_bmad/core/bmad-party-mode/customize.toml"), customize).unwrap();
+}
+
 #[tokio::test]
 async fn a_bmad_projects_group_reads_and_extends_a_hand_written_memlog() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toml/_bmad");
-    copy_dir(&fixture, &root.join("_bmad"));
-    std::fs::create_dir_all(root.join("_bmad/core/bmad-party-mode")).unwrap();
-    std::fs::write(root.join("_bmad/core/bmad-party-mode/customize.toml"), PARTY_MODE_TOML).unwrap();
+    bmad_project(root, PARTY_MODE_TOML);
     let memory = root.join("_bmad-output/party-mode/memories/review/.memlog.md");
     std::fs::create_dir_all(memory.parent().unwrap()).unwrap();
     std::fs::write(&memory, HAND_WRITTEN).unwrap();
@@ -382,13 +388,10 @@ async fn a_reply_that_reads_the_scene_back_loses_that_sentence() {
 async fn an_unknown_endpoint_in_a_bmad_customization_is_located_there_not_in_the_agent_file() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/toml/_bmad");
-    copy_dir(&fixture, &root.join("_bmad"));
-    std::fs::create_dir_all(root.join("_bmad/core/bmad-party-mode")).unwrap();
     let custom = format!(
         "{PARTY_MODE_TOML}\n[[workflow.party_members]]\ncode = \"architect\"\nendpoint = \"nowhere\"\n\n[[workflow.party_groups]]\nid = \"split\"\nmembers = [\"sec-hawk@elsewhere\", \"architect\"]\n"
     );
-    std::fs::write(root.join("_bmad/core/bmad-party-mode/customize.toml"), custom).unwrap();
+    bmad_project(root, &custom);
     let server = server().await;
     let mut c = party(root);
     c.env("OPENAI_BASE_URL", server.base_url())

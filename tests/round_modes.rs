@@ -317,19 +317,7 @@ async fn replies_on_two_one_at_a_time_servers_stream_at_once_but_never_two_on_on
             a.endpoint = Some("second".into());
         }
     }
-    party.config.llm.endpoints = vec![bmad_party::config::Endpoint {
-        name: "second".into(),
-        base_url: second.base_url(),
-        model: Some("second-model".into()),
-        api_key_env: None,
-        context_tokens: None,
-        reply_max_tokens: None,
-        parallel_requests: None,
-        prompt_layout: None,
-        file: "config.yaml".into(),
-        line: Some(4),
-        key_line: None,
-    }];
+    party.config.llm.endpoints = vec![endpoint("second", &second, "second-model")];
     party.endpoints = vec![("second".into(), provider(&second))];
     party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
     party.config.party.agents_per_round = (4, 4);

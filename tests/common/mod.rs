@@ -31,6 +31,24 @@ pub fn settings(server: &FakeOpenAi) -> OpenAiSettings {
     }
 }
 
+/// A named endpoint on `server` serving `model`, as line 4 of a config
+/// defines it, every other setting unset.
+pub fn endpoint(name: &str, server: &FakeOpenAi, model: &str) -> bmad_party::config::Endpoint {
+    bmad_party::config::Endpoint {
+        name: name.into(),
+        base_url: server.base_url(),
+        model: Some(model.into()),
+        api_key_env: None,
+        context_tokens: None,
+        reply_max_tokens: None,
+        parallel_requests: None,
+        prompt_layout: None,
+        file: "config.yaml".into(),
+        line: Some(4),
+        key_line: None,
+    }
+}
+
 pub fn provider_with(settings: OpenAiSettings) -> Arc<dyn Provider> {
     Arc::new(OpenAiProvider::new(settings).expect("provider"))
 }

@@ -428,63 +428,56 @@ fn first_sentences_counts_sentences_of_both_scripts() {
     );
 }
 
-#[test]
-fn a_marker_written_in_part_is_dropped() {
+/// `reply` pushed whole in a room with the end and ask markers: what is
+/// shown and the kinds cut.
+fn with_markers(reply: &str) -> (String, Vec<CutKind>) {
     let mut v = voices();
     v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    let mut h = Hygiene::new(&v, None);
+    let mut shown = h.push(reply).show;
+    shown.push_str(&h.finish(false));
+    (shown, h.cuts().iter().map(|c| c.kind).collect())
+}
+
+#[test]
+fn a_marker_written_in_part_is_dropped() {
     for reply in [
         "What are the benefits of each option?\n!-- END -->",
         "What are the benefits of each option?\n<!-- END\n",
     ] {
-        let mut h = Hygiene::new(&v, None);
-        let mut shown = h.push(reply).show;
-        shown.push_str(&h.finish(false));
+        let (shown, cuts) = with_markers(reply);
         assert_eq!(shown.trim(), "What are the benefits of each option?", "{reply:?}");
-        assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::MarkerFragment]);
+        assert_eq!(cuts, [CutKind::MarkerFragment]);
     }
     // The whole marker passes on to the marker filter, however spelt.
     for reply in ["Done here.\n<!-- END -->", "Done here.\n<!--END-->"] {
-        let mut h = Hygiene::new(&v, None);
-        let mut shown = h.push(reply).show;
-        shown.push_str(&h.finish(false));
+        let (shown, cuts) = with_markers(reply);
         assert!(shown.contains("END"), "{reply:?}");
-        assert!(h.cuts().is_empty(), "{reply:?}");
+        assert!(cuts.is_empty(), "{reply:?}");
     }
 }
 
 #[test]
 fn an_opening_followed_only_by_the_end_marker_is_still_a_stub() {
-    let mut v = voices();
-    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
     for reply in [
         "Here’s what I would do:\n<!-- END -->",
         "Thank you, Kofi.\n<!--END-->",
         "Sure!\nHere's what I would say:\n\n<!-- END -->\n",
     ] {
-        let mut h = Hygiene::new(&v, None);
-        let mut shown = h.push(reply).show;
-        shown.push_str(&h.finish(false));
+        let (shown, cuts) = with_markers(reply);
         assert!(!shown.contains("would") && !shown.contains("Thank"), "{reply:?}: {shown:?}");
         assert!(shown.contains("END"), "the marker passes on: {shown:?}");
-        assert!(h.cuts().iter().any(|c| c.kind == CutKind::Stub), "{reply:?}: {:?}", h.cuts());
+        assert!(cuts.contains(&CutKind::Stub), "{reply:?}: {cuts:?}");
     }
 }
 
 #[test]
 fn a_marker_made_up_in_the_end_markers_form_is_dropped_a_comment_in_words_is_not() {
-    let mut v = voices();
-    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
-    let run = |reply: &str| {
-        let mut h = Hygiene::new(&v, None);
-        let mut shown = h.push(reply).show;
-        shown.push_str(&h.finish(false));
-        (shown, h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>())
-    };
-    let (shown, cuts) = run("<!-- BEGIN -->\nCompass it is.");
+    let (shown, cuts) = with_markers("<!-- BEGIN -->\nCompass it is.");
     assert_eq!(shown.trim(), "Compass it is.");
     assert_eq!(cuts, [CutKind::MarkerFragment]);
     let sample = "Use a comment:\n<!-- Hero section -->\nThen the banner.";
-    assert_eq!(run(sample), (sample.to_string(), vec![]));
+    assert_eq!(with_markers(sample), (sample.to_string(), vec![]));
 }
 
 #[test]
