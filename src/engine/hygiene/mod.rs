@@ -330,9 +330,13 @@ impl Hygiene {
 
     /// Whether `text` is one of the runtime's markers and nothing else.
     fn is_marker_line(&self, text: &str) -> bool {
+        // Compared without spaces ("<!--END-->" is the marker too), nothing
+        // allocated: every kept piece of a reply passes here.
+        fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
+            s.chars().filter(|c| !c.is_whitespace())
+        }
         let t = text.trim();
-        let bare = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-        !t.is_empty() && self.voices.markers.iter().any(|m| bare(m) == bare(t))
+        !t.is_empty() && self.voices.markers.iter().any(|m| bare(m).eq(bare(t)))
     }
 
     /// What was kept but the marker lines: the reply's words.

@@ -71,8 +71,7 @@ fn is_interjection(sentence: &str) -> bool {
 /// I would do:", "**My take:**", "我的建议如下：").
 fn is_introduction(sentence: &str) -> bool {
     let t = sentence.trim().trim_matches(['*', '_']).trim();
-    let words = t.split_whitespace().count() + t.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
-    t.ends_with([':', '：']) && words <= 12
+    t.ends_with([':', '：']) && super::sentences::rough_words(t) <= 12
 }
 
 /// A sentence that only thanks, agrees or cheers ("Thank you, Maya.", "I

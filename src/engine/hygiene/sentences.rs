@@ -11,6 +11,12 @@ pub(super) fn sentence_end(s: &str) -> Option<usize> {
     sentence_end_from(s, 0)
 }
 
+/// About how many words `s` says: its words between spaces, two CJK
+/// characters counting one (a length for short-text verdicts).
+pub(super) fn rough_words(s: &str) -> usize {
+    s.split_whitespace().count() + s.chars().filter(|c| is_cjk(*c)).count() / 2
+}
+
 /// The first `n` sentences of `text` (all of it when it has fewer).
 pub(crate) fn first_sentences(text: &str, n: usize) -> &str {
     let mut end = 0;

@@ -54,8 +54,7 @@ fn in_another_language(shown: &str, chinese: bool) -> bool {
 /// What cleaning left is a word or two ("Sure." of "Sure, Maya."): no
 /// turn either.
 fn is_remnant(shown: &str, cuts: &[Cut]) -> bool {
-    let words = shown.split_whitespace().count() + shown.chars().filter(|c| crate::text::is_cjk(*c)).count() / 2;
-    !cuts.is_empty() && words < 3
+    !cuts.is_empty() && super::sentences::rough_words(shown) < 3
 }
 
 /// `### Settled\n### Open`, `Summary:\n\nOpen Question:`: the shape of
