@@ -155,8 +155,6 @@ fn play(a: &Args, s: &Scenario, base_url: &str, log: &Path) {
             "--headless",
             "--events",
             "json",
-            "--model",
-            "local",
             "--max-rounds",
             "20",
             "--no-memory",

@@ -73,7 +73,12 @@ pub fn run(bin: &Path, base_url: &str, plan: &Plan, log: &Path, limit: Duration,
         .current_dir(work.path())
         .env("OPENAI_API_KEY", "local")
         .env("OPENAI_BASE_URL", base_url)
-        .args(["--headless", "--events", "json", "--model", "local", "--max-rounds", "12"])
+        // No `--model`: the party takes the one model the server lists, as a
+        // newcomer's would. The party's log (every cut, with its text) is
+        // kept beside its events, to read what hygiene took from a reply.
+        .args(["--headless", "--events", "json", "--max-rounds", "12"])
+        .arg("--log-file")
+        .arg(std::path::absolute(log.with_extension("log")).expect("the log's path"))
         .args(["--lang", if plan.chinese { "zh" } else { "en" }])
         .args(["--user-name", plan.facilitator()])
         .arg("--output")

@@ -383,6 +383,15 @@ impl Judge {
         .expect("label pattern is valid")
     }
 
+    /// A line of another with its colon lost: the name at a line start,
+    /// then a capitalised word ("Tomás Excellent points!", "**Hiro** Great
+    /// idea."); "Tomás and I", "Tomás, you", "Tomás I agree" are speech.
+    fn bare_label_re(&self, name: &str) -> Regex {
+        let n = either_form(name);
+        Regex::new(&format!(r"(?im)^[\s>*#_\-•]*\**{n}\**[ ](?-i:\p{{Lu}})\p{{L}}"))
+            .expect("label pattern is valid")
+    }
+
     /// Judges `reply` by `speaker` (an agent id) after `before`.
     pub fn judge(&self, speaker: &str, reply: &str, before: &[Said]) -> Verdict {
         let mut flaws = Vec::new();
@@ -446,7 +455,10 @@ impl Judge {
         // Speaking as others.
         let others = self.roster.iter().filter(|p| p.id != speaker).map(|p| p.name.as_str());
         let facilitator_labels = [self.facilitator.as_str(), "Facilitator", "主持人", "User", "用户"];
-        if others.chain(facilitator_labels).any(|n| self.label_re(n).is_match(reply)) {
+        let others_only = others.clone();
+        if others.chain(facilitator_labels).any(|n| self.label_re(n).is_match(reply))
+            || others_only.into_iter().any(|n| self.bare_label_re(n).is_match(reply))
+        {
             flaws.push(Flaw::SpeaksAsOther);
         }
         // Attribution to agents who have not spoken, and to oneself.
@@ -589,6 +601,12 @@ impl Judge {
         ];
         let lower = reply.to_lowercase();
         if FIXED.iter().any(|f| lower.contains(f)) {
+            return true;
+        }
+        // The ask marker written otherwise: marks before any mention
+        // (`!@Sam:`, `?@human`); prose has no `!@`.
+        let marked_mention = Regex::new(r"[!?！？]@\w").expect("a valid pattern");
+        if marked_mention.is_match(reply) {
             return true;
         }
         // The end marker with its comment marks lost (`-- END`, `END -->`,

@@ -84,6 +84,15 @@ fn each_flaw_is_found() {
     assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
     assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
+    // Lines of others with their colons lost (1.5B, v13-vocative).
+    assert!(flaws("analyst", "We should add a review.\nPriya Excellent points!").contains(&Flaw::SpeaksAsOther));
+    assert!(flaws("analyst", "**Kofi** Great idea, Tomás.").contains(&Flaw::SpeaksAsOther));
+    for speech in ["Kofi and I agree on reviews.", "Kofi, you are right.", "Kofi I agree with.", "Kofi's plan works."] {
+        assert!(!flaws("analyst", speech).contains(&Flaw::SpeaksAsOther), "{speech}");
+    }
+    // The ask marker with the facilitator's name for its mention (1.5B, v12-lens).
+    assert!(flaws("analyst", "!@Sam: I appreciate your thoughtful consideration.").contains(&Flaw::LeakedRuntime));
+    assert!(!flaws("analyst", "Mail sam@example.com, or ping @Sam!").contains(&Flaw::LeakedRuntime));
     assert!(flaws(
         "analyst",
         "Remember to speak only as yourself and never write lines for the other agents."
