@@ -21,6 +21,10 @@ pub(crate) struct Marker {
     written: String,
     /// What follows the opening marks, when the marker has them.
     core: Option<String>,
+    /// Other mentions the marker is known by, only after its marks: the
+    /// facilitator's name for `@human` (`!@Sam:`), as small models write
+    /// it. Alone, such a mention is speech ("@Sam, one question").
+    aliases: Vec<String>,
     /// The word of a marker written as an HTML comment (`END` of
     /// `<!-- END -->`). Small models drop the comment's ends ("-- END",
     /// "END -->", "END" alone on the last line): the word with nothing but
@@ -41,8 +45,18 @@ impl Marker {
         Marker {
             written: written.to_string(),
             core,
+            aliases: Vec::new(),
             word,
         }
+    }
+
+    /// The marker is also `mention` after its marks (`!@Sam` for
+    /// `!?@human`); a marker without marks takes none.
+    pub(crate) fn or_after_marks(mut self, mention: &str) -> Marker {
+        if self.core.is_some() && !mention.trim().is_empty() {
+            self.aliases.push(mention.to_string());
+        }
+        self
     }
 
     /// Where the marker is first written in `text`, in any of its spellings,
@@ -73,13 +87,27 @@ impl Marker {
             let mangled = || self.word.as_deref().and_then(|w| mangled(w, prev, text));
             return exact.or_else(mangled);
         };
-        let mut from = 0;
-        while let Some(i) = text[from..].find(core.as_str()) {
-            let at = from + i;
-            let marks = marks_before(&text[..at]);
+        let own = self.core_at(core, |at| {
             let word_ends = !text[at + core.len()..].starts_with(char::is_alphanumeric);
-            if marks > 0 || self.mention_starts(prev, &text[..at]) && word_ends {
-                return Some(at - marks..at + core.len());
+            marks_before(&text[..at]) > 0 || self.mention_starts(prev, &text[..at]) && word_ends
+        }, text);
+        let aliases = self.aliases.iter().filter_map(|a| {
+            self.core_at(a, |at| {
+                let word_ends = !text[at + a.len()..].starts_with(char::is_alphanumeric);
+                marks_before(&text[..at]) > 0 && word_ends
+            }, text)
+        });
+        own.into_iter().chain(aliases).min_by_key(|r| r.start)
+    }
+
+    /// The first `core` in `text` that `counts` at its byte offset, with the
+    /// marks before it.
+    fn core_at(&self, core: &str, counts: impl Fn(usize) -> bool, text: &str) -> Option<Range<usize>> {
+        let mut from = 0;
+        while let Some(i) = text[from..].find(core) {
+            let at = from + i;
+            if counts(at) {
+                return Some(at - marks_before(&text[..at])..at + core.len());
             }
             from = at + core.chars().next().map_or(1, char::len_utf8);
         }
@@ -100,16 +128,20 @@ impl Marker {
             return exact.max(mangled);
         };
         // Marks, then a proper prefix of the rest (perhaps none of it yet);
-        // or the start of a mention.
-        (0..core.len())
-            .rev()
-            .filter(|&n| core.is_char_boundary(n) && text.ends_with(&core[..n]))
-            .find_map(|n| {
-                let before = &text[..text.len() - n];
-                let marks = marks_before(before);
-                (marks > 0 || n > 0 && self.mention_starts(prev, before)).then_some(marks + n)
-            })
-            .unwrap_or(0)
+        // or the start of a mention; an alias only after marks.
+        let tail = |core: &str, bare: bool, upto: usize| {
+            (0..upto)
+                .rev()
+                .filter(|&n| core.is_char_boundary(n) && text.ends_with(&core[..n]))
+                .find_map(|n| {
+                    let before = &text[..text.len() - n];
+                    let marks = marks_before(before);
+                    (marks > 0 || bare && n > 0 && self.mention_starts(prev, before)).then_some(marks + n)
+                })
+                .unwrap_or(0)
+        };
+        let aliases = self.aliases.iter().map(|a| tail(a, false, a.len()));
+        aliases.fold(tail(core, true, core.len()), usize::max)
     }
 }
 
@@ -179,12 +211,16 @@ pub struct MarkerFilter {
 
 impl MarkerFilter {
     pub fn new(markers: Vec<String>) -> Self {
-        let found = vec![false; markers.len()];
+        MarkerFilter::of(markers.iter().map(|m| Marker::new(m)).collect())
+    }
+
+    /// A filter of markers already made (with their aliases).
+    pub(crate) fn of(markers: Vec<Marker>) -> Self {
         MarkerFilter {
-            markers: markers.iter().map(|m| Marker::new(m)).collect(),
+            found: vec![false; markers.len()],
+            markers,
             pending: String::new(),
             prev: None,
-            found,
         }
     }
 
@@ -331,6 +367,30 @@ mod tests {
                 assert!(f.found(1) && !f.found(0), "{reply:?}");
             }
         }
+    }
+
+    #[test]
+    fn the_ask_marker_written_with_the_facilitators_name_is_still_the_marker() {
+        // The local 1.5B wrote `!@Sam:` for `!?@human`, asking Sam a question;
+        // split at every point. The name without marks, or as part of a
+        // longer word, is speech.
+        for (reply, shown, found) in [
+            ("!@Sam: Could you say more?", " Could you say more?", true),
+            ("Which shop first??@Sam", "Which shop first", true),
+            ("!?@Sam Which shop first?", " Which shop first?", true),
+            ("@Sam, which shop first?", "@Sam, which shop first?", false),
+            ("Ask!@Samantha first.", "Ask!@Samantha first.", false),
+        ] {
+            for cut in 0..=reply.len() {
+                let mut f = MarkerFilter::of(vec![Marker::new("<!-- END -->"), Marker::new("!?@human").or_after_marks("@Sam")]);
+                let out = f.push(&reply[..cut]) + &f.push(&reply[cut..]) + &f.finish();
+                assert_eq!(out, shown, "{reply:?} cut at {cut}");
+                assert_eq!(f.found(1), found, "{reply:?}");
+                assert!(!f.found(0), "{reply:?}");
+            }
+        }
+        // The end marker takes no alias: it has no marks.
+        assert!(Marker::new("<!-- END -->").or_after_marks("@Sam").aliases.is_empty());
     }
 
     #[test]

@@ -100,7 +100,8 @@ pub(super) struct Take {
     /// its server's counts and refusals teach its budget only.
     endpoint: Option<String>,
     pub(super) stream: BoxStream<'static, LlmEvent>,
-    markers: Vec<String>,
+    /// The end marker, then the ask marker (known by the facilitator's name too).
+    markers: Vec<Marker>,
     /// The prompt's estimated tokens: the server's count corrects the budget.
     estimated: u32,
     filter: MarkerFilter,
@@ -118,7 +119,10 @@ pub(super) struct Take {
 impl Take {
     /// Sends the request: the reply streams from here on.
     pub(super) fn start(room: &Room, slot: usize, req: ChatRequest, agent: Option<&Agent>, voices: Option<&Voices>) -> Take {
-        let markers = vec![room.cfg.party.end_detection.end_marker.clone(), room.cfg.party.ask_marker.clone()];
+        let markers = vec![
+            Marker::new(&room.cfg.party.end_detection.end_marker),
+            Marker::new(&room.cfg.party.ask_marker).or_after_marks(&format!("@{}", room.user_name)),
+        ];
         let cap = req.max_tokens;
         let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
         let plain = Voices::new("", vec![], vec![], false);
@@ -130,7 +134,7 @@ impl Take {
             turn: matches!(req.cue, crate::llm::Cue::Turn { .. }),
             endpoint: req.endpoint.clone(),
             stream: room.provider_of(req.endpoint.as_deref()).stream(req),
-            filter: MarkerFilter::new(markers.clone()),
+            filter: MarkerFilter::of(markers.clone()),
             markers,
             estimated,
             sanitizer: Sanitizer::new(),
@@ -230,7 +234,7 @@ impl Party {
                 take.shown.clear();
                 take.pieces = 0;
                 take.capped = false;
-                take.filter = MarkerFilter::new(take.markers.clone());
+                take.filter = MarkerFilter::of(take.markers.clone());
                 take.sanitizer = Sanitizer::new();
                 take.hygiene.restart();
                 if mode != StreamMode::Silent {
@@ -291,7 +295,7 @@ impl Party {
             _ => {}
         }
         let question = if take.filter.found(1) {
-            hygiene::question_after_marker(&raw, &Marker::new(&take.markers[1]))
+            hygiene::question_after_marker(&raw, &take.markers[1])
         } else {
             None
         };
