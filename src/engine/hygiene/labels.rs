@@ -67,6 +67,47 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
     })
 }
 
+/// The name of one of `names` opening `s` as a transcript line with its
+/// colon lost: the name, a space, then a capitalised word of two letters
+/// or more ("Tomás Excellent points!", "**Hiro** Great idea."). A name
+/// before a lower-case word, a comma, an apostrophe or "I" is speech
+/// ("Tomás and I", "Tomás, you", "Tomás's plan", "Tomás I agree").
+pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
+    let t = undecorated(s);
+    names.iter().find_map(|n| {
+        if !starts_with_ci(t, n) {
+            return None;
+        }
+        let mut rest = t[n.len()..].trim_start_matches(['*', '_']).chars();
+        let word = rest.next() == Some(' ') && rest.next().is_some_and(char::is_uppercase) && rest.next().is_some_and(char::is_alphabetic);
+        word.then_some(n.as_str())
+    })
+}
+
+/// Whether an unfinished line may still become a bare label
+/// (`bare_label_at_start`): a name or its start, then at most a space and
+/// a capital.
+pub(super) fn could_be_bare_label(t: &str, names: &[String]) -> bool {
+    let t = undecorated(t);
+    t.is_empty()
+        || bare_label_at_start(t, names).is_some()
+        || names.iter().any(|n| {
+            if t.len() < n.len() {
+                return n.to_lowercase().starts_with(&t.to_lowercase());
+            }
+            if !starts_with_ci(t, n) {
+                return false;
+            }
+            let rest = t[n.len()..].trim_start_matches(['*', '_']);
+            let mut cs = rest.chars();
+            match (cs.next(), cs.next(), cs.next()) {
+                (None, ..) | (Some(' '), None, _) => true,
+                (Some(' '), Some(c), None) => c.is_uppercase(),
+                _ => false,
+            }
+        })
+}
+
 /// `s` without its leading label of `name`, if it has one.
 pub(super) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     let t = undecorated(s);

@@ -56,6 +56,9 @@ pub(crate) struct Hygiene {
     shown: usize,
     /// Nothing has been kept yet.
     reply_start: bool,
+    /// The last sentence judged was a copied statement, cut: the next may
+    /// lean on what is gone ("By doing so, …").
+    after_copy: bool,
     /// Interjections and acknowledgements opening the reply, unshown
     /// until the next sentence shows what they opened (`opening.rs`).
     opener: Option<String>,
@@ -95,6 +98,7 @@ impl Hygiene {
             cur: String::new(),
             shown: 0,
             reply_start: true,
+            after_copy: false,
             opener: None,
             opener_acknowledges: false,
             kept: String::new(),
@@ -211,10 +215,12 @@ impl Hygiene {
     }
 
     fn cut(&mut self, kind: CutKind, text: &str) {
-        self.cuts.push(Cut {
+        let cut = Cut {
             kind,
             text: text.to_string(),
-        });
+        };
+        self.after_copy = self.is_copied_statement(&cut);
+        self.cuts.push(cut);
     }
 
     /// Judges a whole sentence, of which `shown` bytes are on screen
@@ -372,6 +378,7 @@ impl Hygiene {
         } else {
             self.release_opener(step);
             self.reply_start = false;
+            self.after_copy = false;
         }
         // Lines whose sentences were dropped leave their breaks behind: at
         // most one blank line in a row.

@@ -13,7 +13,7 @@ use std::ops::Range;
 
 use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
 use super::voices::{EARLIER, RUNTIME};
-use super::{CutKind, Hygiene};
+use super::{Cut, CutKind, Hygiene};
 use crate::engine::markers::Marker;
 
 /// Where in a reply a rule applies.
@@ -139,9 +139,6 @@ pub(crate) static RULES: &[Rule] = &[
         |_, s| labels::opens_runtime_note(s).then(|| whole(s)),
     )
     .twin(|_, t| labels::could_open_runtime_note(t)),
-    rule("a letter's greeting", CutKind::Salutation, Place::ReplyStart, Does::Drop, |_, s| {
-        labels::is_salutation(s).then(|| whole(s))
-    }),
     rule(
         "a line spoken as another",
         CutKind::SpeaksAsOther,
@@ -150,6 +147,14 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| label_at_start(s, &h.voices.others).map(|_| 0..s.len()),
     )
     .twin(|h, t| could_be_label(t, &h.voices.others)),
+    rule(
+        "a line of another, its colon lost",
+        CutKind::SpeaksAsOther,
+        Place::OwnLine,
+        Does::Stop,
+        |h, s| labels::bare_label_at_start(s, &h.voices.others).map(|_| 0..s.len()),
+    )
+    .twin(|h, t| labels::could_be_bare_label(t, &h.voices.others)),
     rule(
         "its own label",
         CutKind::OwnLabel,
@@ -215,6 +220,10 @@ pub(crate) static RULES: &[Rule] = &[
         },
     )
     .taking_opener(),
+    // After the strips above: a greeting behind its own label is a greeting.
+    rule("a letter's greeting", CutKind::Salutation, Place::ReplyStart, Does::Drop, |_, s| {
+        labels::is_salutation(s).then(|| whole(s))
+    }),
     rule(
         "calling itself by name first",
         CutKind::SelfQuote,
@@ -254,16 +263,16 @@ pub(crate) static RULES: &[Rule] = &[
         (h.copy_source(s) == Some(EARLIER)).then_some(0..s.len())
     })
     .on_tail(),
-    // What is left of a reply whose opening was copied must not begin in
-    // the middle of the copied thought.
+    // What is left of a reply must not go on in the middle of a copied
+    // thought: not at its start once one was cut, nor right after one.
     rule(
         "leaning on a copied sentence cut before it",
         CutKind::Echo,
-        Place::ReplyStart,
+        Place::Sentence,
         Does::Drop,
-        |h, s| (h.echoed() && labels::leans_back(s)).then_some(0..s.len()),
+        |h, s| (h.leans_on_a_cut() && labels::leans_back(s)).then_some(0..s.len()),
     )
-    .twin(|h, t| h.echoed() && labels::could_lean_back(t)),
+    .twin(|h, t| h.leans_on_a_cut() && labels::could_lean_back(t)),
     rule("its own sentence again", CutKind::Loop, Place::Sentence, Does::Stop, |h, s| {
         (h.copy_source(s) == Some(0)).then_some(0..s.len())
     })
@@ -306,11 +315,19 @@ impl Hygiene {
     /// before, not a short stock line ("I agree with Kofi.") or a question
     /// put again, which nothing after it leans on.
     fn echoed(&self) -> bool {
-        self.cuts.iter().any(|c| {
-            c.kind == CutKind::Echo
-                && self.voices.tokens(&c.text).len() >= self.voices.gram + 2
-                && !c.text.trim_end().ends_with(['?', '？'])
-        })
+        self.cuts.iter().any(|c| self.is_copied_statement(c))
+    }
+
+    pub(super) fn is_copied_statement(&self, c: &Cut) -> bool {
+        c.kind == CutKind::Echo
+            && self.voices.tokens(&c.text).len() >= self.voices.gram + 2
+            && !c.text.trim_end().ends_with(['?', '？'])
+    }
+
+    /// What comes next could lean on a copied statement that was cut: at
+    /// the reply's start once one was, or anywhere right after one.
+    fn leans_on_a_cut(&self) -> bool {
+        (self.reply_start && self.echoed()) || self.after_copy
     }
 
     /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0

@@ -34,6 +34,7 @@ fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String
 
 /// What the fixtures' room said before (`cases.toml`'s header).
 const EARLIER: &str = "We should ship the smallest thing that could work and measure it in production.";
+const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";
 
 /// A row of `tests/fixtures/hygiene/cases.toml`.
 #[derive(serde::Deserialize)]
@@ -69,7 +70,8 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
         false,
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
-    .earlier(EARLIER);
+    .earlier(EARLIER)
+    .earlier(EARLIER_ZH);
     let mut failed = Vec::new();
     for c in &cases.case {
         for n in [1, 3, 100] {
