@@ -44,10 +44,13 @@ pub enum Flaw {
     /// A reply any persona could have written: nothing in it draws on the
     /// speaker's own role, principles, capabilities or style (`Judge::blurred`).
     PersonaBlur,
+    /// Headings or list numbers with nothing under them ("### 1.\n\n### 2."):
+    /// the shape of an answer, its words gone.
+    Skeleton,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 15] = [
+    pub const ALL: [Flaw; 16] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -63,6 +66,7 @@ impl Flaw {
         Flaw::SelfNarration,
         Flaw::BareStance,
         Flaw::PersonaBlur,
+        Flaw::Skeleton,
     ];
 
     /// The classes reply hygiene removes; the others are what a
@@ -86,6 +90,7 @@ impl Flaw {
             Flaw::SelfNarration => "narrates itself (third person, by its job)",
             Flaw::BareStance => "agrees without object",
             Flaw::PersonaBlur => "persona blur (any persona could say it)",
+            Flaw::Skeleton => "empty headings or list numbers",
         }
     }
 }
@@ -195,6 +200,17 @@ pub fn content_terms(text: &str, common: &HashSet<String>) -> HashSet<String> {
     flush(&mut run, &mut out);
     out.retain(|t| !common.contains(t));
     out
+}
+
+/// A line of Markdown with no word in it: a heading's hashes or a list's
+/// number or bullet alone (`### 2.`, `1.`, `•`).
+pub fn is_bare_heading(line: &str) -> bool {
+    let t = line.trim();
+    let marked = t.starts_with('#') || t.chars().next().is_some_and(|c| c.is_ascii_digit()) || t.starts_with(['-', '•', '*']);
+    marked
+        && !t.is_empty()
+        && t.chars().all(|c| matches!(c, '#' | '*' | '_' | '-' | '•' | '.' | ')' | '、' | ' ') || c.is_ascii_digit())
+        && t.chars().any(|c| matches!(c, '#' | '.' | ')' | '、' | '•') || c.is_ascii_digit())
 }
 
 /// "shipping", "ships", "shipped" → "shipp"/"ship": enough for overlap.
@@ -492,8 +508,20 @@ impl Judge {
             .flat_map(|s| grams(&tokens(&s.text), n))
             .collect();
         let sents: Vec<Vec<String>> = sentences(reply).iter().map(|s| tokens(s)).collect();
-        if sents.iter().any(|s| long_enough(s) && coverage(s, &earlier, n) >= 0.8) || (words >= 20 && coverage(&toks, &earlier, n) >= 0.5) {
+        // The facilitator's own message handed back, as the whole reply.
+        let facilitator: HashSet<Vec<String>> = before
+            .iter()
+            .filter(|s| s.by.is_none())
+            .flat_map(|s| grams(&tokens(&s.text), n))
+            .collect();
+        if sents.iter().any(|s| long_enough(s) && coverage(s, &earlier, n) >= 0.8)
+            || (words >= 20 && coverage(&toks, &earlier, n) >= 0.5)
+            || (long_enough(&toks) && coverage(&toks, &facilitator, n) >= 0.8)
+        {
             flaws.push(Flaw::Echo);
+        }
+        if reply.lines().any(is_bare_heading) {
+            flaws.push(Flaw::Skeleton);
         }
         // Loop: a sentence said twice in the reply.
         let mut own: HashSet<Vec<String>> = HashSet::new();

@@ -84,6 +84,10 @@ fn each_flaw_is_found() {
     assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
     assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
+    // Headings whose words were all cut (1.5B, v13-lens, Chinese); a rule
+    // line and a numbered point are not.
+    assert!(flaws("analyst", "We can combine them:\n\n### 1. \n\n### 2. \n\n### 3.").contains(&Flaw::Skeleton));
+    assert!(!flaws("analyst", "Two options:\n\n1. Ship the pilot first.\n---\n2. Wait a quarter.").contains(&Flaw::Skeleton));
     // Lines of others with their colons lost (1.5B, v13-vocative).
     assert!(flaws("analyst", "We should add a review.\nPriya Excellent points!").contains(&Flaw::SpeaksAsOther));
     assert!(flaws("analyst", "**Kofi** Great idea, Tomás.").contains(&Flaw::SpeaksAsOther));
