@@ -217,7 +217,7 @@ async fn a_reply_of_headings_only_is_asked_again_then_passes() {
     let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { .. })).count();
     let asked_again = events
         .iter()
-        .filter(|e| matches!(e, Event::AgentRetrying { cause, .. } if cause.contains("headings_only")))
+        .filter(|e| matches!(e, Event::AgentRetrying { cause, .. } if cause.contains("empty_heading")))
         .count();
     assert!(passed >= 2, "every speaker passes: {passed}");
     assert_eq!(asked_again, passed, "each asked once more first");

@@ -33,11 +33,14 @@ pub(crate) enum CutKind {
     /// A reply that only thanked or agreed (`Thank you, Maya.`, `同意。`):
     /// no turn of its own, asked again.
     Stub,
+    /// A heading or a list's number with nothing under it once what it
+    /// headed was cut (`### 2.` before the next heading): dropped.
+    EmptyHeading,
 }
 
 impl CutKind {
     #[cfg(test)]
-    pub(crate) const ALL: [CutKind; 13] = [
+    pub(crate) const ALL: [CutKind; 14] = [
         CutKind::SpeaksAsOther,
         CutKind::OwnLabel,
         CutKind::SelfQuote,
@@ -51,6 +54,7 @@ impl CutKind {
         CutKind::OutOfCharacter,
         CutKind::MarkerFragment,
         CutKind::Stub,
+        CutKind::EmptyHeading,
     ];
 
     pub(crate) fn code(self) -> &'static str {
@@ -68,6 +72,7 @@ impl CutKind {
             CutKind::OutOfCharacter => "out_of_character",
             CutKind::MarkerFragment => "marker_fragment",
             CutKind::Stub => "stub",
+            CutKind::EmptyHeading => "empty_heading",
         }
     }
 }

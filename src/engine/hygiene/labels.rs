@@ -108,6 +108,20 @@ pub(super) fn could_be_bare_label(t: &str, names: &[String]) -> bool {
         })
 }
 
+/// A line that only heads what follows: a Markdown heading (`### 2.`,
+/// `## Risks`), or a list's number or bullet alone (`1.`, `- **`).
+pub(super) fn is_heading(line: &str) -> bool {
+    let t = line.trim();
+    let bare = t.trim_matches(['*', '_', ' ']);
+    let numbered = bare
+        .strip_suffix(['.', ')', '、'])
+        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    let hashes = t.len() - t.trim_start_matches('#').len();
+    (1..=6).contains(&hashes) && t[hashes..].starts_with(' ')
+        || numbered
+        || matches!(bare, "-" | "•")
+}
+
 /// `s` without its leading label of `name`, if it has one.
 pub(super) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     let t = undecorated(s);

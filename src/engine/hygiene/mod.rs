@@ -35,7 +35,7 @@ mod voices;
 use labels::capitalise_first;
 use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, token_starts, TAIL_BYTES};
-use voices::{EARLIER, RUNTIME};
+use voices::{EARLIER, HOST, RUNTIME};
 
 /// What one piece of a reply gives.
 #[derive(Debug, Default, PartialEq)]
@@ -65,6 +65,9 @@ pub(crate) struct Hygiene {
     /// The held opening thanks, agrees or announces what follows: alone,
     /// it is a stub.
     opener_acknowledges: bool,
+    /// A heading, unshown until a word under it is kept: what it headed
+    /// may all be cut (`rules.rs`, `Does::HoldHeading`).
+    heading: Option<String>,
     kept: String,
     /// Runs of words of the kept sentences (the loop guard), and the short
     /// ones whole.
@@ -101,6 +104,7 @@ impl Hygiene {
             after_copy: false,
             opener: None,
             opener_acknowledges: false,
+            heading: None,
             kept: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
@@ -153,6 +157,7 @@ impl Hygiene {
             let upto = self.cur[..upto].trim_end().len().max(self.shown);
             if upto > self.shown {
                 self.release_opener(&mut step);
+                self.release_heading(&mut step);
             }
             step.show.push_str(&self.cur[self.shown..upto]);
             self.kept.push_str(&self.cur[self.shown..upto]);
@@ -170,6 +175,7 @@ impl Hygiene {
         // nothing dropped after it is the speaker's own.
         self.drop_stub_opener();
         self.release_opener(&mut step);
+        self.drop_heading();
         step.show
     }
 
@@ -244,6 +250,11 @@ impl Hygiene {
             match rule.does {
                 Does::Hold => {
                     self.hold_opener(&s);
+                    return;
+                }
+                Does::HoldHeading => {
+                    self.drop_heading();
+                    self.heading = Some(s);
                     return;
                 }
                 Does::Stop => {
@@ -369,6 +380,11 @@ impl Hygiene {
             return;
         }
         if text.trim().is_empty() {
+            // A line break after a held heading waits with it.
+            if let Some(heading) = self.heading.as_mut() {
+                heading.push_str(text);
+                return;
+            }
             // A line break after a held opening waits with it.
             if let Some(opener) = self.opener.as_mut() {
                 let breaks = opener.len() - opener.trim_end_matches('\n').len();
@@ -377,6 +393,7 @@ impl Hygiene {
             }
         } else {
             self.release_opener(step);
+            self.release_heading(step);
             self.reply_start = false;
             self.after_copy = false;
         }
@@ -438,6 +455,33 @@ impl Hygiene {
         } else {
             EARLIER
         })
+    }
+
+    /// The held heading has a word under it: shown, ahead of `step`'s text.
+    fn release_heading(&mut self, step: &mut Step) {
+        if let Some(heading) = self.heading.take() {
+            let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
+            let heading = if breaks >= 2 { heading.trim_start_matches('\n').to_string() } else { heading };
+            step.show.push_str(&heading);
+            self.kept.push_str(&heading);
+        }
+    }
+
+    /// The held heading had nothing under it: it goes.
+    fn drop_heading(&mut self) {
+        if let Some(heading) = self.heading.take() {
+            self.cut(CutKind::EmptyHeading, heading.trim());
+        }
+    }
+
+    /// Whether every run of words of `toks` (a whole sentence, not a short
+    /// one) is the facilitator's: their message, handed back.
+    fn the_facilitators(&self, toks: &[u64]) -> bool {
+        let gram = self.voices.gram;
+        !is_short(toks.len(), gram)
+            && toks
+                .windows(gram)
+                .all(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & HOST != 0))
     }
 
     /// Whether a run of words said before (earlier turns, the runtime's

@@ -40,6 +40,9 @@ pub(crate) enum Does {
     /// Nothing is cut yet: the sentence waits, unshown, for the next one to
     /// show what it opened (`opening.rs`).
     Hold,
+    /// Nothing is cut yet: the heading waits, unshown, for a word under
+    /// it; another heading or the reply's end first, and it goes.
+    HoldHeading,
 }
 
 /// One reply rule.
@@ -308,6 +311,14 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Hold,
         |h, s| h.opens_with(s).then(|| whole(s)),
     ),
+    // Last: a heading no other rule cut waits for what it heads.
+    rule(
+        "a heading with nothing under it",
+        CutKind::EmptyHeading,
+        Place::OwnLine,
+        Does::HoldHeading,
+        |_, s| labels::is_heading(s).then(|| whole(s)),
+    ),
 ];
 
 impl Hygiene {
@@ -342,7 +353,14 @@ impl Hygiene {
             .iter()
             .find_map(|m| Marker::new(m).find(line).filter(|at| at.start == 0));
         match signal {
-            Some(at) => self.copied(&self.voices.tokens(&line[at.end..])).filter(|&src| src == RUNTIME),
+            // A question of its own may reuse the room's words (its own
+            // question asked again is the reading's to hold); the
+            // facilitator's message handed back whole is an echo.
+            Some(at) => {
+                let toks = self.voices.tokens(&line[at.end..]);
+                self.copied(&toks)
+                    .filter(|&src| src == RUNTIME || src == EARLIER && self.the_facilitators(&toks))
+            }
             None => self.copied(&self.voices.tokens(s)),
         }
     }
@@ -368,6 +386,7 @@ mod tests {
             Does::Stop => "ends the reply",
             Does::Strip { .. } => "strips the part",
             Does::Hold => "holds it back",
+            Does::HoldHeading => "holds it back until a word under it",
         }
     }
 

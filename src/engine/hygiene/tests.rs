@@ -249,6 +249,29 @@ fn a_marker_line_reciting_the_runtime_is_cut() {
 }
 
 #[test]
+fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
+    // The 1.5B wrote "!?@human How do we onboard new engineers so they ship
+    // in their first week?", the facilitator's own topic, as its whole turn
+    // (voice bench v13-lens, twice); a question of its own reusing the
+    // facilitator's words stays.
+    let topic = "How do we onboard new engineers so they ship in their first week?";
+    let mut v = voices().facilitator(topic);
+    v.markers = vec!["!?@human".into()];
+    let mut h = Hygiene::new(&v, None);
+    let shown = h.push(&format!("!?@human {topic}\n")).show + &h.finish(false);
+    assert_eq!(shown.trim(), "");
+    assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
+    // Another's sentence asked back is the reading's to judge, not an echo.
+    let mut h = Hygiene::new(&v, None);
+    let again = format!("!?@human {EARLIER}\n");
+    assert_eq!(h.push(&again).show + &h.finish(false), again);
+    let own = "!?@human How do we onboard new engineers who work remotely, in their first week?\n";
+    let mut h = Hygiene::new(&v, None);
+    let shown = h.push(own).show + &h.finish(false);
+    assert_eq!(shown, own);
+}
+
+#[test]
 fn runtime_text_cuts_the_reply() {
     let (shown, _, cuts, stopped) = run(
         "Research first. Reply now as Maya only: your own words, no name label.",

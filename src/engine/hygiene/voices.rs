@@ -10,6 +10,8 @@ use crate::text::is_cjk;
 /// Where a run of words came from.
 pub(super) const RUNTIME: u8 = 1;
 pub(super) const EARLIER: u8 = 2;
+/// Said by the facilitator (and so said before, `EARLIER` too).
+pub(super) const HOST: u8 = 4;
 
 /// What one reply must not do, built for each call from what its prompt held.
 #[derive(Debug, Clone, Default)]
@@ -109,12 +111,20 @@ impl Voices {
         self
     }
 
+    /// A message of the facilitator's: said before, and a question handed
+    /// back word for word after the ask marker is no question of the
+    /// speaker's own (`rules.rs`, `copy_source`).
+    pub(crate) fn facilitator(mut self, text: &str) -> Voices {
+        self.index(text, EARLIER | HOST);
+        self
+    }
+
     fn index(&mut self, text: &str, source: u8) {
         let toks = self.tokens(text);
         for w in toks.windows(self.gram) {
             *self.grams.entry(gram_hash(w)).or_default() |= source;
         }
-        if source == EARLIER {
+        if source & EARLIER != 0 {
             let mut rest = text;
             while !rest.is_empty() {
                 let end = sentence_end(rest).unwrap_or(rest.len());

@@ -76,7 +76,11 @@ impl Party {
         // And farewells: the next one must not say the same goodbye.
         let said = |t: &&crate::session::Turn| matches!(t.kind, TurnKind::Agent | TurnKind::Facilitator | TurnKind::Farewell);
         for t in turns.iter().rev().filter(said).take(ECHO_LOOKBACK) {
-            v = v.earlier(&t.text);
+            v = if t.kind == TurnKind::Facilitator {
+                v.facilitator(&t.text)
+            } else {
+                v.earlier(&t.text)
+            };
         }
         v
     }
