@@ -68,12 +68,19 @@ impl Marker {
 
     /// `find` in text that follows `prev`, the character before it (None:
     /// nothing is before it).
+    /// A marker opening its line takes a comma after it too (`!?@human,
+    /// thank you…`): the line must not open with one.
     fn find_after(&self, prev: Option<char>, text: &str) -> Option<Range<usize>> {
         let at = self.find_spelling(prev, text)?;
+        let before = &text[..at.start];
+        let line_start = match before.rfind('\n') {
+            Some(n) => before[n + 1..].trim().is_empty(),
+            None => before.trim().is_empty() && prev.is_none_or(|c| c == '\n'),
+        };
         let colon = text[at.end..]
             .chars()
             .next()
-            .filter(|c| matches!(c, ':' | '：'))
+            .filter(|c| matches!(c, ':' | '：') || line_start && matches!(c, ',' | '，'))
             .map_or(0, char::len_utf8);
         Some(at.start..at.end + colon)
     }
@@ -256,7 +263,7 @@ impl MarkerFilter {
     fn take_markers(&mut self, last: bool) {
         for (i, m) in self.markers.iter().enumerate() {
             while let Some(at) = m.find_after(self.prev, &self.pending) {
-                let open = at.end == self.pending.len() && !self.pending[..at.end].ends_with([':', '：']);
+                let open = at.end == self.pending.len() && !self.pending[..at.end].ends_with([':', '：', ',', '，']);
                 if open && !last {
                     break;
                 }
@@ -359,6 +366,10 @@ mod tests {
             ("Next step?!?@human", "Next step"),
             ("!?@human Which shop first?", " Which shop first?"),
             ("!?@human: Amara, which shop?", " Amara, which shop?"),
+            // Opening its line, the marker takes a comma after it too (v14-byname).
+            ("!?@human, thank you. Which shop?", " thank you. Which shop?"),
+            ("Done.\n!?@human, which shop?", "Done.\n which shop?"),
+            ("Yes!@human, I think so.", "Yes, I think so."),
         ] {
             for cut in 0..=reply.len() {
                 let mut f = MarkerFilter::new(vec!["<!-- END -->".into(), "!?@human".into()]);
