@@ -84,7 +84,8 @@ fn args() -> Args {
             "--workflow" => a.workflow = v().into(),
             "--rescore" => a.rescore = Some(v().into()),
             "--bench" => {}
-            "--" => a.extra = it.by_ref().collect(),
+            // Cargo adds `--bench` after everything given: not the party's.
+            "--" => a.extra = it.by_ref().filter(|x| x != "--bench").collect(),
             other => panic!("unknown option {other}"),
         }
     }

@@ -109,9 +109,13 @@ pub(super) fn could_be_bare_label(t: &str, names: &[String]) -> bool {
 }
 
 /// A line that only heads what follows: a Markdown heading (`### 2.`,
-/// `## Risks`), or a list's number or bullet alone (`1.`, `- **`).
+/// `## Risks`), a list's number or bullet alone (`1.`, `- **`), or a line
+/// ending in a colon that announces it ("Here's my recommendation:").
 pub(super) fn is_heading(line: &str) -> bool {
     let t = line.trim();
+    if t.trim_end_matches(['*', '_']).ends_with([':', '：']) {
+        return true;
+    }
     let bare = t.trim_matches(['*', '_', ' ']);
     let numbered = bare
         .strip_suffix(['.', ')', '、'])
