@@ -282,7 +282,11 @@ impl PromptEnv<'_> {
             None => self.workflow.render(
                 "speaks_first",
                 self.lang,
-                &[("user_name", self.user_name), ("name", a.name.as_str())],
+                &[
+                    ("user_name", self.user_name),
+                    ("name", a.name.as_str()),
+                    ("title", a.title.as_str()),
+                ],
             ),
             Some(last) => self.workflow.render(
                 "spoke_before",
@@ -291,6 +295,7 @@ impl PromptEnv<'_> {
                     ("names", earlier.join(", ").as_str()),
                     ("name", a.name.as_str()),
                     ("last", last.as_str()),
+                    ("title", a.title.as_str()),
                 ],
             ),
         };
