@@ -151,14 +151,7 @@ fn play(a: &Args, s: &Scenario, base_url: &str, log: &Path) {
         .current_dir(work.path())
         .env("OPENAI_API_KEY", "local")
         .env("OPENAI_BASE_URL", base_url)
-        .args([
-            "--headless",
-            "--events",
-            "json",
-            "--max-rounds",
-            "20",
-            "--no-memory",
-        ])
+        .args(["--headless", "--events", "json", "--max-rounds", "20", "--no-memory"])
         .args(["--lang", if chinese { "zh" } else { "en" }])
         .args(["--user-name", if chinese { "小林" } else { "Sam" }])
         .arg("--config")

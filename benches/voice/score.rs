@@ -209,7 +209,8 @@ pub fn is_bare_heading(line: &str) -> bool {
     let marked = t.starts_with('#') || t.chars().next().is_some_and(|c| c.is_ascii_digit()) || t.starts_with(['-', '•', '*']);
     marked
         && !t.is_empty()
-        && t.chars().all(|c| matches!(c, '#' | '*' | '_' | '-' | '•' | '.' | ')' | '、' | ' ') || c.is_ascii_digit())
+        && t.chars()
+            .all(|c| matches!(c, '#' | '*' | '_' | '-' | '•' | '.' | ')' | '、' | ' ') || c.is_ascii_digit())
         && t.chars().any(|c| matches!(c, '#' | '.' | ')' | '、' | '•') || c.is_ascii_digit())
 }
 
@@ -404,8 +405,7 @@ impl Judge {
     /// idea."); "Tomás and I", "Tomás, you", "Tomás I agree" are speech.
     fn bare_label_re(&self, name: &str) -> Regex {
         let n = either_form(name);
-        Regex::new(&format!(r"(?im)^[\s>*#_\-•]*\**{n}\**[ ](?-i:\p{{Lu}})\p{{L}}"))
-            .expect("label pattern is valid")
+        Regex::new(&format!(r"(?im)^[\s>*#_\-•]*\**{n}\**[ ](?-i:\p{{Lu}})\p{{L}}")).expect("label pattern is valid")
     }
 
     /// Judges `reply` by `speaker` (an agent id) after `before`.

@@ -91,7 +91,12 @@ fn each_flaw_is_found() {
     // Lines of others with their colons lost (1.5B, v13-vocative).
     assert!(flaws("analyst", "We should add a review.\nPriya Excellent points!").contains(&Flaw::SpeaksAsOther));
     assert!(flaws("analyst", "**Kofi** Great idea, Tomás.").contains(&Flaw::SpeaksAsOther));
-    for speech in ["Kofi and I agree on reviews.", "Kofi, you are right.", "Kofi I agree with.", "Kofi's plan works."] {
+    for speech in [
+        "Kofi and I agree on reviews.",
+        "Kofi, you are right.",
+        "Kofi I agree with.",
+        "Kofi's plan works.",
+    ] {
         assert!(!flaws("analyst", speech).contains(&Flaw::SpeaksAsOther), "{speech}");
     }
     // The ask marker with the facilitator's name for its mention (1.5B, v12-lens).

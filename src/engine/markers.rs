@@ -94,15 +94,23 @@ impl Marker {
             let mangled = || self.word.as_deref().and_then(|w| mangled(w, prev, text));
             return exact.or_else(mangled);
         };
-        let own = self.core_at(core, |at| {
-            let word_ends = !text[at + core.len()..].starts_with(char::is_alphanumeric);
-            marks_before(&text[..at]) > 0 || self.mention_starts(prev, &text[..at]) && word_ends
-        }, text);
+        let own = self.core_at(
+            core,
+            |at| {
+                let word_ends = !text[at + core.len()..].starts_with(char::is_alphanumeric);
+                marks_before(&text[..at]) > 0 || self.mention_starts(prev, &text[..at]) && word_ends
+            },
+            text,
+        );
         let aliases = self.aliases.iter().filter_map(|a| {
-            self.core_at(a, |at| {
-                let word_ends = !text[at + a.len()..].starts_with(char::is_alphanumeric);
-                marks_before(&text[..at]) > 0 && word_ends
-            }, text)
+            self.core_at(
+                a,
+                |at| {
+                    let word_ends = !text[at + a.len()..].starts_with(char::is_alphanumeric);
+                    marks_before(&text[..at]) > 0 && word_ends
+                },
+                text,
+            )
         });
         own.into_iter().chain(aliases).min_by_key(|r| r.start)
     }

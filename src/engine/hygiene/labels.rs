@@ -121,9 +121,7 @@ pub(super) fn is_heading(line: &str) -> bool {
         .strip_suffix(['.', ')', '、'])
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
     let hashes = t.len() - t.trim_start_matches('#').len();
-    (1..=6).contains(&hashes) && t[hashes..].starts_with(' ')
-        || numbered
-        || matches!(bare, "-" | "•")
+    (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') || numbered || matches!(bare, "-" | "•")
 }
 
 /// `s` without its leading label of `name`, if it has one.

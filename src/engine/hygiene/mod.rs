@@ -461,7 +461,11 @@ impl Hygiene {
     fn release_heading(&mut self, step: &mut Step) {
         if let Some(heading) = self.heading.take() {
             let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
-            let heading = if breaks >= 2 { heading.trim_start_matches('\n').to_string() } else { heading };
+            let heading = if breaks >= 2 {
+                heading.trim_start_matches('\n').to_string()
+            } else {
+                heading
+            };
             step.show.push_str(&heading);
             self.kept.push_str(&heading);
         }

@@ -330,9 +330,7 @@ impl Hygiene {
     }
 
     pub(super) fn is_copied_statement(&self, c: &Cut) -> bool {
-        c.kind == CutKind::Echo
-            && self.voices.tokens(&c.text).len() >= self.voices.gram + 2
-            && !c.text.trim_end().ends_with(['?', '？'])
+        c.kind == CutKind::Echo && self.voices.tokens(&c.text).len() >= self.voices.gram + 2 && !c.text.trim_end().ends_with(['?', '？'])
     }
 
     /// What comes next could lean on a copied statement that was cut: at
