@@ -53,7 +53,7 @@ impl Marker {
     /// The marker is also `mention` after its marks (`!@Sam` for
     /// `!?@human`); a marker without marks takes none.
     pub(crate) fn or_after_marks(mut self, mention: &str) -> Marker {
-        if self.core.is_some() && !mention.trim().is_empty() {
+        if self.core.is_some() && !mention.trim_start_matches('@').trim().is_empty() {
             self.aliases.push(mention.to_string());
         }
         self
@@ -61,7 +61,8 @@ impl Marker {
 
     /// Where the marker is first written in `text`, in any of its spellings,
     /// with a colon right after it: written as a label (`!?@human: Amara, …`),
-    /// the colon is no word of the reply either.
+    /// the colon is no word of the reply either (nor a comma after one that
+    /// opens its line, `find_after`).
     pub(crate) fn find(&self, text: &str) -> Option<Range<usize>> {
         self.find_after(None, text)
     }
@@ -69,7 +70,7 @@ impl Marker {
     /// `find` in text that follows `prev`, the character before it (None:
     /// nothing is before it).
     /// A marker opening its line takes a comma after it too (`!?@human,
-    /// thank you…`): the line must not open with one.
+    /// thank you…`): left behind, the comma would open the line.
     fn find_after(&self, prev: Option<char>, text: &str) -> Option<Range<usize>> {
         let at = self.find_spelling(prev, text)?;
         let before = &text[..at.start];
@@ -243,7 +244,7 @@ impl MarkerFilter {
     pub fn push(&mut self, piece: &str) -> String {
         self.pending.push_str(piece);
         self.take_markers(false);
-        // A marker at the very end may still take a colon; anything else
+        // A marker at the very end may still take a colon or a comma; anything else
         // there may still become a marker.
         let hold = self
             .markers
@@ -267,7 +268,7 @@ impl MarkerFilter {
     }
 
     /// Takes the markers out of the pending text; until the `last` piece is
-    /// in, not one that ends it without a colon (one may follow).
+    /// in, not one that ends it without a colon or a comma (one may follow).
     fn take_markers(&mut self, last: bool) {
         for (i, m) in self.markers.iter().enumerate() {
             while let Some(at) = m.find_after(self.prev, &self.pending) {

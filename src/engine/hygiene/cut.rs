@@ -33,8 +33,9 @@ pub(crate) enum CutKind {
     /// A reply that only thanked or agreed (`Thank you, Maya.`, `同意。`):
     /// no turn of its own, asked again.
     Stub,
-    /// A heading or a list's number with nothing under it once what it
-    /// headed was cut (`### 2.` before the next heading): dropped.
+    /// A heading, a list's number or a line ending in a colon with nothing
+    /// under it once what it headed was cut (`### 2.` before the next
+    /// heading, "Here's my recommendation:" at the end): dropped.
     EmptyHeading,
 }
 

@@ -6,8 +6,9 @@ use crate::text::is_cjk;
 
 /// Markdown and list decoration, and an icon, before a label.
 fn undecorated(s: &str) -> &str {
-    let s =
-        s.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '(' | '（' | ')' | '）'));
+    let s = s.trim_start_matches(|c: char| {
+        c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '【' | '(' | '（' | ')' | '）')
+    });
     // An icon: symbols and their variation selectors, then spaces.
     let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
     if rest.len() != s.len() {
@@ -24,7 +25,8 @@ fn starts_with_ci(s: &str, prefix: &str) -> bool {
 
 /// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon.
 /// Returns the length through the colon, or None; `partial` accepts a label
-/// not finished yet.
+/// not finished yet. A name closed by a bracket right after it (`【Maya】`,
+/// `[Maya]`) is a label without a colon too.
 fn label_tail(rest: &str, partial: bool) -> Option<usize> {
     let mut i = 0;
     let b: Vec<char> = rest.chars().collect();
@@ -33,7 +35,8 @@ fn label_tail(rest: &str, partial: bool) -> Option<usize> {
         *bytes += b[*i].len_utf8();
         *i += 1;
     };
-    while i < b.len() && matches!(b[i], '*' | '_' | ']' | ' ') {
+    let closed = b.first().is_some_and(|c| matches!(c, ']' | '】'));
+    while i < b.len() && matches!(b[i], '*' | '_' | ']' | '】' | ' ') {
         step(&mut i, &mut bytes);
     }
     if i < b.len() && matches!(b[i], '(' | '（') {
@@ -53,9 +56,12 @@ fn label_tail(rest: &str, partial: bool) -> Option<usize> {
         step(&mut i, &mut bytes);
     }
     if i >= b.len() {
-        return partial.then_some(bytes);
+        return (partial || closed).then_some(bytes);
     }
-    matches!(b[i], ':' | '：').then(|| bytes + b[i].len_utf8())
+    if matches!(b[i], ':' | '：') {
+        return Some(bytes + b[i].len_utf8());
+    }
+    closed.then_some(bytes)
 }
 
 /// The name whose label (`Kofi:`, `**Kofi** (Developer):`, `🛠️ Kofi：`) starts `s`.
@@ -71,14 +77,13 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
 /// colon lost: the name, a space, then a capitalised word of two letters
 /// or more ("Tomás Excellent points!", "**Hiro** Great idea."). A name
 /// before a lower-case word, a comma, an apostrophe or "I" is speech
-/// ("Tomás and I", "Tomás, you", "Tomás's plan", "Tomás I agree").
-pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
+/// ("Tomás and I", "Tomás, you", "Tomás's plan", "Tomás I agree"). Names
+/// match as written, and not the `hosts`': a facilitator's name may be a
+/// word ("Will Kofi's plan scale?").
+pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String], hosts: &[String]) -> Option<&'n str> {
     let t = undecorated(s);
-    names.iter().find_map(|n| {
-        if !starts_with_ci(t, n) {
-            return None;
-        }
-        let mut rest = t[n.len()..].trim_start_matches(['*', '_']).chars();
+    names.iter().filter(|n| !hosts.contains(n)).find_map(|n| {
+        let mut rest = t.strip_prefix(n.as_str())?.trim_start_matches(['*', '_']).chars();
         let word = rest.next() == Some(' ') && rest.next().is_some_and(char::is_uppercase) && rest.next().is_some_and(char::is_alphabetic);
         word.then_some(n.as_str())
     })
@@ -87,19 +92,18 @@ pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'
 /// Whether an unfinished line may still become a bare label
 /// (`bare_label_at_start`): a name or its start, then at most a space and
 /// a capital.
-pub(super) fn could_be_bare_label(t: &str, names: &[String]) -> bool {
+pub(super) fn could_be_bare_label(t: &str, names: &[String], hosts: &[String]) -> bool {
     let t = undecorated(t);
     t.is_empty()
-        || bare_label_at_start(t, names).is_some()
-        || names.iter().any(|n| {
+        || bare_label_at_start(t, names, hosts).is_some()
+        || names.iter().filter(|n| !hosts.contains(n)).any(|n| {
             if t.len() < n.len() {
-                return n.to_lowercase().starts_with(&t.to_lowercase());
+                return n.starts_with(t);
             }
-            if !starts_with_ci(t, n) {
+            let Some(rest) = t.strip_prefix(n.as_str()) else {
                 return false;
-            }
-            let rest = t[n.len()..].trim_start_matches(['*', '_']);
-            let mut cs = rest.chars();
+            };
+            let mut cs = rest.trim_start_matches(['*', '_']).chars();
             match (cs.next(), cs.next(), cs.next()) {
                 (None, ..) | (Some(' '), None, _) => true,
                 (Some(' '), Some(c), None) => c.is_uppercase(),
@@ -113,15 +117,37 @@ pub(super) fn could_be_bare_label(t: &str, names: &[String]) -> bool {
 /// ending in a colon that announces it ("Here's my recommendation:").
 pub(super) fn is_heading(line: &str) -> bool {
     let t = line.trim();
+    // A long line ending in a colon says something itself (and would have
+    // streamed before its colon came).
     if t.trim_end_matches(['*', '_']).ends_with([':', '：']) {
-        return true;
+        return super::sentences::rough_words(t) <= 24;
     }
     let bare = t.trim_matches(['*', '_', ' ']);
     let numbered = bare
         .strip_suffix(['.', ')', '、'])
         .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
+    heading_level(t).is_some() || numbered || matches!(bare, "-" | "•")
+}
+
+/// The level of a Markdown heading line (`##` → 2), if it is one.
+fn heading_level(line: &str) -> Option<usize> {
+    let t = line.trim();
     let hashes = t.len() - t.trim_start_matches('#').len();
-    (1..=6).contains(&hashes) && t[hashes..].starts_with(' ') || numbered || matches!(bare, "-" | "•")
+    ((1..=6).contains(&hashes) && t[hashes..].starts_with(' ')).then_some(hashes)
+}
+
+/// Whether the held heading `held` heads `next` too, so both wait for a
+/// word under them (`## Plan` then `### Step 1`; `jobs:` then `build:`):
+/// not when it has no word itself (`### 1.`), nor when `next` is a
+/// Markdown heading of its level or above.
+pub(super) fn heads(held: &str, next: &str) -> bool {
+    let last = held.trim_end().rsplit('\n').next().unwrap_or("");
+    let worded = last.chars().any(|c| c.is_alphabetic());
+    let outranked = match (heading_level(last), heading_level(next)) {
+        (Some(a), Some(b)) => b <= a,
+        _ => false,
+    };
+    worded && !outranked
 }
 
 /// `s` without its leading label of `name`, if it has one.

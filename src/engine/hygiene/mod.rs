@@ -32,6 +32,7 @@ mod tests;
 mod verdict;
 mod voices;
 
+use crate::engine::markers::Marker;
 use labels::capitalise_first;
 use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, token_starts, TAIL_BYTES};
@@ -225,7 +226,9 @@ impl Hygiene {
             kind,
             text: text.to_string(),
         };
-        self.after_copy = self.is_copied_statement(&cut);
+        // Set by a copied statement (or a sentence leaning on one), cleared
+        // only by words kept: a strip or another drop between them leaves it.
+        self.after_copy |= self.is_copied_statement(&cut);
         self.cuts.push(cut);
     }
 
@@ -249,12 +252,13 @@ impl Hygiene {
             tracing::debug!(rule = rule.name, "a reply rule applies");
             match rule.does {
                 Does::Hold => {
+                    // A heading held before it is shown first, in its place.
+                    self.release_heading(step);
                     self.hold_opener(&s);
                     return;
                 }
                 Does::HoldHeading => {
-                    self.drop_heading();
-                    self.heading = Some(s);
+                    self.hold_heading(s);
                     return;
                 }
                 Does::Stop => {
@@ -346,14 +350,31 @@ impl Hygiene {
     }
 
     /// Whether `text` is one of the runtime's markers and nothing else.
-    fn is_marker_line(&self, text: &str) -> bool {
+    pub(super) fn is_marker_line(&self, text: &str) -> bool {
         // Compared without spaces ("<!--END-->" is the marker too), nothing
-        // allocated: every kept piece of a reply passes here.
+        // allocated: every kept piece of a reply passes here. Another
+        // spelling (`!@Sam:`) opens with marks, and only then is looked for.
         fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
             s.chars().filter(|c| !c.is_whitespace())
         }
         let t = text.trim();
-        !t.is_empty() && self.voices.markers.iter().any(|m| bare(m).eq(bare(t)))
+        !t.is_empty()
+            && (self.voices.markers.iter().any(|m| bare(m).eq(bare(t)))
+                || t.starts_with(['!', '?', '！', '？'])
+                    && self.markers().any(|m| m.find(t).is_some_and(|r| r.start == 0 && r.end == t.len())))
+    }
+
+    /// The markers as the marker filter knows them, aliases included.
+    pub(super) fn markers(&self) -> impl Iterator<Item = Marker> + '_ {
+        self.voices
+            .markers
+            .iter()
+            .map(|m| Marker::new(m).or_after_marks(&self.voices.ask_alias))
+    }
+
+    /// Inside a code block (an odd number of fences kept): no line is a heading.
+    pub(super) fn in_code(&self) -> bool {
+        self.kept.matches("```").count() % 2 == 1
     }
 
     /// What was kept but the marker lines: the reply's words.
@@ -375,6 +396,9 @@ impl Hygiene {
         // signal, no words: it passes on for the marker filter, and a held
         // opening still waits to be judged (alone, a stub).
         if self.is_marker_line(text) {
+            // What a held heading announced (the question after the ask
+            // marker) follows the marker: the heading stays above it.
+            self.release_heading(step);
             step.show.push_str(text);
             self.kept.push_str(text);
             return;
@@ -457,6 +481,19 @@ impl Hygiene {
         })
     }
 
+    /// Holds `heading`: under one held already when it is a lesser heading
+    /// (`### Step 1` under `## Plan`, `build:` under `jobs:`); else the one
+    /// held had nothing under it and goes.
+    fn hold_heading(&mut self, heading: String) {
+        match self.heading.as_mut() {
+            Some(held) if labels::heads(held, &heading) => held.push_str(&heading),
+            _ => {
+                self.drop_heading();
+                self.heading = Some(heading);
+            }
+        }
+    }
+
     /// The held heading has a word under it: shown, ahead of `step`'s text.
     fn release_heading(&mut self, step: &mut Step) {
         if let Some(heading) = self.heading.take() {
@@ -478,14 +515,20 @@ impl Hygiene {
         }
     }
 
-    /// Whether every run of words of `toks` (a whole sentence, not a short
-    /// one) is the facilitator's: their message, handed back.
+    /// Whether `toks` (a whole sentence, not a short one) is the
+    /// facilitator's: four runs of words in five theirs, their message
+    /// handed back (a name added to it changes one or two runs).
     fn the_facilitators(&self, toks: &[u64]) -> bool {
         let gram = self.voices.gram;
-        !is_short(toks.len(), gram)
-            && toks
-                .windows(gram)
-                .all(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & HOST != 0))
+        if is_short(toks.len(), gram) {
+            return false;
+        }
+        let runs = toks.len() + 1 - gram;
+        let theirs = toks
+            .windows(gram)
+            .filter(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & HOST != 0))
+            .count();
+        theirs * 5 >= runs * 4
     }
 
     /// Whether a run of words said before (earlier turns, the runtime's

@@ -14,7 +14,6 @@ use std::ops::Range;
 use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
 use super::voices::{EARLIER, RUNTIME};
 use super::{Cut, CutKind, Hygiene};
-use crate::engine::markers::Marker;
 
 /// Where in a reply a rule applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,7 +117,8 @@ impl Rule {
 /// The rules, in the order a sentence meets them: the first that drops,
 /// stops or holds ends its judgement (an echo the speaker may keep is
 /// counted and passed on); a strip passes the rest on. The held opening
-/// comes last, so a sentence held is one no other rule would cut.
+/// and the held heading come last, so a sentence held is one no other rule
+/// would cut.
 pub(crate) static RULES: &[Rule] = &[
     rule("a letter's signature", CutKind::Signature, Place::OwnLine, Does::Drop, |h, s| {
         labels::is_signature(s, &h.voices.own).then(|| whole(s))
@@ -155,9 +155,9 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::SpeaksAsOther,
         Place::OwnLine,
         Does::Stop,
-        |h, s| labels::bare_label_at_start(s, &h.voices.others).map(|_| 0..s.len()),
+        |h, s| labels::bare_label_at_start(s, &h.voices.others, &h.voices.hosts).map(|_| 0..s.len()),
     )
-    .twin(|h, t| labels::could_be_bare_label(t, &h.voices.others)),
+    .twin(|h, t| labels::could_be_bare_label(t, &h.voices.others, &h.voices.hosts)),
     rule(
         "its own label",
         CutKind::OwnLabel,
@@ -317,7 +317,7 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::EmptyHeading,
         Place::OwnLine,
         Does::HoldHeading,
-        |_, s| labels::is_heading(s).then(|| whole(s)),
+        |h, s| (!h.in_code() && !h.is_marker_line(s) && labels::is_heading(s)).then(|| whole(s)),
     ),
 ];
 
@@ -345,11 +345,7 @@ impl Hygiene {
     /// that recites the ask instruction is no question.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
         let line = s.trim_start();
-        let signal = self
-            .voices
-            .markers
-            .iter()
-            .find_map(|m| Marker::new(m).find(line).filter(|at| at.start == 0));
+        let signal = self.markers().find_map(|m| m.find(line).filter(|at| at.start == 0));
         match signal {
             // A question of its own may reuse the room's words (its own
             // question asked again is the reading's to hold); the

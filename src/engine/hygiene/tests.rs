@@ -272,6 +272,29 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
 }
 
 #[test]
+fn a_heading_or_the_marker_written_with_the_facilitators_name_keeps_the_question() {
+    let topic = "How do we onboard new engineers so they ship in their first week?";
+    let mut v = voices().facilitator(topic);
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    v.ask_alias = "@Sam".into();
+    let whole = |reply: &str| {
+        let mut h = Hygiene::new(&v, None);
+        h.push(reply).show + &h.finish(false)
+    };
+    // A held heading stays above the marker: the question follows it.
+    let asked = "We should cap the budget.\nMy question:\n!?@human\nWhat is the cap?\n";
+    assert_eq!(whole(asked), asked);
+    // The marker in its alias opens a question of its own: no echo.
+    let own = "!@Sam: How do we onboard new engineers who work remotely in their first week?\n";
+    assert_eq!(whole(own), own);
+    // Handed back whole in the alias, it is the echo it is with `!?@human`.
+    assert_eq!(whole(&format!("!@Sam: {topic}\n")).trim(), "");
+    // A marker line ending in a colon is no heading.
+    let last = "Which team pilots first?\n!@Sam:";
+    assert_eq!(whole(last), last);
+}
+
+#[test]
 fn runtime_text_cuts_the_reply() {
     let (shown, _, cuts, stopped) = run(
         "Research first. Reply now as Maya only: your own words, no name label.",

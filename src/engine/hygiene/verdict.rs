@@ -54,7 +54,8 @@ fn in_another_language(shown: &str, chinese: bool) -> bool {
 /// What cleaning left is a word or two ("Sure." of "Sure, Maya."): no
 /// turn either.
 fn is_remnant(shown: &str, cuts: &[Cut]) -> bool {
-    !cuts.is_empty() && super::sentences::rough_words(shown) < 3
+    // A heading with nothing under it took none of the reply's words.
+    cuts.iter().any(|c| c.kind != CutKind::EmptyHeading) && super::sentences::rough_words(shown) < 3
 }
 
 /// `### Settled\n### Open`, `Summary:\n\nOpen Question:`: the shape of
@@ -155,6 +156,8 @@ mod tests {
         assert_eq!(left("", &[cut(CutKind::Stub, "Thank you, Maya.")]), Left::Nothing(vec!["stub"]));
         // Short but whole, nothing cut: the speaker's own.
         assert_eq!(left("Ship it Friday.", &[]), Left::Speech);
+        // A heading with nothing under it took none of the reply's words.
+        assert_eq!(left("Ship it Friday.", &[cut(CutKind::EmptyHeading, "## Next")]), Left::Speech);
     }
 
     #[test]

@@ -33,8 +33,15 @@ pub(crate) struct Voices {
     /// wrong language (and the other way round).
     pub chinese: bool,
     /// The runtime's markers (end, ask): a line that opens with one is a
-    /// signal, kept whatever it echoes (the ask instruction's own words).
+    /// signal, kept whatever it echoes but the runtime's own words and the
+    /// facilitator's message handed back (`rules.rs`, `copy_source`).
     pub markers: Vec<String>,
+    /// The ask marker's alias after its marks (`@Sam`), as the marker
+    /// filter knows it (`Marker::or_after_marks`); empty: none.
+    pub ask_alias: String,
+    /// The facilitator's labels among `others` (its name, "Facilitator"):
+    /// a line of theirs is a label only with its colon.
+    pub hosts: Vec<String>,
     /// Keep sentences copied from earlier turns (counted all the same): for
     /// the moderator, who sums up where the room circles, and for written
     /// replies (the rehearsal), which asking again would not change.
@@ -74,6 +81,8 @@ impl Voices {
             gram: if chinese { 6 } else { 4 },
             chinese,
             markers: Vec::new(),
+            ask_alias: String::new(),
+            hosts: Vec::new(),
             keep_echoes: false,
             grams: HashMap::new(),
             short: HashSet::new(),
