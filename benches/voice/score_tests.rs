@@ -88,6 +88,9 @@ fn each_flaw_is_found() {
     // line and a numbered point are not.
     assert!(flaws("analyst", "We can combine them:\n\n### 1. \n\n### 2. \n\n### 3.").contains(&Flaw::Skeleton));
     assert!(!flaws("analyst", "Two options:\n\n1. Ship the pilot first.\n---\n2. Wait a quarter.").contains(&Flaw::Skeleton));
+    // Its own name or another's in brackets, no colon (judgement bench s6-final).
+    assert!(flaws("analyst", "【Maya】研究优先。").contains(&Flaw::SelfQuote));
+    assert!(flaws("analyst", "Research first.\n[Kofi] I agree.").contains(&Flaw::SpeaksAsOther));
     // Lines of others with their colons lost (1.5B, v13-vocative).
     assert!(flaws("analyst", "We should add a review.\nPriya Excellent points!").contains(&Flaw::SpeaksAsOther));
     assert!(flaws("analyst", "**Kofi** Great idea, Tomás.").contains(&Flaw::SpeaksAsOther));

@@ -1,0 +1,129 @@
+//! The voice bench's text: tokens, sentences, runs of words and content
+//! words, shared by the scorer's judgements (`score.rs`).
+
+use std::collections::HashSet;
+
+/// The content words of `text`: Latin words of four letters or more,
+/// crudely stemmed, and CJK character pairs; none of the `common` ones.
+pub fn content_terms(text: &str, common: &HashSet<String>) -> HashSet<String> {
+    let mut out = HashSet::new();
+    let mut run: Vec<char> = Vec::new();
+    let flush = |run: &mut Vec<char>, out: &mut HashSet<String>| {
+        out.extend(run.windows(2).map(|w| w.iter().collect::<String>()));
+        run.clear();
+    };
+    for tok in tokens(text) {
+        if tok.chars().all(is_cjk) {
+            run.extend(tok.chars());
+            continue;
+        }
+        flush(&mut run, &mut out);
+        let w = tok.trim_matches(|c| c == '\'' || c == '’');
+        if w.chars().count() < 4 || w.chars().any(|c| c.is_ascii_digit()) {
+            continue;
+        }
+        out.insert(stem(w));
+    }
+    flush(&mut run, &mut out);
+    out.retain(|t| !common.contains(t));
+    out
+}
+
+/// A line of Markdown with no word in it: a heading's hashes or a list's
+/// number or bullet alone (`### 2.`, `1.`, `•`).
+pub fn is_bare_heading(line: &str) -> bool {
+    let t = line.trim();
+    let marked = t.starts_with('#') || t.chars().next().is_some_and(|c| c.is_ascii_digit()) || t.starts_with(['-', '•', '*']);
+    marked
+        && !t.is_empty()
+        && t.chars()
+            .all(|c| matches!(c, '#' | '*' | '_' | '-' | '•' | '.' | ')' | '、' | ' ') || c.is_ascii_digit())
+        && t.chars().any(|c| matches!(c, '#' | '.' | ')' | '、' | '•') || c.is_ascii_digit())
+}
+
+/// "shipping", "ships", "shipped" → "shipp"/"ship": enough for overlap.
+pub(super) fn stem(w: &str) -> String {
+    for suffix in ["ing", "ed", "es", "s"] {
+        if let Some(base) = w.strip_suffix(suffix).filter(|b| b.chars().count() >= 4) {
+            return base.to_string();
+        }
+    }
+    w.to_string()
+}
+
+/// Latin words (lowercased) and single CJK characters, in order.
+pub fn tokens(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        if is_cjk(c) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+            out.push(c.to_string());
+        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+            word.extend(c.to_lowercase());
+        } else if !word.is_empty() {
+            out.push(std::mem::take(&mut word));
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32, 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xF900..=0xFAFF | 0x20000..=0x2FA1F)
+}
+
+/// Sentences: split at `.!?。！？` and line breaks.
+pub fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    for c in text.chars() {
+        cur.push(c);
+        if matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | '\n') {
+            if !cur.trim().is_empty() {
+                out.push(cur.trim().to_string());
+            }
+            cur.clear();
+        }
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+pub(super) fn grams(tokens: &[String], n: usize) -> HashSet<Vec<String>> {
+    tokens.windows(n).map(|w| w.to_vec()).collect()
+}
+
+/// The share of `sentence`'s tokens inside an n-gram found in `seen`.
+pub(super) fn coverage(sentence: &[String], seen: &HashSet<Vec<String>>, n: usize) -> f64 {
+    if sentence.len() < n {
+        return 0.0;
+    }
+    let mut covered = vec![false; sentence.len()];
+    for (i, w) in sentence.windows(n).enumerate() {
+        if seen.contains(w) {
+            covered[i..i + n].iter_mut().for_each(|c| *c = true);
+        }
+    }
+    covered.iter().filter(|c| **c).count() as f64 / sentence.len() as f64
+}
+
+pub(super) fn gram_size(chinese_text: bool) -> usize {
+    if chinese_text {
+        6
+    } else {
+        5
+    }
+}
+
+/// A sentence long enough for its copying to mean something.
+pub(super) fn long_enough(t: &[String]) -> bool {
+    let cjk = t.iter().filter(|w| w.chars().all(is_cjk)).count();
+    t.len() >= 8 || cjk >= 12
+}
