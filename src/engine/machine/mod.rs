@@ -165,6 +165,12 @@ impl Room {
         }
     }
 
+    /// The ask marker's other mention, after its marks (`!@Sam:`): the
+    /// marker filter and hygiene both know the marker by it.
+    fn ask_alias(&self) -> String {
+        format!("@{}", self.user_name)
+    }
+
     /// [C] with nothing to continue: before the topic, or while a question
     /// waits for its answer.
     fn reject_continue(&self) {

@@ -121,7 +121,7 @@ impl Take {
     pub(super) fn start(room: &Room, slot: usize, req: ChatRequest, agent: Option<&Agent>, voices: Option<&Voices>) -> Take {
         let markers = vec![
             Marker::new(&room.cfg.party.end_detection.end_marker),
-            Marker::new(&room.cfg.party.ask_marker).or_after_marks(&format!("@{}", room.user_name)),
+            Marker::new(&room.cfg.party.ask_marker).or_after_marks(&room.ask_alias()),
         ];
         let cap = req.max_tokens;
         let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();

@@ -53,7 +53,7 @@ impl Party {
             self.room.cfg.party.end_detection.end_marker.clone(),
             self.room.cfg.party.ask_marker.clone(),
         ];
-        v.ask_alias = format!("@{}", self.room.user_name);
+        v.ask_alias = self.room.ask_alias();
         v.hosts = vec![self.room.user_name.clone(), "Facilitator".into(), "主持人".into()];
         // The rehearsal's replies are written, not sampled: their stock
         // sentences recur by design, and asking again would change nothing.
