@@ -57,8 +57,9 @@ pub(crate) struct Hygiene {
     shown: usize,
     /// Nothing has been kept yet.
     reply_start: bool,
-    /// The last sentence judged was a copied statement, cut: the next may
-    /// lean on what is gone ("By doing so, …").
+    /// A copied statement was cut (or a sentence leaning on one) and no
+    /// words were kept since: what comes next may lean on what is gone
+    /// ("By doing so, …"), at the reply's start or after kept words alike.
     after_copy: bool,
     /// Interjections and acknowledgements opening the reply, unshown
     /// until the next sentence shows what they opened (`opening.rs`).

@@ -273,9 +273,9 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::Echo,
         Place::Sentence,
         Does::Drop,
-        |h, s| (h.leans_on_a_cut() && labels::leans_back(s)).then_some(0..s.len()),
+        |h, s| (h.after_copy && labels::leans_back(s)).then_some(0..s.len()),
     )
-    .twin(|h, t| h.leans_on_a_cut() && labels::could_lean_back(t)),
+    .twin(|h, t| h.after_copy && labels::could_lean_back(t)),
     rule("its own sentence again", CutKind::Loop, Place::Sentence, Does::Stop, |h, s| {
         (h.copy_source(s) == Some(0)).then_some(0..s.len())
     })
@@ -322,27 +322,18 @@ pub(crate) static RULES: &[Rule] = &[
 ];
 
 impl Hygiene {
-    /// A copied statement was cut from this reply: runs of words said
-    /// before, not a short stock line ("I agree with Kofi.") or a question
-    /// put again, which nothing after it leans on.
-    fn echoed(&self) -> bool {
-        self.cuts.iter().any(|c| self.is_copied_statement(c))
-    }
-
+    /// A copied statement: runs of words said before, not a short stock
+    /// line ("I agree with Kofi.") or a question put again, which nothing
+    /// after it leans on.
     pub(super) fn is_copied_statement(&self, c: &Cut) -> bool {
         c.kind == CutKind::Echo && self.voices.tokens(&c.text).len() >= self.voices.gram + 2 && !c.text.trim_end().ends_with(['?', '？'])
     }
 
-    /// What comes next could lean on a copied statement that was cut: at
-    /// the reply's start once one was, or anywhere right after one.
-    fn leans_on_a_cut(&self) -> bool {
-        (self.reply_start && self.echoed()) || self.after_copy
-    }
-
     /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0
     /// for this reply's own earlier sentences). A line that opens with a
-    /// marker may echo anything but the runtime's own words: a "question"
-    /// that recites the ask instruction is no question.
+    /// marker may echo anything but the runtime's own words and the
+    /// facilitator's message whole: a "question" that recites the ask
+    /// instruction, or hands the facilitator's question back, is none.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
         let line = s.trim_start();
         let signal = self.markers().find_map(|m| m.find(line).filter(|at| at.start == 0));
