@@ -247,7 +247,7 @@ impl Hygiene {
             if !rule.applies(self) {
                 continue;
             }
-            let Some(at) = (rule.check)(self, &s) else {
+            let Some(at) = rule.check_past_marker(self, &s) else {
                 continue;
             };
             tracing::debug!(rule = rule.name, "a reply rule applies");
@@ -363,6 +363,19 @@ impl Hygiene {
             && (self.voices.markers.iter().any(|m| bare(m).eq(bare(t)))
                 || t.starts_with(['!', '?', '！', '？'])
                     && self.markers().any(|m| m.find(t).is_some_and(|r| r.start == 0 && r.end == t.len())))
+    }
+
+    /// Where the words of a line that opens with a marker begin (`!?@human
+    /// Priya: …`): past the marker and the blanks after it, or 0 when the
+    /// line opens with none. A rule at a line's start reads from there.
+    pub(super) fn marker_lead(&self, line: &str) -> usize {
+        let lead = line.len() - line.trim_start().len();
+        self.markers()
+            .find_map(|m| m.find(&line[lead..]).filter(|at| at.start == 0))
+            .map_or(0, |at| {
+                let rest = &line[lead + at.end..];
+                lead + at.end + rest.len() - rest.trim_start().len()
+            })
     }
 
     /// The markers as the marker filter knows them, aliases included.
@@ -571,6 +584,6 @@ impl Hygiene {
         // Only a long one with nothing copied so far streams before its end.
         t.is_empty()
             || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER
-            || RULES.iter().any(|r| r.applies(self) && (r.could_become)(self, t))
+            || RULES.iter().any(|r| r.applies(self) && r.could_become_past_marker(self, t))
     }
 }

@@ -104,6 +104,27 @@ impl Rule {
         self
     }
 
+    /// `check`, where a strip reads a line that opens with a marker from
+    /// the words after it (`!?@human Priya: …` loses its label, not its
+    /// marker); a sentence dropped or stopped goes whole, marker and all.
+    pub(super) fn check_past_marker(&self, h: &Hygiene, s: &str) -> Option<Range<usize>> {
+        let lead = self.strips_past_marker(h, s);
+        (self.check)(h, &s[lead..]).map(|at| at.start + lead..at.end + lead)
+    }
+
+    /// `could_become`, read as `check_past_marker` reads.
+    pub(super) fn could_become_past_marker(&self, h: &Hygiene, t: &str) -> bool {
+        let lead = self.strips_past_marker(h, t);
+        (self.could_become)(h, t[lead..].trim_start())
+    }
+
+    fn strips_past_marker(&self, h: &Hygiene, s: &str) -> usize {
+        match self.does {
+            Does::Strip { .. } => h.marker_lead(s),
+            _ => 0,
+        }
+    }
+
     /// Whether the rule applies where the reply is now.
     pub(super) fn applies(&self, h: &Hygiene) -> bool {
         match self.place {
@@ -335,18 +356,16 @@ impl Hygiene {
     /// facilitator's message whole: a "question" that recites the ask
     /// instruction, or hands the facilitator's question back, is none.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
-        let line = s.trim_start();
-        let signal = self.markers().find_map(|m| m.find(line).filter(|at| at.start == 0));
-        match signal {
+        match self.marker_lead(s) {
+            0 => self.copied(&self.voices.tokens(s)),
             // A question of its own may reuse the room's words (its own
             // question asked again is the reading's to hold); the
             // facilitator's message handed back whole is an echo.
-            Some(at) => {
-                let toks = self.voices.tokens(&line[at.end..]);
+            lead => {
+                let toks = self.voices.tokens(&s[lead..]);
                 self.copied(&toks)
                     .filter(|&src| src == RUNTIME || src == EARLIER && self.the_facilitators(&toks))
             }
-            None => self.copied(&self.voices.tokens(s)),
         }
     }
 }

@@ -56,7 +56,7 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     let text = include_str!("../../../tests/fixtures/hygiene/cases.toml");
     let cases: Cases = toml::from_str(text).expect("cases.toml parses");
     assert!(cases.case.len() >= 30, "{} rows", cases.case.len());
-    let v = Voices::new(
+    let mut v = Voices::new(
         "Maya",
         vec![
             "Kofi".into(),
@@ -72,6 +72,7 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
     .earlier(EARLIER)
     .earlier(EARLIER_ZH);
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
     let mut failed = Vec::new();
     for c in &cases.case {
         for n in [1, 3, 100] {
