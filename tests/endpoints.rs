@@ -378,3 +378,41 @@ async fn the_labels_follow_a_named_endpoints_model_once_its_server_lists_it() {
     let asked = remote.received();
     assert!(!asked.is_empty() && asked.iter().all(|r| r.body["model"] == "listed-model"));
 }
+
+#[tokio::test]
+async fn with_the_persona_over_a_transcript_a_speaker_reads_every_turn_as_the_minutes() {
+    // persona_transcript: the persona opens the system prompt; the
+    // conversation is one user message, the speaker's own turns in it under
+    // its name, none of them the assistant's.
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::new(&server);
+    party.config.llm.warm_up = bmad_party::config::WarmUp::Off;
+    party.config.llm.prompt_layout = bmad_party::config::PromptLayout::PersonaTranscript;
+    party.config.party.agents_per_round = (3, 3);
+    let ask = "Ingrid, Kofi and Maya: how do we plan the on-call rotation?";
+    party.run(vec![Step::Say(ask), Step::Say(ask)]).await;
+
+    let mut read_own = 0;
+    let mut turns = 0;
+    for r in server.received() {
+        let m = r.body["messages"].as_array().unwrap().clone();
+        let last = m.last().unwrap()["content"].as_str().unwrap_or_default().to_string();
+        let Some(who) = r.speaker().filter(|_| last.contains("Now write")) else {
+            continue;
+        };
+        turns += 1;
+        assert!(
+            r.system_prompt().starts_with(&format!("You are {who}")),
+            "the persona first for {who}"
+        );
+        assert_eq!(m.len(), 2, "the system prompt and one transcript: {m:?}");
+        if last.contains(&format!("\n\n{who}: ")) {
+            read_own += 1;
+        }
+    }
+    assert!(turns >= 6, "{turns} turns");
+    assert!(
+        read_own >= 3,
+        "a speaker's own turn is in its transcript under its name ({read_own})"
+    );
+}

@@ -188,7 +188,10 @@ async fn a_capped_reply_ends_at_its_last_full_sentence_and_one_emptied_twice_pas
         m1.last().unwrap()["content"].as_str().unwrap(),
         m2.last().unwrap()["content"].as_str().unwrap(),
     );
-    assert!(last2.starts_with(last1) && last2[last1.len()..].contains("the room has heard that already"), "{last2}");
+    assert!(
+        last2.starts_with(last1) && last2[last1.len()..].contains("the room has heard that already"),
+        "{last2}"
+    );
     assert!(again["temperature"].as_f64() > first["temperature"].as_f64());
     let s = load(&session_file(&events));
     assert_eq!(s.fm.hygiene.get("capped"), Some(&1));

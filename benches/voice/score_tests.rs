@@ -172,6 +172,11 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         // v7-example: a nod to the facilitator before the answer.
         "Sure! I understand. Postgres covers the first year of data.",
         "I understand your concerns. Postgres covers the first year of data.",
+        // v16-again and v14: serving the one before as a client.
+        "I appreciate the suggestions you've provided, and I will incorporate them into our process.",
+        "We will incorporate all of the suggestions you provided and ensure a seamless database choice.",
+        "I appreciate the detailed information you provided on how to pick a database.",
+        "I will definitely keep in mind these steps and make them a priority in the future.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -196,6 +201,8 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I appreciate your feedback on the schema, but the index is still missing.",
         "I'd be happy to help with the migration scripts this week.",
         "As a new engineer, I want a setup script that runs in ten minutes.",
+        "We will incorporate the retry logic in v2 and keep the schema small.",
+        "Kofi, the steps you outlined skip the security review; we will keep Postgres.",
     ] {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");
     }

@@ -220,7 +220,8 @@ fn marks_before(text: &str) -> usize {
 pub struct MarkerFilter {
     markers: Vec<Marker>,
     pending: String,
-    /// The last character let through: whether a mention starts a word.
+    /// The last character let through (a line break while only blanks
+    /// followed it): whether a mention starts a word, a marker its line.
     prev: Option<char>,
     found: Vec<bool>,
 }
@@ -257,7 +258,15 @@ impl MarkerFilter {
             .unwrap_or(0);
         let cut = self.pending.len() - hold;
         let out: String = self.pending.drain(..cut).collect();
-        self.prev = out.chars().next_back().or(self.prev);
+        // Blanks let through at a line's start leave it the line's start:
+        // a marker after them opens its line (and takes a comma).
+        let line_tail = &out[out.rfind('\n').map_or(0, |n| n + 1)..];
+        let at_line_start = line_tail.trim().is_empty() && (out.contains('\n') || self.prev.is_none_or(|c| c == '\n'));
+        self.prev = if at_line_start && !out.is_empty() {
+            Some('\n')
+        } else {
+            out.chars().next_back().or(self.prev)
+        };
         out
     }
 
@@ -378,6 +387,9 @@ mod tests {
             // Opening its line, the marker takes a comma after it too (v14-byname).
             ("!?@human, thank you. Which shop?", " thank you. Which shop?"),
             ("Done.\n!?@human, which shop?", "Done.\n which shop?"),
+            // Blanks before it, let through in an earlier piece, keep it the line's opening.
+            ("Done.\n  !?@human, which shop?", "Done.\n   which shop?"),
+            ("  !?@human, which shop?", "   which shop?"),
             ("Yes!@human, I think so.", "Yes, I think so."),
         ] {
             for cut in 0..=reply.len() {

@@ -445,10 +445,13 @@ pub(super) fn job_intro(sentence: &str) -> Option<std::ops::Range<usize>> {
     Some(lead + intro.start()..lead + intro.end())
 }
 
-/// A sentence that may be becoming a job introduction: held until its end.
+/// A sentence that may be becoming a job introduction: held until its end
+/// (a clause after the job, "As a designer who speaks for our users,",
+/// may run to twenty words before its comma).
 pub(super) fn could_be_job_intro(start: &str) -> bool {
     let t = lower_head(start.trim_start());
-    t.split_whitespace().count() <= 8 && on_the_way(&t, &PHRASES.job_intro_openings)
+    let words = t.split_whitespace().count();
+    (words <= 8 || words <= 20 && !t.contains([',', '，'])) && on_the_way(&t, &PHRASES.job_intro_openings)
 }
 
 /// A line that is an HTML comment holding one capitalised word, as the end

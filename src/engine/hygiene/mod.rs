@@ -87,6 +87,9 @@ pub(crate) struct Hygiene {
     /// which unfinished sentences are held back, as a capped reply drops its last one.
     pieces: u32,
     cap: Option<u32>,
+    /// The markers as the marker filter knows them, aliases included:
+    /// made once, read for every piece.
+    markers: Vec<Marker>,
 }
 
 /// Words (CJK characters) of a sentence without a copied run, after which
@@ -116,6 +119,11 @@ impl Hygiene {
             cuts: Vec::new(),
             pieces: 0,
             cap,
+            markers: voices
+                .markers
+                .iter()
+                .map(|m| Marker::new(m).or_after_marks(&voices.ask_alias))
+                .collect(),
         }
     }
 
@@ -243,11 +251,13 @@ impl Hygiene {
             return;
         }
         let mut s = sentence.to_string();
+        // A strip cuts after it: the marker stays where it was.
+        let lead = self.marker_lead(&s);
         for rule in RULES {
             if !rule.applies(self) {
                 continue;
             }
-            let Some(at) = rule.check_past_marker(self, &s) else {
+            let Some(at) = rule.check_past_marker(self, &s, lead) else {
                 continue;
             };
             tracing::debug!(rule = rule.name, "a reply rule applies");
@@ -379,11 +389,8 @@ impl Hygiene {
     }
 
     /// The markers as the marker filter knows them, aliases included.
-    pub(super) fn markers(&self) -> impl Iterator<Item = Marker> + '_ {
-        self.voices
-            .markers
-            .iter()
-            .map(|m| Marker::new(m).or_after_marks(&self.voices.ask_alias))
+    pub(super) fn markers(&self) -> impl Iterator<Item = &Marker> + '_ {
+        self.markers.iter()
     }
 
     /// Inside a code block (an odd number of fences kept): no line is a heading.
@@ -582,8 +589,9 @@ impl Hygiene {
         }
         let t = self.cur.trim_start();
         // Only a long one with nothing copied so far streams before its end.
-        t.is_empty()
-            || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER
-            || RULES.iter().any(|r| r.applies(self) && r.could_become_past_marker(self, t))
+        t.is_empty() || token_starts(&t[..floor_char_boundary(t, STREAM_AFTER * 24)]).len() < STREAM_AFTER || {
+            let lead = self.marker_lead(t);
+            RULES.iter().any(|r| r.applies(self) && r.could_become_past_marker(self, t, lead))
+        }
     }
 }

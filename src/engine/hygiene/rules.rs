@@ -105,22 +105,22 @@ impl Rule {
     }
 
     /// `check`, where a strip reads a line that opens with a marker from
-    /// the words after it (`!?@human Priya: …` loses its label, not its
-    /// marker); a sentence dropped or stopped goes whole, marker and all.
-    pub(super) fn check_past_marker(&self, h: &Hygiene, s: &str) -> Option<Range<usize>> {
-        let lead = self.strips_past_marker(h, s);
+    /// the words after it, `lead` bytes in (`Hygiene::marker_lead`):
+    /// `!?@human Priya: …` loses its label, not its marker. A sentence
+    /// dropped or stopped goes whole, marker and all.
+    pub(super) fn check_past_marker(&self, h: &Hygiene, s: &str, lead: usize) -> Option<Range<usize>> {
+        let lead = self.past(lead);
         (self.check)(h, &s[lead..]).map(|at| at.start + lead..at.end + lead)
     }
 
     /// `could_become`, read as `check_past_marker` reads.
-    pub(super) fn could_become_past_marker(&self, h: &Hygiene, t: &str) -> bool {
-        let lead = self.strips_past_marker(h, t);
-        (self.could_become)(h, t[lead..].trim_start())
+    pub(super) fn could_become_past_marker(&self, h: &Hygiene, t: &str, lead: usize) -> bool {
+        (self.could_become)(h, &t[self.past(lead)..])
     }
 
-    fn strips_past_marker(&self, h: &Hygiene, s: &str) -> usize {
+    fn past(&self, lead: usize) -> usize {
         match self.does {
-            Does::Strip { .. } => h.marker_lead(s),
+            Does::Strip { .. } => lead,
             _ => 0,
         }
     }
