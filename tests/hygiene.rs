@@ -298,3 +298,32 @@ async fn a_turn_of_thanks_or_a_bare_yes_is_never_shown_and_is_asked_again() {
     assert!(s.fm.hygiene.get("stub").copied().unwrap_or(0) >= 2, "{:?}", s.fm.hygiene);
     assert_eq!(s.fm.hygiene.get("stub"), s.fm.hygiene.get("asked_again"));
 }
+
+#[tokio::test]
+async fn a_chinese_reply_opening_with_the_facilitators_label_is_never_shown() {
+    // v16-again's Chinese party showed "小林: 好的，我们讨论一下离线模式。…" as
+    // the first speaker's whole reply (小林 the facilitator there, Ada here).
+    let server = FakeOpenAi::start(|r, n| {
+        if !r.prompt_text().contains("会话提示，不属于对话内容：第") {
+            return stream_events(vec![chunk(Some("[]"), Some("stop"))]);
+        }
+        if n < 3 {
+            stream_events(events_of(
+                "Ada: 好的，我们讨论一下离线模式。从功能上讲，离线模式可以提供更好的用户体验，特别是在用户没有网络连接的时候。",
+            ))
+        } else {
+            stream_events(events_of(&format!("我们先访谈{n}位离线用户，看看他们最先丢掉的是哪一步。")))
+        }
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.lang = bmad_party::i18n::Lang::Zh;
+    let events = party.run(vec![Step::Say("我们的产品该不该提供离线模式？")]).await;
+    let streamed = shown_tokens(&events);
+    assert!(!streamed.contains("Ada") && !streamed.contains("我们讨论一下"), "{streamed}");
+    let replies = agent_messages(&events);
+    assert!(
+        !replies.is_empty() && replies.iter().all(|(_, t)| t.contains("离线用户")),
+        "{replies:?}"
+    );
+}

@@ -263,11 +263,6 @@ pub enum PromptLayout {
     /// speaker, the persona and the turn's note last: consecutive calls of
     /// different agents share everything but the end.
     RoomFirst,
-    /// The persona in the system prompt, as `PersonaFirst`; the
-    /// conversation one user message with every turn under its speaker's
-    /// name, its own too, as `RoomFirst`'s: the speaker reads the room as
-    /// the minutes of a meeting, not as a user it serves.
-    PersonaTranscript,
 }
 
 impl Default for Config {

@@ -160,7 +160,7 @@ impl PromptEnv<'_> {
         note: &str,
     ) -> Vec<ChatMessage> {
         let system = match layout {
-            PromptLayout::PersonaFirst | PromptLayout::PersonaTranscript => [self.persona(a).as_str(), "\n\n", room].concat(),
+            PromptLayout::PersonaFirst => [self.persona(a).as_str(), "\n\n", room].concat(),
             PromptLayout::RoomFirst => room.to_string(),
         };
         let mut msgs = Vec::with_capacity(history.len() + 2);
@@ -168,7 +168,7 @@ impl PromptEnv<'_> {
         msgs.extend_from_slice(history);
         match layout {
             _ if note.is_empty() => msgs,
-            PromptLayout::PersonaFirst | PromptLayout::PersonaTranscript => with_instruction(msgs, note),
+            PromptLayout::PersonaFirst => with_instruction(msgs, note),
             PromptLayout::RoomFirst => with_instruction(msgs, &[self.persona(a).as_str(), "\n\n", note].concat()),
         }
     }

@@ -335,11 +335,27 @@ pub(super) fn attributes(s: &str, names: &[String]) -> bool {
     #[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
     static TITLE: std::sync::LazyLock<regex::Regex> =
         std::sync::LazyLock::new(|| regex::Regex::new(r"\s*[(（][^()（）]{1,40}[)）]").expect("a valid pattern"));
-    let lower = format!("{} ", TITLE.replace_all(&s.to_lowercase(), ""));
+    let lower = format!("{} ", without_cjk_gaps(&TITLE.replace_all(&s.to_lowercase(), "")));
     names.iter().filter(|n| !n.is_empty()).any(|n| {
         let n = n.to_lowercase();
         PHRASES.attribution.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
     })
+}
+
+/// `s` without the blanks beside Chinese characters: a Latin name in
+/// Chinese text is written with a space either side or none ("同意 Tomás
+/// 的观点", "同意Tomás的观点"), and the phrase lists are written without.
+fn without_cjk_gaps(s: &str) -> String {
+    let chars: Vec<char> = s.chars().collect();
+    let mut out = String::with_capacity(s.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let beside_cjk =
+            i.checked_sub(1).and_then(|p| chars.get(p)).is_some_and(|&p| is_cjk(p)) || chars.get(i + 1).is_some_and(|&n| is_cjk(n));
+        if !(c == ' ' && beside_cjk) {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// A letter's signature: the speaker's own name alone on a line (`Kofi`,

@@ -261,9 +261,7 @@ impl Party {
                 let fixed = budget.cost(&self.env().persona(agent)) + budget.cost(&room) + note_cost;
                 self.history_of(Some(agent), endpoint, fixed)
             }
-            // The transcript is the room's, seen by no one in particular:
-            // cut for every speaker at the same turn, as room_first's.
-            PromptLayout::RoomFirst | PromptLayout::PersonaTranscript => {
+            PromptLayout::RoomFirst => {
                 // The longest persona of the room and a note of at least
                 // `NOTE_ALLOWANCE`: the same for every speaker while notes
                 // stay within it, so all of them cut the history at the
