@@ -99,7 +99,7 @@ async fn the_panes_show_the_first_token_and_speed_and_the_status_bar_the_rounds_
 async fn a_reply_asked_again_counts_its_wait_from_the_first_request() {
     const TOPIC: &str = "How should we price the new API for small teams?";
     let server = FakeOpenAi::start(|r, n| {
-        if r.prompt_text().contains("the room has heard that already") {
+        if r.prompt_text().contains("first draft of this reply") {
             bmad_party::testing::stream_of("Per-seat pricing punishes the small teams we want, so I would meter calls instead.")
         } else if n == 1 {
             // The facilitator's message handed back, after reading 400 ms.
@@ -118,7 +118,7 @@ async fn a_reply_asked_again_counts_its_wait_from_the_first_request() {
         server
             .received()
             .iter()
-            .any(|r| r.prompt_text().contains("the room has heard that already")),
+            .any(|r| r.prompt_text().contains("first draft of this reply")),
         "the first speaker was asked again"
     );
     let first = events

@@ -99,7 +99,12 @@ pub(crate) fn question_after_marker(raw: &str, marker: &Marker) -> Option<String
             }
             continue;
         };
-        let rest = line[at.end..].trim();
+        // The marker written as a name ends its sentence ("Yes, !?@human. What…"):
+        // the stop after it is no part of the question.
+        let rest = line[at.end..]
+            .trim()
+            .trim_start_matches(['.', '!', ',', '。', '！', '，'])
+            .trim_start();
         let after = if rest.is_empty() {
             lines.find(|l| !l.is_empty())
         } else {
@@ -211,6 +216,11 @@ mod tests {
         assert_eq!(
             q("Hiro!@human Could you share last month's sales?").as_deref(),
             Some("Could you share last month's sales?")
+        );
+        // The judgement bench, s7-final: the marker as a name, a stop after it.
+        assert_eq!(
+            q("Yes, !?@human. What about Team Goal Tracker?").as_deref(),
+            Some("What about Team Goal Tracker?")
         );
     }
 }
