@@ -77,15 +77,17 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
 /// colon lost: the name, a space, then a capitalised word of two letters
 /// or more ("Tomás Excellent points!", "**Hiro** Great idea."). A name
 /// before a lower-case word, a comma, an apostrophe or "I" is speech
-/// ("Tomás and I", "Tomás, you", "Tomás's plan", "Tomás I agree"). Names
-/// match as written, and not the `hosts`': a facilitator's name may be a
-/// word ("Will Kofi's plan scale?").
+/// ("Tomás and I", "Tomás, you", "Tomás's plan", "Tomás I agree"). The
+/// name alone on its line is one too: the next turn's label, its colon
+/// not written yet. Names match as written, and not the `hosts`': a
+/// facilitator's name may be a word ("Will Kofi's plan scale?").
 pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String], hosts: &[String]) -> Option<&'n str> {
     let t = undecorated(s);
     names.iter().filter(|n| !hosts.contains(n)).find_map(|n| {
-        let mut rest = t.strip_prefix(n.as_str())?.trim_start_matches(['*', '_']).chars();
-        let word = rest.next() == Some(' ') && rest.next().is_some_and(char::is_uppercase) && rest.next().is_some_and(char::is_alphabetic);
-        word.then_some(n.as_str())
+        let rest = t.strip_prefix(n.as_str())?.trim_start_matches(['*', '_']);
+        let mut cs = rest.chars();
+        let word = cs.next() == Some(' ') && cs.next().is_some_and(char::is_uppercase) && cs.next().is_some_and(char::is_alphabetic);
+        (word || rest.trim().is_empty()).then_some(n.as_str())
     })
 }
 

@@ -458,8 +458,14 @@ impl Hygiene {
             let h = gram_hash(toks);
             return if self.own_short.contains(&h) {
                 Some(0)
+            } else if self.voices.short.contains(&h) {
+                Some(EARLIER)
             } else {
-                self.voices.short.contains(&h).then_some(EARLIER)
+                // A few words, every run of them the runtime's ("The
+                // Architect, would make."): its note given back.
+                toks.windows(gram)
+                    .all(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & RUNTIME != 0))
+                    .then_some(RUNTIME)
             };
         }
         let windows = toks.len().checked_sub(gram)? + 1;
