@@ -298,8 +298,8 @@ async fn a_turn_of_thanks_or_a_bare_yes_is_never_shown_and_is_asked_again() {
 
 #[tokio::test]
 async fn a_chinese_reply_opening_with_the_facilitators_label_is_never_shown() {
-    // v16-again's Chinese party showed "小林: 好的，我们讨论一下离线模式。…" as
-    // the first speaker's whole reply (小林 the facilitator there, Ada here).
+    // A Chinese reply that opens as the facilitator's line ends there, as in
+    // English: nothing of it streams, and the turn is asked again.
     let server = FakeOpenAi::start(|r, n| {
         if !r.prompt_text().contains("会话提示，不属于对话内容：第") {
             return stream_events(vec![chunk(Some("[]"), Some("stop"))]);

@@ -202,6 +202,8 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'd be happy to help with the migration scripts this week.",
         "As a new engineer, I want a setup script that runs in ten minutes.",
         "We will incorporate the retry logic in v2 and keep the schema small.",
+        "We'll keep that in mind when sizing the cluster.",
+        "We'll incorporate it in v2 once the billing schema settles.",
         "Kofi, the steps you outlined skip the security review; we will keep Postgres.",
     ] {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");

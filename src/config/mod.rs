@@ -375,6 +375,8 @@ pub(crate) fn default_disagreement_words() -> Vec<String> {
         "不过，",
         "反对",
         "不认同",
+        "我不支持",
+        "不太支持",
         "有风险",
         "担心",
     ]
@@ -414,6 +416,12 @@ pub(crate) fn default_agreement_words() -> Vec<String> {
         // ("更好的" holds 好的, "不是的" 是的).
         "同意",
         "赞成",
+        // Support said as the speaker's own ("我支持「罗盘」"): 支持 alone is a
+        // feature ("需要支持多设备").
+        "我支持",
+        "我也支持",
+        "我完全支持",
+        "我们支持",
         "没问题",
         "没错",
         "说得对",

@@ -186,6 +186,10 @@ mod tests {
         assert_eq!(stated_stance("短视频在预算中占一定比例。", &yes, &no), Stance::New);
         assert_eq!(stated_stance("我同意！就叫「罗盘」。", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("好的，没问题。", &yes, &no), Stance::Agree);
+        // Support said as the speaker's own is a yes, refused a no; a feature is neither.
+        assert_eq!(stated_stance("因此，我支持“罗盘”。", &yes, &no), Stance::Agree);
+        assert_eq!(stated_stance("我不支持这个名字。", &yes, &no), Stance::Disagree);
+        assert_eq!(stated_stance("离线模式需要支持多设备同步。", &yes, &no), Stance::New);
         assert_eq!(stated_stance("", &yes, &no), Stance::New);
         assert_eq!(stated_stance("大家同意吗？", &yes, &no), Stance::New, "a question states nothing");
         assert_eq!(stated_stance("Do we all agree? I think so.", &yes, &no), Stance::New);

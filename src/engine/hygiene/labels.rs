@@ -78,16 +78,22 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
 /// or more ("Tomás Excellent points!", "**Hiro** Great idea."). A name
 /// before a lower-case word, a comma, an apostrophe or "I" is speech
 /// ("Tomás and I", "Tomás, you", "Tomás's plan", "Tomás I agree"). The
-/// name alone on its line is one too: the next turn's label, its colon
-/// not written yet. Names match as written, and not the `hosts`': a
-/// facilitator's name may be a word ("Will Kofi's plan scale?").
+/// name alone on its line is one too, the next turn's label before its
+/// colon, unless the line is a list's item ("- Kofi"). Names match as
+/// written, and not the `hosts`': a facilitator's name may be a word
+/// ("Will Kofi's plan scale?").
 pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String], hosts: &[String]) -> Option<&'n str> {
     let t = undecorated(s);
+    let item = {
+        let line = s.trim_start();
+        let number = line.trim_start_matches(|c: char| c.is_ascii_digit());
+        ["- ", "* ", "+ ", "• "].iter().any(|b| line.starts_with(b)) || number.len() < line.len() && number.starts_with(['.', ')'])
+    };
     names.iter().filter(|n| !hosts.contains(n)).find_map(|n| {
         let rest = t.strip_prefix(n.as_str())?.trim_start_matches(['*', '_']);
         let mut cs = rest.chars();
         let word = cs.next() == Some(' ') && cs.next().is_some_and(char::is_uppercase) && cs.next().is_some_and(char::is_alphabetic);
-        (word || rest.trim().is_empty()).then_some(n.as_str())
+        (word || !item && rest.trim().is_empty()).then_some(n.as_str())
     })
 }
 
@@ -340,20 +346,23 @@ pub(super) fn attributes(s: &str, names: &[String]) -> bool {
     let lower = format!("{} ", without_cjk_gaps(&TITLE.replace_all(&s.to_lowercase(), "")));
     names.iter().filter(|n| !n.is_empty()).any(|n| {
         let n = n.to_lowercase();
-        PHRASES.attribution.iter().any(|p| lower.contains(&p.replace("{n}", &n)))
+        PHRASES
+            .attribution
+            .iter()
+            .any(|p| lower.contains(&without_cjk_gaps(&p.replace("{n}", &n))))
     })
 }
 
 /// `s` without the blanks beside Chinese characters: a Latin name in
 /// Chinese text is written with a space either side or none ("同意 Tomás
-/// 的观点", "同意Tomás的观点"), and the phrase lists are written without.
+/// 的观点", "同意Tomás的观点"); a sentence and a phrase are compared so.
 fn without_cjk_gaps(s: &str) -> String {
     let chars: Vec<char> = s.chars().collect();
     let mut out = String::with_capacity(s.len());
     for (i, &c) in chars.iter().enumerate() {
         let beside_cjk =
             i.checked_sub(1).and_then(|p| chars.get(p)).is_some_and(|&p| is_cjk(p)) || chars.get(i + 1).is_some_and(|&n| is_cjk(n));
-        if !(c == ' ' && beside_cjk) {
+        if !(c.is_whitespace() && c != '\n' && beside_cjk) {
             out.push(c);
         }
     }
@@ -464,8 +473,8 @@ pub(super) fn job_intro(sentence: &str) -> Option<std::ops::Range<usize>> {
 }
 
 /// A sentence that may be becoming a job introduction: held until its end
-/// (a clause after the job, "As a designer who speaks for our users,",
-/// may run to twenty words before its comma).
+/// (a clause after the job, "As a designer who speaks for our users,", may
+/// come before its comma: held while no comma is in its first 96 bytes).
 pub(super) fn could_be_job_intro(start: &str) -> bool {
     let t = lower_head(start.trim_start());
     let words = t.split_whitespace().count();

@@ -21,6 +21,7 @@ pub(crate) use verdict::{mostly_echo, question_after_marker, Left};
 pub(crate) use voices::Voices;
 
 mod addressee;
+mod copies;
 mod cut;
 mod labels;
 mod opening;
@@ -36,7 +37,6 @@ use crate::engine::markers::Marker;
 use labels::capitalise_first;
 use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, token_starts, TAIL_BYTES};
-use voices::{EARLIER, HOST, RUNTIME};
 
 /// What one piece of a reply gives.
 #[derive(Debug, Default, PartialEq)]
@@ -450,64 +450,6 @@ impl Hygiene {
         self.kept.push_str(text);
     }
 
-    /// Whether `toks` (a whole sentence) copies earlier text: the source
-    /// (RUNTIME, EARLIER, or 0 for this reply's own earlier sentences).
-    fn copied(&self, toks: &[u64]) -> Option<u8> {
-        let gram = self.voices.gram;
-        if is_short(toks.len(), gram) {
-            let h = gram_hash(toks);
-            return if self.own_short.contains(&h) {
-                Some(0)
-            } else if self.voices.short.contains(&h) {
-                Some(EARLIER)
-            } else {
-                // A few words, every run of them the runtime's ("The
-                // Architect, would make."): its note given back.
-                toks.windows(gram)
-                    .all(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & RUNTIME != 0))
-                    .then_some(RUNTIME)
-            };
-        }
-        let windows = toks.len().checked_sub(gram)? + 1;
-        // Too short for a run of words to mean anything.
-        if windows < 3 {
-            return None;
-        }
-        let (mut runtime, mut earlier, mut own, mut any) = (0, 0, 0, 0);
-        // Words inside a copied run: the sentence's share said before.
-        let mut covered = vec![false; toks.len()];
-        for (i, w) in toks.windows(gram).enumerate() {
-            let h = gram_hash(w);
-            let src = self.voices.grams.get(&h).copied().unwrap_or(0);
-            let mine = self.own.contains(&h);
-            if src & RUNTIME != 0 {
-                runtime += 1;
-            }
-            if src & EARLIER != 0 {
-                earlier += 1;
-            }
-            if mine {
-                own += 1;
-            }
-            if src != 0 || mine {
-                any += 1;
-                covered[i..i + gram].iter_mut().for_each(|c| *c = true);
-            }
-        }
-        // Half a sentence's words in copied runs is a restatement: what is
-        // new in it, if anything, is said better on its own.
-        if covered.iter().filter(|c| **c).count() * 2 < toks.len() {
-            return None;
-        }
-        Some(if runtime * 2 >= any {
-            RUNTIME
-        } else if own >= earlier {
-            0
-        } else {
-            EARLIER
-        })
-    }
-
     /// Holds `heading`: under one held already when it is a lesser heading
     /// (`### Step 1` under `## Plan`, `build:` under `jobs:`); else the one
     /// held had nothing under it and goes.
@@ -540,44 +482,6 @@ impl Hygiene {
         if let Some(heading) = self.heading.take() {
             self.cut(CutKind::EmptyHeading, heading.trim());
         }
-    }
-
-    /// Whether `toks` (a whole sentence, not a short one) is the
-    /// facilitator's: four runs of words in five theirs, their message
-    /// handed back (a name added to it changes one or two runs).
-    fn the_facilitators(&self, toks: &[u64]) -> bool {
-        let gram = self.voices.gram;
-        if is_short(toks.len(), gram) {
-            return false;
-        }
-        let runs = toks.len() + 1 - gram;
-        let theirs = toks
-            .windows(gram)
-            .filter(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & HOST != 0))
-            .count();
-        theirs * 5 >= runs * 4
-    }
-
-    /// Whether a run of words said before (earlier turns, the runtime's
-    /// text, this reply) reaches past byte `from` of the unfinished sentence.
-    pub(super) fn copies_since(&self, from: usize) -> bool {
-        if self.copy_seen.get() {
-            return true;
-        }
-        let gram = self.voices.gram;
-        // The runs that reach past `from` start within the few words before
-        // it: the text before those is never tokenised again.
-        let start = floor_char_boundary(&self.cur, from.saturating_sub(TAIL_BYTES));
-        let toks = self.voices.tokens(&self.cur[start..]);
-        let first = self.voices.tokens(&self.cur[start..from]).len().saturating_sub(gram - 1);
-        let seen = toks.get(first..).is_some_and(|t| {
-            t.windows(gram).any(|w| {
-                let h = gram_hash(w);
-                self.voices.grams.contains_key(&h) || self.own.contains(&h)
-            })
-        });
-        self.copy_seen.set(seen);
-        seen
     }
 
     /// Whether the unfinished sentence must wait for more text: while it

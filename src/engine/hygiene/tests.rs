@@ -544,3 +544,17 @@ fn its_own_label_without_the_accent_is_its_own_label() {
         assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::OwnLabel]);
     }
 }
+
+#[test]
+fn a_short_chinese_sentence_is_never_taken_for_the_runtimes_words() {
+    // Chinese runs are six characters: a shorter sentence holds none.
+    let mut v = Voices::new("Maya", vec!["Kofi".into()], vec![], true)
+        .runtime("（会话提示，不属于对话内容：第 1 轮。现在请写出 Maya 的发言，用中文。）");
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    for reply in ["我完全同意。我们先访谈五位离线用户。", "先访谈用户。\n!?@human 预算多少？"] {
+        let mut h = Hygiene::new(&v, None);
+        let shown = h.push(reply).show + &h.finish(false);
+        assert_eq!(shown.trim(), reply, "{:?}", h.cuts());
+        assert!(h.cuts().is_empty(), "{:?}", h.cuts());
+    }
+}
