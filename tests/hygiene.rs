@@ -297,30 +297,47 @@ async fn a_turn_of_thanks_or_a_bare_yes_is_never_shown_and_is_asked_again() {
 }
 
 #[tokio::test]
-async fn a_chinese_reply_opening_with_the_facilitators_label_is_never_shown() {
-    // A Chinese reply that opens as the facilitator's line ends there, as in
-    // English: nothing of it streams, and the turn is asked again.
-    let server = FakeOpenAi::start(|r, n| {
-        if !r.prompt_text().contains("会话提示，不属于对话内容：第") {
-            return stream_events(vec![chunk(Some("[]"), Some("stop"))]);
-        }
-        if n < 3 {
-            stream_events(events_of(
-                "Ada: 好的，我们讨论一下离线模式。从功能上讲，离线模式可以提供更好的用户体验，特别是在用户没有网络连接的时候。",
-            ))
-        } else {
-            stream_events(events_of(&format!("我们先访谈{n}位离线用户，看看他们最先丢掉的是哪一步。")))
-        }
-    })
-    .await;
-    let mut party = Party::new(&server);
-    party.lang = bmad_party::i18n::Lang::Zh;
-    let events = party.run(vec![Step::Say("我们的产品该不该提供离线模式？")]).await;
-    let streamed = shown_tokens(&events);
-    assert!(!streamed.contains("Ada") && !streamed.contains("我们讨论一下"), "{streamed}");
-    let replies = agent_messages(&events);
-    assert!(
-        !replies.is_empty() && replies.iter().all(|(_, t)| t.contains("离线用户")),
-        "{replies:?}"
-    );
+async fn a_reply_opening_with_the_line_before_its_label_is_never_shown() {
+    // The facilitator's label, or the last speaker's, at a reply's very
+    // start: the reply was a line of theirs and ends there, in Chinese as
+    // in English; asked again, the speaker's own words are shown.
+    for (lang, topic, label, own) in [
+        (
+            bmad_party::i18n::Lang::En,
+            "Should our product work offline?",
+            "Ada: Agreed, I completely agree with you. We should pilot with one team first.",
+            "Interview five offline users first",
+        ),
+        (
+            bmad_party::i18n::Lang::Zh,
+            "我们的产品该不该提供离线模式？",
+            "Ada: 好的，我们讨论一下离线模式。从功能上讲，离线模式可以提供更好的用户体验，特别是在用户没有网络连接的时候。",
+            "先访谈五位离线用户",
+        ),
+    ] {
+        let server = FakeOpenAi::start(move |r, n| {
+            let text = r.prompt_text();
+            if !(text.contains("Note from the session, not part of the conversation: round")
+                || text.contains("会话提示，不属于对话内容：第"))
+            {
+                return stream_events(vec![chunk(Some("[]"), Some("stop"))]);
+            }
+            if text.contains("set aside") || text.contains("已被舍弃") {
+                stream_events(events_of(&format!("{own}, round {n}.")))
+            } else {
+                stream_events(events_of(label))
+            }
+        })
+        .await;
+        let mut party = Party::new(&server);
+        party.lang = lang;
+        let events = party.run(vec![Step::Say(topic)]).await;
+        let streamed = shown_tokens(&events);
+        assert!(!streamed.contains("Ada"), "{lang:?}: {streamed}");
+        let replies = agent_messages(&events);
+        assert!(
+            !replies.is_empty() && replies.iter().all(|(_, t)| t.contains(own)),
+            "{lang:?}: {replies:?}"
+        );
+    }
 }

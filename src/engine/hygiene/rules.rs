@@ -63,6 +63,10 @@ pub(crate) struct Rule {
     /// interjection before it was part of it, and goes with it (held
     /// thanks stay: they are judged as a stub or shown with what follows).
     pub takes_opener: bool,
+    /// Reads a line that opens with a marker from the words after it: the
+    /// strips (the marker stays), and the lines of another (`!?@human
+    /// Amara: …` is Amara's line, marker and all).
+    pub past_marker: bool,
 }
 
 /// The whole of `s`, trimmed.
@@ -85,6 +89,7 @@ const fn rule(name: &'static str, kind: CutKind, place: Place, does: Does, check
         could_become: never,
         tail: false,
         takes_opener: false,
+        past_marker: matches!(does, Does::Strip { .. }),
     }
 }
 
@@ -104,10 +109,15 @@ impl Rule {
         self
     }
 
-    /// `check`, where a strip reads a line that opens with a marker from
-    /// the words after it, `lead` bytes in (`Hygiene::marker_lead`):
-    /// `!?@human Priya: …` loses its label, not its marker. A sentence
-    /// dropped or stopped goes whole, marker and all.
+    const fn past_the_marker(mut self) -> Rule {
+        self.past_marker = true;
+        self
+    }
+
+    /// `check`, where a rule that reads past a marker (`past_marker`) reads
+    /// a line that opens with one from the words after it, `lead` bytes in
+    /// (`Hygiene::marker_lead`): `!?@human Priya: …` loses its label, not
+    /// its marker. A sentence dropped or stopped goes whole, marker and all.
     pub(super) fn check_past_marker(&self, h: &Hygiene, s: &str, lead: usize) -> Option<Range<usize>> {
         let lead = self.past(lead);
         (self.check)(h, &s[lead..]).map(|at| at.start + lead..at.end + lead)
@@ -119,9 +129,10 @@ impl Rule {
     }
 
     fn past(&self, lead: usize) -> usize {
-        match self.does {
-            Does::Strip { .. } => lead,
-            _ => 0,
+        if self.past_marker {
+            lead
+        } else {
+            0
         }
     }
 
@@ -170,7 +181,8 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Stop,
         |h, s| label_at_start(s, &h.voices.others).map(|_| 0..s.len()),
     )
-    .twin(|h, t| could_be_label(t, &h.voices.others)),
+    .twin(|h, t| could_be_label(t, &h.voices.others))
+    .past_the_marker(),
     rule(
         "a line of another, its colon lost",
         CutKind::SpeaksAsOther,
@@ -178,7 +190,8 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Stop,
         |h, s| labels::bare_label_at_start(s, &h.voices.others, &h.voices.hosts).map(|_| 0..s.len()),
     )
-    .twin(|h, t| labels::could_be_bare_label(t, &h.voices.others, &h.voices.hosts)),
+    .twin(|h, t| labels::could_be_bare_label(t, &h.voices.others, &h.voices.hosts))
+    .past_the_marker(),
     rule(
         "its own label",
         CutKind::OwnLabel,
@@ -351,13 +364,18 @@ impl Hygiene {
     }
 
     /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0
-    /// for this reply's own earlier sentences). A line that opens with a
-    /// marker may echo anything but the runtime's own words and the
-    /// facilitator's message whole: a "question" that recites the ask
-    /// instruction, or hands the facilitator's question back, is none.
+    /// for this reply's own earlier sentences). A question after a marker
+    /// may echo anything but the runtime's own words and the facilitator's
+    /// message whole: a "question" that recites the ask instruction, or
+    /// hands the facilitator's question back, is none. A statement after a
+    /// marker is judged as any sentence.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
-        match self.marker_lead(s) {
+        let lead = self.marker_lead(s);
+        // After the marker, a statement is no question: judged as any line.
+        let asks = s[lead..].contains(['?', '？']) || s[lead..].trim().is_empty();
+        match lead {
             0 => self.copied(&self.voices.tokens(s)),
+            lead if !asks => self.copied(&self.voices.tokens(&s[lead..])),
             // A question of its own may reuse the room's words (its own
             // question asked again is the reading's to hold); the
             // facilitator's message handed back whole is an echo.

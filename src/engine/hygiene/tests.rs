@@ -262,10 +262,15 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
     let shown = h.push(&format!("!?@human {topic}\n")).show + &h.finish(false);
     assert_eq!(shown.trim(), "");
     assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
-    // Another's sentence asked back is the reading's to judge, not an echo.
+    // Another's point asked back as a question is the reading's to judge,
+    // not an echo; given back as a statement, it is one.
     let mut h = Hygiene::new(&v, None);
-    let again = format!("!?@human {EARLIER}\n");
-    assert_eq!(h.push(&again).show + &h.finish(false), again);
+    let again = "!?@human Should we ship the smallest thing that could work and measure it in production?\n";
+    assert_eq!(h.push(again).show + &h.finish(false), again);
+    let mut h = Hygiene::new(&v, None);
+    let shown = h.push(&format!("!?@human {EARLIER}\n")).show + &h.finish(false);
+    assert_eq!(shown.trim(), "");
+    assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
     let own = "!?@human How do we onboard new engineers who work remotely, in their first week?\n";
     let mut h = Hygiene::new(&v, None);
     let shown = h.push(own).show + &h.finish(false);
