@@ -371,8 +371,14 @@ impl Hygiene {
     /// marker is judged as any sentence.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
         let lead = self.marker_lead(s);
-        // After the marker, a statement is no question: judged as any line.
-        let asks = s[lead..].contains(['?', '？']) || s[lead..].trim().is_empty();
+        // After the ask marker, a statement is no question: judged as any
+        // line. After the end marker (the first, `Voices::markers`) words
+        // stay: dropped with them, the proposal would be lost.
+        let after_end = self
+            .markers()
+            .next()
+            .is_some_and(|m| m.find(s.trim_start()).is_some_and(|at| at.start == 0));
+        let asks = after_end || s[lead..].contains(['?', '？']) || s[lead..].trim().is_empty();
         match lead {
             0 => self.copied(&self.voices.tokens(s)),
             lead if !asks => self.copied(&self.voices.tokens(&s[lead..])),

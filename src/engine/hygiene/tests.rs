@@ -236,7 +236,7 @@ fn talk_about_writing_the_reply_is_removed() {
 #[test]
 fn a_marker_line_reciting_the_runtime_is_cut() {
     let mut v = voices();
-    v.markers = vec!["!?@human".into()];
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
     let mut h = Hygiene::new(&v, None);
     let shown = h.push("Research first.\n!?@human Which users matter most?\n").show + &h.finish(false);
     assert!(shown.contains("!?@human Which users"), "{shown}");
@@ -257,7 +257,7 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
     // facilitator's words stays.
     let topic = "How do we onboard new engineers so they ship in their first week?";
     let mut v = voices().facilitator(topic);
-    v.markers = vec!["!?@human".into()];
+    v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
     let mut h = Hygiene::new(&v, None);
     let shown = h.push(&format!("!?@human {topic}\n")).show + &h.finish(false);
     assert_eq!(shown.trim(), "");

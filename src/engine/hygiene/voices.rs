@@ -32,9 +32,11 @@ pub(crate) struct Voices {
     /// The party speaks Chinese: a reply mostly in Latin letters is in the
     /// wrong language (and the other way round).
     pub chinese: bool,
-    /// The runtime's markers (end, ask): a line that opens with one is a
-    /// signal, kept whatever it echoes but the runtime's own words and the
-    /// facilitator's message handed back (`rules.rs`, `copy_source`).
+    /// The runtime's markers, the end marker first, then the ask marker: a
+    /// line that opens with the end marker keeps what follows it, one that
+    /// opens with the ask marker a question that reuses the room's words,
+    /// but not the runtime's own nor the facilitator's message handed back
+    /// (`rules.rs`, `copy_source`).
     pub markers: Vec<String>,
     /// The ask marker's alias after its marks (`@Sam`), as the marker
     /// filter knows it (`Marker::or_after_marks`); empty: none.
