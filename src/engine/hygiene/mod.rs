@@ -379,13 +379,18 @@ impl Hygiene {
     /// Priya: …`): past the marker and the blanks after it, or 0 when the
     /// line opens with none. A rule at a line's start reads from there.
     pub(super) fn marker_lead(&self, line: &str) -> usize {
-        let lead = line.len() - line.trim_start().len();
-        self.markers()
-            .find_map(|m| m.find(&line[lead..]).filter(|at| at.start == 0))
-            .map_or(0, |at| {
-                let rest = &line[lead + at.end..];
-                lead + at.end + rest.len() - rest.trim_start().len()
-            })
+        self.leading_marker(line).map_or(0, |(_, lead)| lead)
+    }
+
+    /// The marker a line opens with (its index in `Voices::markers`, the
+    /// end marker first) and `marker_lead`; None when it opens with none.
+    pub(super) fn leading_marker(&self, line: &str) -> Option<(usize, usize)> {
+        let blanks = line.len() - line.trim_start().len();
+        self.markers().enumerate().find_map(|(i, m)| {
+            let at = m.find(&line[blanks..]).filter(|at| at.start == 0)?;
+            let rest = &line[blanks + at.end..];
+            Some((i, blanks + at.end + rest.len() - rest.trim_start().len()))
+        })
     }
 
     /// The markers as the marker filter knows them, aliases included.

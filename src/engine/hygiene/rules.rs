@@ -370,14 +370,11 @@ impl Hygiene {
     /// hands the facilitator's question back, is none. A statement after a
     /// marker is judged as any sentence.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
-        let lead = self.marker_lead(s);
+        let (which, lead) = self.leading_marker(s).unwrap_or((0, 0));
         // After the ask marker, a statement is no question: judged as any
         // line. After the end marker (the first, `Voices::markers`) words
         // stay: dropped with them, the proposal would be lost.
-        let after_end = self
-            .markers()
-            .next()
-            .is_some_and(|m| m.find(s.trim_start()).is_some_and(|at| at.start == 0));
+        let after_end = lead > 0 && which == 0;
         let asks = after_end || s[lead..].contains(['?', '？']) || s[lead..].trim().is_empty();
         match lead {
             0 => self.copied(&self.voices.tokens(s)),
