@@ -11,7 +11,7 @@ use regex::Regex;
 
 #[path = "words.rs"]
 mod words;
-pub use words::{content_terms, is_bare_heading, is_cjk, sentences, tokens};
+pub use words::{content_terms, is_bare_heading, is_cjk, is_list_item, sentences, tokens};
 use words::{coverage, gram_size, grams, long_enough, stem};
 
 /// One flaw class; a reply may have several.
@@ -52,10 +52,14 @@ pub enum Flaw {
     /// Headings or list numbers with nothing under them ("### 1.\n\n### 2."):
     /// the shape of an answer, its words gone.
     Skeleton,
+    /// A list of points instead of a spoken turn: three items or more
+    /// (numbered, bulleted, headed or bold-titled), as an assistant answers a
+    /// question; a colleague in a meeting makes a point or two aloud.
+    Listicle,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 16] = [
+    pub const ALL: [Flaw; 17] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -72,6 +76,7 @@ impl Flaw {
         Flaw::BareStance,
         Flaw::PersonaBlur,
         Flaw::Skeleton,
+        Flaw::Listicle,
     ];
 
     /// The classes reply hygiene removes; the others are what a
@@ -96,6 +101,7 @@ impl Flaw {
             Flaw::BareStance => "agrees without object",
             Flaw::PersonaBlur => "persona blur (any persona could say it)",
             Flaw::Skeleton => "empty headings or list numbers",
+            Flaw::Listicle => "a list of points, not a spoken turn",
         }
     }
 }
@@ -164,6 +170,10 @@ impl Phrases {
         out
     }
 }
+
+/// Items of a list (or headed points) from which a reply reads as a
+/// written answer, not a turn said aloud.
+pub const LISTICLE_ITEMS: usize = 3;
 
 /// Longest reply that still reads as a spoken turn.
 pub const MAX_WORDS: usize = 250;
@@ -403,6 +413,9 @@ impl Judge {
         }
         if reply.lines().any(is_bare_heading) {
             flaws.push(Flaw::Skeleton);
+        }
+        if reply.lines().filter(|l| is_list_item(l)).count() >= LISTICLE_ITEMS {
+            flaws.push(Flaw::Listicle);
         }
         // Loop: a sentence said twice in the reply.
         let mut own: HashSet<Vec<String>> = HashSet::new();

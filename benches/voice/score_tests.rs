@@ -88,6 +88,23 @@ fn each_flaw_is_found() {
     // line and a numbered point are not.
     assert!(flaws("analyst", "We can combine them:\n\n### 1. \n\n### 2. \n\n### 3.").contains(&Flaw::Skeleton));
     assert!(!flaws("analyst", "Two options:\n\n1. Ship the pilot first.\n---\n2. Wait a quarter.").contains(&Flaw::Skeleton));
+    // A list of points for a turn (1.5B, v19-base: "This involves a clear onboarding
+    // process that includes:" and seven bold-titled numbered points): an assistant's
+    // answer. Two options said as items, a heading over prose and a number opening a
+    // sentence are a turn.
+    let list = "It includes:\n\n1. **Orientation**: one-on-ones.\n2. **Code reviews**: weekly.\n3. **Mentors**: one each.";
+    assert!(flaws("analyst", list).contains(&Flaw::Listicle));
+    assert!(flaws("analyst", "- Ship the pilot.\n- Measure it.\n- Decide in March.").contains(&Flaw::Listicle));
+    assert!(flaws(
+        "analyst",
+        "**Pilot first:** ship it.\n\n**Measure**\nweekly.\n\n**Decide**: in March."
+    )
+    .contains(&Flaw::Listicle));
+    assert!(flaws("analyst", "我的建议：\n1、先试点。\n2、再评估。\n3、最后推广。").contains(&Flaw::Listicle));
+    assert!(!flaws("analyst", "Two options:\n\n1. Ship the pilot first.\n2. Wait a quarter.").contains(&Flaw::Listicle));
+    let prose = "1.5 million users is a lot.\n3 people can run it.\n**Note** that we ship in March.\n-5 % churn.";
+    assert!(!flaws("analyst", prose).contains(&Flaw::Listicle));
+    assert!(!flaws("analyst", "### Risks\nThe migration could stall.").contains(&Flaw::Listicle));
     // Its own name or another's in brackets, no colon (judgement bench s6-final).
     assert!(flaws("analyst", "【Maya】研究优先。").contains(&Flaw::SelfQuote));
     assert!(flaws("analyst", "Research first.\n[Kofi] I agree.").contains(&Flaw::SpeaksAsOther));
@@ -177,6 +194,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "We will incorporate all of the suggestions you provided and ensure a seamless database choice.",
         "I appreciate the detailed information you provided on how to pick a database.",
         "I will definitely keep in mind these steps and make them a priority in the future.",
+        "Did you have any questions before I gave my recommendation?",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -205,6 +223,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "We'll keep that in mind when sizing the cluster.",
         "We'll incorporate it in v2 once the billing schema settles.",
         "Kofi, the steps you outlined skip the security review; we will keep Postgres.",
+        "Do you have any numbers on churn after the last outage, Sam?",
     ] {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");
     }

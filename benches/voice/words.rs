@@ -41,6 +41,39 @@ pub fn is_bare_heading(line: &str) -> bool {
         && t.chars().any(|c| matches!(c, '#' | '.' | ')' | '、' | '•') || c.is_ascii_digit())
 }
 
+/// A line that opens a point of a list with words in it: `1. Ship it`,
+/// `- Ship it`, `• …`, `2、…`, a Markdown heading, or a bold title
+/// (`**Pilot first**: …`). `**Note**` inside a sentence, `-5 %` and a
+/// number that opens a sentence ("3 people can…") are no items.
+pub fn is_list_item(line: &str) -> bool {
+    let t = line.trim();
+    let digits = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    let numbered = (digits.len() < t.len())
+        .then(|| {
+            digits
+                .strip_prefix(['.', ')'])
+                .filter(|r| r.starts_with([' ', '*']))
+                .or_else(|| digits.strip_prefix('、'))
+        })
+        .flatten();
+    let rest = if let Some(r) = t.strip_prefix(['-', '*', '+', '•']).filter(|r| r.starts_with(' ')) {
+        r
+    } else if let Some(r) = numbered {
+        r
+    } else if t.starts_with('#') {
+        t.trim_start_matches('#')
+    } else if let Some(r) = t.strip_prefix("**") {
+        // A bold title opening the line: closed at the line's end or before a colon.
+        return r.find("**").is_some_and(|end| {
+            let (title, after) = (&r[..end], r[end + 2..].trim_start());
+            title.chars().any(char::is_alphanumeric) && (after.is_empty() || after.starts_with([':', '：']) || title.ends_with([':', '：']))
+        });
+    } else {
+        return false;
+    };
+    rest.chars().any(char::is_alphanumeric)
+}
+
 /// "shipping", "ships", "shipped" → "shipp"/"ship": enough for overlap.
 pub(super) fn stem(w: &str) -> String {
     for suffix in ["ing", "ed", "es", "s"] {

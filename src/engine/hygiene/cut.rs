@@ -37,11 +37,15 @@ pub(crate) enum CutKind {
     /// under it once what it headed was cut (`### 2.` before the next
     /// heading, "Here's my recommendation:" at the end): dropped.
     EmptyHeading,
+    /// A list's point past those a turn makes (`Voices::points`): a reply
+    /// said aloud makes a point or two, a list of five is a written answer.
+    /// The reply ends there.
+    ListCap,
 }
 
 impl CutKind {
     #[cfg(test)]
-    pub(crate) const ALL: [CutKind; 14] = [
+    pub(crate) const ALL: [CutKind; 15] = [
         CutKind::SpeaksAsOther,
         CutKind::OwnLabel,
         CutKind::SelfQuote,
@@ -56,6 +60,7 @@ impl CutKind {
         CutKind::MarkerFragment,
         CutKind::Stub,
         CutKind::EmptyHeading,
+        CutKind::ListCap,
     ];
 
     pub(crate) fn code(self) -> &'static str {
@@ -74,6 +79,7 @@ impl CutKind {
             CutKind::MarkerFragment => "marker_fragment",
             CutKind::Stub => "stub",
             CutKind::EmptyHeading => "empty_heading",
+            CutKind::ListCap => "list_cap",
         }
     }
 }

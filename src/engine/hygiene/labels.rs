@@ -68,9 +68,41 @@ fn label_tail(rest: &str, partial: bool) -> Option<usize> {
 pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
     let t = undecorated(s);
     names.iter().find_map(|n| {
-        (starts_with_ci(t, n) && !t[n.len()..].starts_with(|c: char| c.is_alphanumeric()) && label_tail(&t[n.len()..], false).is_some())
-            .then_some(n.as_str())
+        let rest = starts_with_ci(t, n).then(|| past_label_words(&t[n.len()..]))?;
+        (!rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, false).is_some()).then_some(n.as_str())
     })
+}
+
+/// A stage direction for another: a line in brackets that opens with their
+/// name and goes on as a narrator does ("（小林同意并补充了他的观点）",
+/// "(Kofi nods.)"). A name then a comma is an aside to them ("(Sam, do you
+/// have the numbers?)"), a name then a colon a label (`label_tail`); a
+/// narrator never says "I" ("(Kofi and I tested it.)" is speech).
+pub(super) fn stage_line<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
+    let inner = s.trim().strip_prefix(['(', '（'])?.trim_start();
+    let lower = inner.to_lowercase();
+    let first_person = PHRASES.first_person.iter().any(|w| {
+        if w.chars().any(is_cjk) {
+            lower.contains(w.as_str())
+        } else {
+            lower.split(|c: char| !c.is_alphanumeric()).any(|x| x == w)
+        }
+    });
+    names
+        .iter()
+        .map(String::as_str)
+        .find(|n| !first_person && starts_with_ci(inner, n) && inner[n.len()..].chars().next().is_some_and(|c| c == ' ' || is_cjk(c)))
+}
+
+/// `rest`, after a name, without the words a label may put before its
+/// colon (`'s response`, `的回应`: data, `label_words`).
+fn past_label_words(rest: &str) -> &str {
+    let lower = rest.to_lowercase();
+    PHRASES
+        .label_words
+        .iter()
+        .find(|w| lower.starts_with(w.as_str()) && rest.is_char_boundary(w.len()))
+        .map_or(rest, |w| &rest[w.len()..])
 }
 
 /// The name of one of `names` opening `s` as a transcript line with its
@@ -84,11 +116,7 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
 /// ("Will Kofi's plan scale?").
 pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String], hosts: &[String]) -> Option<&'n str> {
     let t = undecorated(s);
-    let item = {
-        let line = s.trim_start();
-        let number = line.trim_start_matches(|c: char| c.is_ascii_digit());
-        ["- ", "* ", "+ ", "• "].iter().any(|b| line.starts_with(b)) || number.len() < line.len() && number.starts_with(['.', ')'])
-    };
+    let item = after_list_mark(s).is_some();
     names.iter().filter(|n| !hosts.contains(n)).find_map(|n| {
         let rest = t.strip_prefix(n.as_str())?.trim_start_matches(['*', '_']);
         let mut cs = rest.chars();
@@ -131,10 +159,41 @@ pub(super) fn is_heading(line: &str) -> bool {
         return super::sentences::rough_words(t) <= 24;
     }
     let bare = t.trim_matches(['*', '_', ' ']);
-    let numbered = bare
-        .strip_suffix(['.', ')', '、'])
-        .is_some_and(|n| !n.is_empty() && n.chars().all(|c| c.is_ascii_digit()));
-    heading_level(t).is_some() || numbered || matches!(bare, "-" | "•")
+    heading_level(t).is_some() || after_list_mark(bare).is_some_and(str::is_empty)
+}
+
+/// Whether `line` opens a point of a list with words in it: after a list
+/// mark (`1. Ship it`, `- **Pilot**: …`), or a bold title opening the line
+/// (`**Pilot first**: …`, `**Pilot first**` alone).
+pub(super) fn is_point(line: &str) -> bool {
+    if let Some(rest) = after_list_mark(line) {
+        return rest.chars().any(char::is_alphanumeric);
+    }
+    let Some(r) = line.trim_start().strip_prefix("**") else {
+        return false;
+    };
+    r.find("**").is_some_and(|end| {
+        let (title, after) = (&r[..end], r[end + 2..].trim());
+        title.chars().any(char::is_alphanumeric) && (after.is_empty() || after.starts_with([':', '：']) || title.ends_with([':', '：']))
+    })
+}
+
+/// Whether an unfinished line may still become a point (`is_point`): a
+/// list's mark, a number or bold that may be one.
+pub(super) fn could_be_point(t: &str) -> bool {
+    let t = t.trim_start();
+    after_list_mark(t).is_some() || t.starts_with(['*', '-', '+', '•']) || t.chars().all(|c| c.is_ascii_digit())
+}
+
+/// What follows a list item's mark (`- `, `• `, `2. `, `3)`, `4、`), if the
+/// line opens with one: empty for a mark alone. `**Bold**` and `-5%` are
+/// no items.
+pub(super) fn after_list_mark(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let bullet = t.strip_prefix(['-', '*', '+', '•']).filter(|r| r.is_empty() || r.starts_with(' '));
+    let digits = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    let number = (digits.len() < t.len()).then(|| digits.strip_prefix(['.', ')', '、'])).flatten();
+    bullet.or(number).map(str::trim_start)
 }
 
 /// The level of a Markdown heading line (`##` → 2), if it is one.
@@ -178,7 +237,18 @@ pub(super) fn could_be_label(t: &str, names: &[String]) -> bool {
         if t.len() < n.len() {
             n.to_lowercase().starts_with(&t.to_lowercase())
         } else {
-            starts_with_ci(t, n) && !t[n.len()..].starts_with(|c: char| c.is_alphanumeric()) && label_tail(&t[n.len()..], true).is_some()
+            starts_with_ci(t, n) && {
+                let after = &t[n.len()..];
+                let rest = past_label_words(after);
+                let lower = after.to_lowercase();
+                // On its way to a label's words (`小林的回`), or past them.
+                rest.len() == after.len()
+                    && PHRASES
+                        .label_words
+                        .iter()
+                        .any(|w| !lower.is_empty() && w.starts_with(lower.as_str()))
+                    || !rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, true).is_some()
+            }
         }
     })
 }

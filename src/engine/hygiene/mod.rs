@@ -71,6 +71,9 @@ pub(crate) struct Hygiene {
     /// may all be cut (`rules.rs`, `Does::HoldHeading`).
     heading: Option<String>,
     kept: String,
+    /// Everything the model wrote until a rule stopped the reply: what the
+    /// log keeps of a reply that was cut, to read a cut against its whole.
+    heard: String,
     /// Runs of words of the kept sentences (the loop guard), and the short
     /// ones whole.
     own: HashSet<u64>,
@@ -81,6 +84,9 @@ pub(crate) struct Hygiene {
     /// while `cur` grows, so it is not looked for again (a long reply's
     /// sentence is not scanned once per piece).
     copy_seen: std::cell::Cell<bool>,
+    /// The last sentence `copy_source` judged, with what the reply had kept
+    /// then (its own runs) and the answer: three rules ask of one sentence.
+    copy_memo: std::cell::RefCell<Option<(String, usize, Option<u8>)>>,
     /// Bytes of `cur` known to hold no sentence end.
     scanned: usize,
     /// Pieces received, near enough to tokens; with `cap`, the point from
@@ -91,6 +97,10 @@ pub(crate) struct Hygiene {
     /// made once, read for every piece.
     markers: Vec<Marker>,
 }
+
+/// The points of a list a speaker's turn makes before its next ends it
+/// (`Voices::points`).
+pub(crate) const TURN_POINTS: usize = 2;
 
 /// Words (CJK characters) of a sentence without a copied run, after which
 /// it streams before its end.
@@ -111,9 +121,11 @@ impl Hygiene {
             opener_acknowledges: false,
             heading: None,
             kept: String::new(),
+            heard: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
             copy_seen: std::cell::Cell::new(false),
+            copy_memo: std::cell::RefCell::new(None),
             scanned: 0,
             stopped: false,
             cuts: Vec::new(),
@@ -141,6 +153,7 @@ impl Hygiene {
         }
         self.pieces += 1;
         self.cur.push_str(piece);
+        self.heard.push_str(piece);
         while let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) {
             let sentence: String = self.cur.drain(..end).collect();
             self.copy_seen.set(false);
@@ -213,6 +226,11 @@ impl Hygiene {
     /// The reply as kept (markers included; the marker filter comes after).
     pub(crate) fn kept(&self) -> &str {
         &self.kept
+    }
+
+    /// The reply as written, up to where a rule stopped it.
+    pub(crate) fn heard(&self) -> &str {
+        &self.heard
     }
 
     pub(crate) fn cuts(&self) -> &[Cut] {

@@ -23,6 +23,8 @@ pub(super) struct Phrases {
     pub about_reply: Vec<String>,
     pub about_reply_same: Vec<(String, String)>,
     pub greetings: Vec<String>,
+    pub label_words: Vec<String>,
+    pub first_person: Vec<String>,
     pub self_attribution: Vec<String>,
     pub attribution: Vec<String>,
     pub sign_offs: Vec<String>,
@@ -51,6 +53,8 @@ impl Phrases {
             about_reply,
             about_reply_same,
             greetings,
+            label_words,
+            first_person,
             self_attribution,
             attribution,
             sign_offs,
@@ -75,6 +79,8 @@ impl Phrases {
         self.about_reply.extend(about_reply);
         self.about_reply_same.extend(about_reply_same);
         self.greetings.extend(greetings);
+        self.label_words.extend(label_words);
+        self.first_person.extend(first_person);
         self.self_attribution.extend(self_attribution);
         self.attribution.extend(attribution);
         self.sign_offs.extend(sign_offs);
@@ -101,6 +107,8 @@ impl Phrases {
             &mut self.writing,
             &mut self.about_reply,
             &mut self.greetings,
+            &mut self.label_words,
+            &mut self.first_person,
             &mut self.self_attribution,
             &mut self.attribution,
             &mut self.sign_offs,

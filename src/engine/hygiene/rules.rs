@@ -75,6 +75,13 @@ fn whole(s: &str) -> Range<usize> {
     start..s.trim_end().len().max(start)
 }
 
+/// Whether the reply has made the points of a list a turn makes.
+fn points_made(h: &Hygiene) -> bool {
+    h.voices
+        .points
+        .is_some_and(|n| h.kept.lines().filter(|l| labels::is_point(l)).count() >= n)
+}
+
 fn never(_: &Hygiene, _: &str) -> bool {
     false
 }
@@ -296,6 +303,17 @@ pub(crate) static RULES: &[Rule] = &[
     )
     .twin(|h, _| h.copies_since(0))
     .on_tail(),
+    // After the runtime's words: the continue prompt handed back in
+    // brackets names the facilitator too, and is the runtime's.
+    rule(
+        "a stage direction for another",
+        CutKind::SpeaksAsOther,
+        Place::Sentence,
+        Does::Stop,
+        |h, s| labels::stage_line(s, &h.voices.others).map(|_| whole(s)),
+    )
+    // A bracket and a name may open one: it waits for its end.
+    .twin(|h, t| labels::stage_line(t, &h.voices.others).is_some()),
     rule("an earlier turn copied", CutKind::Echo, Place::Sentence, Does::Drop, |h, s| {
         (h.copy_source(s) == Some(EARLIER)).then_some(0..s.len())
     })
@@ -314,6 +332,14 @@ pub(crate) static RULES: &[Rule] = &[
         (h.copy_source(s) == Some(0)).then_some(0..s.len())
     })
     .on_tail(),
+    rule(
+        "a list's point past a turn's",
+        CutKind::ListCap,
+        Place::OwnLine,
+        Does::Stop,
+        |h, s| (labels::is_point(s) && points_made(h)).then(|| whole(s)),
+    )
+    .twin(|h, t| points_made(h) && labels::could_be_point(t)),
     rule(
         "stepping out of character",
         CutKind::OutOfCharacter,
@@ -370,6 +396,16 @@ impl Hygiene {
     /// hands the facilitator's question back, is none. A statement after a
     /// marker is judged as any sentence.
     pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
+        let kept = self.own.len() + self.own_short.len();
+        if let Some((_, _, source)) = self.copy_memo.borrow().as_ref().filter(|(t, k, _)| t == s && *k == kept) {
+            return *source;
+        }
+        let source = self.copy_source_afresh(s);
+        *self.copy_memo.borrow_mut() = Some((s.to_string(), kept, source));
+        source
+    }
+
+    fn copy_source_afresh(&self, s: &str) -> Option<u8> {
         let (which, lead) = self.leading_marker(s).unwrap_or((0, 0));
         // After the ask marker, a statement is no question: judged as any
         // line. After the end marker (the first, `Voices::markers`) words

@@ -73,6 +73,7 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     .earlier(EARLIER)
     .earlier(EARLIER_ZH);
     v.markers = vec!["<!-- END -->".into(), "!?@human".into()];
+    v.points = Some(super::TURN_POINTS);
     let mut failed = Vec::new();
     for c in &cases.case {
         for n in [1, 3, 100] {

@@ -48,6 +48,10 @@ pub(crate) struct Voices {
     /// the moderator, who sums up where the room circles, and for written
     /// replies (the rehearsal), which asking again would not change.
     pub keep_echoes: bool,
+    /// The points of a list a turn may make: the next one ends the reply
+    /// (None: any, for a summary or a farewell). A turn said aloud makes a
+    /// point or two; a list of five is an assistant's written answer.
+    pub points: Option<usize>,
     pub(super) grams: HashMap<u64, u8>,
     /// Earlier sentences too short for runs of words (`Thank you, Kofi.`),
     /// whole: a small model repeats such stock lines turn after turn.
@@ -86,6 +90,7 @@ impl Voices {
             ask_alias: String::new(),
             hosts: Vec::new(),
             keep_echoes: false,
+            points: None,
             grams: HashMap::new(),
             short: HashSet::new(),
             names,

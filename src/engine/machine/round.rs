@@ -13,7 +13,7 @@ use super::self_check::Checked;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
-use crate::engine::hygiene::{Counter, Voices};
+use crate::engine::hygiene::{self, Counter, Voices};
 use crate::engine::{Event, NoticeKind, Phase};
 use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue};
@@ -325,6 +325,7 @@ impl Party {
         let env = self.env();
         let runtime = env.runtime_texts(agent, round, &names, end_marker.as_deref(), Some(&ask_marker), remaining.as_deref());
         let mut voices = self.voices_for(agent, &runtime);
+        voices.points = Some(hygiene::TURN_POINTS);
         let mut req = ChatRequest {
             model: agent.model.clone(),
             endpoint: agent.endpoint.clone(),

@@ -280,7 +280,7 @@ impl Party {
         take.show(&self.room, mode, &last);
         let rest = take.filter.finish();
         take.reveal(&self.room, mode, rest);
-        self.count_cuts(&take.id, take.hygiene.cuts());
+        self.count_cuts(&take.id, take.hygiene.cuts(), take.hygiene.heard());
         let mut shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
         let proposes = take.turn && take.filter.found(0);
@@ -318,7 +318,12 @@ impl Party {
     }
 
     /// What hygiene cut goes to the log and the session file's counters.
-    fn count_cuts(&mut self, agent: &str, cuts: &[Cut]) {
+    /// A cut reply is logged whole too: a cut is read against the reply it
+    /// came from (the sanitizer ran first, so no escape reaches the log).
+    fn count_cuts(&mut self, agent: &str, cuts: &[Cut], heard: &str) {
+        if !cuts.is_empty() {
+            tracing::info!(agent, text = %crate::text::ellipsize(heard, 4000), "reply as written, before hygiene");
+        }
         for c in cuts {
             tracing::info!(agent, kind = c.kind.code(), text = %crate::text::ellipsize(&c.text, 300), "reply hygiene cut");
             self.count(Counter::Cut(c.kind));
