@@ -128,6 +128,8 @@ struct PhraseFile {
     common: Vec<String>,
     #[serde(default)]
     courtesy: Vec<String>,
+    #[serde(default)]
+    label_words: Vec<String>,
 }
 
 /// Every language's phrases: a reply is read with all of them.
@@ -141,6 +143,8 @@ pub struct Phrases {
     pub common: HashSet<String>,
     /// Thanks, praise and agreement: a short reply of them and little else is a stub.
     courtesy: Vec<Regex>,
+    /// Words between a name and its label's colon ("Sam's response:").
+    label_words: Vec<String>,
 }
 
 impl Phrases {
@@ -157,12 +161,14 @@ impl Phrases {
             self_narration: Vec::new(),
             common: HashSet::new(),
             courtesy: Vec::new(),
+            label_words: Vec::new(),
         };
         for text in files {
             let f: PhraseFile = toml::from_str(text).unwrap_or_else(|e| panic!("a phrase file: {e}"));
             out.assistant.extend(f.assistant);
             out.bare_stance.extend(f.bare_stance.iter().map(compile));
             out.self_narration.extend(f.self_narration);
+            out.label_words.extend(f.label_words.iter().map(|w| regex::escape(w)));
             // Stemmed as content words are: "agreed" and "agrees" are "agree"'s.
             out.common.extend(f.common.iter().map(|w| stem(&w.to_lowercase())));
             out.courtesy.extend(f.courtesy.iter().map(compile));
@@ -282,13 +288,27 @@ impl Judge {
 
     fn label_re(&self, name: &str) -> Regex {
         // `Kofi:`, `**Kofi**:`, `🛠️ Kofi (Senior Developer):`, `- Kofi：` at a
-        // line start; `Tomas:` for Tomás, as small models drop accents.
+        // line start; `Tomas:` for Tomás, as small models drop accents; a
+        // label's words before the colon (`（小林的回应：`, `(Sam's response:`).
         let n = either_form(name);
+        let words = format!("(?:{})?", self.phrases.label_words.join("|"));
         // Or the name in brackets and no colon (`【Maya】`, judgement bench s6-final).
         Regex::new(&format!(
-            r"(?im)^[\s>*#_\-•]*(?:(?:\p{{So}}\S*\s*)?\**{n}\**(?:\s*[(（][^)）\n]{{0,40}}[)）])?\s*\**\s*[:：]|[【\[]{n}[】\]])"
+            r"(?im)^[\s>*#_\-•(（]*(?:(?:\p{{So}}\S*\s*)?\**{n}\**{words}(?:\s*[(（][^)）\n]{{0,40}}[)）])?\s*\**\s*[:：]|[【\[]{n}[】\]])"
         ))
         .expect("label pattern is valid")
+    }
+
+    /// A stage direction for another: a whole line in brackets opening with
+    /// their name, narrated ("（小林同意并补充了他的观点）", "(Kofi nods.)");
+    /// an aside to them ("(Sam, …)") or one's own ("(Kofi and I …)") is speech.
+    fn stage_line(&self, name: &str, reply: &str) -> bool {
+        let n = either_form(name);
+        let re = Regex::new(&format!(r"(?im)^\s*[(（]\s*{n}(?:[ ]|\p{{Han}})[^\n]*[)）]\s*$")).expect("stage pattern is valid");
+        let lines: Vec<&str> = re.find_iter(reply).map(|m| m.as_str()).collect();
+        lines
+            .iter()
+            .any(|line| !line.contains('我') && !line.split(|c: char| !c.is_alphanumeric()).any(|w| w == "I"))
     }
 
     /// A line of another with its colon lost: the name at a line start,
@@ -363,7 +383,9 @@ impl Judge {
         let others = self.roster.iter().filter(|p| p.id != speaker).map(|p| p.name.as_str());
         let facilitator_labels = [self.facilitator.as_str(), "Facilitator", "主持人", "User", "用户"];
         let others_only = others.clone();
-        if others.chain(facilitator_labels).any(|n| self.label_re(n).is_match(reply))
+        if others
+            .chain(facilitator_labels)
+            .any(|n| self.label_re(n).is_match(reply) || self.stage_line(n, reply))
             || others_only.into_iter().any(|n| self.bare_label_re(n).is_match(reply))
         {
             flaws.push(Flaw::SpeaksAsOther);
@@ -507,6 +529,7 @@ impl Judge {
             "it is my turn",
             "your turn,",
             "already spoke this round",
+            "already spoken this round",
             "you speak first",
             "speaks_first",
             "spoke_before",
@@ -520,6 +543,7 @@ impl Judge {
             "轮到你",
             "轮到我",
             "本轮已发言",
+            "本轮已经发言",
         ];
         let lower = reply.to_lowercase();
         if FIXED.iter().any(|f| lower.contains(f)) {

@@ -83,6 +83,8 @@ fn each_flaw_is_found() {
     assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
+    // The turn order told back (v19-base, asked again after an echo).
+    assert!(flaws("analyst", "Note: Tomás has already spoken this round.").contains(&Flaw::LeakedRuntime));
     assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
     // Headings whose words were all cut (1.5B, v13-lens, Chinese); a rule
     // line and a numbered point are not.
@@ -108,6 +110,12 @@ fn each_flaw_is_found() {
     // Its own name or another's in brackets, no colon (judgement bench s6-final).
     assert!(flaws("analyst", "【Maya】研究优先。").contains(&Flaw::SelfQuote));
     assert!(flaws("analyst", "Research first.\n[Kofi] I agree.").contains(&Flaw::SpeaksAsOther));
+    // The facilitator's answer made up as a stage line, and narrated (v19-base).
+    assert!(flaws("analyst", "研究优先。\n\n（Sam的回应：同意）").contains(&Flaw::SpeaksAsOther));
+    assert!(flaws("analyst", "研究优先。\n\n（Sam同意并补充了他的观点）").contains(&Flaw::SpeaksAsOther));
+    assert!(flaws("analyst", "Research first.\n(Kofi nods.)").contains(&Flaw::SpeaksAsOther));
+    assert!(!flaws("analyst", "Research first. (Kofi, do you have numbers?)").contains(&Flaw::SpeaksAsOther));
+    assert!(!flaws("analyst", "Research first.\n(Kofi and I tested it.)").contains(&Flaw::SpeaksAsOther));
     // Lines of others with their colons lost (1.5B, v13-vocative).
     assert!(flaws("analyst", "We should add a review.\nPriya Excellent points!").contains(&Flaw::SpeaksAsOther));
     assert!(flaws("analyst", "**Kofi** Great idea, Tomás.").contains(&Flaw::SpeaksAsOther));

@@ -68,7 +68,7 @@ fn label_tail(rest: &str, partial: bool) -> Option<usize> {
 pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
     let t = undecorated(s);
     names.iter().find_map(|n| {
-        let rest = starts_with_ci(t, n).then(|| past_label_words(&t[n.len()..]))?;
+        let rest = starts_with_ci(t, n).then(|| past_label_words(past_more_names(&t[n.len()..], names)))?;
         (!rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, false).is_some()).then_some(n.as_str())
     })
 }
@@ -80,6 +80,10 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
 /// narrator never says "I" ("(Kofi and I tested it.)" is speech).
 pub(super) fn stage_line<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
     let inner = s.trim().strip_prefix(['(', '（'])?.trim_start();
+    // A question in brackets asks ("(Will this scale?)" where Will hosts).
+    if inner.trim_end_matches([')', '）', ' ']).ends_with(['?', '？']) {
+        return None;
+    }
     let lower = inner.to_lowercase();
     let first_person = PHRASES.first_person.iter().any(|w| {
         if w.chars().any(is_cjk) {
@@ -92,6 +96,33 @@ pub(super) fn stage_line<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
         .iter()
         .map(String::as_str)
         .find(|n| !first_person && starts_with_ci(inner, n) && inner[n.len()..].chars().next().is_some_and(|c| c == ' ' || is_cjk(c)))
+}
+
+/// `rest`, after a name, without more names joined to it (`, Maya`,
+/// ` and Kofi`, `、小林`: data, `name_joiners`): a label of several
+/// ("(Lena, Maya: disagree)") is theirs as one of one is. Unchanged if no
+/// name follows.
+fn past_more_names<'s>(rest: &'s str, names: &[String]) -> &'s str {
+    let mut at = rest;
+    loop {
+        let t = at.trim_start();
+        let lower = t.to_lowercase();
+        let Some(j) = PHRASES
+            .name_joiners
+            .iter()
+            .find(|j| lower.starts_with(j.as_str()) && t.is_char_boundary(j.len()))
+        else {
+            return at;
+        };
+        let after = t[j.len()..].trim_start();
+        match names
+            .iter()
+            .find(|n| starts_with_ci(after, n) && !after[n.len()..].starts_with(char::is_alphanumeric))
+        {
+            Some(n) => at = &after[n.len()..],
+            None => return at,
+        }
+    }
 }
 
 /// `rest`, after a name, without the words a label may put before its
@@ -116,7 +147,7 @@ fn past_label_words(rest: &str) -> &str {
 /// ("Will Kofi's plan scale?").
 pub(super) fn bare_label_at_start<'n>(s: &str, names: &'n [String], hosts: &[String]) -> Option<&'n str> {
     let t = undecorated(s);
-    let item = after_list_mark(s).is_some();
+    let item = super::lists::after_list_mark(s).is_some();
     names.iter().filter(|n| !hosts.contains(n)).find_map(|n| {
         let rest = t.strip_prefix(n.as_str())?.trim_start_matches(['*', '_']);
         let mut cs = rest.chars();
@@ -148,75 +179,6 @@ pub(super) fn could_be_bare_label(t: &str, names: &[String], hosts: &[String]) -
         })
 }
 
-/// A line that only heads what follows: a Markdown heading (`### 2.`,
-/// `## Risks`), a list's number or bullet alone (`1.`, `- **`), or a line
-/// ending in a colon that announces it ("Here's my recommendation:").
-pub(super) fn is_heading(line: &str) -> bool {
-    let t = line.trim();
-    // A long line ending in a colon says something itself (and would have
-    // streamed before its colon came).
-    if t.trim_end_matches(['*', '_']).ends_with([':', '：']) {
-        return super::sentences::rough_words(t) <= 24;
-    }
-    let bare = t.trim_matches(['*', '_', ' ']);
-    heading_level(t).is_some() || after_list_mark(bare).is_some_and(str::is_empty)
-}
-
-/// Whether `line` opens a point of a list with words in it: after a list
-/// mark (`1. Ship it`, `- **Pilot**: …`), or a bold title opening the line
-/// (`**Pilot first**: …`, `**Pilot first**` alone).
-pub(super) fn is_point(line: &str) -> bool {
-    if let Some(rest) = after_list_mark(line) {
-        return rest.chars().any(char::is_alphanumeric);
-    }
-    let Some(r) = line.trim_start().strip_prefix("**") else {
-        return false;
-    };
-    r.find("**").is_some_and(|end| {
-        let (title, after) = (&r[..end], r[end + 2..].trim());
-        title.chars().any(char::is_alphanumeric) && (after.is_empty() || after.starts_with([':', '：']) || title.ends_with([':', '：']))
-    })
-}
-
-/// Whether an unfinished line may still become a point (`is_point`): a
-/// list's mark, a number or bold that may be one.
-pub(super) fn could_be_point(t: &str) -> bool {
-    let t = t.trim_start();
-    after_list_mark(t).is_some() || t.starts_with(['*', '-', '+', '•']) || t.chars().all(|c| c.is_ascii_digit())
-}
-
-/// What follows a list item's mark (`- `, `• `, `2. `, `3)`, `4、`), if the
-/// line opens with one: empty for a mark alone. `**Bold**` and `-5%` are
-/// no items.
-pub(super) fn after_list_mark(line: &str) -> Option<&str> {
-    let t = line.trim_start();
-    let bullet = t.strip_prefix(['-', '*', '+', '•']).filter(|r| r.is_empty() || r.starts_with(' '));
-    let digits = t.trim_start_matches(|c: char| c.is_ascii_digit());
-    let number = (digits.len() < t.len()).then(|| digits.strip_prefix(['.', ')', '、'])).flatten();
-    bullet.or(number).map(str::trim_start)
-}
-
-/// The level of a Markdown heading line (`##` → 2), if it is one.
-fn heading_level(line: &str) -> Option<usize> {
-    let t = line.trim();
-    let hashes = t.len() - t.trim_start_matches('#').len();
-    ((1..=6).contains(&hashes) && t[hashes..].starts_with(' ')).then_some(hashes)
-}
-
-/// Whether the held heading `held` heads `next` too, so both wait for a
-/// word under them (`## Plan` then `### Step 1`; `jobs:` then `build:`):
-/// not when it has no word itself (`### 1.`), nor when `next` is a
-/// Markdown heading of its level or above.
-pub(super) fn heads(held: &str, next: &str) -> bool {
-    let last = held.trim_end().rsplit('\n').next().unwrap_or("");
-    let worded = last.chars().any(|c| c.is_alphabetic());
-    let outranked = match (heading_level(last), heading_level(next)) {
-        (Some(a), Some(b)) => b <= a,
-        _ => false,
-    };
-    worded && !outranked
-}
-
 /// `s` without its leading label of `name`, if it has one.
 pub(super) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     let t = undecorated(s);
@@ -238,7 +200,7 @@ pub(super) fn could_be_label(t: &str, names: &[String]) -> bool {
             n.to_lowercase().starts_with(&t.to_lowercase())
         } else {
             starts_with_ci(t, n) && {
-                let after = &t[n.len()..];
+                let after = past_more_names(&t[n.len()..], names);
                 let rest = past_label_words(after);
                 let lower = after.to_lowercase();
                 // On its way to a label's words (`小林的回`), or past them.

@@ -24,6 +24,7 @@ mod addressee;
 mod copies;
 mod cut;
 mod labels;
+mod lists;
 mod opening;
 mod phrases;
 mod rules;
@@ -79,13 +80,16 @@ pub(crate) struct Hygiene {
     own: HashSet<u64>,
     own_short: HashSet<u64>,
     stopped: bool,
+    /// The stream is over: the sentence judged now is the reply's last.
+    ending: bool,
     cuts: Vec<Cut>,
     /// A copied run reaches into the unshown part of `cur`: it stays so
     /// while `cur` grows, so it is not looked for again (a long reply's
     /// sentence is not scanned once per piece).
     copy_seen: std::cell::Cell<bool>,
-    /// The last sentence `copy_source` judged, with what the reply had kept
-    /// then (its own runs) and the answer: three rules ask of one sentence.
+    /// The last sentence `copy_source` judged, with the size of the reply's
+    /// own runs then and the answer: three rules ask of one sentence. The
+    /// runs only grow, so an equal size is the same runs.
     copy_memo: std::cell::RefCell<Option<(String, usize, Option<u8>)>>,
     /// Bytes of `cur` known to hold no sentence end.
     scanned: usize,
@@ -128,6 +132,7 @@ impl Hygiene {
             copy_memo: std::cell::RefCell::new(None),
             scanned: 0,
             stopped: false,
+            ending: false,
             cuts: Vec::new(),
             pieces: 0,
             cap,
@@ -208,6 +213,7 @@ impl Hygiene {
         }
         let sentence = std::mem::take(&mut self.cur);
         let shown = std::mem::take(&mut self.shown);
+        self.ending = true;
         if capped && !sentence.trim().is_empty() {
             self.cuts.push(Cut {
                 kind: CutKind::Capped,
@@ -478,7 +484,7 @@ impl Hygiene {
     /// held had nothing under it and goes.
     fn hold_heading(&mut self, heading: String) {
         match self.heading.as_mut() {
-            Some(held) if labels::heads(held, &heading) => held.push_str(&heading),
+            Some(held) if lists::heads(held, &heading) => held.push_str(&heading),
             _ => {
                 self.drop_heading();
                 self.heading = Some(heading);

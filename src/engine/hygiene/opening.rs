@@ -79,7 +79,19 @@ fn is_introduction(sentence: &str) -> bool {
 /// between them and the fillers are taken out, what is left is one of the
 /// language files' acknowledgements. Only the others' names go: its own
 /// name makes it self-address.
-fn is_acknowledgement(sentence: &str, voices: &Voices) -> bool {
+pub(super) fn is_acknowledgement(sentence: &str, voices: &Voices) -> bool {
+    bare_is_one_of(sentence, voices, &PHRASES.acknowledgements)
+}
+
+/// A sentence that only says yes ("Agreed!", "同意！"), read as
+/// `is_acknowledgement` reads: thanks are no nod.
+pub(super) fn is_nod(sentence: &str, voices: &Voices) -> bool {
+    bare_is_one_of(sentence, voices, &PHRASES.nods)
+}
+
+/// Whether `sentence`, its names, the room's words and fillers taken out,
+/// is one of `list`.
+fn bare_is_one_of(sentence: &str, voices: &Voices, list: &[String]) -> bool {
     let mut t = sentence.trim().to_lowercase();
     if t.chars().count() > 80 {
         return false;
@@ -116,7 +128,7 @@ fn is_acknowledgement(sentence: &str, voices: &Voices) -> bool {
         bare(&[PHRASES.salutation_room.as_slice(), PHRASES.acknowledgement_fillers.as_slice()].concat()),
     ]
     .iter()
-    .any(|b| !b.is_empty() && PHRASES.acknowledgements.contains(b))
+    .any(|b| !b.is_empty() && list.contains(b))
 }
 
 #[cfg(test)]

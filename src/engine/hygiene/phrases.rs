@@ -17,6 +17,7 @@ static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/hygiene/phr
 pub(super) struct Phrases {
     pub interjections: Vec<String>,
     pub acknowledgements: Vec<String>,
+    pub nods: Vec<String>,
     pub acknowledgement_fillers: Vec<String>,
     pub runtime_note_openings: Vec<String>,
     pub writing: Vec<String>,
@@ -25,6 +26,7 @@ pub(super) struct Phrases {
     pub greetings: Vec<String>,
     pub label_words: Vec<String>,
     pub first_person: Vec<String>,
+    pub name_joiners: Vec<String>,
     pub self_attribution: Vec<String>,
     pub attribution: Vec<String>,
     pub sign_offs: Vec<String>,
@@ -47,6 +49,7 @@ impl Phrases {
         let Phrases {
             interjections,
             acknowledgements,
+            nods,
             acknowledgement_fillers,
             runtime_note_openings,
             writing,
@@ -55,6 +58,7 @@ impl Phrases {
             greetings,
             label_words,
             first_person,
+            name_joiners,
             self_attribution,
             attribution,
             sign_offs,
@@ -73,6 +77,7 @@ impl Phrases {
         } = other;
         self.interjections.extend(interjections);
         self.acknowledgements.extend(acknowledgements);
+        self.nods.extend(nods);
         self.acknowledgement_fillers.extend(acknowledgement_fillers);
         self.runtime_note_openings.extend(runtime_note_openings);
         self.writing.extend(writing);
@@ -81,6 +86,7 @@ impl Phrases {
         self.greetings.extend(greetings);
         self.label_words.extend(label_words);
         self.first_person.extend(first_person);
+        self.name_joiners.extend(name_joiners);
         self.self_attribution.extend(self_attribution);
         self.attribution.extend(attribution);
         self.sign_offs.extend(sign_offs);
@@ -102,6 +108,7 @@ impl Phrases {
         for list in [
             &mut self.interjections,
             &mut self.acknowledgements,
+            &mut self.nods,
             &mut self.acknowledgement_fillers,
             &mut self.runtime_note_openings,
             &mut self.writing,
@@ -109,6 +116,7 @@ impl Phrases {
             &mut self.greetings,
             &mut self.label_words,
             &mut self.first_person,
+            &mut self.name_joiners,
             &mut self.self_attribution,
             &mut self.attribution,
             &mut self.sign_offs,

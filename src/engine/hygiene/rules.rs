@@ -12,6 +12,7 @@
 use std::ops::Range;
 
 use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
+use super::lists;
 use super::voices::{EARLIER, RUNTIME};
 use super::{Cut, CutKind, Hygiene};
 
@@ -79,7 +80,7 @@ fn whole(s: &str) -> Range<usize> {
 fn points_made(h: &Hygiene) -> bool {
     h.voices
         .points
-        .is_some_and(|n| h.kept.lines().filter(|l| labels::is_point(l)).count() >= n)
+        .is_some_and(|n| h.kept.lines().filter(|l| lists::is_point(l)).count() >= n)
 }
 
 fn never(_: &Hygiene, _: &str) -> bool {
@@ -308,9 +309,12 @@ pub(crate) static RULES: &[Rule] = &[
     rule(
         "a stage direction for another",
         CutKind::SpeaksAsOther,
-        Place::Sentence,
-        Does::Stop,
-        |h, s| labels::stage_line(s, &h.voices.others).map(|_| whole(s)),
+        Place::OwnLine,
+        Does::Drop,
+        |h, s| {
+            let closed = s.trim_end().ends_with([')', '）']);
+            (closed && labels::stage_line(s, &h.voices.others).is_some()).then(|| whole(s))
+        },
     )
     // A bracket and a name may open one: it waits for its end.
     .twin(|h, t| labels::stage_line(t, &h.voices.others).is_some()),
@@ -337,9 +341,9 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::ListCap,
         Place::OwnLine,
         Does::Stop,
-        |h, s| (labels::is_point(s) && points_made(h)).then(|| whole(s)),
+        |h, s| (!h.in_code() && lists::is_point(s) && points_made(h)).then(|| whole(s)),
     )
-    .twin(|h, t| points_made(h) && labels::could_be_point(t)),
+    .twin(|h, t| !h.in_code() && lists::could_be_point(t) && points_made(h)),
     rule(
         "stepping out of character",
         CutKind::OutOfCharacter,
@@ -364,6 +368,21 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Drop,
         |h, s| labels::attributes(s, std::slice::from_ref(&h.voices.own)).then_some(0..s.len()),
     ),
+    // After the speaker's own words, a line of nothing but a yes that names
+    // nobody is the next one's nod written for them ("…权衡这些因素。\n\n同意！").
+    rule(
+        "a yes alone after its own words",
+        CutKind::Stub,
+        Place::OwnLine,
+        Does::Drop,
+        |h, s| {
+            // Alone: nothing after it on its line ("Yes. The team is ready."
+            // answers); a CJK end cannot tell, the stream's end can.
+            let alone = h.ending || s.trim_end_matches([' ', '\t']).ends_with('\n') || s.trim_end().ends_with(['。', '！', '？']);
+            let nod = alone && !h.voices.own.is_empty() && super::opening::is_nod(s, &h.voices) && !mentions_any(s, &h.voices.others);
+            (nod && !h.kept_words().trim().is_empty()).then(|| whole(s))
+        },
+    ),
     rule(
         "thanks, a yes, an interjection or an announcement first",
         CutKind::Stub,
@@ -377,7 +396,7 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::EmptyHeading,
         Place::OwnLine,
         Does::HoldHeading,
-        |h, s| (!h.in_code() && !h.is_marker_line(s) && labels::is_heading(s)).then(|| whole(s)),
+        |h, s| (!h.in_code() && !h.is_marker_line(s) && lists::is_heading(s)).then(|| whole(s)),
     ),
 ];
 
