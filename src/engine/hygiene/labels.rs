@@ -106,15 +106,10 @@ fn past_more_names<'s>(rest: &'s str, names: &[String]) -> &'s str {
     let mut at = rest;
     loop {
         let t = at.trim_start();
-        let lower = t.to_lowercase();
-        let Some(j) = PHRASES
-            .name_joiners
-            .iter()
-            .find(|j| lower.starts_with(j.as_str()) && t.is_char_boundary(j.len()))
-        else {
+        let Some(after) = PHRASES.name_joiners.iter().find_map(|j| strip_prefix_ci(t, j)) else {
             return at;
         };
-        let after = t[j.len()..].trim_start();
+        let after = after.trim_start();
         match names
             .iter()
             .find(|n| starts_with_ci(after, n) && !after[n.len()..].starts_with(char::is_alphanumeric))
@@ -128,12 +123,7 @@ fn past_more_names<'s>(rest: &'s str, names: &[String]) -> &'s str {
 /// `rest`, after a name, without the words a label may put before its
 /// colon (`'s response`, `的回应`: data, `label_words`).
 fn past_label_words(rest: &str) -> &str {
-    let lower = rest.to_lowercase();
-    PHRASES
-        .label_words
-        .iter()
-        .find(|w| lower.starts_with(w.as_str()) && rest.is_char_boundary(w.len()))
-        .map_or(rest, |w| &rest[w.len()..])
+    PHRASES.label_words.iter().find_map(|w| strip_prefix_ci(rest, w)).unwrap_or(rest)
 }
 
 /// The name of one of `names` opening `s` as a transcript line with its
@@ -202,13 +192,8 @@ pub(super) fn could_be_label(t: &str, names: &[String]) -> bool {
             starts_with_ci(t, n) && {
                 let after = past_more_names(&t[n.len()..], names);
                 let rest = past_label_words(after);
-                let lower = after.to_lowercase();
                 // On its way to a label's words (`小林的回`), or past them.
-                rest.len() == after.len()
-                    && PHRASES
-                        .label_words
-                        .iter()
-                        .any(|w| !lower.is_empty() && w.starts_with(lower.as_str()))
+                rest.len() == after.len() && !after.is_empty() && PHRASES.label_words.iter().any(|w| strip_prefix_ci(w, after).is_some())
                     || !rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, true).is_some()
             }
         }
