@@ -203,6 +203,11 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I appreciate the detailed information you provided on how to pick a database.",
         "I will definitely keep in mind these steps and make them a priority in the future.",
         "Did you have any questions before I gave my recommendation?",
+        // s9-base and v20-spoken: a greeting behind an interjection, the hope that
+        // the answer's steps help, a chat's mention.
+        "Oh, hello! Postgres would cover what we need for the first year.",
+        "Postgres covers the first year. I hope these steps will help our team choose.",
+        "@Kofi Great suggestion! Postgres covers the first year of data.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }

@@ -77,3 +77,10 @@ pub(super) fn heads(held: &str, next: &str) -> bool {
     };
     worded && !outranked
 }
+
+/// A line of Markdown marks and nothing else (`**`, `- **`, `##`, `---`):
+/// no words to say or to head.
+pub(super) fn is_bare_marks(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '_' | '#' | '~' | '-' | '>' | '=' | ' ' | '\t'))
+}

@@ -8,8 +8,10 @@
 //! ("Here's what I would do:"); a reply of nothing else is a stub and no
 //! turn.
 
+use super::labels::strip_prefix_ci;
 use super::phrases::PHRASES;
 use super::{CutKind, Hygiene, Step, Voices};
+use crate::text::is_cjk;
 
 impl Hygiene {
     /// Whether `sentence`, at the reply's start, waits as its opening: an
@@ -89,6 +91,11 @@ pub(super) fn is_nod(sentence: &str, voices: &Voices) -> bool {
     bare_is_one_of(sentence, voices, &PHRASES.nods)
 }
 
+/// A closing word alone (`That's it!`, data: `closers`), as an answer ends.
+pub(super) fn is_closer(sentence: &str, voices: &Voices) -> bool {
+    bare_is_one_of(sentence, voices, &PHRASES.closers)
+}
+
 /// Whether `sentence`, its names, the room's words and fillers taken out,
 /// is one of `list`.
 fn bare_is_one_of(sentence: &str, voices: &Voices, list: &[String]) -> bool {
@@ -151,4 +158,56 @@ mod tests {
             assert!(!is_interjection(no), "{no:?}");
         }
     }
+}
+
+/// The marks that open a chat's mention (`@Tomás`): a meeting calls on
+/// people by name. Syntax, not words of a language.
+const MENTION_MARKS: [char; 2] = ['@', '＠'];
+
+/// Where a line opens by calling on one of the room as a chat or a letter
+/// does, not a meeting: a mention (`@Tomás I think…`, `@Priya Great point!`
+/// by Priya), the mark and the name to strip (only the mark before a
+/// vocative comma: `@Sam, …` is `Sam, …`); or a letter's honorific before
+/// a name (`尊敬的Tomás和Priya，…`, `Dear Sam, I think…`: data,
+/// `honorifics`), the honorific to strip and the name kept. `names`: the
+/// speaker's and everyone else's.
+pub(super) fn chat_address<'n>(s: &str, names: impl Iterator<Item = &'n str> + Clone) -> Option<std::ops::Range<usize>> {
+    let start = s.len() - s.trim_start().len();
+    let t = &s[start..];
+    if let Some(mark) = t.chars().next().filter(|c| MENTION_MARKS.contains(c)) {
+        let after = &t[mark.len_utf8()..];
+        let rest = names.clone().filter_map(|n| name_then(after, n)).min_by_key(|r| r.len())?;
+        if rest.starts_with([',', '，']) {
+            return Some(start..start + mark.len_utf8());
+        }
+        let words = rest.trim_start_matches([' ', ':', '：', ',', '，', '\t']);
+        return Some(start..s.len() - words.len());
+    }
+    let rest = PHRASES.honorifics.iter().find_map(|h| strip_prefix_ci(t, h))?;
+    let name = rest.trim_start_matches(' ');
+    names.into_iter().any(|n| name_then(name, n).is_some()).then(|| start..s.len() - name.len())
+}
+
+/// Whether an unfinished line may still turn out to be `chat_address`.
+pub(super) fn could_be_chat_address<'n>(t: &str, names: impl Iterator<Item = &'n str> + Clone) -> bool {
+    let could_name = |rest: &str| {
+        let rest = rest.trim_start_matches(' ');
+        names.clone().any(|n| name_then(rest, n).is_some() || strip_prefix_ci(n, rest).is_some())
+    };
+    if let Some(mark) = t.chars().next().filter(|c| MENTION_MARKS.contains(c)) {
+        return could_name(&t[mark.len_utf8()..]);
+    }
+    PHRASES
+        .honorifics
+        .iter()
+        .any(|h| strip_prefix_ci(h, t).is_some() || strip_prefix_ci(t, h).is_some_and(could_name))
+}
+
+/// `s` after `name` at its start, where the name ends a word (any next
+/// letter after a Chinese name: `小林我觉得`; Chinese after a Latin one).
+fn name_then<'s>(s: &'s str, name: &str) -> Option<&'s str> {
+    let rest = strip_prefix_ci(s, name)?;
+    // A Latin name ends before Chinese text written without a space (`Tomás和小林`).
+    let ends_word = name.chars().last().is_some_and(is_cjk) || !rest.starts_with(|c: char| c.is_alphanumeric() && !is_cjk(c));
+    (!name.is_empty() && ends_word).then_some(rest)
 }

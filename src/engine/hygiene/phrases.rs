@@ -18,6 +18,7 @@ pub(super) struct Phrases {
     pub interjections: Vec<String>,
     pub acknowledgements: Vec<String>,
     pub nods: Vec<String>,
+    pub closers: Vec<String>,
     pub acknowledgement_fillers: Vec<String>,
     pub runtime_note_openings: Vec<String>,
     pub writing: Vec<String>,
@@ -33,6 +34,7 @@ pub(super) struct Phrases {
     pub sign_offs_with_comma: Vec<String>,
     pub salutations: Vec<String>,
     pub salutation_room: Vec<String>,
+    pub honorifics: Vec<String>,
     pub lead_ins: Vec<String>,
     pub out_of_character: Vec<String>,
     pub out_of_character_openings: Vec<String>,
@@ -50,6 +52,7 @@ impl Phrases {
             interjections,
             acknowledgements,
             nods,
+            closers,
             acknowledgement_fillers,
             runtime_note_openings,
             writing,
@@ -65,6 +68,7 @@ impl Phrases {
             sign_offs_with_comma,
             salutations,
             salutation_room,
+            honorifics,
             lead_ins,
             out_of_character,
             out_of_character_openings,
@@ -78,6 +82,7 @@ impl Phrases {
         self.interjections.extend(interjections);
         self.acknowledgements.extend(acknowledgements);
         self.nods.extend(nods);
+        self.closers.extend(closers);
         self.acknowledgement_fillers.extend(acknowledgement_fillers);
         self.runtime_note_openings.extend(runtime_note_openings);
         self.writing.extend(writing);
@@ -93,6 +98,7 @@ impl Phrases {
         self.sign_offs_with_comma.extend(sign_offs_with_comma);
         self.salutations.extend(salutations);
         self.salutation_room.extend(salutation_room);
+        self.honorifics.extend(honorifics);
         self.lead_ins.extend(lead_ins);
         self.out_of_character.extend(out_of_character);
         self.out_of_character_openings.extend(out_of_character_openings);
@@ -109,6 +115,7 @@ impl Phrases {
             &mut self.interjections,
             &mut self.acknowledgements,
             &mut self.nods,
+            &mut self.closers,
             &mut self.acknowledgement_fillers,
             &mut self.runtime_note_openings,
             &mut self.writing,
@@ -123,6 +130,7 @@ impl Phrases {
             &mut self.sign_offs_with_comma,
             &mut self.salutations,
             &mut self.salutation_room,
+            &mut self.honorifics,
             &mut self.lead_ins,
             &mut self.out_of_character_openings,
             &mut self.job_intro_openings,

@@ -13,6 +13,7 @@ use std::ops::Range;
 
 use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
 use super::lists;
+use super::opening;
 use super::voices::{EARLIER, RUNTIME};
 use super::{Cut, CutKind, Hygiene};
 
@@ -270,6 +271,14 @@ pub(crate) static RULES: &[Rule] = &[
         labels::is_salutation(s).then(|| whole(s))
     }),
     rule(
+        "a chat's mention or a letter's honorific",
+        CutKind::Salutation,
+        Place::OwnLine,
+        Does::Strip { capitalise: true },
+        |h, s| opening::chat_address(s, h.voices.room_names()),
+    )
+    .twin(|h, t| opening::could_be_chat_address(t, h.voices.room_names())),
+    rule(
         "calling itself by name first",
         CutKind::SelfQuote,
         Place::Sentence,
@@ -369,9 +378,10 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| labels::attributes(s, std::slice::from_ref(&h.voices.own)).then_some(0..s.len()),
     ),
     // After the speaker's own words, a line of nothing but a yes that names
-    // nobody is the next one's nod written for them ("…权衡这些因素。\n\n同意！").
+    // nobody is the next one's nod written for them ("…权衡这些因素。\n\n同意！"),
+    // and one of a closing word ends an answer, not a turn ("That's it!").
     rule(
-        "a yes alone after its own words",
+        "a yes or a closing word alone after its own words",
         CutKind::Stub,
         Place::OwnLine,
         Does::Drop,
@@ -379,10 +389,17 @@ pub(crate) static RULES: &[Rule] = &[
             // Alone: nothing after it on its line ("Yes. The team is ready."
             // answers); a CJK end cannot tell, the stream's end can.
             let alone = h.ending || s.trim_end_matches([' ', '\t']).ends_with('\n') || s.trim_end().ends_with(['。', '！', '？']);
-            let nod = alone && !h.voices.own.is_empty() && super::opening::is_nod(s, &h.voices) && !mentions_any(s, &h.voices.others);
+            let said = |s| super::opening::is_nod(s, &h.voices) || super::opening::is_closer(s, &h.voices);
+            let nod = alone && !h.voices.own.is_empty() && said(s) && !mentions_any(s, &h.voices.others);
             (nod && !h.kept_words().trim().is_empty()).then(|| whole(s))
         },
     ),
+    // A line of emphasis or list marks whose words were cut or never came
+    // (`**` alone): it heads nothing and shows as marks.
+    rule("marks with no words", CutKind::EmptyHeading, Place::OwnLine, Does::Drop, |h, s| {
+        (!h.in_code() && lists::is_bare_marks(s)).then(|| whole(s))
+    })
+    .twin(|h, t| !h.in_code() && lists::is_bare_marks(t)),
     rule(
         "thanks, a yes, an interjection or an announcement first",
         CutKind::Stub,

@@ -158,9 +158,11 @@ fn own_labels_and_prefaces_are_removed() {
     let (shown, _, cuts, _) = run("As Maya said, research comes first.", 2, None, false);
     assert_eq!(shown, "Research comes first.");
     assert_eq!(cuts, [CutKind::SelfQuote]);
+    // The greeting goes as self-address, the praise for the question as an
+    // assistant's register.
     let (shown, _, cuts, _) = run("Hey Maya, great question! Research first.", 3, None, false);
-    assert_eq!(shown, "Great question! Research first.");
-    assert_eq!(cuts, [CutKind::SelfQuote]);
+    assert_eq!(shown, "Research first.");
+    assert_eq!(cuts, [CutKind::SelfQuote, CutKind::OutOfCharacter]);
     assert_eq!(
         run("Maya, thank you. Research first.", 2, None, false).0,
         "Thank you. Research first."

@@ -102,6 +102,14 @@ impl Voices {
         [self.own.as_str(), self.own_plain.as_str()].into_iter().filter(|n| !n.is_empty())
     }
 
+    /// Everyone in the room by name: the speaker's names and the others'.
+    pub(super) fn room_names(&self) -> impl Iterator<Item = &str> + Clone {
+        [self.own.as_str(), self.own_plain.as_str()]
+            .into_iter()
+            .chain(self.others.iter().map(String::as_str))
+            .filter(|n| !n.is_empty())
+    }
+
     /// `text`'s tokens, every name the same token.
     pub(super) fn tokens(&self, text: &str) -> Vec<u64> {
         let mut toks = token_hashes(text);
