@@ -540,6 +540,8 @@ impl Judge {
             "(facilitator):",
             "no name prefix",
             "rules of the room",
+            "note from the session",
+            "会话提示",
             "轮到你",
             "轮到我",
             "本轮已发言",

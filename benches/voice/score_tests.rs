@@ -83,6 +83,8 @@ fn each_flaw_is_found() {
     assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
+    // s9-base: the session's note made up, without its bracket.
+    assert!(flaws("analyst", "We covered it.\n\nNote from the session: Kofi then asks Sam.").contains(&Flaw::LeakedRuntime));
     // The turn order told back (v19-base, asked again after an echo).
     assert!(flaws("analyst", "Note: Tomás has already spoken this round.").contains(&Flaw::LeakedRuntime));
     assert!(!flaws("analyst", "In the end, the weekend matters -- endings too.").contains(&Flaw::LeakedRuntime));
@@ -208,6 +210,9 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "Oh, hello! Postgres would cover what we need for the first year.",
         "Postgres covers the first year. I hope these steps will help our team choose.",
         "@Kofi Great suggestion! Postgres covers the first year of data.",
+        "Could you share the data? Also, is there anything else you would like to know before we start?",
+        "I understand your concerns and appreciate your thoughtful feedback.",
+        "Postgres first. I will take these steps into consideration in my next round of discussions.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -241,6 +246,8 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");
     }
     assert!(flaws("analyst", "I completely agree. The backups need an owner before we pick anything.").contains(&Flaw::BareStance));
+    // s9-base: "you" answered, never named.
+    assert!(flaws("analyst", "I agree with what you've just said. The backups need an owner first.").contains(&Flaw::BareStance));
     assert!(
         !flaws("analyst", "I completely agree. Kofi, the backups need an owner before we pick.").contains(&Flaw::BareStance),
         "the next sentence names whom it agrees with"
@@ -270,6 +277,8 @@ fn chinese_stubs_greetings_and_self_address() {
     let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
     assert!(flaws("analyst", "我完全同意。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "我完全同意。").contains(&Flaw::BareStance));
+    // s9-principle: introducing itself by name to colleagues.
+    assert!(flaws("analyst", "当然，我是 Maya。\n\n我们先做只读的离线模式。").contains(&Flaw::SelfNarration));
     assert!(flaws("analyst", "同意。").contains(&Flaw::Empty));
     assert!(flaws("analyst", "大家好，今天我想和大家分享我们的数据库选型计划。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "先用 Postgres 吧，希望这对你有帮助。我们还要定备份方案。").contains(&Flaw::Assistant));

@@ -171,7 +171,7 @@ const MENTION_MARKS: [char; 2] = ['@', '＠'];
 /// a name (`尊敬的Tomás和Priya，…`, `Dear Sam, I think…`: data,
 /// `honorifics`), the honorific to strip and the name kept. `names`: the
 /// speaker's and everyone else's.
-pub(super) fn chat_address<'n>(s: &str, names: impl Iterator<Item = &'n str> + Clone) -> Option<std::ops::Range<usize>> {
+pub(super) fn chat_address<'n>(s: &str, mut names: impl Iterator<Item = &'n str> + Clone) -> Option<std::ops::Range<usize>> {
     let start = s.len() - s.trim_start().len();
     let t = &s[start..];
     if let Some(mark) = t.chars().next().filter(|c| MENTION_MARKS.contains(c)) {
@@ -185,14 +185,16 @@ pub(super) fn chat_address<'n>(s: &str, names: impl Iterator<Item = &'n str> + C
     }
     let rest = PHRASES.honorifics.iter().find_map(|h| strip_prefix_ci(t, h))?;
     let name = rest.trim_start_matches(' ');
-    names.into_iter().any(|n| name_then(name, n).is_some()).then(|| start..s.len() - name.len())
+    names.any(|n| name_then(name, n).is_some()).then(|| start..s.len() - name.len())
 }
 
 /// Whether an unfinished line may still turn out to be `chat_address`.
 pub(super) fn could_be_chat_address<'n>(t: &str, names: impl Iterator<Item = &'n str> + Clone) -> bool {
     let could_name = |rest: &str| {
         let rest = rest.trim_start_matches(' ');
-        names.clone().any(|n| name_then(rest, n).is_some() || strip_prefix_ci(n, rest).is_some())
+        names
+            .clone()
+            .any(|n| name_then(rest, n).is_some() || strip_prefix_ci(n, rest).is_some())
     };
     if let Some(mark) = t.chars().next().filter(|c| MENTION_MARKS.contains(c)) {
         return could_name(&t[mark.len_utf8()..]);
