@@ -80,10 +80,11 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_02, "document_cut", &["percent"]),
     (STEP_02, "end_marker_instruction", &["end_marker"]),
     (STEP_02, "turn", &["name", "round", "user_name", "order", "remaining"]),
-    (STEP_02, "speaks_first", &["user_name", "name", "title"]),
+    (STEP_02, "speaks_first", &["user_name", "name", "title", "principle"]),
     (STEP_02, "history_omitted", &["rounds", "topic"]),
     (STEP_02, "ask_again", &["name"]),
-    (STEP_02, "spoke_before", &["names", "name", "last", "title"]),
+    (STEP_02, "spoke_before", &["names", "name", "last", "title", "principle"]),
+    (STEP_02, "principle", &["name", "principle"]),
     (STEP_02, "room_continues", &["user_name"]),
     (STEP_02, "continue_prompt", &["user_name"]),
     (STEP_02, "round_menu", &[]),
@@ -138,6 +139,7 @@ const ADDED: &[(&str, &str)] = &[
     (STEP_02, "document"),
     (STEP_02, "document_cut"),
     (STEP_03, "memory_prompt"),
+    (STEP_02, "principle"),
 ];
 
 #[derive(Debug, Clone)]

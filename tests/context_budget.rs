@@ -330,7 +330,10 @@ fn refusing(window: usize, vendor: &'static str, refused: Arc<Mutex<usize>>) -> 
 async fn a_server_that_refuses_long_prompts_lowers_the_budget_and_the_party_goes_on() {
     for vendor in ["openai", "vllm", "llama.cpp", "llama-cpp-python", "ollama"] {
         let refused = Arc::new(Mutex::new(0usize));
-        let server = FakeOpenAi::start(refusing(1100, vendor, refused.clone())).await;
+        // A window the part of a prompt that always stays (persona, topic,
+        // latest round, turn note) fits with OpenAI's counted cap, the
+        // history not: below it no budget could keep a turn from failing.
+        let server = FakeOpenAi::start(refusing(1200, vendor, refused.clone())).await;
         let mut party = Party::new(&server);
         // The config claims a far larger window than the server has.
         party.config.llm.context_tokens = Some(32_768);

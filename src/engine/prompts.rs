@@ -278,6 +278,23 @@ impl PromptEnv<'_> {
     }
 
     pub(crate) fn turn_instruction(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str) -> String {
+        self.turn_note(a, round, earlier, remaining, &self.principle_note(a, round))
+    }
+
+    /// The principle the speaker is pointed to this round, said in the
+    /// turn note (`principle`; empty for a persona without principles):
+    /// told only to make "a point only it would make", a small model makes
+    /// one any persona could have made. Each round takes the next of its
+    /// principles, so a long party does not hear one creed every turn.
+    fn principle_note(&self, a: &Agent, round: u32) -> String {
+        let Some(principle) = round_principle(a, round) else {
+            return String::new();
+        };
+        self.workflow
+            .render("principle", self.lang, &[("name", a.name.as_str()), ("principle", principle)])
+    }
+
+    fn turn_note(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str, principle: &str) -> String {
         let order = match earlier.last() {
             None => self.workflow.render(
                 "speaks_first",
@@ -286,6 +303,7 @@ impl PromptEnv<'_> {
                     ("user_name", self.user_name),
                     ("name", a.name.as_str()),
                     ("title", a.title.as_str()),
+                    ("principle", principle),
                 ],
             ),
             Some(last) => self.workflow.render(
@@ -296,6 +314,7 @@ impl PromptEnv<'_> {
                     ("name", a.name.as_str()),
                     ("last", last.as_str()),
                     ("title", a.title.as_str()),
+                    ("principle", principle),
                 ],
             ),
         };
@@ -325,7 +344,9 @@ impl PromptEnv<'_> {
     ) -> Vec<String> {
         let mut out = vec![
             self.room_system(None, None),
-            self.turn_instruction(a, round, earlier, remaining.unwrap_or("")),
+            // Without the principle: the persona's own words, which its
+            // reply may well take up, are not the runtime's.
+            self.turn_note(a, round, earlier, remaining.unwrap_or(""), ""),
         ];
         out.extend(end_marker.map(|m| self.end_instruction(m)));
         out.extend(ask_marker.map(|m| self.ask_instruction(m)));
@@ -417,6 +438,19 @@ impl PromptEnv<'_> {
             &[("user_name", self.user_name), ("language", self.speech_language)],
         )
     }
+}
+
+/// The principle an agent's turn note points to in `round` (1-based): its
+/// principles in turn, the first again after the last; None without any.
+fn round_principle(a: &Agent, round: u32) -> Option<&str> {
+    let principles: Vec<&str> = a
+        .principles
+        .iter()
+        .map(|p| p.trim().trim_end_matches(['.', '。']))
+        .filter(|p| !p.is_empty())
+        .collect();
+    let at = (round.max(1) as usize - 1) % principles.len().max(1);
+    principles.get(at).copied()
 }
 
 #[cfg(test)]
@@ -540,5 +574,33 @@ mod tests {
         // persona_first: the persona opens the system prompt, the rules follow.
         let own = env.speaker_messages(PromptLayout::PersonaFirst, &system, &agents[0], &history, "note A");
         assert!(own[0].content.starts_with(&format!("You are {}", agents[0].name)) && own[0].content.ends_with(&*system));
+    }
+
+    #[test]
+    fn the_turn_note_points_to_the_next_principle_each_round_and_the_runtime_texts_leave_it_out() {
+        let (workflow, agents) = room();
+        let env = english(&workflow, &agents);
+        let maya = agents.iter().find(|a| a.id == "analyst").expect("the analyst");
+        let first = env.turn_instruction(maya, 1, &[], "");
+        assert!(
+            first.contains("would make. Let it come from what Maya believes: Every claim needs a source or an experiment that could prove it wrong. Now write"),
+            "{first}"
+        );
+        let later = env.turn_instruction(maya, 2, &["Kofi".to_string()], "");
+        assert!(
+            later.contains("believes: Understand the problem and who has it before debating solutions."),
+            "{later}"
+        );
+        // The fourth round takes the first principle again.
+        assert!(env.turn_instruction(maya, 4, &[], "").contains("believes: Every claim"));
+        let runtime = env.runtime_texts(maya, 1, &[], None, None, None).join("\n");
+        assert!(
+            runtime.contains("would make. Now write") && !runtime.contains("Every claim"),
+            "{runtime}"
+        );
+        // A persona without principles gets the note as before.
+        let mut plain = maya.clone();
+        plain.principles = vec![" ".into()];
+        assert!(env.turn_instruction(&plain, 1, &[], "").contains("would make. Now write"));
     }
 }
