@@ -213,6 +213,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "Could you share the data? Also, is there anything else you would like to know before we start?",
         "I understand your concerns and appreciate your thoughtful feedback.",
         "Postgres first. I will take these steps into consideration in my next round of discussions.",
+        "Postgres first. This response aligns with Maya's principles of evidence.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }

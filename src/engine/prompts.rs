@@ -287,11 +287,20 @@ impl PromptEnv<'_> {
     /// one any persona could have made. Each round takes the next of its
     /// principles, so a long party does not hear one creed every turn.
     fn principle_note(&self, a: &Agent, round: u32) -> String {
-        let Some(principle) = round_principle(a, round) else {
+        let Some(principle) = a.principle_for_round(round) else {
             return String::new();
         };
         self.workflow
             .render("principle", self.lang, &[("name", a.name.as_str()), ("principle", principle)])
+    }
+
+    /// `principle_note` with the principle left out (empty where there is none).
+    fn principle_frame(&self, a: &Agent, round: u32) -> String {
+        if a.principle_for_round(round).is_none() {
+            return String::new();
+        }
+        self.workflow
+            .render("principle", self.lang, &[("name", a.name.as_str()), ("principle", "")])
     }
 
     fn turn_note(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str, principle: &str) -> String {
@@ -344,9 +353,9 @@ impl PromptEnv<'_> {
     ) -> Vec<String> {
         let mut out = vec![
             self.room_system(None, None),
-            // Without the principle: the persona's own words, which its
-            // reply may well take up, are not the runtime's.
-            self.turn_note(a, round, earlier, remaining.unwrap_or(""), ""),
+            // The principle's frame without the principle: the persona's
+            // own words, which its reply may well take up, are not the runtime's.
+            self.turn_note(a, round, earlier, remaining.unwrap_or(""), &self.principle_frame(a, round)),
         ];
         out.extend(end_marker.map(|m| self.end_instruction(m)));
         out.extend(ask_marker.map(|m| self.ask_instruction(m)));
@@ -438,19 +447,6 @@ impl PromptEnv<'_> {
             &[("user_name", self.user_name), ("language", self.speech_language)],
         )
     }
-}
-
-/// The principle an agent's turn note points to in `round` (1-based): its
-/// principles in turn, the first again after the last; None without any.
-fn round_principle(a: &Agent, round: u32) -> Option<&str> {
-    let principles: Vec<&str> = a
-        .principles
-        .iter()
-        .map(|p| p.trim().trim_end_matches(['.', '。']))
-        .filter(|p| !p.is_empty())
-        .collect();
-    let at = (round.max(1) as usize - 1) % principles.len().max(1);
-    principles.get(at).copied()
 }
 
 #[cfg(test)]
@@ -577,7 +573,7 @@ mod tests {
     }
 
     #[test]
-    fn the_turn_note_points_to_the_next_principle_each_round_and_the_runtime_texts_leave_it_out() {
+    fn the_turn_note_points_to_the_next_principle_each_round_and_the_runtime_texts_keep_only_its_frame() {
         let (workflow, agents) = room();
         let env = english(&workflow, &agents);
         let maya = agents.iter().find(|a| a.id == "analyst").expect("the analyst");
@@ -595,7 +591,7 @@ mod tests {
         assert!(env.turn_instruction(maya, 4, &[], "").contains("believes: Every claim"));
         let runtime = env.runtime_texts(maya, 1, &[], None, None, None).join("\n");
         assert!(
-            runtime.contains("would make. Now write") && !runtime.contains("Every claim"),
+            runtime.contains("would make. Let it come from what Maya believes: . Now write") && !runtime.contains("Every claim"),
             "{runtime}"
         );
         // A persona without principles gets the note as before.

@@ -58,6 +58,20 @@ pub struct Persona {
 }
 
 impl Agent {
+    /// The principle its turn note points to in `round` (1-based): its
+    /// principles in turn, the first again after the last; None without
+    /// any. The closing stop goes: the note puts its own.
+    pub(crate) fn principle_for_round(&self, round: u32) -> Option<&str> {
+        let principles: Vec<&str> = self
+            .principles
+            .iter()
+            .map(|p| p.trim().trim_end_matches(['.', '。', '!', '！', ';', '；']))
+            .filter(|p| !p.is_empty())
+            .collect();
+        let at = (round.max(1) as usize - 1) % principles.len().max(1);
+        principles.get(at).copied()
+    }
+
     /// The agent as a party in `lang` sees it: its persona in that
     /// language where its file gives one (titles on the panes, the persona
     /// in every prompt), else as written.

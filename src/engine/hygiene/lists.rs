@@ -79,8 +79,9 @@ pub(super) fn heads(held: &str, next: &str) -> bool {
 }
 
 /// A line of Markdown marks and nothing else (`**`, `- **`, `##`, `---`):
-/// no words to say or to head.
+/// no words to say or to head. Not `~` nor `>`: a `~~~` fence and a quote's
+/// blank line hold text apart.
 pub(super) fn is_bare_marks(line: &str) -> bool {
     let t = line.trim();
-    !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '_' | '#' | '~' | '-' | '>' | '=' | ' ' | '\t'))
+    !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '_' | '#' | '-' | '=' | ' ' | '\t'))
 }

@@ -138,36 +138,14 @@ fn bare_is_one_of(sentence: &str, voices: &Voices, list: &[String]) -> bool {
     .any(|b| !b.is_empty() && list.contains(b))
 }
 
-#[cfg(test)]
-mod tests {
-    use super::is_interjection;
-
-    #[test]
-    fn interjections_are_an_assistants_stock_openings() {
-        for yes in ["Certainly!", "Of course.", " Sure! ", "好的！", "Absolutely!\n", "OK."] {
-            assert!(is_interjection(yes), "{yes:?}");
-        }
-        for no in [
-            "Certainly",
-            "Research first.",
-            "Yes.",
-            "Ship it now.",
-            "Sure?",
-            "我们应该先做用户调研。",
-        ] {
-            assert!(!is_interjection(no), "{no:?}");
-        }
-    }
-}
-
 /// The marks that open a chat's mention (`@Tomás`): a meeting calls on
 /// people by name. Syntax, not words of a language.
 const MENTION_MARKS: [char; 2] = ['@', '＠'];
 
 /// Where a line opens by calling on one of the room as a chat or a letter
 /// does, not a meeting: a mention (`@Tomás I think…`, `@Priya Great point!`
-/// by Priya), the mark and the name to strip (only the mark before a
-/// vocative comma: `@Sam, …` is `Sam, …`); or a letter's honorific before
+/// by Priya), the mark and the name to strip (only the mark where the
+/// sentence goes on from the name: `@Sam, …` is `Sam, …`); or a letter's honorific before
 /// a name (`尊敬的Tomás和Priya，…`, `Dear Sam, I think…`: data,
 /// `honorifics`), the honorific to strip and the name kept. `names`: the
 /// speaker's and everyone else's.
@@ -177,10 +155,12 @@ pub(super) fn chat_address<'n>(s: &str, mut names: impl Iterator<Item = &'n str>
     if let Some(mark) = t.chars().next().filter(|c| MENTION_MARKS.contains(c)) {
         let after = &t[mark.len_utf8()..];
         let rest = names.clone().filter_map(|n| name_then(after, n)).min_by_key(|r| r.len())?;
-        if rest.starts_with([',', '，']) {
+        // The name goes only where words follow it apart; one the sentence
+        // goes on from (`@Sam, …`, `@Kofi's estimate`, `@小林的方案`) stays.
+        if !rest.starts_with([' ', '\t', ':', '：', '!', '！', '—', '–']) {
             return Some(start..start + mark.len_utf8());
         }
-        let words = rest.trim_start_matches([' ', ':', '：', ',', '，', '\t']);
+        let words = rest.trim_start_matches([' ', '\t', ':', '：', '!', '！', '—', '–', '-']);
         return Some(start..s.len() - words.len());
     }
     let rest = PHRASES.honorifics.iter().find_map(|h| strip_prefix_ci(t, h))?;
@@ -212,4 +192,26 @@ fn name_then<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     // A Latin name ends before Chinese text written without a space (`Tomás和小林`).
     let ends_word = name.chars().last().is_some_and(is_cjk) || !rest.starts_with(|c: char| c.is_alphanumeric() && !is_cjk(c));
     (!name.is_empty() && ends_word).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_interjection;
+
+    #[test]
+    fn interjections_are_an_assistants_stock_openings() {
+        for yes in ["Certainly!", "Of course.", " Sure! ", "好的！", "Absolutely!\n", "OK."] {
+            assert!(is_interjection(yes), "{yes:?}");
+        }
+        for no in [
+            "Certainly",
+            "Research first.",
+            "Yes.",
+            "Ship it now.",
+            "Sure?",
+            "我们应该先做用户调研。",
+        ] {
+            assert!(!is_interjection(no), "{no:?}");
+        }
+    }
 }

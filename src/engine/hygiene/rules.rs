@@ -361,8 +361,7 @@ pub(crate) static RULES: &[Rule] = &[
         |_, s| labels::breaks_character(s).then_some(0..s.len()),
     )
     .twin(|_, t| labels::could_break_character(t))
-    .taking_opener()
-    .past_the_marker(),
+    .taking_opener(),
     rule(
         "a view of one who has not spoken",
         CutKind::Unspoken,

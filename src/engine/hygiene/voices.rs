@@ -98,16 +98,14 @@ impl Voices {
     }
 
     /// The speaker's names: as given, and without its accents if it has some.
-    pub(super) fn own_names(&self) -> impl Iterator<Item = &str> {
+    pub(super) fn own_names(&self) -> impl Iterator<Item = &str> + Clone {
         [self.own.as_str(), self.own_plain.as_str()].into_iter().filter(|n| !n.is_empty())
     }
 
     /// Everyone in the room by name: the speaker's names and the others'.
     pub(super) fn room_names(&self) -> impl Iterator<Item = &str> + Clone {
-        [self.own.as_str(), self.own_plain.as_str()]
-            .into_iter()
-            .chain(self.others.iter().map(String::as_str))
-            .filter(|n| !n.is_empty())
+        self.own_names()
+            .chain(self.others.iter().map(String::as_str).filter(|n| !n.is_empty()))
     }
 
     /// `text`'s tokens, every name the same token.
