@@ -278,7 +278,7 @@ impl PromptEnv<'_> {
     }
 
     pub(crate) fn turn_instruction(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str) -> String {
-        self.turn_note(a, round, earlier, remaining, &self.principle_note(a, round))
+        self.turn_note(a, round, earlier, remaining, &self.principle_note(a, round, true))
     }
 
     /// The principle the speaker is pointed to this round, said in the
@@ -286,21 +286,14 @@ impl PromptEnv<'_> {
     /// told only to make "a point only it would make", a small model makes
     /// one any persona could have made. Each round takes the next of its
     /// principles, so a long party does not hear one creed every turn.
-    fn principle_note(&self, a: &Agent, round: u32) -> String {
+    /// Without `words`, only its frame (the runtime's part of it).
+    fn principle_note(&self, a: &Agent, round: u32, words: bool) -> String {
         let Some(principle) = a.principle_for_round(round) else {
             return String::new();
         };
+        let principle = if words { principle } else { "" };
         self.workflow
             .render("principle", self.lang, &[("name", a.name.as_str()), ("principle", principle)])
-    }
-
-    /// `principle_note` with the principle left out (empty where there is none).
-    fn principle_frame(&self, a: &Agent, round: u32) -> String {
-        if a.principle_for_round(round).is_none() {
-            return String::new();
-        }
-        self.workflow
-            .render("principle", self.lang, &[("name", a.name.as_str()), ("principle", "")])
     }
 
     fn turn_note(&self, a: &Agent, round: u32, earlier: &[String], remaining: &str, principle: &str) -> String {
@@ -355,7 +348,7 @@ impl PromptEnv<'_> {
             self.room_system(None, None),
             // The principle's frame without the principle: the persona's
             // own words, which its reply may well take up, are not the runtime's.
-            self.turn_note(a, round, earlier, remaining.unwrap_or(""), &self.principle_frame(a, round)),
+            self.turn_note(a, round, earlier, remaining.unwrap_or(""), &self.principle_note(a, round, false)),
         ];
         out.extend(end_marker.map(|m| self.end_instruction(m)));
         out.extend(ask_marker.map(|m| self.ask_instruction(m)));

@@ -398,8 +398,7 @@ pub(crate) static RULES: &[Rule] = &[
     // (`**` alone): it heads nothing and shows as marks.
     rule("marks with no words", CutKind::EmptyHeading, Place::OwnLine, Does::Drop, |h, s| {
         (!h.in_code() && lists::is_bare_marks(s)).then(|| whole(s))
-    })
-    .twin(|h, t| !h.in_code() && lists::is_bare_marks(t)),
+    }),
     rule(
         "thanks, a yes, an interjection or an announcement first",
         CutKind::Stub,
