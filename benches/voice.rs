@@ -176,6 +176,22 @@ fn profile(id: &str, common: &std::collections::HashSet<String>) -> std::collect
     }
 }
 
+/// The principles of agent `id` as its file writes them, translations too.
+fn principles(id: &str) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("agents").join(format!("{id}.md"));
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let front = text.split("---").nth(1).unwrap_or_default();
+    serde_saphyr::from_str::<Profile>(front)
+        .map(|p| {
+            p.principles
+                .iter()
+                .chain(p.translations.values().flat_map(|t| &t.principles))
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 #[derive(Default)]
 struct Tally {
     replies: usize,
@@ -226,6 +242,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                     id: id.into(),
                     name: a["name"].as_str().unwrap_or_default().into(),
                     profile: profile(id, &common),
+                    principles: principles(id),
                 }
             })
             .collect(),

@@ -12,7 +12,7 @@ use regex::Regex;
 #[path = "words.rs"]
 mod words;
 pub use words::{content_terms, is_bare_heading, is_cjk, is_list_item, sentences, tokens};
-use words::{coverage, gram_size, grams, long_enough, stem};
+use words::{coverage, gram_size, grams, long_enough, recites, stem, wrapped_in_quotes};
 
 /// One flaw class; a reply may have several.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,7 +21,8 @@ pub enum Flaw {
     SpeaksAsOther,
     /// A view attributed to an agent who has not spoken yet.
     AttributesUnspoken,
-    /// The speaker's own label, or quoting itself as someone else would.
+    /// The speaker's own label, quoting itself as someone else would, or
+    /// its reply wrapped whole in quotation marks, as a script's line is.
     SelfQuote,
     /// The runtime's instructions or markers, shown as speech.
     LeakedRuntime,
@@ -56,10 +57,14 @@ pub enum Flaw {
     /// (numbered, bulleted, headed or bold-titled), as an assistant answers a
     /// question; a colleague in a meeting makes a point or two aloud.
     Listicle,
+    /// One of its persona's principles said word for word, as a slogan
+    /// ("Sustainable pace over heroics is a principle that aligns…"): the
+    /// turn note hands the speaker a principle to argue from, not to quote.
+    Creed,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 17] = [
+    pub const ALL: [Flaw; 18] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -77,6 +82,7 @@ impl Flaw {
         Flaw::PersonaBlur,
         Flaw::Skeleton,
         Flaw::Listicle,
+        Flaw::Creed,
     ];
 
     /// The classes reply hygiene removes; the others are what a
@@ -102,6 +108,7 @@ impl Flaw {
             Flaw::PersonaBlur => "persona blur (any persona could say it)",
             Flaw::Skeleton => "empty headings or list numbers",
             Flaw::Listicle => "a list of points, not a spoken turn",
+            Flaw::Creed => "recites its principle word for word",
         }
     }
 }
@@ -192,6 +199,8 @@ pub struct Person {
     /// principles, capabilities, in every language it has): empty when
     /// not known, and then its replies are not judged for blur.
     pub profile: HashSet<String>,
+    /// Its principles as written, in every language it has.
+    pub principles: Vec<String>,
 }
 
 /// A reply with fewer content words is too short to judge for blur.
@@ -391,7 +400,7 @@ impl Judge {
             flaws.push(Flaw::SpeaksAsOther);
         }
         // Attribution to agents who have not spoken, and to oneself.
-        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply));
+        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply)) || wrapped_in_quotes(reply);
         let mut unspoken = false;
         for p in &self.roster {
             let attributed = self.attribution(&p.name).iter().any(|r| r.is_match(reply));
@@ -463,6 +472,9 @@ impl Judge {
         }
         if me.is_some_and(|m| self.blurred(m, reply, before)) {
             flaws.push(Flaw::PersonaBlur);
+        }
+        if me.is_some_and(|m| recites(&m.principles, reply)) {
+            flaws.push(Flaw::Creed);
         }
         // Reacting: names an agent who has spoken (not itself).
         let named: Vec<&Person> = self

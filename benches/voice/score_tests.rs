@@ -9,6 +9,11 @@ fn judge(chinese: bool) -> Judge {
             id: id.to_string(),
             name: name.to_string(),
             profile: HashSet::new(),
+            principles: if *id == "analyst" {
+                vec!["Every claim needs a source".into(), "先弄清问题和谁有这个问题".into()]
+            } else {
+                vec![]
+            },
         })
         .collect();
     Judge {
@@ -80,6 +85,11 @@ fn each_flaw_is_found() {
     assert!(!flaws("analyst", "I agree with Kofi that research comes first.").contains(&Flaw::AttributesUnspoken));
     assert!(flaws("analyst", "As Maya said, research comes first.").contains(&Flaw::SelfQuote));
     assert!(flaws("analyst", "Maya: research comes first, always.").contains(&Flaw::SelfQuote));
+    // s9-principle: the whole reply given as a quotation, its label cut.
+    assert!(flaws("analyst", "\"First, we need a clear process. Then we check in weekly.\"").contains(&Flaw::SelfQuote));
+    assert!(flaws("analyst", "“研究优先，再谈方案。”").contains(&Flaw::SelfQuote));
+    assert!(!flaws("analyst", "\"Ship it\" and \"wait\" are both on the table.").contains(&Flaw::SelfQuote));
+    assert!(!flaws("analyst", "\"Ship\" or \"wait\"").contains(&Flaw::SelfQuote));
     assert!(flaws("analyst", "Research first. [Round 2] It is your turn, Kofi: answer.").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "It should align with our goals and values. -- END").contains(&Flaw::LeakedRuntime));
     assert!(flaws("analyst", "Let's wrap up.\nEND").contains(&Flaw::LeakedRuntime));
@@ -214,6 +224,10 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I understand your concerns and appreciate your thoughtful feedback.",
         "Postgres first. I will take these steps into consideration in my next round of discussions.",
         "Postgres first. This response aligns with Maya's principles of evidence.",
+        // s10-replyto: a refusal in the job's name.
+        "I'm sorry, but as a Product Manager, I cannot provide that recommendation.",
+        "I'm sorry, but I cannot respond to your request.",
+        "Goodbye, Sam. I hope the discussion has been helpful and that you found it a valuable experience.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -243,6 +257,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "We'll incorporate it in v2 once the billing schema settles.",
         "Kofi, the steps you outlined skip the security review; we will keep Postgres.",
         "Do you have any numbers on churn after the last outage, Sam?",
+        "I'm sorry, but as the architect, I cannot give a date before the load test.",
     ] {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");
     }
@@ -286,6 +301,7 @@ fn chinese_stubs_greetings_and_self_address() {
     // The voice bench, 2026-11-26 (v6-gist).
     assert!(flaws("analyst", "好的，我会继续讨论这个话题。我们已经讨论了数据库的选择。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "非常感谢大家的讨论。我们尽快做备份方案。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "对不起，我不明白您在说什么。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
@@ -372,6 +388,7 @@ fn a_name_written_without_its_accents_is_the_same_name() {
         id: "pm".into(),
         name: "Tomás".into(),
         profile: HashSet::new(),
+        principles: vec![],
     });
     let before = [
         said(None, "How do we onboard engineers?"),
@@ -385,4 +402,21 @@ fn a_name_written_without_its_accents_is_the_same_name() {
     assert!(v.reacts, "{v:?}");
     let v = j.judge("pm", "Tomas: Hi Sam, a buddy for everyone and a checklist for day one.", &before);
     assert!(v.flaws.contains(&Flaw::SelfQuote), "{v:?}");
+}
+
+#[test]
+fn a_principle_said_word_for_word_is_a_creed_and_one_argued_from_is_not() {
+    let j = judge(false);
+    let before = [said(None, "How do we pick a database?")];
+    let flaws = |speaker: &str, text: &str| j.judge(speaker, text, &before).flaws;
+    // s10-replyto: the turn note's principle handed back as a slogan.
+    assert!(flaws("analyst", "Every claim needs a source is a principle that aligns with our goals.").contains(&Flaw::Creed));
+    assert!(flaws("analyst", "先弄清问题和谁有这个问题，这是我的原则。").contains(&Flaw::Creed));
+    assert!(!flaws(
+        "analyst",
+        "Which benchmark backs the Postgres claim? I want a source before we commit."
+    )
+    .contains(&Flaw::Creed));
+    // Another's principle said is not this speaker's creed.
+    assert!(!flaws("developer", "Every claim needs a source, Maya would say, so here is one.").contains(&Flaw::Creed));
 }

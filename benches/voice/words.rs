@@ -41,6 +41,33 @@ pub fn is_bare_heading(line: &str) -> bool {
         && t.chars().any(|c| matches!(c, '#' | '.' | ')' | '、' | '•') || c.is_ascii_digit())
 }
 
+/// Whether `reply` holds one of `principles` word for word (case and the
+/// principle's closing mark aside): a slogan, not an argument from it.
+/// Principles of fewer than four words (six CJK characters) are phrases
+/// anyone may use.
+pub fn recites(principles: &[String], reply: &str) -> bool {
+    let reply = reply.to_lowercase();
+    principles.iter().any(|p| {
+        let p = p.trim().trim_end_matches(['.', '。', '!', '！']).to_lowercase();
+        let long = p.split_whitespace().count() >= 4 || p.chars().filter(|c| is_cjk(*c)).count() >= 6;
+        long && reply.contains(&p)
+    })
+}
+
+/// The quotation marks a reply may be wrapped in, opening and closing.
+const QUOTE_PAIRS: &[(char, char)] = &[('"', '"'), ('“', '”'), ('「', '」'), ('『', '』'), ('«', '»')];
+
+/// The whole reply is one quotation (`"We should ship it."`), not a reply
+/// that opens and closes with two (`"Ship" or "wait"`).
+pub fn wrapped_in_quotes(reply: &str) -> bool {
+    let t = reply.trim();
+    QUOTE_PAIRS.iter().any(|&(open, close)| {
+        t.strip_prefix(open)
+            .and_then(|r| r.strip_suffix(close))
+            .is_some_and(|inner| !inner.trim().is_empty() && !inner.contains(close))
+    })
+}
+
 /// A line that opens a point of a list with words in it: `1. Ship it`,
 /// `- Ship it`, `• …`, `2、…`, a Markdown heading, or a bold title
 /// (`**Pilot first**: …`). `**Note**` inside a sentence, `-5 %` and a

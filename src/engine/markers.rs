@@ -50,6 +50,11 @@ impl Marker {
         }
     }
 
+    /// The marker as the runtime writes it.
+    pub(crate) fn written(&self) -> &str {
+        &self.written
+    }
+
     /// The marker is also `mention` after its marks (`!@Sam` for
     /// `!?@human`); a marker without marks takes none.
     pub(crate) fn or_after_marks(mut self, mention: &str) -> Marker {

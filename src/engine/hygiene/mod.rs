@@ -27,6 +27,7 @@ mod labels;
 mod lists;
 mod opening;
 mod phrases;
+mod quotes;
 mod rules;
 mod sentences;
 #[cfg(test)]
@@ -37,7 +38,7 @@ mod voices;
 use crate::engine::markers::Marker;
 use labels::capitalise_first;
 use rules::{Does, RULES};
-use sentences::{floor_char_boundary, gram_hash, is_short, sentence_end_from, token_starts, TAIL_BYTES};
+use sentences::{floor_char_boundary, gram_hash, is_short, rescan_from, sentence_end_from, token_starts, TAIL_BYTES};
 
 /// What one piece of a reply gives.
 #[derive(Debug, Default, PartialEq)]
@@ -91,15 +92,15 @@ pub(crate) struct Hygiene {
     /// own runs then and the answer: three rules ask of one sentence. The
     /// runs only grow, so an equal size is the same runs.
     copy_memo: std::cell::RefCell<Option<(String, usize, Option<u8>)>>,
+    /// The closing mark of a quotation whose opening mark was cut at the
+    /// reply's start (`quotes.rs`): it goes where it comes.
+    wrap: Option<char>,
     /// Bytes of `cur` known to hold no sentence end.
     scanned: usize,
     /// Pieces received, near enough to tokens; with `cap`, the point from
     /// which unfinished sentences are held back, as a capped reply drops its last one.
     pieces: u32,
     cap: Option<u32>,
-    /// The markers as the marker filter knows them, aliases included:
-    /// made once, read for every piece.
-    markers: Vec<Marker>,
 }
 
 /// The points of a list a speaker's turn makes before its next ends it
@@ -130,17 +131,13 @@ impl Hygiene {
             own_short: HashSet::new(),
             copy_seen: std::cell::Cell::new(false),
             copy_memo: std::cell::RefCell::new(None),
+            wrap: None,
             scanned: 0,
             stopped: false,
             ending: false,
             cuts: Vec::new(),
             pieces: 0,
             cap,
-            markers: voices
-                .markers
-                .iter()
-                .map(|m| Marker::new(m).or_after_marks(&voices.ask_alias))
-                .collect(),
         }
     }
 
@@ -171,9 +168,9 @@ impl Hygiene {
                 return step;
             }
         }
-        // No end so far; the last character may still become one (`.`
-        // before the next piece's space).
-        self.scanned = floor_char_boundary(&self.cur, self.cur.len().saturating_sub(1));
+        // No end so far; the last characters may still become one (`.`
+        // before the next piece's space, `。”` before the next word).
+        self.scanned = rescan_from(&self.cur);
         if !self.cur.is_empty() && !self.hold() {
             // The last few words wait: a copy is only seen once a whole run
             // of words is in, and none of it may be on screen by then. So
@@ -262,6 +259,14 @@ impl Hygiene {
         // Set by a copied statement (or a sentence leaning on one), cleared
         // only by words kept: a strip or another drop between them leaves it.
         self.after_copy |= self.is_copied_statement(&cut);
+        // A quotation's opening mark cut awaits its closing one; that one
+        // cut, none is awaited.
+        if kind == CutKind::OwnLabel {
+            self.wrap = match self.wrap {
+                Some(close) if text.chars().eq([close]) => None,
+                awaited => quotes::closing_of(text).or(awaited),
+            };
+        }
         self.cuts.push(cut);
     }
 
@@ -356,9 +361,11 @@ impl Hygiene {
         for rule in RULES.iter().filter(|r| r.tail) {
             match rule.does {
                 // The closing words stay unshown as a sentence's last words do.
+                // Each row reads the sentence as the rows before left it.
                 Does::Strip { .. } => {
-                    if let Some(at) = (rule.check)(self, sentence).filter(|at| at.start >= shown) {
-                        self.cut(rule.kind, &sentence[at.clone()]);
+                    let now = [&sentence[..shown], rest.as_str()].concat();
+                    if let Some(at) = (rule.check)(self, &now).filter(|at| at.start >= shown) {
+                        self.cut(rule.kind, &now[at.clone()]);
                         rest.replace_range(at.start - shown..at.end - shown, "");
                     }
                 }
@@ -394,7 +401,7 @@ impl Hygiene {
         }
         let t = text.trim();
         !t.is_empty()
-            && (self.voices.markers.iter().any(|m| bare(m).eq(bare(t)))
+            && (self.voices.markers.iter().any(|m| bare(m.written()).eq(bare(t)))
                 || t.starts_with(['!', '?', '！', '？'])
                     && self.markers().any(|m| m.find(t).is_some_and(|r| r.start == 0 && r.end == t.len())))
     }
@@ -419,7 +426,7 @@ impl Hygiene {
 
     /// The markers as the marker filter knows them, aliases included.
     pub(super) fn markers(&self) -> impl Iterator<Item = &Marker> + '_ {
-        self.markers.iter()
+        self.voices.markers.iter()
     }
 
     /// Inside a code block (an odd number of fences kept): no line is a heading.

@@ -35,6 +35,7 @@ pub(super) struct Phrases {
     pub salutations: Vec<String>,
     pub salutation_room: Vec<String>,
     pub honorifics: Vec<String>,
+    pub quotes: Vec<String>,
     pub lead_ins: Vec<String>,
     pub out_of_character: Vec<String>,
     pub out_of_character_openings: Vec<String>,
@@ -69,6 +70,7 @@ impl Phrases {
             salutations,
             salutation_room,
             honorifics,
+            quotes,
             lead_ins,
             out_of_character,
             out_of_character_openings,
@@ -99,6 +101,7 @@ impl Phrases {
         self.salutations.extend(salutations);
         self.salutation_room.extend(salutation_room);
         self.honorifics.extend(honorifics);
+        self.quotes.extend(quotes);
         self.lead_ins.extend(lead_ins);
         self.out_of_character.extend(out_of_character);
         self.out_of_character_openings.extend(out_of_character_openings);
@@ -211,6 +214,9 @@ mod tests {
         assert!(PHRASES.interjections.iter().any(|p| p == "certainly"));
         assert!(PHRASES.interjections.iter().any(|p| p == "好的"));
         assert!(OUT_OF_CHARACTER.is_match("as an ai language model, i cannot"));
+        for q in &PHRASES.quotes {
+            assert_eq!(q.chars().count(), 2, "{q:?}: a quotation's opening mark and its closing one");
+        }
         assert!(OUT_OF_CHARACTER.is_match("作为一个AI语言模型，我没有观点"));
         // `labels::lower_head` compares only a sentence's first 96 bytes.
         for o in PHRASES.out_of_character_openings.iter().chain(&PHRASES.runtime_note_openings) {

@@ -14,6 +14,7 @@ use std::ops::Range;
 use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
 use super::lists;
 use super::opening;
+use super::quotes;
 use super::voices::{EARLIER, RUNTIME};
 use super::{Cut, CutKind, Hygiene};
 
@@ -171,7 +172,7 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Drop,
         |h, s| {
             let m = &h.voices.markers;
-            (m.iter().any(|m| labels::is_marker_fragment(s, m)) || labels::is_made_up_marker(s, m)).then(|| whole(s))
+            (m.iter().any(|m| labels::is_marker_fragment(s, m.written())) || labels::is_made_up_marker(s, m)).then(|| whole(s))
         },
     )
     .twin(|_, t| t.starts_with("<!--")),
@@ -266,6 +267,24 @@ pub(crate) static RULES: &[Rule] = &[
         },
     )
     .taking_opener(),
+    // After the label and the preface: `Tomás: "First, …` is a quoted line.
+    rule(
+        "a reply wrapped in quotation marks",
+        CutKind::OwnLabel,
+        Place::ReplyStart,
+        Does::Strip { capitalise: false },
+        |h, s| quotes::wrap_opening(s, h.ending),
+    )
+    .twin(|_, t| quotes::could_wrap(t)),
+    rule(
+        "the closing mark of that quotation",
+        CutKind::OwnLabel,
+        Place::Sentence,
+        Does::Strip { capitalise: false },
+        |h, s| quotes::wrap_closing(s, h.wrap?),
+    )
+    .twin(|h, t| h.wrap.is_some_and(|c| t.contains(c)))
+    .on_tail(),
     // After the strips above: a greeting behind its own label is a greeting.
     rule("a letter's greeting", CutKind::Salutation, Place::ReplyStart, Does::Drop, |_, s| {
         labels::is_salutation(s).then(|| whole(s))
@@ -394,10 +413,30 @@ pub(crate) static RULES: &[Rule] = &[
             (nod && !h.kept_words().trim().is_empty()).then(|| whole(s))
         },
     ),
-    // A line of emphasis or list marks whose words were cut or never came
-    // (`**` alone): it heads nothing and shows as marks.
+    // The same nod before the ask marker at its line's end: the nod goes,
+    // the marker stays for a question on the next line ("Agree, !?@human").
+    // Not before the end marker: that line proposes the end.
+    rule(
+        "a yes alone before the ask marker",
+        CutKind::Stub,
+        Place::OwnLine,
+        Does::Strip { capitalise: false },
+        |h, s| {
+            let at = h.markers().nth(1)?.find(s).filter(|r| s[r.end..].trim().is_empty())?;
+            let words = &s[..at.start];
+            let nod = !words.trim().is_empty()
+                && !h.voices.own.is_empty()
+                && !h.kept_words().trim().is_empty()
+                && super::opening::is_nod(words, &h.voices)
+                && !mentions_any(words, &h.voices.others);
+            // The blanks before the marker go too: it opens what is left.
+            nod.then(|| s.len() - s.trim_start().len()..at.start)
+        },
+    ),
+    // A line of emphasis, list or quotation marks whose words were cut or
+    // never came (`**`, `”` alone): it heads nothing and shows as marks.
     rule("marks with no words", CutKind::EmptyHeading, Place::OwnLine, Does::Drop, |h, s| {
-        (!h.in_code() && lists::is_bare_marks(s)).then(|| whole(s))
+        (!h.in_code() && (lists::is_bare_marks(s) || quotes::only_marks(s))).then(|| whole(s))
     }),
     rule(
         "thanks, a yes, an interjection or an announcement first",

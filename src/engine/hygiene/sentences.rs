@@ -6,7 +6,9 @@ use std::hash::BuildHasher;
 use crate::text::is_cjk;
 
 /// The end of the first whole sentence in `s`: after a line break, a CJK
-/// sentence end, or `.!?` followed by white space.
+/// sentence end and the closing quotation marks right after it (`。”`:
+/// the quotation ends with its sentence, so at the end of `s` it waits
+/// for what comes next), or `.!?` followed by white space.
 pub(super) fn sentence_end(s: &str) -> Option<usize> {
     sentence_end_from(s, 0)
 }
@@ -29,13 +31,34 @@ pub(crate) fn first_sentences(text: &str, n: usize) -> &str {
     &text[..end]
 }
 
+/// Where the next look for a sentence end in `s` (none found) starts: its
+/// last character, or the CJK end before the closing marks it ends with.
+pub(super) fn rescan_from(s: &str) -> usize {
+    let t = s.trim_end_matches(super::quotes::is_closing);
+    let t = t.strip_suffix(['。', '！', '？']).unwrap_or(t);
+    floor_char_boundary(s, t.len().min(s.len().saturating_sub(1)))
+}
+
 /// `sentence_end`, looking from byte `from` on (a char boundary): the text
 /// before it is known to hold no end.
 pub(super) fn sentence_end_from(s: &str, from: usize) -> Option<usize> {
     let mut it = s[from..].char_indices().map(|(i, c)| (from + i, c)).peekable();
     while let Some((i, c)) = it.next() {
         match c {
-            '\n' | '。' | '！' | '？' => return Some(i + c.len_utf8()),
+            '\n' => return Some(i + 1),
+            '。' | '！' | '？' => {
+                let mut end = i + c.len_utf8();
+                loop {
+                    match it.peek() {
+                        None => return None,
+                        Some(&(j, next)) if super::quotes::is_closing(next) => {
+                            end = j + next.len_utf8();
+                            it.next();
+                        }
+                        Some(_) => return Some(end),
+                    }
+                }
+            }
             '.' | '!' | '?' => {
                 // `1. ` opening a line numbers a list item; it ends nothing.
                 let line = &s[s[..i].rfind('\n').map_or(0, |n| n + 1)..i];

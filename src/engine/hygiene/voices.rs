@@ -2,6 +2,7 @@
 //! as, who has not spoken, and the runs of words of the runtime's notes and
 //! earlier turns a reply must not copy.
 
+use crate::engine::markers::Marker;
 use std::collections::{HashMap, HashSet};
 
 use super::sentences::{gram_hash, is_short, sentence_end, token_hashes};
@@ -36,11 +37,9 @@ pub(crate) struct Voices {
     /// line that opens with the end marker keeps what follows it, one that
     /// opens with the ask marker a question that reuses the room's words,
     /// but not the runtime's own nor the facilitator's message handed back
-    /// (`rules.rs`, `copy_source`).
-    pub markers: Vec<String>,
-    /// The ask marker's alias after its marks (`@Sam`), as the marker
-    /// filter knows it (`Marker::or_after_marks`); empty: none.
-    pub ask_alias: String,
+    /// (`rules.rs`, `copy_source`). As the marker filter knows them,
+    /// aliases included: both are given `Room::markers`.
+    pub markers: Vec<Marker>,
     /// The facilitator's labels among `others` (its name, "Facilitator"):
     /// a line of theirs is a label only with its colon.
     pub hosts: Vec<String>,
@@ -87,7 +86,6 @@ impl Voices {
             gram: if chinese { 6 } else { 4 },
             chinese,
             markers: Vec::new(),
-            ask_alias: String::new(),
             hosts: Vec::new(),
             keep_echoes: false,
             points: None,

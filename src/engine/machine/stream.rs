@@ -119,10 +119,7 @@ pub(super) struct Take {
 impl Take {
     /// Sends the request: the reply streams from here on.
     pub(super) fn start(room: &Room, slot: usize, req: ChatRequest, agent: Option<&Agent>, voices: Option<&Voices>) -> Take {
-        let markers = vec![
-            Marker::new(&room.cfg.party.end_detection.end_marker),
-            Marker::new(&room.cfg.party.ask_marker).or_after_marks(&room.ask_alias()),
-        ];
+        let markers = room.markers();
         let cap = req.max_tokens;
         let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
         let plain = Voices::new("", vec![], vec![], false);

@@ -49,11 +49,7 @@ impl Party {
             .map(|a| a.name.clone())
             .collect();
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
-        v.markers = vec![
-            self.room.cfg.party.end_detection.end_marker.clone(),
-            self.room.cfg.party.ask_marker.clone(),
-        ];
-        v.ask_alias = self.room.ask_alias();
+        v.markers = self.room.markers();
         v.hosts = vec![self.room.user_name.clone(), "Facilitator".into(), "主持人".into()];
         // The rehearsal's replies are written, not sampled: their stock
         // sentences recur by design, and asking again would change nothing.
