@@ -164,32 +164,30 @@ impl Profile {
 
 /// The content words of a built-in agent's persona; none for the host,
 /// whose summaries speak for the room by design, or an agent not built in.
-fn profile(id: &str, common: &std::collections::HashSet<String>) -> std::collections::HashSet<String> {
+/// Agent `id`'s file read once: the content words of its persona (none
+/// for the moderator, whose replies are not judged for blur) and its
+/// principles as written, translations too. Nothing when it has no file.
+fn persona(id: &str, common: &std::collections::HashSet<String>) -> (std::collections::HashSet<String>, Vec<String>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("agents").join(format!("{id}.md"));
     let Ok(text) = std::fs::read_to_string(path) else {
         return Default::default();
     };
     let front = text.split("---").nth(1).unwrap_or_default();
-    match serde_saphyr::from_str::<Profile>(front) {
-        Ok(p) if id != "moderator" => score::content_terms(&p.text(), common),
-        _ => Default::default(),
-    }
-}
-
-/// The principles of agent `id` as its file writes them, translations too.
-fn principles(id: &str) -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("agents").join(format!("{id}.md"));
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let front = text.split("---").nth(1).unwrap_or_default();
-    serde_saphyr::from_str::<Profile>(front)
-        .map(|p| {
-            p.principles
-                .iter()
-                .chain(p.translations.values().flat_map(|t| &t.principles))
-                .cloned()
-                .collect()
-        })
-        .unwrap_or_default()
+    let Ok(p) = serde_saphyr::from_str::<Profile>(front) else {
+        return Default::default();
+    };
+    let principles = p
+        .principles
+        .iter()
+        .chain(p.translations.values().flat_map(|t| &t.principles))
+        .cloned()
+        .collect();
+    let profile = if id == "moderator" {
+        Default::default()
+    } else {
+        score::content_terms(&p.text(), common)
+    };
+    (profile, principles)
 }
 
 #[derive(Default)]
@@ -238,11 +236,12 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
             .flatten()
             .map(|a| {
                 let id = a["id"].as_str().unwrap_or_default();
+                let (profile, principles) = persona(id, &common);
                 Person {
                     id: id.into(),
                     name: a["name"].as_str().unwrap_or_default().into(),
-                    profile: profile(id, &common),
-                    principles: principles(id),
+                    profile,
+                    principles,
                 }
             })
             .collect(),
