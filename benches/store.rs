@@ -49,18 +49,16 @@ fn session(messages: usize) -> Session {
     };
     let turns = (0..messages)
         .map(|i| Turn {
-            kind: TurnKind::Agent,
-            agent: Some(["a", "b", "c"][i % 3].into()),
-            round: (i / 3) as u32,
             at: now,
-            label: "🏗️ Ingrid".into(),
-            text: format!(
-                "Reply {i}: a considered paragraph about contracts, tests and what ships first, about sixty tokens long in a real party."
-            ),
-            interrupted: false,
-            latency: None,
-            endpoint: None,
-            model: None,
+            ..Turn::said(
+                TurnKind::Agent,
+                Some(["a", "b", "c"][i % 3]),
+                (i / 3) as u32,
+                "🏗️ Ingrid",
+                format!(
+                    "Reply {i}: a considered paragraph about contracts, tests and what ships first, about sixty tokens long in a real party."
+                ),
+            )
         })
         .collect();
     Session { fm, turns }

@@ -255,21 +255,9 @@ pub(crate) fn render(h: &Heading, notes: &Notes, positions: &[(String, String)])
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::Utc;
 
     fn turn(kind: TurnKind, agent: &str, label: &str, text: &str) -> Turn {
-        Turn {
-            kind,
-            agent: (!agent.is_empty()).then(|| agent.to_string()),
-            round: 1,
-            at: Utc::now(),
-            label: label.into(),
-            text: text.into(),
-            interrupted: false,
-            latency: None,
-            endpoint: None,
-            model: None,
-        }
+        Turn::said(kind, (!agent.is_empty()).then_some(agent), 1, label, text)
     }
 
     #[test]

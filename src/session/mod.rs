@@ -340,6 +340,25 @@ pub struct Turn {
     pub model: Option<String>,
 }
 
+impl Turn {
+    /// A turn said now, with nothing measured of it yet (no latency, no
+    /// endpoint or model), not interrupted: what every new turn starts as.
+    pub fn said(kind: TurnKind, agent: Option<&str>, round: u32, label: &str, text: impl Into<String>) -> Turn {
+        Turn {
+            kind,
+            agent: agent.map(String::from),
+            round,
+            at: Utc::now(),
+            label: label.into(),
+            text: text.into(),
+            interrupted: false,
+            latency: None,
+            endpoint: None,
+            model: None,
+        }
+    }
+}
+
 /// How long a reply took: to its first token (what a facilitator waits
 /// before anything moves) and in all, and how many tokens it had.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]

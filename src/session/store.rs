@@ -414,18 +414,7 @@ fn parse_body(body: &str) -> Result<Vec<Turn>, (usize, String)> {
     for (i, line) in body.lines().enumerate() {
         if let Some(c) = marker.captures(line) {
             finish(current.take(), &mut turns);
-            let mut t = Turn {
-                kind: TurnKind::Notice,
-                agent: None,
-                round: 0,
-                at: Utc::now(),
-                label: String::new(),
-                text: String::new(),
-                interrupted: false,
-                latency: None,
-                endpoint: None,
-                model: None,
-            };
+            let mut t = Turn::said(TurnKind::Notice, None, 0, "", "");
             // A value in a message as it may be shown: a quoted one can hold
             // anything once its escapes are read.
             let said = |v: &str| crate::text::sanitize(v).replace(['\n', '\r'], " ");

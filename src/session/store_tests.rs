@@ -37,16 +37,8 @@ pub(crate) fn sample() -> Session {
         },
     };
     let turn = |kind, agent: Option<&str>, label: &str, text: &str| Turn {
-        kind,
-        agent: agent.map(String::from),
-        round: 1,
         at: now,
-        label: label.into(),
-        text: text.into(),
-        interrupted: false,
-        latency: None,
-        endpoint: None,
-        model: None,
+        ..Turn::said(kind, agent, 1, label, text)
     };
     Session {
         fm,

@@ -355,16 +355,8 @@ mod tests {
 
     fn reply(id: &str, endpoint: Option<&str>) -> Turn {
         Turn {
-            kind: TurnKind::Agent,
-            agent: Some(id.into()),
-            round: 1,
-            at: chrono::Utc::now(),
-            label: id.into(),
-            text: "yes".into(),
-            interrupted: false,
-            latency: None,
             endpoint: endpoint.map(String::from),
-            model: None,
+            ..Turn::said(TurnKind::Agent, Some(id), 1, id, "yes")
         }
     }
 

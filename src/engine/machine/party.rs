@@ -421,16 +421,8 @@ impl Party {
             _ => String::new(),
         };
         Turn {
-            kind,
-            agent: agent.map(|a| a.id.clone()),
-            round,
-            at: Utc::now(),
-            label,
-            text,
             interrupted,
-            latency: None,
-            endpoint: None,
-            model: None,
+            ..Turn::said(kind, agent.map(|a| a.id.as_str()), round, &label, text)
         }
     }
 

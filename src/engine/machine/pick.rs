@@ -169,18 +169,7 @@ mod tests {
     use super::*;
 
     fn turn(kind: TurnKind, agent: &str, round: u32) -> Turn {
-        Turn {
-            kind,
-            agent: Some(agent.to_string()),
-            round,
-            at: chrono::Utc::now(),
-            label: String::new(),
-            text: String::new(),
-            interrupted: false,
-            latency: None,
-            endpoint: None,
-            model: None,
-        }
+        Turn::said(kind, Some(agent), round, "", "")
     }
 
     #[test]

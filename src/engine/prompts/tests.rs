@@ -22,18 +22,8 @@ fn english<'a>(workflow: &'a Workflow, agents: &'a [Agent]) -> PromptEnv<'a> {
 }
 
 fn turn(kind: TurnKind, agent: Option<&str>, text: &str) -> Turn {
-    Turn {
-        kind,
-        agent: agent.map(String::from),
-        round: 1,
-        at: chrono::Utc::now(),
-        label: agent.map_or("Ada".into(), |a| format!("🙂 {a}")),
-        text: text.into(),
-        interrupted: false,
-        latency: None,
-        endpoint: None,
-        model: None,
-    }
+    let label = agent.map_or("Ada".into(), |a| format!("🙂 {a}"));
+    Turn::said(kind, agent, 1, &label, text)
 }
 
 #[test]
