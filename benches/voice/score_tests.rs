@@ -228,6 +228,10 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm sorry, but as a Product Manager, I cannot provide that recommendation.",
         "I'm sorry, but I cannot respond to your request.",
         "Goodbye, Sam. I hope the discussion has been helpful and that you found it a valuable experience.",
+        // s11-05b: the 0.5B glad the user found it helpful, sorry for the user's trouble.
+        "I'm glad you found this conversation helpful and informative.",
+        "I'm sorry to hear that you haven't heard from you yet.",
+        "Sorry, but I don't see anything from the facilitator in this round. What would you like to do differently?",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -302,6 +306,9 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(flaws("analyst", "好的，我会继续讨论这个话题。我们已经讨论了数据库的选择。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "非常感谢大家的讨论。我们尽快做备份方案。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "对不起，我不明白您在说什么。").contains(&Flaw::Assistant));
+    // s11-05b: refusing the topic; a colleague's "can't answer before the test" says why.
+    assert!(flaws("analyst", "对不起，我无法继续这个话题。").contains(&Flaw::Assistant));
+    assert!(!flaws("analyst", "对不起，我无法在压测之前给出日期。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));

@@ -221,6 +221,52 @@ fn marks_before(text: &str) -> usize {
     text.len() - text.trim_end_matches(MARKS).len()
 }
 
+/// Which of the room's markers: the end marker proposes the end, the ask
+/// marker asks the facilitator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum MarkerKind {
+    End,
+    Ask,
+}
+
+/// The room's two markers by name, so no reader depends on an order: the
+/// marker filter and hygiene both know them from here, aliases included.
+#[derive(Debug, Clone)]
+pub(crate) struct RoomMarkers {
+    pub end: Marker,
+    pub ask: Marker,
+}
+
+impl RoomMarkers {
+    pub(crate) fn iter(&self) -> impl Iterator<Item = (MarkerKind, &Marker)> {
+        [(MarkerKind::End, &self.end), (MarkerKind::Ask, &self.ask)].into_iter()
+    }
+
+    /// A filter that takes both out of a reply; `found` tells which it met.
+    pub(crate) fn filter(&self) -> RoomFilter {
+        RoomFilter(MarkerFilter::of(vec![self.end.clone(), self.ask.clone()]))
+    }
+}
+
+/// The marker filter of the room's markers, asked by kind what it found.
+#[derive(Debug, Clone)]
+pub(crate) struct RoomFilter(MarkerFilter);
+
+impl RoomFilter {
+    pub(crate) fn push(&mut self, piece: &str) -> String {
+        self.0.push(piece)
+    }
+
+    pub(crate) fn finish(&mut self) -> String {
+        self.0.finish()
+    }
+
+    pub(crate) fn found(&self, kind: MarkerKind) -> bool {
+        // `RoomMarkers::filter` lists them in the order of `MarkerKind`.
+        self.0.found(kind as usize)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct MarkerFilter {
     markers: Vec<Marker>,

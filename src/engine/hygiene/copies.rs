@@ -3,8 +3,9 @@
 //! own sentences — and whether an unfinished one has begun to.
 
 use super::sentences::{floor_char_boundary, gram_hash, is_short, TAIL_BYTES};
-use super::voices::{EARLIER, HOST, RUNTIME};
-use super::Hygiene;
+use super::voices::{ASKED, EARLIER, HOST, RUNTIME};
+use super::{Cut, CutKind, Hygiene};
+use crate::engine::markers::MarkerKind;
 
 impl Hygiene {
     /// Whether `toks` (a whole sentence) copies earlier text: the source
@@ -67,10 +68,11 @@ impl Hygiene {
         })
     }
 
-    /// Whether `toks` (a whole sentence, not a short one) is the
-    /// facilitator's: four runs of words in five theirs, their message
-    /// handed back (a name added to it changes one or two runs).
-    pub(super) fn the_facilitators(&self, toks: &[u64]) -> bool {
+    /// Whether `toks` (a whole sentence, not a short one) was said before
+    /// as `source` marks (`HOST`: the facilitator's message, `ASKED`:
+    /// another's question): four runs of words in five from it, handed
+    /// back (a name added to it changes one or two runs).
+    pub(super) fn handed_back(&self, toks: &[u64], source: u8) -> bool {
         let gram = self.voices.gram;
         if is_short(toks.len(), gram) {
             return false;
@@ -78,7 +80,7 @@ impl Hygiene {
         let runs = toks.len() + 1 - gram;
         let theirs = toks
             .windows(gram)
-            .filter(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & HOST != 0))
+            .filter(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & source != 0))
             .count();
         theirs * 5 >= runs * 4
     }
@@ -103,5 +105,51 @@ impl Hygiene {
         });
         self.copy_seen.set(seen);
         seen
+    }
+
+    /// A copied statement: runs of words said before, not a short stock
+    /// line ("I agree with Kofi.") or a question put again, which nothing
+    /// after it leans on.
+    pub(super) fn is_copied_statement(&self, c: &Cut) -> bool {
+        c.kind == CutKind::Echo && self.voices.tokens(&c.text).len() >= self.voices.gram + 2 && !c.text.trim_end().ends_with(['?', '？'])
+    }
+
+    /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0
+    /// for this reply's own earlier sentences). A question after a marker
+    /// may echo anything but the runtime's own words, the facilitator's
+    /// message whole and another's question whole: a "question" that
+    /// recites the ask instruction, or hands a question back to whoever
+    /// asked it, is none. A statement after a marker is judged as any
+    /// sentence.
+    pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
+        let kept = self.own.len() + self.own_short.len();
+        if let Some((_, _, source)) = self.copy_memo.borrow().as_ref().filter(|(t, k, _)| t == s && *k == kept) {
+            return *source;
+        }
+        let source = self.copy_source_afresh(s);
+        *self.copy_memo.borrow_mut() = Some((s.to_string(), kept, source));
+        source
+    }
+
+    fn copy_source_afresh(&self, s: &str) -> Option<u8> {
+        let (which, lead) = self.leading_marker(s).unwrap_or((MarkerKind::Ask, 0));
+        // After the ask marker, a statement is no question: judged as any
+        // line. After the end marker words stay: dropped with them, the
+        // proposal would be lost.
+        let after_end = lead > 0 && which == MarkerKind::End;
+        let asks = after_end || s[lead..].contains(['?', '？']) || s[lead..].trim().is_empty();
+        match lead {
+            0 => self.copied(&self.voices.tokens(s)),
+            lead if !asks => self.copied(&self.voices.tokens(&s[lead..])),
+            // A question of its own may reuse the room's words (its own
+            // question asked again is the reading's to hold); the
+            // facilitator's message or another's question handed back
+            // whole is an echo.
+            lead => {
+                let toks = self.voices.tokens(&s[lead..]);
+                self.copied(&toks)
+                    .filter(|&src| src == RUNTIME || src == EARLIER && (self.handed_back(&toks, HOST) || self.handed_back(&toks, ASKED)))
+            }
+        }
     }
 }

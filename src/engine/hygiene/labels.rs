@@ -504,7 +504,7 @@ pub(super) fn could_be_job_intro(start: &str) -> bool {
 /// spelt (`<!--END-->` is the end marker; the marker filter reads it): a
 /// marker the model made up, which no facilitator should read. A comment
 /// in words (`<!-- Hero section -->`, in a code sample) is speech.
-pub(super) fn is_made_up_marker(line: &str, markers: &[Marker]) -> bool {
+pub(super) fn is_made_up_marker<'a>(line: &str, mut markers: impl Iterator<Item = &'a Marker>) -> bool {
     let t = line.trim();
     let Some(inner) = t.strip_prefix("<!--").and_then(|r| r.strip_suffix("-->")) else {
         return false;
@@ -514,7 +514,7 @@ pub(super) fn is_made_up_marker(line: &str, markers: &[Marker]) -> bool {
         && word
             .chars()
             .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || matches!(c, '_' | '-'));
-    marker_like && !markers.iter().any(|m| m.find(t).is_some_and(|r| r.len() == t.len()))
+    marker_like && !markers.any(|m| m.find(t).is_some_and(|r| r.len() == t.len()))
 }
 
 /// A line that is a marker cut short at either end (`!-- END -->`,

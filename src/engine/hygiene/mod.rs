@@ -35,7 +35,7 @@ mod tests;
 mod verdict;
 mod voices;
 
-use crate::engine::markers::Marker;
+use crate::engine::markers::{Marker, MarkerKind};
 use labels::capitalise_first;
 use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, rescan_from, sentence_end_from, token_starts, TAIL_BYTES};
@@ -401,7 +401,7 @@ impl Hygiene {
         }
         let t = text.trim();
         !t.is_empty()
-            && (self.voices.markers.iter().any(|m| bare(m.written()).eq(bare(t)))
+            && (self.markers().any(|m| bare(m.written()).eq(bare(t)))
                 || t.starts_with(['!', '?', '！', '？'])
                     && self.markers().any(|m| m.find(t).is_some_and(|r| r.start == 0 && r.end == t.len())))
     }
@@ -413,20 +413,20 @@ impl Hygiene {
         self.leading_marker(line).map_or(0, |(_, lead)| lead)
     }
 
-    /// The marker a line opens with (its index in `Voices::markers`, the
-    /// end marker first) and `marker_lead`; None when it opens with none.
-    pub(super) fn leading_marker(&self, line: &str) -> Option<(usize, usize)> {
+    /// The marker a line opens with and `marker_lead`; None when it opens
+    /// with none.
+    pub(super) fn leading_marker(&self, line: &str) -> Option<(MarkerKind, usize)> {
         let blanks = line.len() - line.trim_start().len();
-        self.markers().enumerate().find_map(|(i, m)| {
+        self.voices.markers.iter().flat_map(|m| m.iter()).find_map(|(kind, m)| {
             let at = m.find(&line[blanks..]).filter(|at| at.start == 0)?;
             let rest = &line[blanks + at.end..];
-            Some((i, blanks + at.end + rest.len() - rest.trim_start().len()))
+            Some((kind, blanks + at.end + rest.len() - rest.trim_start().len()))
         })
     }
 
     /// The markers as the marker filter knows them, aliases included.
     pub(super) fn markers(&self) -> impl Iterator<Item = &Marker> + '_ {
-        self.voices.markers.iter()
+        self.voices.markers.iter().flat_map(|m| m.iter().map(|(_, m)| m))
     }
 
     /// Inside a code block (an odd number of fences kept): no line is a heading.

@@ -16,7 +16,7 @@ use super::lists;
 use super::opening;
 use super::quotes;
 use super::voices::{EARLIER, RUNTIME};
-use super::{Cut, CutKind, Hygiene};
+use super::{CutKind, Hygiene};
 
 /// Where in a reply a rule applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +83,17 @@ fn points_made(h: &Hygiene) -> bool {
     h.voices
         .points
         .is_some_and(|n| h.kept.lines().filter(|l| lists::is_point(l)).count() >= n)
+}
+
+/// A yes (or, with `closing`, a closing word) that names nobody, after
+/// the speaker's own words: the next one's nod written for them. Both
+/// "yes alone" rules ask it, so they cannot drift apart.
+fn nod_after_own_words(h: &Hygiene, words: &str, closing: bool) -> bool {
+    !words.trim().is_empty()
+        && !h.voices.own.is_empty()
+        && !h.kept_words().trim().is_empty()
+        && (opening::is_nod(words, &h.voices) || closing && opening::is_closer(words, &h.voices))
+        && !mentions_any(words, &h.voices.others)
 }
 
 fn never(_: &Hygiene, _: &str) -> bool {
@@ -171,8 +182,7 @@ pub(crate) static RULES: &[Rule] = &[
         Place::Sentence,
         Does::Drop,
         |h, s| {
-            let m = &h.voices.markers;
-            (m.iter().any(|m| labels::is_marker_fragment(s, m.written())) || labels::is_made_up_marker(s, m)).then(|| whole(s))
+            (h.markers().any(|m| labels::is_marker_fragment(s, m.written())) || labels::is_made_up_marker(s, h.markers())).then(|| whole(s))
         },
     )
     .twin(|_, t| t.starts_with("<!--")),
@@ -408,9 +418,7 @@ pub(crate) static RULES: &[Rule] = &[
             // Alone: nothing after it on its line ("Yes. The team is ready."
             // answers); a CJK end cannot tell, the stream's end can.
             let alone = h.ending || s.trim_end_matches([' ', '\t']).ends_with('\n') || s.trim_end().ends_with(['。', '！', '？']);
-            let said = |s| super::opening::is_nod(s, &h.voices) || super::opening::is_closer(s, &h.voices);
-            let nod = alone && !h.voices.own.is_empty() && said(s) && !mentions_any(s, &h.voices.others);
-            (nod && !h.kept_words().trim().is_empty()).then(|| whole(s))
+            (alone && nod_after_own_words(h, s, true)).then(|| whole(s))
         },
     ),
     // The same nod before the ask marker at its line's end: the nod goes,
@@ -422,15 +430,9 @@ pub(crate) static RULES: &[Rule] = &[
         Place::OwnLine,
         Does::Strip { capitalise: false },
         |h, s| {
-            let at = h.markers().nth(1)?.find(s).filter(|r| s[r.end..].trim().is_empty())?;
-            let words = &s[..at.start];
-            let nod = !words.trim().is_empty()
-                && !h.voices.own.is_empty()
-                && !h.kept_words().trim().is_empty()
-                && super::opening::is_nod(words, &h.voices)
-                && !mentions_any(words, &h.voices.others);
+            let at = h.voices.markers.as_ref()?.ask.find(s).filter(|r| s[r.end..].trim().is_empty())?;
             // The blanks before the marker go too: it opens what is left.
-            nod.then(|| s.len() - s.trim_start().len()..at.start)
+            nod_after_own_words(h, &s[..at.start], false).then(|| s.len() - s.trim_start().len()..at.start)
         },
     ),
     // A line of emphasis, list or quotation marks whose words were cut or
@@ -454,52 +456,6 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| (!h.in_code() && !h.is_marker_line(s) && lists::is_heading(s)).then(|| whole(s)),
     ),
 ];
-
-impl Hygiene {
-    /// A copied statement: runs of words said before, not a short stock
-    /// line ("I agree with Kofi.") or a question put again, which nothing
-    /// after it leans on.
-    pub(super) fn is_copied_statement(&self, c: &Cut) -> bool {
-        c.kind == CutKind::Echo && self.voices.tokens(&c.text).len() >= self.voices.gram + 2 && !c.text.trim_end().ends_with(['?', '？'])
-    }
-
-    /// Where the runs of words `s` copies come from (RUNTIME, EARLIER, or 0
-    /// for this reply's own earlier sentences). A question after a marker
-    /// may echo anything but the runtime's own words and the facilitator's
-    /// message whole: a "question" that recites the ask instruction, or
-    /// hands the facilitator's question back, is none. A statement after a
-    /// marker is judged as any sentence.
-    pub(super) fn copy_source(&self, s: &str) -> Option<u8> {
-        let kept = self.own.len() + self.own_short.len();
-        if let Some((_, _, source)) = self.copy_memo.borrow().as_ref().filter(|(t, k, _)| t == s && *k == kept) {
-            return *source;
-        }
-        let source = self.copy_source_afresh(s);
-        *self.copy_memo.borrow_mut() = Some((s.to_string(), kept, source));
-        source
-    }
-
-    fn copy_source_afresh(&self, s: &str) -> Option<u8> {
-        let (which, lead) = self.leading_marker(s).unwrap_or((0, 0));
-        // After the ask marker, a statement is no question: judged as any
-        // line. After the end marker (the first, `Voices::markers`) words
-        // stay: dropped with them, the proposal would be lost.
-        let after_end = lead > 0 && which == 0;
-        let asks = after_end || s[lead..].contains(['?', '？']) || s[lead..].trim().is_empty();
-        match lead {
-            0 => self.copied(&self.voices.tokens(s)),
-            lead if !asks => self.copied(&self.voices.tokens(&s[lead..])),
-            // A question of its own may reuse the room's words (its own
-            // question asked again is the reading's to hold); the
-            // facilitator's message handed back whole is an echo.
-            lead => {
-                let toks = self.voices.tokens(&s[lead..]);
-                self.copied(&toks)
-                    .filter(|&src| src == RUNTIME || src == EARLIER && self.the_facilitators(&toks))
-            }
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {

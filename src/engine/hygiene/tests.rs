@@ -13,6 +13,14 @@ fn voices() -> Voices {
 }
 
 /// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
+/// The room's markers, the end marker as every room writes it.
+fn room_markers(ask: Marker) -> crate::engine::markers::RoomMarkers {
+    crate::engine::markers::RoomMarkers {
+        end: Marker::new("<!-- END -->"),
+        ask,
+    }
+}
+
 fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String, Vec<CutKind>, bool) {
     let v = voices();
     let mut h = Hygiene::new(&v, cap);
@@ -35,6 +43,8 @@ fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String
 /// What the fixtures' room said before (`cases.toml`'s header).
 const EARLIER: &str = "We should ship the smallest thing that could work and measure it in production.";
 const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";
+/// Kofi's turn before, with a question in it.
+const KOFIS: &str = "A wiki is not enough. How can we prioritize the most critical tasks for the first week?";
 
 /// A row of `tests/fixtures/hygiene/cases.toml`.
 #[derive(serde::Deserialize)]
@@ -71,8 +81,9 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
     .earlier(EARLIER)
-    .earlier(EARLIER_ZH);
-    v.markers = vec![Marker::new("<!-- END -->"), Marker::new("!?@human")];
+    .earlier(EARLIER_ZH)
+    .another(KOFIS);
+    v.markers = Some(room_markers(Marker::new("!?@human")));
     v.points = Some(super::TURN_POINTS);
     let mut failed = Vec::new();
     for c in &cases.case {
@@ -239,7 +250,7 @@ fn talk_about_writing_the_reply_is_removed() {
 #[test]
 fn a_marker_line_reciting_the_runtime_is_cut() {
     let mut v = voices();
-    v.markers = vec![Marker::new("<!-- END -->"), Marker::new("!?@human")];
+    v.markers = Some(room_markers(Marker::new("!?@human")));
     let mut h = Hygiene::new(&v, None);
     let shown = h.push("Research first.\n!?@human Which users matter most?\n").show + &h.finish(false);
     assert!(shown.contains("!?@human Which users"), "{shown}");
@@ -260,7 +271,7 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
     // facilitator's words stays.
     let topic = "How do we onboard new engineers so they ship in their first week?";
     let mut v = voices().facilitator(topic);
-    v.markers = vec![Marker::new("<!-- END -->"), Marker::new("!?@human")];
+    v.markers = Some(room_markers(Marker::new("!?@human")));
     let mut h = Hygiene::new(&v, None);
     let shown = h.push(&format!("!?@human {topic}\n")).show + &h.finish(false);
     assert_eq!(shown.trim(), "");
@@ -284,7 +295,7 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
 fn a_heading_or_the_marker_written_with_the_facilitators_name_keeps_the_question() {
     let topic = "How do we onboard new engineers so they ship in their first week?";
     let mut v = voices().facilitator(topic);
-    v.markers = vec![Marker::new("<!-- END -->"), Marker::new("!?@human").or_after_marks("@Sam")];
+    v.markers = Some(room_markers(Marker::new("!?@human").or_after_marks("@Sam")));
     let whole = |reply: &str| {
         let mut h = Hygiene::new(&v, None);
         h.push(reply).show + &h.finish(false)
@@ -488,7 +499,7 @@ fn first_sentences_counts_sentences_of_both_scripts() {
 /// shown and the kinds cut.
 fn with_markers(reply: &str) -> (String, Vec<CutKind>) {
     let mut v = voices();
-    v.markers = vec![Marker::new("<!-- END -->"), Marker::new("!?@human")];
+    v.markers = Some(room_markers(Marker::new("!?@human")));
     let mut h = Hygiene::new(&v, None);
     let mut shown = h.push(reply).show;
     shown.push_str(&h.finish(false));
@@ -557,7 +568,7 @@ fn a_short_chinese_sentence_is_never_taken_for_the_runtimes_words() {
     // Chinese runs are six characters: a shorter sentence holds none.
     let mut v = Voices::new("Maya", vec!["Kofi".into()], vec![], true)
         .runtime("（会话提示，不属于对话内容：第 1 轮。现在请写出 Maya 的发言，用中文。）");
-    v.markers = vec![Marker::new("<!-- END -->"), Marker::new("!?@human")];
+    v.markers = Some(room_markers(Marker::new("!?@human")));
     for reply in ["我完全同意。我们先访谈五位离线用户。", "先访谈用户。\n!?@human 预算多少？"] {
         let mut h = Hygiene::new(&v, None);
         let shown = h.push(reply).show + &h.finish(false);

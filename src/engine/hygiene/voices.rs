@@ -2,7 +2,7 @@
 //! as, who has not spoken, and the runs of words of the runtime's notes and
 //! earlier turns a reply must not copy.
 
-use crate::engine::markers::Marker;
+use crate::engine::markers::RoomMarkers;
 use std::collections::{HashMap, HashSet};
 
 use super::sentences::{gram_hash, is_short, sentence_end, token_hashes};
@@ -13,6 +13,8 @@ pub(super) const RUNTIME: u8 = 1;
 pub(super) const EARLIER: u8 = 2;
 /// Said by the facilitator (and so said before, `EARLIER` too).
 pub(super) const HOST: u8 = 4;
+/// A question another agent asked (and so said before, `EARLIER` too).
+pub(super) const ASKED: u8 = 8;
 
 /// What one reply must not do, built for each call from what its prompt held.
 #[derive(Debug, Clone, Default)]
@@ -33,13 +35,13 @@ pub(crate) struct Voices {
     /// The party speaks Chinese: a reply mostly in Latin letters is in the
     /// wrong language (and the other way round).
     pub chinese: bool,
-    /// The runtime's markers, the end marker first, then the ask marker: a
-    /// line that opens with the end marker keeps what follows it, one that
-    /// opens with the ask marker a question that reuses the room's words,
-    /// but not the runtime's own nor the facilitator's message handed back
-    /// (`rules.rs`, `copy_source`). As the marker filter knows them,
-    /// aliases included: both are given `Room::markers`.
-    pub markers: Vec<Marker>,
+    /// The runtime's markers (None: a call without them): a line that
+    /// opens with the end marker keeps what follows it, one that opens with
+    /// the ask marker a question that reuses the room's words, but not the
+    /// runtime's own nor the facilitator's message handed back (`rules.rs`,
+    /// `copy_source`). As the marker filter knows them, aliases included:
+    /// both are given `Room::markers`.
+    pub markers: Option<RoomMarkers>,
     /// The facilitator's labels among `others` (its name, "Facilitator"):
     /// a line of theirs is a label only with its colon.
     pub hosts: Vec<String>,
@@ -85,7 +87,7 @@ impl Voices {
             unspoken,
             gram: if chinese { 6 } else { 4 },
             chinese,
-            markers: Vec::new(),
+            markers: None,
             hosts: Vec::new(),
             keep_echoes: false,
             points: None,
@@ -136,6 +138,22 @@ impl Voices {
     /// speaker's own (`rules.rs`, `copy_source`).
     pub(crate) fn facilitator(mut self, text: &str) -> Voices {
         self.index(text, EARLIER | HOST);
+        self
+    }
+
+    /// A turn of another agent's: said before, and a question of it handed
+    /// back after the ask marker (its name before it, as the one asked)
+    /// is no question of the speaker's own (`rules.rs`, `copy_source`).
+    pub(crate) fn another(mut self, text: &str) -> Voices {
+        self.index(text, EARLIER);
+        let mut rest = text;
+        while !rest.is_empty() {
+            let end = sentence_end(rest).unwrap_or(rest.len());
+            if rest[..end].trim_end().ends_with(['?', '？']) {
+                self.index(&rest[..end], EARLIER | ASKED);
+            }
+            rest = &rest[end..];
+        }
         self
     }
 

@@ -56,7 +56,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use super::budget::Budget;
-use super::markers::Marker;
+use super::markers::{Marker, RoomMarkers};
 use super::prompts::PromptEnv;
 use super::selection;
 use super::{Command, Event, ExitReason, Resume, Saves, Setup};
@@ -166,14 +166,14 @@ impl Room {
         }
     }
 
-    /// The end marker, then the ask marker, known by the facilitator's
+    /// The end and ask markers, the ask marker known by the facilitator's
     /// name after its marks too (`!@Sam:`): the marker filter and hygiene
     /// both know the markers so, from this one place.
-    fn markers(&self) -> Vec<Marker> {
-        vec![
-            Marker::new(&self.cfg.party.end_detection.end_marker),
-            Marker::new(&self.cfg.party.ask_marker).or_after_marks(&format!("@{}", self.user_name)),
-        ]
+    fn markers(&self) -> RoomMarkers {
+        RoomMarkers {
+            end: Marker::new(&self.cfg.party.end_detection.end_marker),
+            ask: Marker::new(&self.cfg.party.ask_marker).or_after_marks(&format!("@{}", self.user_name)),
+        }
     }
 
     /// [C] with nothing to continue: before the topic, or while a question

@@ -9,7 +9,7 @@ use super::party::Party;
 use super::Room;
 use crate::engine::budget::estimate_tokens;
 use crate::engine::hygiene::{self, Counter, Cut, Hygiene, Left, Voices};
-use crate::engine::markers::{Marker, MarkerFilter};
+use crate::engine::markers::{MarkerKind, RoomFilter, RoomMarkers};
 use crate::engine::Event;
 use crate::i18n::{Lang, Room as Words, Say};
 use crate::llm::{ChatRequest, Failure, LlmEvent};
@@ -100,11 +100,11 @@ pub(super) struct Take {
     /// its server's counts and refusals teach its budget only.
     endpoint: Option<String>,
     pub(super) stream: BoxStream<'static, LlmEvent>,
-    /// The end marker, then the ask marker (known by the facilitator's name too).
-    markers: Vec<Marker>,
+    /// The room's markers (the ask marker known by the facilitator's name too).
+    markers: RoomMarkers,
     /// The prompt's estimated tokens: the server's count corrects the budget.
     estimated: u32,
-    filter: MarkerFilter,
+    filter: RoomFilter,
     sanitizer: Sanitizer,
     hygiene: Hygiene,
     pub(super) shown: String,
@@ -131,7 +131,7 @@ impl Take {
             turn: matches!(req.cue, crate::llm::Cue::Turn { .. }),
             endpoint: req.endpoint.clone(),
             stream: room.provider_of(req.endpoint.as_deref()).stream(req),
-            filter: MarkerFilter::of(markers.clone()),
+            filter: markers.filter(),
             markers,
             estimated,
             sanitizer: Sanitizer::new(),
@@ -231,7 +231,7 @@ impl Party {
                 take.shown.clear();
                 take.pieces = 0;
                 take.capped = false;
-                take.filter = MarkerFilter::of(take.markers.clone());
+                take.filter = take.markers.filter();
                 take.sanitizer = Sanitizer::new();
                 take.hygiene.restart();
                 if mode != StreamMode::Silent {
@@ -280,7 +280,7 @@ impl Party {
         self.count_cuts(&take.id, take.hygiene.cuts(), take.hygiene.heard());
         let mut shown = std::mem::take(&mut take.shown);
         let raw = take.hygiene.kept().to_string();
-        let proposes = take.turn && take.filter.found(0);
+        let proposes = take.turn && take.filter.found(MarkerKind::End);
         match take.hygiene.left(&shown) {
             // The end marker alone (or after words hygiene cut) is still the
             // agent's proposal: the room hears it, said as what it was.
@@ -291,8 +291,8 @@ impl Party {
             Left::Nothing(what) if take.named => return Reply::Emptied(Trouble::Cleaned(what.join(", "))),
             _ => {}
         }
-        let question = if take.filter.found(1) {
-            hygiene::question_after_marker(&raw, &take.markers[1])
+        let question = if take.filter.found(MarkerKind::Ask) {
+            hygiene::question_after_marker(&raw, &take.markers.ask)
         } else {
             None
         };
@@ -308,7 +308,7 @@ impl Party {
             raw,
             echoed: hygiene::mostly_echo(&shown, take.hygiene.cuts()),
             shown,
-            end_marker: take.filter.found(0),
+            end_marker: take.filter.found(MarkerKind::End),
             question,
             latency,
         }

@@ -49,7 +49,7 @@ impl Party {
             .map(|a| a.name.clone())
             .collect();
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
-        v.markers = self.room.markers();
+        v.markers = Some(self.room.markers());
         v.hosts = vec![self.room.user_name.clone(), "Facilitator".into(), "主持人".into()];
         // The rehearsal's replies are written, not sampled: their stock
         // sentences recur by design, and asking again would change nothing.
@@ -76,6 +76,8 @@ impl Party {
         for t in turns.iter().rev().filter(said).take(ECHO_LOOKBACK) {
             v = if t.kind == TurnKind::Facilitator {
                 v.facilitator(&t.text)
+            } else if t.agent.as_deref() != Some(agent.id.as_str()) {
+                v.another(&t.text)
             } else {
                 v.earlier(&t.text)
             };
