@@ -251,6 +251,9 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
     // thanks with a reason an assistant's register, nor a user story a job.
     for reply in [
         "No. Use SQS; Kafka is too big for us.",
+        // A colleague's sympathy and reading of the logs (s11-05b's phrases are narrower).
+        "I'm sorry to hear the load test slipped, Kofi. Let's cut the scope.",
+        "I don't see anything from the logs that points at the cache.",
         "Cut scope: no SSO in v1, add it in v2.",
         "No, Kofi. Use RDS, not EC2; ops is two people.",
         "I appreciate your feedback on the schema, but the index is still missing.",

@@ -262,8 +262,11 @@ impl RoomFilter {
     }
 
     pub(crate) fn found(&self, kind: MarkerKind) -> bool {
-        // `RoomMarkers::filter` lists them in the order of `MarkerKind`.
-        self.0.found(kind as usize)
+        // Their places in the list `RoomMarkers::filter` makes.
+        self.0.found(match kind {
+            MarkerKind::End => 0,
+            MarkerKind::Ask => 1,
+        })
     }
 }
 
@@ -360,6 +363,21 @@ fn longest_suffix_prefix(text: &str, marker: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_room_filter_tells_each_marker_by_its_kind() {
+        let room = RoomMarkers {
+            end: Marker::new("<!-- END -->"),
+            ask: Marker::new("!?@human").or_after_marks("@Sam"),
+        };
+        let mut f = room.filter();
+        let shown = [f.push("Ship it. !@Sam: what budget?"), f.finish()].concat();
+        assert!(f.found(MarkerKind::Ask) && !f.found(MarkerKind::End), "{shown:?}");
+        let mut f = room.filter();
+        let shown = [f.push("Done here. <!-- END -->"), f.finish()].concat();
+        assert!(f.found(MarkerKind::End) && !f.found(MarkerKind::Ask), "{shown:?}");
+        assert_eq!(shown.trim(), "Done here.");
+    }
 
     #[test]
     fn marker_split_across_pieces_is_never_shown() {

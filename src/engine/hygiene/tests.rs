@@ -12,7 +12,6 @@ fn voices() -> Voices {
     .earlier(EARLIER)
 }
 
-/// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
 /// The room's markers, the end marker as every room writes it.
 fn room_markers(ask: Marker) -> crate::engine::markers::RoomMarkers {
     crate::engine::markers::RoomMarkers {
@@ -21,6 +20,7 @@ fn room_markers(ask: Marker) -> crate::engine::markers::RoomMarkers {
     }
 }
 
+/// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
 fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String, Vec<CutKind>, bool) {
     let v = voices();
     let mut h = Hygiene::new(&v, cap);
@@ -43,8 +43,9 @@ fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String
 /// What the fixtures' room said before (`cases.toml`'s header).
 const EARLIER: &str = "We should ship the smallest thing that could work and measure it in production.";
 const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";
-/// Kofi's turn before, with a question in it.
+/// Kofi's turns before, each with a question in it.
 const KOFIS: &str = "A wiki is not enough. How can we prioritize the most critical tasks for the first week?";
+const KOFIS_ZH: &str = "周会太长了。周报要不要改成每两周一次？";
 
 /// A row of `tests/fixtures/hygiene/cases.toml`.
 #[derive(serde::Deserialize)]
@@ -82,7 +83,8 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
     .earlier(EARLIER)
     .earlier(EARLIER_ZH)
-    .another(KOFIS);
+    .another(KOFIS)
+    .another(KOFIS_ZH);
     v.markers = Some(room_markers(Marker::new("!?@human")));
     v.points = Some(super::TURN_POINTS);
     let mut failed = Vec::new();

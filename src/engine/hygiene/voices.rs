@@ -38,9 +38,9 @@ pub(crate) struct Voices {
     /// The runtime's markers (None: a call without them): a line that
     /// opens with the end marker keeps what follows it, one that opens with
     /// the ask marker a question that reuses the room's words, but not the
-    /// runtime's own nor the facilitator's message handed back (`rules.rs`,
-    /// `copy_source`). As the marker filter knows them, aliases included:
-    /// both are given `Room::markers`.
+    /// runtime's own, the facilitator's message or another's question
+    /// handed back (`copies.rs`, `copy_source`). As the marker filter
+    /// knows them, aliases included: both are given `Room::markers`.
     pub markers: Option<RoomMarkers>,
     /// The facilitator's labels among `others` (its name, "Facilitator"):
     /// a line of theirs is a label only with its colon.
@@ -135,22 +135,25 @@ impl Voices {
 
     /// A message of the facilitator's: said before, and a question handed
     /// back word for word after the ask marker is no question of the
-    /// speaker's own (`rules.rs`, `copy_source`).
+    /// speaker's own (`copies.rs`, `copy_source`).
     pub(crate) fn facilitator(mut self, text: &str) -> Voices {
         self.index(text, EARLIER | HOST);
         self
     }
 
     /// A turn of another agent's: said before, and a question of it handed
-    /// back after the ask marker (its name before it, as the one asked)
-    /// is no question of the speaker's own (`rules.rs`, `copy_source`).
+    /// back after the ask marker, to whomever it is put (a name before it
+    /// or none), is no question of the speaker's own (`copies.rs`,
+    /// `copy_source`): the room has it already.
     pub(crate) fn another(mut self, text: &str) -> Voices {
         self.index(text, EARLIER);
         let mut rest = text;
         while !rest.is_empty() {
             let end = sentence_end(rest).unwrap_or(rest.len());
-            if rest[..end].trim_end().ends_with(['?', '？']) {
-                self.index(&rest[..end], EARLIER | ASKED);
+            // A question inside quotes, brackets or bold ends before them.
+            let bare = rest[..end].trim_end_matches(|c: char| c.is_whitespace() || super::quotes::is_closing(c) || "*_)）".contains(c));
+            if bare.ends_with(['?', '？']) {
+                self.index(&rest[..end], ASKED);
             }
             rest = &rest[end..];
         }
