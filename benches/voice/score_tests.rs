@@ -232,6 +232,9 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm glad you found this conversation helpful and informative.",
         "I'm sorry to hear that you haven't heard from you yet.",
         "Sorry, but I don't see anything from the facilitator in this round. What would you like to do differently?",
+        // s12-peers: a farewell's thanks for all the input, and its hope for the asker.
+        "Thank you for all your input! Onboarding needs a buddy.",
+        "Onboarding needs a buddy. I hope you find this information useful!",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -254,6 +257,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         // A colleague's sympathy and reading of the logs (s11-05b's phrases are narrower).
         "I'm sorry to hear the load test slipped, Kofi. Let's cut the scope.",
         "I don't see anything from the logs that points at the cache.",
+        "I hope you find the logs before the demo, Kofi.",
         "Cut scope: no SSO in v1, add it in v2.",
         "No, Kofi. Use RDS, not EC2; ops is two people.",
         "I appreciate your feedback on the schema, but the index is still missing.",
