@@ -244,29 +244,33 @@ impl RoomMarkers {
 
     /// A filter that takes both out of a reply; `found` tells which it met.
     pub(crate) fn filter(&self) -> RoomFilter {
-        RoomFilter(MarkerFilter::of(vec![self.end.clone(), self.ask.clone()]))
+        let (kinds, markers) = self.iter().map(|(k, m)| (k, m.clone())).unzip();
+        RoomFilter {
+            kinds,
+            filter: MarkerFilter::of(markers),
+        }
     }
 }
 
 /// The marker filter of the room's markers, asked by kind what it found.
 #[derive(Debug, Clone)]
-pub(crate) struct RoomFilter(MarkerFilter);
+pub(crate) struct RoomFilter {
+    /// The kind of each of the filter's markers, in its order.
+    kinds: Vec<MarkerKind>,
+    filter: MarkerFilter,
+}
 
 impl RoomFilter {
     pub(crate) fn push(&mut self, piece: &str) -> String {
-        self.0.push(piece)
+        self.filter.push(piece)
     }
 
     pub(crate) fn finish(&mut self) -> String {
-        self.0.finish()
+        self.filter.finish()
     }
 
     pub(crate) fn found(&self, kind: MarkerKind) -> bool {
-        // Their places in the list `RoomMarkers::filter` makes.
-        self.0.found(match kind {
-            MarkerKind::End => 0,
-            MarkerKind::Ask => 1,
-        })
+        self.kinds.iter().position(|k| *k == kind).is_some_and(|i| self.filter.found(i))
     }
 }
 

@@ -119,7 +119,8 @@ pub(super) struct Take {
 impl Take {
     /// Sends the request: the reply streams from here on.
     pub(super) fn start(room: &Room, slot: usize, req: ChatRequest, agent: Option<&Agent>, voices: Option<&Voices>) -> Take {
-        let markers = room.markers();
+        // A speaker's voices hold the room's markers already.
+        let markers = voices.and_then(|v| v.markers.clone()).unwrap_or_else(|| room.markers());
         let cap = req.max_tokens;
         let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
         let plain = Voices::new("", vec![], vec![], false);
