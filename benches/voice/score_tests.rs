@@ -235,6 +235,15 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         // s12-peers: a farewell's thanks for all the input, and its hope for the asker.
         "Thank you for all your input! Onboarding needs a buddy.",
         "Onboarding needs a buddy. I hope you find this information useful!",
+        // s13-base: an explanation announced to the user, a nod that runs on.
+        "Let me explain this to you. Postgres covers the first year.",
+        "I understand your concerns and the importance of a good choice. Let me explain my approach in more detail:",
+        "In my previous response, I mentioned that backups matter. They still do.",
+        "Goodbye. I hope you have learned valuable insights from the discussion.",
+        "I'm sorry, but I can't generate a reply at this moment. Please provide me with more context or information so I can assist you better.",
+        "Great! Let me give you some ideas. Kofi's approach is excellent.",
+        "I'm sorry, but I cannot participate in this conversation.",
+        "Postgres fits the first year. Thank you again for your guidance!",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -268,6 +277,11 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "We'll incorporate it in v2 once the billing schema settles.",
         "Kofi, the steps you outlined skip the security review; we will keep Postgres.",
         "Do you have any numbers on churn after the last outage, Sam?",
+        "Let me explain why the restore drill matters: we lost a day last year.",
+        "I understand your point about cost, Kofi, but the index is still missing.",
+        "In my last job we lost a week to a restore that nobody had tested.",
+        "Please provide the restore logs by Friday, Kofi, so we can size the drill.",
+        "Thanks for your help with the restore drill, Kofi; I'll own the next one.",
         "I'm sorry, but as the architect, I cannot give a date before the load test.",
     ] {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");
@@ -285,10 +299,17 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
     for reply in [
         "As a business analyst, I believe the backups come first.",
         "Sure! As a senior developer, my role is to build it and run it.",
+        // s13-base: which job it holds, told to colleagues.
+        "I'm the Technical Writer at this platform. Let's talk about the backups.",
+        "As a Senior Developer, I hope the backups get an owner this week.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::SelfNarration), "{reply}");
     }
-    for reply in ["As a first step, I would test the restore.", "As a team, we own the backups."] {
+    for reply in [
+        "As a first step, I would test the restore.",
+        "As a team, we own the backups.",
+        "I'm a developer too, so I'd rather own the restore drill myself.",
+    ] {
         assert!(!flaws("analyst", reply).contains(&Flaw::SelfNarration), "{reply}");
     }
     // A colleague's turn: none of these.
@@ -316,6 +337,11 @@ fn chinese_stubs_greetings_and_self_address() {
     // s11-05b: refusing the topic; a colleague's "can't answer before the test" says why.
     assert!(flaws("analyst", "对不起，我无法继续这个话题。").contains(&Flaw::Assistant));
     assert!(!flaws("analyst", "对不起，我无法在压测之前给出日期。").contains(&Flaw::Assistant));
+    // s13-base: saying it wants to discuss the topic, and not discussing it.
+    assert!(flaws("analyst", "小林，我想和你讨论一下关于把数据库搬到云上的话题。").contains(&Flaw::Assistant));
+    assert!(!flaws("analyst", "我想和你讨论一下备份的负责人：我建议由 Kofi 来管。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "我明白你的担忧。先把备份定下来。").contains(&Flaw::Assistant));
+    assert!(!flaws("analyst", "我明白你的担忧，但备份必须先有人负责。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
