@@ -243,6 +243,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm sorry, but I can't generate a reply at this moment. Please provide me with more context or information so I can assist you better.",
         "Great! Let me give you some ideas. Kofi's approach is excellent.",
         "I'm sorry, but I cannot participate in this conversation.",
+        "Sure, I can do that. Please share the previous round's discussion, and let me know which point you would like to build upon or disagree with.",
         "Postgres fits the first year. Thank you again for your guidance!",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
@@ -282,6 +283,15 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "In my last job we lost a week to a restore that nobody had tested.",
         "Please provide the restore logs by Friday, Kofi, so we can size the drill.",
         "Thanks for your help with the restore drill, Kofi; I'll own the next one.",
+        // Review, s13: a refusal with its reason, a request, a job one holds, a plan.
+        "Sorry, but I can't give my answer until the load test is done.",
+        "Please provide more details on the cost, Kofi.",
+        "I'm the only tester on the team, so I need two more days.",
+        "In my last message to the vendor I asked for a refund.",
+        "I understand your concern and I share it: the restore was never tested.",
+        "Let me explain my point: the restore took nine hours.",
+        "Let me give you a few options, Kofi: nightly or weekly.",
+        "Please share the rollback plan before Friday, Kofi.",
         "I'm sorry, but as the architect, I cannot give a date before the load test.",
     ] {
         assert_eq!(flaws("analyst", reply), vec![], "{reply}");
@@ -295,6 +305,9 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
     );
     assert!(flaws("analyst", "Maya thinks we should test the backups before we pick Postgres.").contains(&Flaw::SelfNarration));
     assert!(!flaws("developer", "Maya thinks we should test the backups before we pick Postgres.").contains(&Flaw::SelfNarration));
+    // s12-final: its own belief named as another's would be.
+    assert!(flaws("analyst", "Postgres fits. It aligns with Maya's belief in evidence first.").contains(&Flaw::SelfNarration));
+    assert!(!flaws("developer", "Postgres fits. It aligns with Maya's belief in evidence first.").contains(&Flaw::SelfNarration));
     // v7-example: introducing itself by its job.
     for reply in [
         "As a business analyst, I believe the backups come first.",
@@ -342,6 +355,7 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(!flaws("analyst", "我想和你讨论一下备份的负责人：我建议由 Kofi 来管。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "我明白你的担忧。先把备份定下来。").contains(&Flaw::Assistant));
     assert!(!flaws("analyst", "我明白你的担忧，但备份必须先有人负责。").contains(&Flaw::Assistant));
+    assert!(!flaws("analyst", "Kofi，我想和你讨论一下回滚太慢的问题。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
