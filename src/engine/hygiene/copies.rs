@@ -3,7 +3,7 @@
 //! own sentences — and whether an unfinished one has begun to.
 
 use super::sentences::{floor_char_boundary, gram_hash, is_short, TAIL_BYTES};
-use super::voices::{ASKED, EARLIER, HOST, RUNTIME};
+use super::voices::{ASKED, EARLIER, HOST, HOST_ASKED, RUNTIME, SPOKEN};
 use super::{Cut, CutKind, Hygiene};
 use crate::engine::markers::MarkerKind;
 
@@ -83,6 +83,35 @@ impl Hygiene {
             .filter(|w| self.voices.grams.get(&gram_hash(w)).is_some_and(|src| src & source != 0))
             .count();
         theirs * 5 >= runs * 4
+    }
+
+    /// Whether `s`, a statement at the reply's start, is made of the words
+    /// of a question the facilitator asked and of no one else's: "We should
+    /// let every engineer deploy on their own." for "Should we let every
+    /// engineer deploy on their own?" is the speaker's answer, its stance
+    /// in the question's words, and what follows leans on it. Said by
+    /// another before ("Yes, every engineer should…"), it is an echo.
+    /// A stance has words the question has not ("we should" for "should
+    /// we"); the question handed back whole, or as a heading, has none,
+    /// and one that still asks (a question mark in it) is no stance.
+    pub(super) fn answers_in_its_words(&self, s: &str) -> bool {
+        let words = self.before_trailing_ask(s);
+        if !self.reply_start || words.contains(['?', '？']) {
+            return false;
+        }
+        let toks = self.voices.tokens(words);
+        if is_short(toks.len(), self.voices.gram) {
+            return false;
+        }
+        let (mut asked, mut new) = (false, false);
+        for w in toks.windows(self.voices.gram) {
+            match self.voices.grams.get(&gram_hash(w)).copied().unwrap_or(0) {
+                0 => new = true,
+                src if src & HOST_ASKED != 0 && src & (SPOKEN | RUNTIME) == 0 => asked = true,
+                _ => return false,
+            }
+        }
+        asked && new
     }
 
     /// Whether a run of words said before (earlier turns, the runtime's

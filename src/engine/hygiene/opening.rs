@@ -17,7 +17,20 @@ impl Hygiene {
     /// Whether `sentence`, at the reply's start, waits as its opening: an
     /// interjection while none waits, or thanks or a yes.
     pub(super) fn opens_with(&self, sentence: &str) -> bool {
+        let sentence = self.before_trailing_ask(sentence);
         (self.opener.is_none() && is_interjection(sentence)) || self.acknowledges(sentence) || self.introduces(sentence)
+    }
+
+    /// `s` without the ask marker that ends it ("Yes!?@human"): the words
+    /// before it, judged as they would be alone. Held, the marker waits
+    /// with them for a question on the next line.
+    pub(super) fn before_trailing_ask<'a>(&self, s: &'a str) -> &'a str {
+        self.voices
+            .markers
+            .as_ref()
+            .and_then(|m| m.ask.find(s))
+            .filter(|r| !s[..r.start].trim().is_empty() && s[r.end..].trim().is_empty())
+            .map_or(s, |r| &s[..r.start])
     }
 
     /// A line that only announces what follows ("Here's what I would do:"):
@@ -35,7 +48,8 @@ impl Hygiene {
     /// Holds `sentence` with the reply's opening (`opens_with`) until the
     /// next sentence shows what it opened.
     pub(super) fn hold_opener(&mut self, sentence: &str) {
-        let acknowledges = self.acknowledges(sentence) || self.introduces(sentence);
+        let words = self.before_trailing_ask(sentence);
+        let acknowledges = self.acknowledges(words) || self.introduces(words);
         self.opener.get_or_insert_with(String::new).push_str(sentence);
         self.opener_acknowledges |= acknowledges;
     }

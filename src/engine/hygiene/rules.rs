@@ -356,8 +356,10 @@ pub(crate) static RULES: &[Rule] = &[
     )
     // A bracket and a name may open one: it waits for its end.
     .twin(|h, t| labels::stage_line(t, &h.voices.others).is_some()),
+    // A stance in the words of the facilitator's question is its answer,
+    // no echo (`copies.rs`, `answers_in_its_words`).
     rule("an earlier turn copied", CutKind::Echo, Place::Sentence, Does::Drop, |h, s| {
-        (h.copy_source(s) == Some(EARLIER)).then_some(0..s.len())
+        (h.copy_source(s) == Some(EARLIER) && !h.answers_in_its_words(s)).then_some(0..s.len())
     })
     .on_tail(),
     // What is left of a reply must not go on in the middle of a copied

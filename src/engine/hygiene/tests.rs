@@ -43,6 +43,9 @@ fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String
 /// What the fixtures' room said before (`cases.toml`'s header).
 const EARLIER: &str = "We should ship the smallest thing that could work and measure it in production.";
 const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";
+/// The facilitator's questions to the room.
+const ASKS: &str = "Should we rewrite the billing service in Rust this quarter?";
+const ASKS_ZH: &str = "我们要不要把所有日志都保存三年？";
 /// Kofi's turns before, each with a question in it.
 const KOFIS: &str = "A wiki is not enough. How can we prioritize the most critical tasks for the first week?";
 const KOFIS_ZH: &str = "周会太长了。周报要不要改成每两周一次？";
@@ -84,7 +87,9 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     .earlier(EARLIER)
     .earlier(EARLIER_ZH)
     .another(KOFIS)
-    .another(KOFIS_ZH);
+    .another(KOFIS_ZH)
+    .facilitator(ASKS)
+    .facilitator(ASKS_ZH);
     v.markers = Some(room_markers(Marker::new("!?@human")));
     v.points = Some(super::TURN_POINTS);
     let mut failed = Vec::new();
@@ -577,4 +582,19 @@ fn a_short_chinese_sentence_is_never_taken_for_the_runtimes_words() {
         assert_eq!(shown.trim(), reply, "{:?}", h.cuts());
         assert!(h.cuts().is_empty(), "{:?}", h.cuts());
     }
+}
+
+#[test]
+fn a_stance_in_the_questions_words_said_by_another_first_is_an_echo() {
+    let asked = "Should we rewrite the billing service in Rust this quarter?";
+    let stance = "We should rewrite the billing service in Rust this quarter. The pager wakes us nightly.";
+    let shown = |v: &Voices| {
+        let mut h = Hygiene::new(v, None);
+        h.push(stance).show + &h.finish(false)
+    };
+    assert_eq!(shown(&voices().facilitator(asked)), stance);
+    let v = voices()
+        .facilitator(asked)
+        .another("We should rewrite the billing service in Rust this quarter.");
+    assert_eq!(shown(&v).trim(), "The pager wakes us nightly.");
 }

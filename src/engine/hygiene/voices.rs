@@ -15,6 +15,11 @@ pub(super) const EARLIER: u8 = 2;
 pub(super) const HOST: u8 = 4;
 /// A question another agent asked (and so said before, `EARLIER` too).
 pub(super) const ASKED: u8 = 8;
+/// A question the facilitator asked (and so `HOST` too).
+pub(super) const HOST_ASKED: u8 = 16;
+/// Said by someone other than the facilitator: a turn, the persona, the
+/// briefing's framing (and so said before, `EARLIER` too).
+pub(super) const SPOKEN: u8 = 32;
 
 /// What one reply must not do, built for each call from what its prompt held.
 #[derive(Debug, Clone, Default)]
@@ -129,15 +134,20 @@ impl Voices {
     /// Text said before (other turns, the persona): a sentence copied from it
     /// is dropped (unless `keep_echoes`).
     pub(crate) fn earlier(mut self, text: &str) -> Voices {
-        self.index(text, EARLIER);
+        self.index(text, EARLIER | SPOKEN);
         self
     }
 
     /// A message of the facilitator's: said before, and a question handed
     /// back word for word after the ask marker is no question of the
-    /// speaker's own (`copies.rs`, `copy_source`).
+    /// speaker's own (`copies.rs`, `copy_source`); its own question's words
+    /// made a statement at a reply's start are an answer to it
+    /// (`copies.rs`, `answers_in_its_words`).
     pub(crate) fn facilitator(mut self, text: &str) -> Voices {
         self.index(text, EARLIER | HOST);
+        for q in questions(text) {
+            self.index_runs(q, HOST_ASKED);
+        }
         self
     }
 
@@ -146,25 +156,17 @@ impl Voices {
     /// or none), is no question of the speaker's own (`copies.rs`,
     /// `copy_source`): the room has it already.
     pub(crate) fn another(mut self, text: &str) -> Voices {
-        self.index(text, EARLIER);
-        let mut rest = text;
-        while !rest.is_empty() {
-            let end = sentence_end(rest).unwrap_or(rest.len());
-            // A question inside quotes, brackets or bold ends before them.
-            let bare = rest[..end].trim_end_matches(|c: char| c.is_whitespace() || super::quotes::is_closing(c) || "*_)）".contains(c));
-            if bare.ends_with(['?', '？']) {
-                self.index(&rest[..end], ASKED);
-            }
-            rest = &rest[end..];
+        self.index(text, EARLIER | SPOKEN);
+        for q in questions(text) {
+            self.index_runs(q, ASKED);
         }
         self
     }
 
+    /// Marks `text`'s runs of words as said by `source`, and, when it was
+    /// said before, its sentences too short for runs.
     fn index(&mut self, text: &str, source: u8) {
-        let toks = self.tokens(text);
-        for w in toks.windows(self.gram) {
-            *self.grams.entry(gram_hash(w)).or_default() |= source;
-        }
+        self.index_runs(text, source);
         if source & EARLIER != 0 {
             let mut rest = text;
             while !rest.is_empty() {
@@ -177,6 +179,31 @@ impl Voices {
             }
         }
     }
+
+    fn index_runs(&mut self, text: &str, source: u8) {
+        let toks = self.tokens(text);
+        for w in toks.windows(self.gram) {
+            *self.grams.entry(gram_hash(w)).or_default() |= source;
+        }
+    }
+}
+
+/// The sentences of `text` that ask: a question inside quotes, brackets or
+/// bold ends before them.
+fn questions(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        while !rest.is_empty() {
+            let end = sentence_end(rest).unwrap_or(rest.len());
+            let sentence = &rest[..end];
+            rest = &rest[end..];
+            let bare = sentence.trim_end_matches(|c: char| c.is_whitespace() || super::quotes::is_closing(c) || "*_)）".contains(c));
+            if bare.ends_with(['?', '？']) {
+                return Some(sentence);
+            }
+        }
+        None
+    })
 }
 
 /// `name` without its accents (`Tomás` → `Tomas`): small models drop them.
