@@ -12,7 +12,7 @@ use regex::Regex;
 #[path = "words.rs"]
 mod words;
 pub use words::{content_terms, is_bare_heading, is_cjk, is_list_item, sentences, tokens};
-use words::{coverage, gram_size, grams, long_enough, recites, stem, wrapped_in_quotes};
+use words::{coverage, gram_size, grams, leaks, long_enough, recites, stem, wrapped_in_quotes};
 
 /// One flaw class; a reply may have several.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -61,10 +61,14 @@ pub enum Flaw {
     /// ("Sustainable pace over heroics is a principle that aligns…"): the
     /// turn note hands the speaker a principle to argue from, not to quote.
     Creed,
+    /// Opens on what it does not say: a word that carries on a sentence
+    /// before it ("That way, we can…", "Additionally, …", "此外，…") or a
+    /// list's second point first, as a reply whose head was cut reads.
+    Headless,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 18] = [
+    pub const ALL: [Flaw; 19] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -83,6 +87,7 @@ impl Flaw {
         Flaw::Skeleton,
         Flaw::Listicle,
         Flaw::Creed,
+        Flaw::Headless,
     ];
 
     /// The classes reply hygiene removes; the others are what a
@@ -109,6 +114,7 @@ impl Flaw {
             Flaw::Skeleton => "empty headings or list numbers",
             Flaw::Listicle => "a list of points, not a spoken turn",
             Flaw::Creed => "recites its principle word for word",
+            Flaw::Headless => "opens on what it does not say",
         }
     }
 }
@@ -137,6 +143,8 @@ struct PhraseFile {
     courtesy: Vec<String>,
     #[serde(default)]
     label_words: Vec<String>,
+    #[serde(default)]
+    headless: Vec<String>,
 }
 
 /// Every language's phrases: a reply is read with all of them.
@@ -152,6 +160,8 @@ pub struct Phrases {
     courtesy: Vec<Regex>,
     /// Words between a name and its label's colon ("Sam's response:").
     label_words: Vec<String>,
+    /// How a sentence opens that carries on one before it, lower case.
+    headless: Vec<String>,
 }
 
 impl Phrases {
@@ -169,6 +179,7 @@ impl Phrases {
             common: HashSet::new(),
             courtesy: Vec::new(),
             label_words: Vec::new(),
+            headless: Vec::new(),
         };
         for text in files {
             let f: PhraseFile = toml::from_str(text).unwrap_or_else(|e| panic!("a phrase file: {e}"));
@@ -179,6 +190,7 @@ impl Phrases {
             // Stemmed as content words are: "agreed" and "agrees" are "agree"'s.
             out.common.extend(f.common.iter().map(|w| stem(&w.to_lowercase())));
             out.courtesy.extend(f.courtesy.iter().map(compile));
+            out.headless.extend(f.headless.iter().map(|h| h.to_lowercase()));
         }
         out
     }
@@ -419,7 +431,7 @@ impl Judge {
         if self_quote {
             flaws.push(Flaw::SelfQuote);
         }
-        if self.leaks(reply) {
+        if leaks(reply, &self.runtime_texts) {
             flaws.push(Flaw::LeakedRuntime);
         }
         // Echo: a sentence copied from an earlier agent turn.
@@ -444,6 +456,9 @@ impl Judge {
         }
         if reply.lines().any(is_bare_heading) {
             flaws.push(Flaw::Skeleton);
+        }
+        if self.headless(reply) {
+            flaws.push(Flaw::Headless);
         }
         if reply.lines().filter(|l| is_list_item(l)).count() >= LISTICLE_ITEMS {
             flaws.push(Flaw::Listicle);
@@ -493,6 +508,18 @@ impl Judge {
         }
     }
 
+    /// Whether the reply opens on a word that carries on a sentence before
+    /// it, or on a numbered point past the first.
+    fn headless(&self, reply: &str) -> bool {
+        let first = reply
+            .trim_start()
+            .trim_start_matches(['*', '_', '"', '“', '「', '#', ' '])
+            .to_lowercase();
+        static LATER_POINT: std::sync::LazyLock<Regex> =
+            std::sync::LazyLock::new(|| Regex::new(r"^(?:0*[2-9]|[1-9]\d+)(?:[.)．](?:\s|$)|、)").expect("a valid pattern"));
+        self.phrases.headless.iter().any(|h| first.starts_with(h.as_str())) || LATER_POINT.is_match(&first)
+    }
+
     /// The facilitator's words so far: the topic, which every persona may use.
     fn topic_terms(&self, before: &[Said]) -> HashSet<String> {
         before
@@ -532,64 +559,6 @@ impl Judge {
             .filter(|t| theirs.contains(*t) && !topic.contains(*t) && !name.contains(*t))
             .count()
             >= 2
-    }
-
-    fn leaks(&self, reply: &str) -> bool {
-        const FIXED: &[&str] = &[
-            "[round",
-            "it is your turn",
-            "it is my turn",
-            "your turn,",
-            "already spoke this round",
-            "already spoken this round",
-            "you speak first",
-            "speaks_first",
-            "spoke_before",
-            "{{",
-            "<!--",
-            "-->",
-            "!?@human",
-            "(facilitator):",
-            "no name prefix",
-            "rules of the room",
-            "note from the session",
-            "会话提示",
-            "轮到你",
-            "轮到我",
-            "本轮已发言",
-            "本轮已经发言",
-        ];
-        let lower = reply.to_lowercase();
-        if FIXED.iter().any(|f| lower.contains(f)) {
-            return true;
-        }
-        // The ask marker written otherwise: marks before any mention
-        // (`!@Sam:`, `?@human`); prose has no `!@`.
-        static MARKED_MENTION: std::sync::LazyLock<Regex> =
-            std::sync::LazyLock::new(|| Regex::new(r"[!?！？]@\w").expect("a valid pattern"));
-        if MARKED_MENTION.is_match(reply) {
-            return true;
-        }
-        // The end marker with its comment marks lost (`-- END`, `END -->`,
-        // a bare `END`), as small models write it at a reply's end.
-        const MANGLED_END: &[&str] = &["-- END", "--END", "END -->", "END-->"];
-        if reply.lines().any(|l| {
-            let t = l.trim_end();
-            t == "END" || MANGLED_END.iter().any(|m| t.ends_with(m))
-        }) {
-            return true;
-        }
-        // A run of the runtime's own words: 8 words, or 12 CJK characters.
-        let n_latin = 8;
-        let toks = tokens(reply);
-        let runtime: HashSet<Vec<String>> = self.runtime_texts.iter().flat_map(|t| grams(&tokens(t), n_latin)).collect();
-        let runtime_cjk: HashSet<Vec<String>> = self
-            .runtime_texts
-            .iter()
-            .flat_map(|t| grams(&tokens(t).into_iter().filter(|w| w.chars().all(is_cjk)).collect::<Vec<_>>(), 12))
-            .collect();
-        let cjk_only: Vec<String> = toks.iter().filter(|w| w.chars().all(is_cjk)).cloned().collect();
-        toks.windows(n_latin).any(|w| runtime.contains(w)) || cjk_only.windows(12).any(|w| runtime_cjk.contains(w))
     }
 }
 

@@ -356,6 +356,12 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(flaws("analyst", "我明白你的担忧。先把备份定下来。").contains(&Flaw::Assistant));
     assert!(!flaws("analyst", "我明白你的担忧，但备份必须先有人负责。").contains(&Flaw::Assistant));
     assert!(!flaws("analyst", "Kofi，我想和你讨论一下回滚太慢的问题。").contains(&Flaw::Assistant));
+    // s14-final: the turn note taken for a request, thanks to the room, the hope the user learned.
+    assert!(flaws("analyst", "当然可以，我会用 Maya 的口吻说话。我建议先定备份方案。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "非常感谢你们的讨论。我们尽快做备份方案。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "好的，谢谢大家。希望你对数据库选型有更深入的理解。再见！").contains(&Flaw::Assistant));
+    assert!(!flaws("analyst", "我会用 Kofi 的压测数据来定备份窗口。").contains(&Flaw::Assistant));
+    assert!(!flaws("analyst", "我会以架构师的身份审核备份设计。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "谢谢 Kofi，你说得完全正确。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "Maya，我们需要先确定数据量有多大，再选数据库。").contains(&Flaw::SelfAddress));
     assert!(flaws("analyst", "Maya认为我们应该先确定数据量，再选择数据库。").contains(&Flaw::SelfNarration));
@@ -473,4 +479,43 @@ fn a_principle_said_word_for_word_is_a_creed_and_one_argued_from_is_not() {
     .contains(&Flaw::Creed));
     // Another's principle said is not this speaker's creed.
     assert!(!flaws("developer", "Every claim needs a source, Maya would say, so here is one.").contains(&Flaw::Creed));
+}
+
+#[test]
+fn a_reply_opening_on_what_it_does_not_say_is_headless() {
+    let before = [
+        said(None, "Should we let every engineer deploy to production on their own?"),
+        said(Some("developer"), "Start with Postgres; it is boring and it works."),
+    ];
+    let j = judge(false);
+    // s13-final: the stance cut as an echo, the reply left on "That way, …".
+    for reply in [
+        "That way, we can ensure that each engineer is responsible for the deployment.",
+        "Additionally, the on-call rotation needs a second engineer for every deploy.",
+        "**Furthermore**, the rollback has to take less than five minutes.",
+        "2. **Rollback drills**: every engineer runs one in the first month.",
+    ] {
+        assert!(j.judge("analyst", reply, &before).flaws.contains(&Flaw::Headless), "{reply}");
+    }
+    for reply in [
+        "That way of deploying scares me: one bad push and checkout is down.",
+        "Kofi, then we need a rollback that takes five minutes, not an hour.",
+        "1. Rollback drills first, then the deploy rights.",
+        "2.5 hours of pager a night is what weekly shifts cost us.",
+        "In addition to Kofi's rollback plan, each engineer pairs on the first deploy.",
+    ] {
+        assert!(!j.judge("analyst", reply, &before).flaws.contains(&Flaw::Headless), "{reply}");
+    }
+    let j = judge(true);
+    let before = [said(None, "我们要不要把测试环境全部搬到云上？")];
+    for reply in [
+        "此外，我们还需要考虑云上测试环境的成本问题。",
+        "这样一来，每个团队都能按需申请测试环境。",
+    ] {
+        assert!(j.judge("analyst", reply, &before).flaws.contains(&Flaw::Headless), "{reply}");
+    }
+    assert!(!j
+        .judge("analyst", "这样做的风险是测试数据会离开公司网络。", &before)
+        .flaws
+        .contains(&Flaw::Headless));
 }

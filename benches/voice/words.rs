@@ -3,6 +3,8 @@
 
 use std::collections::HashSet;
 
+use regex::Regex;
+
 /// The content words of `text`: Latin words of four letters or more,
 /// crudely stemmed, and CJK character pairs; none of the `common` ones.
 pub fn content_terms(text: &str, common: &HashSet<String>) -> HashSet<String> {
@@ -186,4 +188,62 @@ pub(super) fn gram_size(chinese_text: bool) -> usize {
 pub(super) fn long_enough(t: &[String]) -> bool {
     let cjk = t.iter().filter(|w| w.chars().all(is_cjk)).count();
     t.len() >= 8 || cjk >= 12
+}
+
+/// Whether `reply` shows the runtime's instructions or markers: fixed
+/// phrases, a marker written otherwise, or a long run of `runtime_texts`.
+pub(super) fn leaks(reply: &str, runtime_texts: &[String]) -> bool {
+    const FIXED: &[&str] = &[
+        "[round",
+        "it is your turn",
+        "it is my turn",
+        "your turn,",
+        "already spoke this round",
+        "already spoken this round",
+        "you speak first",
+        "speaks_first",
+        "spoke_before",
+        "{{",
+        "<!--",
+        "-->",
+        "!?@human",
+        "(facilitator):",
+        "no name prefix",
+        "rules of the room",
+        "note from the session",
+        "会话提示",
+        "轮到你",
+        "轮到我",
+        "本轮已发言",
+        "本轮已经发言",
+    ];
+    let lower = reply.to_lowercase();
+    if FIXED.iter().any(|f| lower.contains(f)) {
+        return true;
+    }
+    // The ask marker written otherwise: marks before any mention
+    // (`!@Sam:`, `?@human`); prose has no `!@`.
+    static MARKED_MENTION: std::sync::LazyLock<Regex> = std::sync::LazyLock::new(|| Regex::new(r"[!?！？]@\w").expect("a valid pattern"));
+    if MARKED_MENTION.is_match(reply) {
+        return true;
+    }
+    // The end marker with its comment marks lost (`-- END`, `END -->`,
+    // a bare `END`), as small models write it at a reply's end.
+    const MANGLED_END: &[&str] = &["-- END", "--END", "END -->", "END-->"];
+    if reply.lines().any(|l| {
+        let t = l.trim_end();
+        t == "END" || MANGLED_END.iter().any(|m| t.ends_with(m))
+    }) {
+        return true;
+    }
+    // A run of the runtime's own words: 8 words, or 12 CJK characters.
+    let n_latin = 8;
+    let toks = tokens(reply);
+    let runtime: HashSet<Vec<String>> = runtime_texts.iter().flat_map(|t| grams(&tokens(t), n_latin)).collect();
+    let runtime_cjk: HashSet<Vec<String>> = runtime_texts
+        .iter()
+        .flat_map(|t| grams(&tokens(t).into_iter().filter(|w| w.chars().all(is_cjk)).collect::<Vec<_>>(), 12))
+        .collect();
+    let cjk_only: Vec<String> = toks.iter().filter(|w| w.chars().all(is_cjk)).cloned().collect();
+    toks.windows(n_latin).any(|w| runtime.contains(w)) || cjk_only.windows(12).any(|w| runtime_cjk.contains(w))
 }
