@@ -432,9 +432,9 @@ pub(crate) static RULES: &[Rule] = &[
         Place::OwnLine,
         Does::Strip { capitalise: false },
         |h, s| {
-            let at = h.voices.markers.as_ref()?.ask.find(s).filter(|r| s[r.end..].trim().is_empty())?;
+            let words = h.before_trailing_ask(s);
             // The blanks before the marker go too: it opens what is left.
-            nod_after_own_words(h, &s[..at.start], false).then(|| s.len() - s.trim_start().len()..at.start)
+            (words.len() < s.len() && nod_after_own_words(h, words, false)).then(|| s.len() - s.trim_start().len()..words.len())
         },
     ),
     // A line of emphasis, list or quotation marks whose words were cut or
