@@ -72,6 +72,10 @@ pub(crate) struct Hygiene {
     /// A heading, unshown until a word under it is kept: what it headed
     /// may all be cut (`rules.rs`, `Does::HoldHeading`).
     heading: Option<String>,
+    /// Points of a list under the held heading were cut: words after them
+    /// that are no point of it (the paragraph after the list) are not what
+    /// it announced, and it goes with its points.
+    heading_lost: bool,
     kept: String,
     /// Everything the model wrote until a rule stopped the reply: what the
     /// log keeps of a reply that was cut, to read a cut against its whole.
@@ -125,6 +129,7 @@ impl Hygiene {
             opener: None,
             opener_acknowledges: false,
             heading: None,
+            heading_lost: false,
             kept: String::new(),
             heard: String::new(),
             own: HashSet::new(),
@@ -182,7 +187,8 @@ impl Hygiene {
             let upto = self.cur[..upto].trim_end().len().max(self.shown);
             if upto > self.shown {
                 self.release_opener(&mut step);
-                self.release_heading(&mut step);
+                let next = self.cur[self.shown..upto].to_string();
+                self.settle_heading(&next, &mut step);
             }
             step.show.push_str(&self.cur[self.shown..upto]);
             self.kept.push_str(&self.cur[self.shown..upto]);
@@ -259,6 +265,7 @@ impl Hygiene {
         // Set by a copied statement (or a sentence leaning on one), cleared
         // only by words kept: a strip or another drop between them leaves it.
         self.after_copy |= self.is_copied_statement(&cut);
+        self.heading_lost |= self.heading.is_some() && lists::after_list_mark(text).is_some();
         // A quotation's opening mark cut awaits its closing one; that one
         // cut, none is awaited.
         if kind == CutKind::OwnLabel {
@@ -293,7 +300,7 @@ impl Hygiene {
             match rule.does {
                 Does::Hold => {
                     // A heading held before it is shown first, in its place.
-                    self.release_heading(step);
+                    self.settle_heading(&s, step);
                     self.hold_opener(&s);
                     return;
                 }
@@ -474,7 +481,7 @@ impl Hygiene {
             }
         } else {
             self.release_opener(step);
-            self.release_heading(step);
+            self.settle_heading(text, step);
             self.reply_start = false;
             self.after_copy = false;
         }
@@ -499,8 +506,20 @@ impl Hygiene {
         }
     }
 
+    /// Words after the held heading are kept: it heads them and is shown,
+    /// unless points of a list under it were cut and these words are no
+    /// point of that list; then what it announced is gone, and so is it.
+    fn settle_heading(&mut self, next: &str, step: &mut Step) {
+        if self.heading_lost && !lists::is_point(next) {
+            self.drop_heading();
+        } else {
+            self.release_heading(step);
+        }
+    }
+
     /// The held heading has a word under it: shown, ahead of `step`'s text.
     fn release_heading(&mut self, step: &mut Step) {
+        self.heading_lost = false;
         if let Some(heading) = self.heading.take() {
             let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
             let heading = if breaks >= 2 {
@@ -515,6 +534,7 @@ impl Hygiene {
 
     /// The held heading had nothing under it: it goes.
     fn drop_heading(&mut self) {
+        self.heading_lost = false;
         if let Some(heading) = self.heading.take() {
             self.cut(CutKind::EmptyHeading, heading.trim());
         }

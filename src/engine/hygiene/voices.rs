@@ -29,6 +29,9 @@ pub(crate) struct Voices {
     /// The speaker's name as a model writes it without its accents
     /// (`Tomas` for `Tomás`); empty when it has none.
     pub own_plain: String,
+    /// The speaker's titles ("Test Architect", "测试架构师"): a line opening
+    /// with one and a colon is the speaker's label, as its name's is.
+    pub titles: Vec<String>,
     /// Everyone else who could be spoken for: the other agents and the
     /// facilitator, each also without its accents where it has some.
     pub others: Vec<String>,
@@ -88,6 +91,7 @@ impl Voices {
         Voices {
             own: own.to_string(),
             own_plain: Some(plain(own)).filter(|p| p != own).unwrap_or_default(),
+            titles: Vec::new(),
             others,
             unspoken,
             gram: if chinese { 6 } else { 4 },
@@ -105,6 +109,12 @@ impl Voices {
     /// The speaker's names: as given, and without its accents if it has some.
     pub(super) fn own_names(&self) -> impl Iterator<Item = &str> + Clone {
         [self.own.as_str(), self.own_plain.as_str()].into_iter().filter(|n| !n.is_empty())
+    }
+
+    /// What the speaker's own label may open with: its names and its titles.
+    pub(super) fn own_labels(&self) -> impl Iterator<Item = &str> + Clone {
+        self.own_names()
+            .chain(self.titles.iter().map(String::as_str).filter(|t| !t.trim().is_empty()))
     }
 
     /// Everyone in the room by name: the speaker's names and the others'.

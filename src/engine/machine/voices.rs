@@ -49,6 +49,10 @@ impl Party {
             .map(|a| a.name.clone())
             .collect();
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
+        // Its title in the party's language, and in the others it has.
+        v.titles = std::iter::once(agent.title.clone())
+            .chain(agent.translations.values().filter_map(|p| p.title.clone()))
+            .collect();
         v.markers = Some(self.room.markers());
         v.hosts = vec![self.room.user_name.clone(), "Facilitator".into(), "主持人".into()];
         // The rehearsal's replies are written, not sampled: their stock
