@@ -240,6 +240,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 Person {
                     id: id.into(),
                     name: a["name"].as_str().unwrap_or_default().into(),
+                    title: a["title"].as_str().unwrap_or_default().into(),
                     profile,
                     principles,
                 }

@@ -11,8 +11,8 @@ use regex::Regex;
 
 #[path = "words.rs"]
 mod words;
+use words::{announces_nothing, coverage, gram_size, grams, leaks, long_enough, recites, stem, wrapped_in_quotes};
 pub use words::{content_terms, is_bare_heading, is_cjk, is_list_item, sentences, tokens};
-use words::{coverage, gram_size, grams, leaks, long_enough, recites, stem, wrapped_in_quotes};
 
 /// One flaw class; a reply may have several.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -50,8 +50,9 @@ pub enum Flaw {
     /// A reply any persona could have written: nothing in it draws on the
     /// speaker's own role, principles, capabilities or style (`Judge::blurred`).
     PersonaBlur,
-    /// Headings or list numbers with nothing under them ("### 1.\n\n### 2."):
-    /// the shape of an answer, its words gone.
+    /// Headings or list numbers with nothing under them ("### 1.\n\n### 2."),
+    /// or an announcement ("我们可以安排如下步骤：") above nothing: the shape of
+    /// an answer, its words gone.
     Skeleton,
     /// A list of points instead of a spoken turn: three items or more
     /// (numbered, bulleted, headed or bold-titled), as an assistant answers a
@@ -207,6 +208,9 @@ pub const MAX_CJK_CHARS: usize = 500;
 pub struct Person {
     pub id: String,
     pub name: String,
+    /// Its title in the party's language ("测试架构师"): written as a label,
+    /// it is the speaker's own label, as its name is.
+    pub title: String,
     /// The content words of its persona (role, identity, style,
     /// principles, capabilities, in every language it has): empty when
     /// not known, and then its replies are not judged for blur.
@@ -412,7 +416,12 @@ impl Judge {
             flaws.push(Flaw::SpeaksAsOther);
         }
         // Attribution to agents who have not spoken, and to oneself.
-        let mut self_quote = me.is_some_and(|m| self.label_re(&m.name).is_match(reply)) || wrapped_in_quotes(reply);
+        let own_label = |m: &Person| {
+            [m.name.as_str(), m.title.as_str()]
+                .iter()
+                .any(|n| !n.trim().is_empty() && self.label_re(n).is_match(reply))
+        };
+        let mut self_quote = me.is_some_and(own_label) || wrapped_in_quotes(reply);
         let mut unspoken = false;
         for p in &self.roster {
             let attributed = self.attribution(&p.name).iter().any(|r| r.is_match(reply));
@@ -454,7 +463,7 @@ impl Judge {
         {
             flaws.push(Flaw::Echo);
         }
-        if reply.lines().any(is_bare_heading) {
+        if reply.lines().any(is_bare_heading) || announces_nothing(reply) {
             flaws.push(Flaw::Skeleton);
         }
         if self.headless(reply) {

@@ -3,19 +3,24 @@
 use super::*;
 
 fn judge(chinese: bool) -> Judge {
-    let roster = [("analyst", "Maya"), ("developer", "Kofi"), ("ux", "Priya")]
-        .iter()
-        .map(|(id, name)| Person {
-            id: id.to_string(),
-            name: name.to_string(),
-            profile: HashSet::new(),
-            principles: if *id == "analyst" {
-                vec!["Every claim needs a source".into(), "先弄清问题和谁有这个问题".into()]
-            } else {
-                vec![]
-            },
-        })
-        .collect();
+    let roster = [
+        ("analyst", "Maya", if chinese { "业务分析师" } else { "Business Analyst" }),
+        ("developer", "Kofi", "Senior Developer"),
+        ("ux", "Priya", "UX Designer"),
+    ]
+    .iter()
+    .map(|(id, name, title)| Person {
+        id: id.to_string(),
+        name: name.to_string(),
+        title: title.to_string(),
+        profile: HashSet::new(),
+        principles: if *id == "analyst" {
+            vec!["Every claim needs a source".into(), "先弄清问题和谁有这个问题".into()]
+        } else {
+            vec![]
+        },
+    })
+    .collect();
     Judge {
         roster,
         facilitator: "Sam".into(),
@@ -102,6 +107,13 @@ fn each_flaw_is_found() {
     // line and a numbered point are not.
     assert!(flaws("analyst", "We can combine them:\n\n### 1. \n\n### 2. \n\n### 3.").contains(&Flaw::Skeleton));
     assert!(!flaws("analyst", "Two options:\n\n1. Ship the pilot first.\n---\n2. Wait a quarter.").contains(&Flaw::Skeleton));
+    // An announcement above nothing: its list cut (s14-final, Chinese), or last.
+    let gone = "我建议制定一个清晰的流程。\n\n例如，我们可以安排如下步骤：\n\n\n\n通过这种方式，我们可以减少争议。";
+    assert!(flaws("analyst", gone).contains(&Flaw::Skeleton));
+    assert!(flaws("analyst", "Document the error codes first.\nHere's my recommendation:").contains(&Flaw::Skeleton));
+    // A colon before its paragraph, or before its list, is speech.
+    assert!(!flaws("analyst", "Here's the thing:\n\nWe ship on Friday either way.").contains(&Flaw::Skeleton));
+    assert!(!flaws("analyst", "Two steps:\n\n\n1. Pilot.\n2. Measure.").contains(&Flaw::Skeleton));
     // A list of points for a turn (1.5B, v19-base: "This involves a clear onboarding
     // process that includes:" and seven bold-titled numbered points): an assistant's
     // answer. Two options said as items, a heading over prose and a number opening a
@@ -447,6 +459,7 @@ fn a_name_written_without_its_accents_is_the_same_name() {
     j.roster.push(Person {
         id: "pm".into(),
         name: "Tomás".into(),
+        title: "Product Manager".into(),
         profile: HashSet::new(),
         principles: vec![],
     });
@@ -518,4 +531,45 @@ fn a_reply_opening_on_what_it_does_not_say_is_headless() {
         .judge("analyst", "这样做的风险是测试数据会离开公司网络。", &before)
         .flaws
         .contains(&Flaw::Headless));
+}
+
+#[test]
+fn its_own_title_written_as_a_label_is_its_own_label() {
+    let j = judge(true);
+    let before = [said(None, "我们该不该规定每次代码评审都必须有两个人批准？")];
+    let v = j.judge("analyst", "业务分析师：我们得先弄清楚谁在抱怨评审太慢。", &before);
+    assert!(v.flaws.contains(&Flaw::SelfQuote), "{v:?}");
+    // Its job as a sentence's subject is speech.
+    let v = j.judge("analyst", "业务分析师的工作是先弄清楚问题：谁在抱怨评审太慢？", &before);
+    assert!(!v.flaws.contains(&Flaw::SelfQuote), "{v:?}");
+    let j = judge(false);
+    let before = [said(None, "Should we rewrite billing in Rust?")];
+    let v = j.judge("analyst", "**Business Analyst**: who files the billing bugs today?", &before);
+    assert!(v.flaws.contains(&Flaw::SelfQuote), "{v:?}");
+}
+
+#[test]
+fn the_talk_remarked_on_and_the_room_thanked_for_taking_part_are_an_assistants() {
+    let j = judge(false);
+    let before = [said(None, "Should we offer customers a yearly plan at a discount?")];
+    let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
+    // s15-base, every one shown.
+    assert!(assistant("Well, it seems like we have a good discussion.\n\nWe need a decision."));
+    assert!(assistant("I hope you had a great time discussing this topic with Sam!"));
+    assert!(assistant(
+        "Thank you for your participation in the discussion! Have a great day ahead!"
+    ));
+    assert!(assistant("I thank everyone for participating in the discussion on yearly plans."));
+    // A plan found good, and taking part in a pilot, are talk.
+    assert!(!assistant("It seems like we have a good plan for billing, so let's ship it."));
+    assert!(!assistant("Customers participating in the pilot get the yearly price."));
+    let v = j.judge("analyst", "As a Business Analyst, I thank everyone for the numbers.", &before);
+    assert!(v.flaws.contains(&Flaw::SelfNarration), "{v:?}");
+    let j = judge(true);
+    let before = [said(None, "我们要不要取消每天早上的站会？")];
+    let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
+    assert!(assistant("好的，让我们来讨论这个问题。每天的站会确实太长。"));
+    assert!(assistant("谢谢小林。我们将继续讨论这个问题，寻找一个平衡点。"));
+    assert!(assistant("好的，我们已经结束了讨论。感谢各位团队成员的参与和贡献！"));
+    assert!(!assistant("让我们来讨论这个问题的根源：谁在站会上等得最久？"));
 }

@@ -43,6 +43,25 @@ pub fn is_bare_heading(line: &str) -> bool {
         && t.chars().any(|c| matches!(c, '#' | '.' | ')' | '、' | '•') || c.is_ascii_digit())
 }
 
+/// A line that announces what follows (ending in a colon) with nothing
+/// under it: last in the reply, or with the lines it announced gone — two
+/// blank lines or more, then a line that is no point of a list.
+pub fn announces_nothing(reply: &str) -> bool {
+    let lines: Vec<&str> = reply.trim_end().lines().collect();
+    lines.iter().enumerate().any(|(i, line)| {
+        let t = line.trim().trim_end_matches(['*', '_']);
+        if !t.ends_with([':', '：']) || t.len() <= 1 {
+            return false;
+        }
+        let rest = &lines[i + 1..];
+        let blanks = rest.iter().take_while(|l| l.trim().is_empty()).count();
+        match rest.get(blanks) {
+            None => true,
+            Some(next) => blanks >= 2 && !is_list_item(next),
+        }
+    })
+}
+
 /// Whether `reply` holds one of `principles` word for word (case and the
 /// principle's closing mark aside): a slogan, not an argument from it.
 /// Principles of fewer than four words (six CJK characters) are phrases
