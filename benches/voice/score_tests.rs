@@ -573,3 +573,30 @@ fn the_talk_remarked_on_and_the_room_thanked_for_taking_part_are_an_assistants()
     assert!(assistant("好的，我们已经结束了讨论。感谢各位团队成员的参与和贡献！"));
     assert!(!assistant("让我们来讨论这个问题的根源：谁在站会上等得最久？"));
 }
+
+#[test]
+fn a_help_desk_on_a_small_model_is_an_assistants_register() {
+    let j = judge(false);
+    let before = [said(None, "Should we offer customers a yearly plan at a discount?")];
+    let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
+    // s15-05b, every one shown.
+    assert!(assistant("I apologize for the confusion, but I can't assist with that."));
+    assert!(assistant("I understand you're seeking a discount on your first year."));
+    assert!(assistant("Yes, you're welcome! You have provided an example."));
+    assert!(assistant(
+        "What are your main concerns? Would you like me to help provide a better example?"
+    ));
+    assert!(assistant(
+        "I'd love to hear more about the experience you've had with this request."
+    ));
+    assert!(assistant("Sure, I can help you with that! Let's begin."));
+    // What it cannot help with, named, and a customer made welcome, are talk.
+    assert!(!assistant("I apologize, but I can't help with the migration before May."));
+    assert!(!assistant("You're welcome to try the yearly plan, we tell customers."));
+    let j = judge(true);
+    let before = [said(None, "我们要不要取消每天早上的站会？")];
+    let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
+    assert!(assistant("你的想法听起来非常有趣，但我需要考虑是否符合可持续的节奏。"));
+    assert!(assistant("感谢您的邀请，我会与您讨论如何利用新知识和技能。"));
+    assert!(!assistant("客户的邀请函已经发出去了，站会可以改到周一。"));
+}
