@@ -341,3 +341,40 @@ async fn a_reply_opening_with_the_line_before_its_label_is_never_shown() {
         );
     }
 }
+
+/// The speaker's title, from its persona card ("You are Kofi, Senior Developer 💻.").
+fn title_of(r: &Recorded) -> String {
+    let opening = format!("You are {}, ", speaker(r));
+    let text = r.prompt_text();
+    let line = text.lines().find(|l| l.starts_with(&opening)).unwrap_or_default();
+    line.get(opening.len()..)
+        .unwrap_or_default()
+        .trim_end_matches(|c: char| !c.is_alphanumeric())
+        .to_string()
+}
+
+#[tokio::test]
+async fn its_own_title_written_as_its_label_is_never_shown() {
+    // Every turn opens with the speaker's title as its label ("Senior Developer: …").
+    let server = FakeOpenAi::start(|r, n| {
+        if !is_turn(r) {
+            return stream_events(vec![chunk(Some("[]"), Some("stop"))]);
+        }
+        stream_events(events_of(&format!("{}: {}", title_of(r), plain(n))))
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic")]).await;
+    let replies = agent_messages(&events);
+    assert!(
+        replies.len() >= 2 && replies.iter().all(|(_, t)| t.starts_with("Idea ")),
+        "{replies:?}"
+    );
+    let s = load(&session_file(&events));
+    assert_eq!(
+        s.fm.hygiene.get("own_label").copied(),
+        Some(replies.len() as u64),
+        "{:?}",
+        s.fm.hygiene
+    );
+}

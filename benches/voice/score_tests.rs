@@ -553,16 +553,16 @@ fn the_talk_remarked_on_and_the_room_thanked_for_taking_part_are_an_assistants()
     let j = judge(false);
     let before = [said(None, "Should we offer customers a yearly plan at a discount?")];
     let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
-    // s15-base, every one shown.
+    // Each shown in s15-base.
     assert!(assistant("Well, it seems like we have a good discussion.\n\nWe need a decision."));
     assert!(assistant("I hope you had a great time discussing this topic with Sam!"));
     assert!(assistant(
         "Thank you for your participation in the discussion! Have a great day ahead!"
     ));
     assert!(assistant("I thank everyone for participating in the discussion on yearly plans."));
-    // A plan found good, and taking part in a pilot, are talk.
+    // A plan found good, and a discussion of something, are talk.
     assert!(!assistant("It seems like we have a good plan for billing, so let's ship it."));
-    assert!(!assistant("Customers participating in the pilot get the yearly price."));
+    assert!(!assistant("It seems like we have a good discussion of churn in the notes, Kofi."));
     let v = j.judge("analyst", "As a Business Analyst, I thank everyone for the numbers.", &before);
     assert!(v.flaws.contains(&Flaw::SelfNarration), "{v:?}");
     let j = judge(true);
@@ -579,7 +579,7 @@ fn a_help_desk_on_a_small_model_is_an_assistants_register() {
     let j = judge(false);
     let before = [said(None, "Should we offer customers a yearly plan at a discount?")];
     let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
-    // s15-05b, every one shown.
+    // A refusal naming nothing, help offered, thanks answered that nobody gave.
     assert!(assistant("I apologize for the confusion, but I can't assist with that."));
     assert!(assistant("I understand you're seeking a discount on your first year."));
     assert!(assistant("Yes, you're welcome! You have provided an example."));
@@ -593,10 +593,14 @@ fn a_help_desk_on_a_small_model_is_an_assistants_register() {
     // What it cannot help with, named, and a customer made welcome, are talk.
     assert!(!assistant("I apologize, but I can't help with the migration before May."));
     assert!(!assistant("You're welcome to try the yearly plan, we tell customers."));
+    assert!(!assistant("Kofi, I can help you with that migration next week."));
+    assert!(!assistant("I disagree with your request for two approvers."));
+    assert!(!assistant("Would you like me to explain the churn numbers, Kofi?"));
     let j = judge(true);
     let before = [said(None, "我们要不要取消每天早上的站会？")];
     let assistant = |r: &str| j.judge("analyst", r, &before).flaws.contains(&Flaw::Assistant);
     assert!(assistant("你的想法听起来非常有趣，但我需要考虑是否符合可持续的节奏。"));
     assert!(assistant("感谢您的邀请，我会与您讨论如何利用新知识和技能。"));
-    assert!(!assistant("客户的邀请函已经发出去了，站会可以改到周一。"));
+    assert!(!assistant("Tomás，你的提议听起来不错，但站会可以改到周一。"));
+    assert!(!assistant("下周我们会继续讨论这个问题，先拿数据。"));
 }

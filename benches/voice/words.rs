@@ -50,7 +50,7 @@ pub fn announces_nothing(reply: &str) -> bool {
     let lines: Vec<&str> = reply.trim_end().lines().collect();
     lines.iter().enumerate().any(|(i, line)| {
         let t = line.trim().trim_end_matches(['*', '_']);
-        if !t.ends_with([':', '：']) || t.len() <= 1 {
+        if !t.ends_with([':', '：']) || !t.chars().any(char::is_alphanumeric) {
             return false;
         }
         let rest = &lines[i + 1..];

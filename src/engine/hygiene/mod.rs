@@ -72,7 +72,8 @@ pub(crate) struct Hygiene {
     /// A heading, unshown until a word under it is kept: what it headed
     /// may all be cut (`rules.rs`, `Does::HoldHeading`).
     heading: Option<String>,
-    /// Points of a list under the held heading were cut: words after them
+    /// Only while `heading` is held: points of its list were dropped.
+    /// Words after them
     /// that are no point of it (the paragraph after the list) are not what
     /// it announced, and it goes with its points.
     heading_lost: bool,
@@ -265,7 +266,6 @@ impl Hygiene {
         // Set by a copied statement (or a sentence leaning on one), cleared
         // only by words kept: a strip or another drop between them leaves it.
         self.after_copy |= self.is_copied_statement(&cut);
-        self.heading_lost |= self.heading.is_some() && lists::after_list_mark(text).is_some();
         // A quotation's opening mark cut awaits its closing one; that one
         // cut, none is awaited.
         if kind == CutKind::OwnLabel {
@@ -324,6 +324,8 @@ impl Hygiene {
                     } else {
                         None
                     };
+                    // A point of a list under the held heading gone.
+                    self.heading_lost |= self.heading.is_some() && lists::after_list_mark(&s).is_some() && at.end == s.len();
                     self.cut(rule.kind, &[opener.as_deref().unwrap_or(""), &s[at]].concat());
                     return;
                 }
@@ -461,8 +463,9 @@ impl Hygiene {
         // opening still waits to be judged (alone, a stub).
         if self.is_marker_line(text) {
             // What a held heading announced (the question after the ask
-            // marker) follows the marker: the heading stays above it.
-            self.release_heading(step);
+            // marker) follows the marker: the heading stays above it, unless
+            // the points of its list were cut.
+            self.settle_heading("", step);
             step.show.push_str(text);
             self.kept.push_str(text);
             return;
@@ -498,7 +501,8 @@ impl Hygiene {
     /// held had nothing under it and goes.
     fn hold_heading(&mut self, heading: String) {
         match self.heading.as_mut() {
-            Some(held) if lists::heads(held, &heading) => held.push_str(&heading),
+            // A heading whose points were cut heads nothing that follows.
+            Some(held) if !self.heading_lost && lists::heads(held, &heading) => held.push_str(&heading),
             _ => {
                 self.drop_heading();
                 self.heading = Some(heading);

@@ -218,11 +218,12 @@ pub(crate) static RULES: &[Rule] = &[
         Place::Sentence,
         Does::Strip { capitalise: false },
         |h, s| {
-            let rest = h.voices.own_labels().find_map(|n| labels::strip_label(s, n))?;
+            let item = lists::after_list_mark(s).is_some();
+            let rest = h.voices.own_labels(item).find_map(|n| labels::strip_label(s, n))?;
             Some(0..s.len() - rest.len())
         },
     )
-    .twin(|h, t| h.voices.own_labels().any(|n| could_be_label(t, &[n.to_string()]))),
+    .twin(|h, t| h.voices.own_labels(false).any(|n| could_be_label(t, &[n.to_string()]))),
     rule(
         "quoting itself as another would",
         CutKind::SelfQuote,

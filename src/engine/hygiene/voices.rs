@@ -29,8 +29,9 @@ pub(crate) struct Voices {
     /// The speaker's name as a model writes it without its accents
     /// (`Tomas` for `Tomás`); empty when it has none.
     pub own_plain: String,
-    /// The speaker's titles ("Test Architect", "测试架构师"): a line opening
-    /// with one and a colon is the speaker's label, as its name's is.
+    /// The speaker's titles, in the party's language and those its file
+    /// translates to: a line opening with one and a colon is the speaker's
+    /// label, as its name's is.
     pub titles: Vec<String>,
     /// Everyone else who could be spoken for: the other agents and the
     /// facilitator, each also without its accents where it has some.
@@ -111,10 +112,16 @@ impl Voices {
         [self.own.as_str(), self.own_plain.as_str()].into_iter().filter(|n| !n.is_empty())
     }
 
-    /// What the speaker's own label may open with: its names and its titles.
-    pub(super) fn own_labels(&self) -> impl Iterator<Item = &str> + Clone {
-        self.own_names()
-            .chain(self.titles.iter().map(String::as_str).filter(|t| !t.trim().is_empty()))
+    /// What the speaker's own label may open with: its names, and its
+    /// titles but on a list's item, where a title names a role
+    /// ("- Test Architect: the test plan"), not the speaker.
+    pub(super) fn own_labels(&self, item: bool) -> impl Iterator<Item = &str> + Clone {
+        self.own_names().chain(
+            self.titles
+                .iter()
+                .map(String::as_str)
+                .filter(move |t| !item && !t.trim().is_empty()),
+        )
     }
 
     /// Everyone in the room by name: the speaker's names and the others'.
