@@ -23,6 +23,8 @@ pub(crate) use voices::Voices;
 mod addressee;
 mod copies;
 mod cut;
+#[cfg(test)]
+mod fixture_tests;
 mod labels;
 mod lists;
 mod opening;
@@ -71,12 +73,7 @@ pub(crate) struct Hygiene {
     opener_acknowledges: bool,
     /// A heading, unshown until a word under it is kept: what it headed
     /// may all be cut (`rules.rs`, `Does::HoldHeading`).
-    heading: Option<String>,
-    /// Only while `heading` is held: points of its list were dropped.
-    /// Words after them
-    /// that are no point of it (the paragraph after the list) are not what
-    /// it announced, and it goes with its points.
-    heading_lost: bool,
+    heading: Option<HeldHeading>,
     kept: String,
     /// Everything the model wrote until a rule stopped the reply: what the
     /// log keeps of a reply that was cut, to read a cut against its whole.
@@ -119,6 +116,16 @@ const STREAM_AFTER: usize = 24;
 /// Pieces before the cap from which an unfinished sentence is held back.
 const CAP_MARGIN: u32 = 48;
 
+/// A heading held back until a word under it is kept (`Hygiene::heading`).
+#[derive(Debug)]
+struct HeldHeading {
+    /// The heading, the lesser headings under it and the line breaks after.
+    text: String,
+    /// Points of its list were dropped: words after them that are no point
+    /// of it (the paragraph after the list) are not what it announced.
+    points_lost: bool,
+}
+
 impl Hygiene {
     pub(crate) fn new(voices: &Voices, cap: Option<u32>) -> Hygiene {
         Hygiene {
@@ -130,7 +137,6 @@ impl Hygiene {
             opener: None,
             opener_acknowledges: false,
             heading: None,
-            heading_lost: false,
             kept: String::new(),
             heard: String::new(),
             own: HashSet::new(),
@@ -188,8 +194,8 @@ impl Hygiene {
             let upto = self.cur[..upto].trim_end().len().max(self.shown);
             if upto > self.shown {
                 self.release_opener(&mut step);
-                let next = self.cur[self.shown..upto].to_string();
-                self.settle_heading(&next, &mut step);
+                let point = lists::is_point(&self.cur[self.shown..upto]);
+                self.settle_heading(point, &mut step);
             }
             step.show.push_str(&self.cur[self.shown..upto]);
             self.kept.push_str(&self.cur[self.shown..upto]);
@@ -300,7 +306,7 @@ impl Hygiene {
             match rule.does {
                 Does::Hold => {
                     // A heading held before it is shown first, in its place.
-                    self.settle_heading(&s, step);
+                    self.settle_heading(lists::is_point(&s), step);
                     self.hold_opener(&s);
                     return;
                 }
@@ -325,7 +331,9 @@ impl Hygiene {
                         None
                     };
                     // A point of a list under the held heading gone.
-                    self.heading_lost |= self.heading.is_some() && lists::after_list_mark(&s).is_some() && at.end == s.len();
+                    if let Some(held) = self.heading.as_mut() {
+                        held.points_lost |= lists::after_list_mark(&s).is_some() && at.end == s.len();
+                    }
                     self.cut(rule.kind, &[opener.as_deref().unwrap_or(""), &s[at]].concat());
                     return;
                 }
@@ -465,15 +473,15 @@ impl Hygiene {
             // What a held heading announced (the question after the ask
             // marker) follows the marker: the heading stays above it, unless
             // the points of its list were cut.
-            self.settle_heading("", step);
+            self.settle_heading(false, step);
             step.show.push_str(text);
             self.kept.push_str(text);
             return;
         }
         if text.trim().is_empty() {
             // A line break after a held heading waits with it.
-            if let Some(heading) = self.heading.as_mut() {
-                heading.push_str(text);
+            if let Some(held) = self.heading.as_mut() {
+                held.text.push_str(text);
                 return;
             }
             // A line break after a held opening waits with it.
@@ -484,7 +492,7 @@ impl Hygiene {
             }
         } else {
             self.release_opener(step);
-            self.settle_heading(text, step);
+            self.settle_heading(lists::is_point(text), step);
             self.reply_start = false;
             self.after_copy = false;
         }
@@ -502,19 +510,23 @@ impl Hygiene {
     fn hold_heading(&mut self, heading: String) {
         match self.heading.as_mut() {
             // A heading whose points were cut heads nothing that follows.
-            Some(held) if !self.heading_lost && lists::heads(held, &heading) => held.push_str(&heading),
+            Some(held) if !held.points_lost && lists::heads(&held.text, &heading) => held.text.push_str(&heading),
             _ => {
                 self.drop_heading();
-                self.heading = Some(heading);
+                self.heading = Some(HeldHeading {
+                    text: heading,
+                    points_lost: false,
+                });
             }
         }
     }
 
-    /// Words after the held heading are kept: it heads them and is shown,
-    /// unless points of a list under it were cut and these words are no
-    /// point of that list; then what it announced is gone, and so is it.
-    fn settle_heading(&mut self, next: &str, step: &mut Step) {
-        if self.heading_lost && !lists::is_point(next) {
+    /// Words after the held heading are kept (`point`: they open a point
+    /// of a list): it heads them and is shown, unless points of its list
+    /// were cut and these words are no point of it; then what it
+    /// announced is gone, and so is it.
+    fn settle_heading(&mut self, point: bool, step: &mut Step) {
+        if self.heading.as_ref().is_some_and(|h| h.points_lost) && !point {
             self.drop_heading();
         } else {
             self.release_heading(step);
@@ -523,8 +535,7 @@ impl Hygiene {
 
     /// The held heading has a word under it: shown, ahead of `step`'s text.
     fn release_heading(&mut self, step: &mut Step) {
-        self.heading_lost = false;
-        if let Some(heading) = self.heading.take() {
+        if let Some(HeldHeading { text: heading, .. }) = self.heading.take() {
             let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
             let heading = if breaks >= 2 {
                 heading.trim_start_matches('\n').to_string()
@@ -538,9 +549,8 @@ impl Hygiene {
 
     /// The held heading had nothing under it: it goes.
     fn drop_heading(&mut self) {
-        self.heading_lost = false;
-        if let Some(heading) = self.heading.take() {
-            self.cut(CutKind::EmptyHeading, heading.trim());
+        if let Some(held) = self.heading.take() {
+            self.cut(CutKind::EmptyHeading, held.text.trim());
         }
     }
 

@@ -1,0 +1,87 @@
+//! The fixture rows (`tests/fixtures/hygiene/cases.toml`): each reply a
+//! model wrote, streamed in pieces of 1, 3 and 100 characters through the
+//! fixtures' room, must show what its row says and cut what it names.
+
+use super::tests::{room_markers, EARLIER};
+use super::*;
+
+/// What the fixtures' room said before (`cases.toml`'s header), besides `EARLIER`.
+const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";
+/// The facilitator's questions to the room.
+const ASKS: &str = "Should we rewrite the billing service in Rust this quarter?";
+const ASKS_ZH: &str = "我们要不要把所有日志都保存三年？";
+/// Kofi's turns before, each with a question in it.
+const KOFIS: &str = "A wiki is not enough. How can we prioritize the most critical tasks for the first week?";
+const KOFIS_ZH: &str = "周会太长了。周报要不要改成每两周一次？";
+
+/// A row of `tests/fixtures/hygiene/cases.toml`.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Case {
+    seen: String,
+    reply: String,
+    shown: String,
+    cuts: Vec<String>,
+}
+
+#[derive(serde::Deserialize)]
+struct Cases {
+    case: Vec<Case>,
+}
+
+#[test]
+fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
+    let text = include_str!("../../../tests/fixtures/hygiene/cases.toml");
+    let cases: Cases = toml::from_str(text).expect("cases.toml parses");
+    assert!(cases.case.len() >= 30, "{} rows", cases.case.len());
+    let mut v = Voices::new(
+        "Maya",
+        vec![
+            "Kofi".into(),
+            "Priya".into(),
+            "Sam".into(),
+            "小林".into(),
+            "Tomás".into(),
+            "Facilitator".into(),
+        ],
+        vec!["Priya".into()],
+        false,
+    )
+    .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
+    .earlier(EARLIER)
+    .earlier(EARLIER_ZH)
+    .another(KOFIS)
+    .another(KOFIS_ZH)
+    .facilitator(ASKS)
+    .facilitator(ASKS_ZH);
+    v.titles = vec!["Business Analyst".into(), "业务分析师".into()];
+    v.markers = Some(room_markers(Marker::new("!?@human")));
+    v.points = Some(super::TURN_POINTS);
+    let mut failed = Vec::new();
+    for c in &cases.case {
+        for n in [1, 3, 100] {
+            let mut h = Hygiene::new(&v, None);
+            let chars: Vec<char> = c.reply.chars().collect();
+            let mut shown = String::new();
+            for piece in chars.chunks(n) {
+                let step = h.push(&piece.iter().collect::<String>());
+                shown.push_str(&step.show);
+                if step.stop {
+                    break;
+                }
+            }
+            shown.push_str(&h.finish(false));
+            let cuts: Vec<&str> = h.cuts().iter().map(|c| c.kind.code()).collect();
+            if shown.trim() != c.shown.trim() || h.kept().trim() != c.shown.trim() || cuts != c.cuts {
+                failed.push(format!(
+                    "{} ({}), pieces of {n}: shown {shown:?}, kept {:?}, cuts {cuts:?}",
+                    c.reply,
+                    c.seen,
+                    h.kept()
+                ));
+                break;
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{} rows fail:\n{}", failed.len(), failed.join("\n"));
+}
