@@ -122,8 +122,16 @@ impl Recorded {
     /// missing facts (`engine::reading`): known by the default templates'
     /// words.
     pub(crate) fn is_reading(&self) -> bool {
+        self.is_letter_reading()
+            || self.body["messages"]
+                .to_string()
+                .contains("Write the one short question the meeting should ask")
+    }
+
+    /// The reading's letter call, not its question for the facts.
+    pub(crate) fn is_letter_reading(&self) -> bool {
         let text = self.body["messages"].to_string();
-        text.contains("You sort what the leader of a meeting says") || text.contains("Write the one short question the meeting should ask")
+        text.contains("You sort what the leader of a meeting says")
     }
 
     /// The host's hearing of one reply to a yes/no question (the

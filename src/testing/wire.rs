@@ -63,7 +63,7 @@ fn reply_to(rec: &Recorded, shared: &Shared) -> Reply {
         return side_answer(rec, shared, &shared.heard, &shared.hearings, NEUTRAL_HEARING);
     }
     if rec.is_reading() {
-        let question = !rec.body["messages"].to_string().contains("You sort what the leader");
+        let question = !rec.is_letter_reading();
         let neutral = if question { FACTS_QUESTION } else { NEUTRAL_READING };
         return side_answer(rec, shared, &shared.read, &shared.readings, neutral);
     }

@@ -55,6 +55,7 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     .facilitator(ASKS)
     .facilitator(ASKS_ZH);
     v.titles = vec!["Business Analyst".into(), "业务分析师".into()];
+    v.hosts = vec!["Sam".into(), "Facilitator".into(), "主持人".into()];
     v.markers = Some(room_markers(Marker::new("!?@human")));
     v.points = Some(super::TURN_POINTS);
     let mut failed = Vec::new();

@@ -2,6 +2,7 @@
 //! Maya's reply"), talk about the reply, addressing or quoting oneself.
 
 use super::phrases::{JOB_INTRO, OUT_OF_CHARACTER, PHRASES};
+use super::Voices;
 use crate::engine::markers::Marker;
 use crate::text::is_cjk;
 
@@ -407,14 +408,15 @@ fn is_sign_off(line: &str) -> bool {
 }
 
 /// A letter's greeting as a sentence of its own (`Hi Lena,` on its line,
-/// `Hi Sam! Moreover…`, `Dear team,`): a meeting has no salutations.
-/// `Hi Lena, I think…` is one sentence, and stays.
-pub(super) fn is_salutation(line: &str) -> bool {
+/// `Hi Sam! Moreover…`, `Dear team,`, `您好，小林。`): a meeting has no
+/// salutations. `Hi Lena, I think…` is one sentence, and stays. `names`:
+/// the room's, who may be greeted in a script without capitals.
+pub(super) fn is_salutation(line: &str, names: &[String]) -> bool {
     let t = line.trim();
     let Some(body) = t.strip_suffix([',', '!', '.', '，', '！', '。']).or((!t.is_empty()).then_some(t)) else {
         return false;
     };
-    let words: Vec<&str> = body.split([' ', ',']).filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> = body.split([' ', ',', '，', '、']).filter(|w| !w.is_empty()).collect();
     // The longest opening first: "good morning" before a "good".
     let lowered: Vec<String> = words.iter().map(|w| w.to_lowercase()).collect();
     let Some(opener) = PHRASES
@@ -428,8 +430,26 @@ pub(super) fn is_salutation(line: &str) -> bool {
         return false;
     };
     // Who is greeted: names (capitalised), or the room as a whole.
-    let addressee = |w: &&str| w.chars().next().is_some_and(char::is_uppercase) || PHRASES.salutation_room.contains(&w.to_lowercase());
+    let addressee = |w: &&str| {
+        w.chars().next().is_some_and(char::is_uppercase)
+            || PHRASES.salutation_room.contains(&w.to_lowercase())
+            || names.iter().any(|n| n.eq_ignore_ascii_case(w))
+    };
     words.len() <= opener + 4 && words[opener..].iter().all(addressee) && !body.contains(['.', '?', ':'])
+}
+
+/// A name of the room alone, a mark or two around it ("Maya!", "Tomas,"):
+/// someone called on, and nothing said to them.
+pub(super) fn is_bare_name(words: &str, voices: &Voices) -> bool {
+    let t = words
+        .trim()
+        .trim_matches(|c: char| c.is_ascii_punctuation() || matches!(c, '，' | '！' | '。' | '、'))
+        .trim();
+    !t.is_empty()
+        && [&voices.own, &voices.own_plain]
+            .into_iter()
+            .chain(&voices.others)
+            .any(|n| !n.is_empty() && n.to_lowercase() == t.to_lowercase())
 }
 
 /// A model stepping out of its persona to say what it is (`As an AI

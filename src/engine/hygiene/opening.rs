@@ -182,6 +182,34 @@ pub(super) fn chat_address<'n>(s: &str, mut names: impl Iterator<Item = &'n str>
     names.any(|n| name_then(name, n).is_some()).then(|| start..s.len() - name.len())
 }
 
+/// Where a line opens with a chat's greeting before the facilitator's name
+/// (`Hey Sam, I think…`, `你好，Sam，…`: data, `host_greetings`): the
+/// greeting to strip, the name kept. `hosts`: the facilitator's labels.
+pub(super) fn host_greeting(s: &str, hosts: &[String]) -> Option<std::ops::Range<usize>> {
+    let start = s.len() - s.trim_start().len();
+    let t = &s[start..];
+    PHRASES.host_greetings.iter().find_map(|g| {
+        let name = strip_prefix_ci(t, g)?.trim_start_matches(' ');
+        hosts
+            .iter()
+            .any(|n| name_then(name, n).is_some())
+            .then(|| start..s.len() - name.len())
+    })
+}
+
+/// Whether an unfinished line may still turn out to be `host_greeting`.
+pub(super) fn could_be_host_greeting(t: &str, hosts: &[String]) -> bool {
+    PHRASES.host_greetings.iter().any(|g| {
+        strip_prefix_ci(g, t).is_some()
+            || strip_prefix_ci(t, g).is_some_and(|rest| {
+                let rest = rest.trim_start_matches(' ');
+                hosts
+                    .iter()
+                    .any(|n| name_then(rest, n).is_some() || strip_prefix_ci(n, rest).is_some())
+            })
+    })
+}
+
 /// Whether an unfinished line may still turn out to be `chat_address`.
 pub(super) fn could_be_chat_address<'n>(t: &str, names: impl Iterator<Item = &'n str> + Clone) -> bool {
     let could_name = |rest: &str| {

@@ -35,6 +35,7 @@ pub(super) struct Phrases {
     pub salutations: Vec<String>,
     pub salutation_room: Vec<String>,
     pub honorifics: Vec<String>,
+    pub host_greetings: Vec<String>,
     pub quotes: Vec<String>,
     pub lead_ins: Vec<String>,
     pub out_of_character: Vec<String>,
@@ -70,6 +71,7 @@ impl Phrases {
             salutations,
             salutation_room,
             honorifics,
+            host_greetings,
             quotes,
             lead_ins,
             out_of_character,
@@ -101,6 +103,7 @@ impl Phrases {
         self.salutations.extend(salutations);
         self.salutation_room.extend(salutation_room);
         self.honorifics.extend(honorifics);
+        self.host_greetings.extend(host_greetings);
         self.quotes.extend(quotes);
         self.lead_ins.extend(lead_ins);
         self.out_of_character.extend(out_of_character);
@@ -134,6 +137,7 @@ impl Phrases {
             &mut self.salutations,
             &mut self.salutation_room,
             &mut self.honorifics,
+            &mut self.host_greetings,
             &mut self.lead_ins,
             &mut self.out_of_character_openings,
             &mut self.job_intro_openings,

@@ -96,6 +96,17 @@ fn nod_after_own_words(h: &Hygiene, words: &str, closing: bool) -> bool {
         && !mentions_any(words, &h.voices.others)
 }
 
+/// A line in brackets is over at its closing bracket, or at the reply's
+/// end when the model never wrote one.
+fn bracket_closed(h: &Hygiene, s: &str) -> bool {
+    h.ending || s.trim_end().ends_with([')', '）'])
+}
+
+/// The speaker's names, as `labels::stage_line` takes names.
+fn own_names(h: &Hygiene) -> Vec<String> {
+    h.voices.own_names().map(String::from).collect()
+}
+
 fn never(_: &Hygiene, _: &str) -> bool {
     false
 }
@@ -297,17 +308,17 @@ pub(crate) static RULES: &[Rule] = &[
     .twin(|h, t| h.wrap.is_some_and(|c| t.contains(c)))
     .on_tail(),
     // After the strips above: a greeting behind its own label is a greeting.
-    rule("a letter's greeting", CutKind::Salutation, Place::ReplyStart, Does::Drop, |_, s| {
-        labels::is_salutation(s).then(|| whole(s))
+    rule("a letter's greeting", CutKind::Salutation, Place::ReplyStart, Does::Drop, |h, s| {
+        labels::is_salutation(s, &h.voices.others).then(|| whole(s))
     }),
     rule(
-        "a chat's mention or a letter's honorific",
+        "a chat's mention, a letter's honorific or a greeting to the host",
         CutKind::Salutation,
         Place::OwnLine,
         Does::Strip { capitalise: true },
-        |h, s| opening::chat_address(s, h.voices.room_names()),
+        |h, s| opening::chat_address(s, h.voices.room_names()).or_else(|| opening::host_greeting(s, &h.voices.hosts)),
     )
-    .twin(|h, t| opening::could_be_chat_address(t, h.voices.room_names())),
+    .twin(|h, t| opening::could_be_chat_address(t, h.voices.room_names()) || opening::could_be_host_greeting(t, &h.voices.hosts)),
     rule(
         "calling itself by name first",
         CutKind::SelfQuote,
@@ -350,13 +361,20 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::SpeaksAsOther,
         Place::OwnLine,
         Does::Drop,
-        |h, s| {
-            let closed = s.trim_end().ends_with([')', '）']);
-            (closed && labels::stage_line(s, &h.voices.others).is_some()).then(|| whole(s))
-        },
+        |h, s| (bracket_closed(h, s) && labels::stage_line(s, &h.voices.others).is_some()).then(|| whole(s)),
     )
     // A bracket and a name may open one: it waits for its end.
     .twin(|h, t| labels::stage_line(t, &h.voices.others).is_some()),
+    // The same narrator's line about the speaker ("(Lena nods and agrees…"
+    // by Lena): it narrates itself, and no one in a meeting does.
+    rule(
+        "a stage direction for itself",
+        CutKind::SelfQuote,
+        Place::OwnLine,
+        Does::Drop,
+        |h, s| (bracket_closed(h, s) && labels::stage_line(s, &own_names(h)).is_some()).then(|| whole(s)),
+    )
+    .twin(|h, t| labels::stage_line(t, &own_names(h)).is_some()),
     // A stance in the words of the facilitator's question is its answer,
     // no echo (`copies.rs`, `answers_in_its_words`).
     rule("an earlier turn copied", CutKind::Echo, Place::Sentence, Does::Drop, |h, s| {
@@ -436,6 +454,21 @@ pub(crate) static RULES: &[Rule] = &[
             let words = h.before_trailing_ask(s);
             // The blanks before the marker go too: it opens what is left.
             (words.len() < s.len() && nod_after_own_words(h, words, false)).then(|| s.len() - s.trim_start().len()..words.len())
+        },
+    ),
+    // A greeting or a bare name before the ask marker at its line's end
+    // ("Hi!?@human", "Maya!?@human"): it greets or calls on someone, and the
+    // question is the facilitator's. The words go; the marker stays for the
+    // question on the next line.
+    rule(
+        "a greeting or a name alone before the ask marker",
+        CutKind::Salutation,
+        Place::OwnLine,
+        Does::Strip { capitalise: false },
+        |h, s| {
+            let words = h.before_trailing_ask(s);
+            let called = labels::is_salutation(words, &h.voices.others) || labels::is_bare_name(words, &h.voices);
+            (words.len() < s.len() && called).then(|| s.len() - s.trim_start().len()..words.len())
         },
     ),
     // A line of emphasis, list or quotation marks whose words were cut or
