@@ -11,7 +11,7 @@ use regex::Regex;
 
 #[path = "words.rs"]
 mod words;
-use words::{announces_nothing, coverage, gram_size, grams, leaks, long_enough, recites, stem, wrapped_in_quotes};
+use words::{announces_nothing, answers_itself, coverage, gram_size, grams, leaks, long_enough, recites, stem, wrapped_in_quotes};
 pub use words::{content_terms, is_bare_heading, is_cjk, is_list_item, sentences, tokens};
 
 /// One flaw class; a reply may have several.
@@ -66,10 +66,13 @@ pub enum Flaw {
     /// before it ("That way, we can…", "Additionally, …", "此外，…") or a
     /// list's second point first, as a reply whose head was cut reads.
     Headless,
+    /// Asks and answers itself, line after line, as a script of two voices
+    /// reads ("Would we have to invest a lot?" then "That is true, but…").
+    SelfDialogue,
 }
 
 impl Flaw {
-    pub const ALL: [Flaw; 19] = [
+    pub const ALL: [Flaw; 20] = [
         Flaw::SpeaksAsOther,
         Flaw::AttributesUnspoken,
         Flaw::SelfQuote,
@@ -89,6 +92,7 @@ impl Flaw {
         Flaw::Listicle,
         Flaw::Creed,
         Flaw::Headless,
+        Flaw::SelfDialogue,
     ];
 
     /// The classes reply hygiene removes; the others are what a
@@ -116,6 +120,7 @@ impl Flaw {
             Flaw::Listicle => "a list of points, not a spoken turn",
             Flaw::Creed => "recites its principle word for word",
             Flaw::Headless => "opens on what it does not say",
+            Flaw::SelfDialogue => "asks and answers itself",
         }
     }
 }
@@ -146,6 +151,8 @@ struct PhraseFile {
     label_words: Vec<String>,
     #[serde(default)]
     headless: Vec<String>,
+    #[serde(default)]
+    answer_openers: Vec<String>,
 }
 
 /// Every language's phrases: a reply is read with all of them.
@@ -163,6 +170,9 @@ pub struct Phrases {
     label_words: Vec<String>,
     /// How a sentence opens that carries on one before it, lower case.
     headless: Vec<String>,
+    /// How a line opens that answers the question on the line before it,
+    /// lower case.
+    answer_openers: Vec<String>,
 }
 
 impl Phrases {
@@ -181,6 +191,7 @@ impl Phrases {
             courtesy: Vec::new(),
             label_words: Vec::new(),
             headless: Vec::new(),
+            answer_openers: Vec::new(),
         };
         for text in files {
             let f: PhraseFile = toml::from_str(text).unwrap_or_else(|e| panic!("a phrase file: {e}"));
@@ -192,6 +203,7 @@ impl Phrases {
             out.common.extend(f.common.iter().map(|w| stem(&w.to_lowercase())));
             out.courtesy.extend(f.courtesy.iter().map(compile));
             out.headless.extend(f.headless.iter().map(|h| h.to_lowercase()));
+            out.answer_openers.extend(f.answer_openers.iter().map(|h| h.to_lowercase()));
         }
         out
     }
@@ -469,6 +481,9 @@ impl Judge {
         if self.headless(reply) {
             flaws.push(Flaw::Headless);
         }
+        if answers_itself(reply, &self.phrases.answer_openers) {
+            flaws.push(Flaw::SelfDialogue);
+        }
         if reply.lines().filter(|l| is_list_item(l)).count() >= LISTICLE_ITEMS {
             flaws.push(Flaw::Listicle);
         }
@@ -574,3 +589,7 @@ impl Judge {
 #[cfg(test)]
 #[path = "score_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "measure_tests.rs"]
+mod measure_tests;

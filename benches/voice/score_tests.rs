@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn judge(chinese: bool) -> Judge {
+pub(super) fn judge(chinese: bool) -> Judge {
     let roster = [
         ("analyst", "Maya", if chinese { "业务分析师" } else { "Business Analyst" }),
         ("developer", "Kofi", "Senior Developer"),
@@ -30,7 +30,7 @@ fn judge(chinese: bool) -> Judge {
     }
 }
 
-fn said(by: Option<&str>, text: &str) -> Said {
+pub(super) fn said(by: Option<&str>, text: &str) -> Said {
     Said {
         by: by.map(String::from),
         text: text.into(),
@@ -255,6 +255,8 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm sorry, but I can't generate a reply at this moment. Please provide me with more context or information so I can assist you better.",
         "Great! Let me give you some ideas. Kofi's approach is excellent.",
         "I'm sorry, but I cannot participate in this conversation.",
+        // s16-main (judgement bench): the topic refused as a sensitive one.
+        "I'm sorry, but I cannot participate in or support the discussion as it pertains to a sensitive and potentially illegal topic related to political figures.",
         "Sure, I can do that. Please share the previous round's discussion, and let me know which point you would like to build upon or disagree with.",
         "Postgres fits the first year. Thank you again for your guidance!",
     ] {
@@ -278,6 +280,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "No. Use SQS; Kafka is too big for us.",
         // A colleague's sympathy and reading of the logs (s11-05b's phrases are narrower).
         "I'm sorry to hear the load test slipped, Kofi. Let's cut the scope.",
+        "I'm sorry, but I can't take part in the discussion next Tuesday because I'm on leave.",
         "I don't see anything from the logs that points at the cache.",
         "I hope you find the logs before the demo, Kofi.",
         "Cut scope: no SSO in v1, add it in v2.",
@@ -357,6 +360,9 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(flaws("analyst", "先用 Postgres 吧，希望这对你有帮助。我们还要定备份方案。").contains(&Flaw::Assistant));
     // The voice bench, 2026-11-26 (v6-gist).
     assert!(flaws("analyst", "好的，我会继续讨论这个话题。我们已经讨论了数据库的选择。").contains(&Flaw::Assistant));
+    // s16-main (judgement bench): a vendor's farewell to a client; a yes after an okay.
+    assert!(flaws("analyst", "我们先用 Postgres。再次感谢您的发言，期待我们未来的合作。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "好的，我同意。").contains(&Flaw::Stub));
     assert!(flaws("analyst", "非常感谢大家的讨论。我们尽快做备份方案。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "对不起，我不明白您在说什么。").contains(&Flaw::Assistant));
     // s11-05b: refusing the topic; a colleague's "can't answer before the test" says why.
@@ -392,89 +398,6 @@ fn naming_someone_is_not_a_label() {
         &before,
     );
     assert!(!v.flaws.contains(&Flaw::SpeaksAsOther), "{v:?}");
-}
-
-/// A room whose personas have profiles: Maya counts, Kofi runs servers.
-fn judge_with_profiles() -> Judge {
-    let mut j = judge(false);
-    let common = j.phrases.common.clone();
-    let profiles = [
-        "Business analyst: evidence, market research, spreadsheets, metrics; every claim needs a source or an experiment.",
-        "Senior developer who builds it, runs it and gets paged at night; boring technology, rollbacks, monitoring.",
-        "UX designer: interviews, prototypes, accessibility; the user's journey before the screens.",
-    ];
-    for (p, text) in j.roster.iter_mut().zip(profiles) {
-        p.profile = content_terms(text, &common);
-    }
-    j
-}
-
-#[test]
-fn a_reply_that_draws_on_nothing_of_its_own_persona_is_blur() {
-    let j = judge_with_profiles();
-    let before = [said(None, "Should we offer an offline mode for the mobile application?")];
-    let blur = "An offline mode would give people more flexibility and convenience, and it would make the \
-                product feel modern, reliable and complete for everybody who depends on it every single day.";
-    assert!(j.judge("analyst", blur, &before).flaws.contains(&Flaw::PersonaBlur));
-    // Her own words (a metric, an experiment) mark it as hers.
-    let hers = "Before we build an offline mode, let's run an experiment: measure how many sessions drop for \
-                lack of signal, and put that metric beside the market research we already have.";
-    assert!(!j.judge("analyst", hers, &before).flaws.contains(&Flaw::PersonaBlur));
-    // Words of the topic mark out nobody; a short reply is not judged.
-    assert!(!j
-        .judge("analyst", "Offline mode: no, not yet.", &before)
-        .flaws
-        .contains(&Flaw::PersonaBlur));
-    // A persona whose profile is unknown is never blur.
-    assert!(!judge(false).judge("analyst", blur, &before).flaws.contains(&Flaw::PersonaBlur));
-}
-
-#[test]
-fn a_reply_answers_who_it_names_only_by_taking_up_what_they_said() {
-    let j = judge(false);
-    let before = [
-        said(None, "Should we offer an offline mode?"),
-        said(
-            Some("developer"),
-            "Offline sync means conflict resolution and a rollback plan for corrupted caches.",
-        ),
-    ];
-    let v = j.judge(
-        "analyst",
-        "Kofi's conflict resolution worry is real: how often would caches diverge?",
-        &before,
-    );
-    assert!(v.reacts && v.answers, "{v:?}");
-    let v = j.judge(
-        "analyst",
-        "I agree with Kofi. An offline mode is a great idea for the product.",
-        &before,
-    );
-    assert!(v.reacts && !v.answers, "{v:?}");
-}
-
-#[test]
-fn a_name_written_without_its_accents_is_the_same_name() {
-    let mut j = judge(false);
-    j.roster.push(Person {
-        id: "pm".into(),
-        name: "Tomás".into(),
-        title: "Product Manager".into(),
-        profile: HashSet::new(),
-        principles: vec![],
-    });
-    let before = [
-        said(None, "How do we onboard engineers?"),
-        said(Some("pm"), "A buddy for everyone."),
-    ];
-    let v = j.judge(
-        "ux",
-        "I agree with Tomas' buddy idea and would add a checklist for day one.",
-        &before,
-    );
-    assert!(v.reacts, "{v:?}");
-    let v = j.judge("pm", "Tomas: Hi Sam, a buddy for everyone and a checklist for day one.", &before);
-    assert!(v.flaws.contains(&Flaw::SelfQuote), "{v:?}");
 }
 
 #[test]
@@ -603,4 +526,29 @@ fn a_help_desk_on_a_small_model_is_an_assistants_register() {
     assert!(assistant("感谢您的邀请，我会与您讨论如何利用新知识和技能。"));
     assert!(!assistant("Tomás，你的提议听起来不错，但站会可以改到周一。"));
     assert!(!assistant("下周我们会继续讨论这个问题，先拿数据。"));
+}
+
+#[test]
+fn a_turn_that_asks_and_answers_itself_line_by_line_is_two_voices() {
+    let j = judge(false);
+    let before = [said(None, "Should we rewrite our Java backend in Rust this year?")];
+    let flaws = |text: &str| j.judge("developer", text, &before).flaws;
+    // s16-main, the judgement bench's rewrite: one turn as a script of two.
+    let script = "Rust has fewer runtime errors than Java.\nWould we have to invest a significant amount of time and effort in rewriting our backend?\nThat is true, but with the right tools we can minimize the impact on our users.";
+    assert!(flaws(script).contains(&Flaw::SelfDialogue), "{script}");
+    let zh = judge(true);
+    let script = "Rust 的运行时错误更少。\n我们需要投入很多时间重写吗？\n是的，但是有了合适的工具，影响可以降到最低。";
+    assert!(
+        zh.judge("developer", script, &before).flaws.contains(&Flaw::SelfDialogue),
+        "{script}"
+    );
+    // Asked and answered on one line, as a colleague argues aloud; or a
+    // question the next line does not answer.
+    for reply in [
+        "Will it cost more? Yes, at first, but the on-call load drops by half.",
+        "Would we have to invest a lot of time?\nThe billing module alone is 40,000 lines of Java.",
+        "Kofi, is the billing module the slowest part?\nYesterday's profile says it is.",
+    ] {
+        assert!(!flaws(reply).contains(&Flaw::SelfDialogue), "{reply}");
+    }
 }

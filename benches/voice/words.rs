@@ -62,6 +62,18 @@ pub fn announces_nothing(reply: &str) -> bool {
     })
 }
 
+/// Whether a line of `reply` that ends in a question is answered by the
+/// next line, opening as an answer does (`openers`, lower case: "That is
+/// true, but…", "是的，"): one turn written as two voices. A question and
+/// its answer on one line is how a colleague argues aloud, and stays.
+pub fn answers_itself(reply: &str, openers: &[String]) -> bool {
+    let lines: Vec<&str> = reply.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+    lines.windows(2).any(|w| {
+        let next = w[1].trim_start_matches(['*', '_', '-', '"', '“', '「', ' ']).to_lowercase();
+        w[0].trim_end_matches(['*', '_', '"', '”', '」']).ends_with(['?', '？']) && openers.iter().any(|o| next.starts_with(o.as_str()))
+    })
+}
+
 /// Whether `reply` holds one of `principles` word for word (case and the
 /// principle's closing mark aside): a slogan, not an argument from it.
 /// Principles of fewer than four words (six CJK characters) are phrases
