@@ -8,6 +8,10 @@ temperature 0, scored against its tag (end -> A, agree -> B, ask -> C, else D).
     python3 benches/judgement/read_probe.py designs/read-four-letters.json  # letters: another design
     python3 benches/judgement/read_probe.py designs/read-yes-no.json        # yes/no questions: P(yes) per question
     python3 benches/judgement/read_probe.py --detour                        # the scripted answer after every opening too
+    python3 benches/judgement/read_probe.py --messages messages-holdout.json --no-scenarios  # messages no design was tried on
+
+A Chinese message is read with the `.zh` form of a template where there is one (`read_message.zh`;
+`system.zh`, `user.zh` in a design), as a Chinese party reads it.
 
 A server must answer on --port (18555) with `logprobs` (llama-cpp-python's does):
 benches/voice/local-model.sh starts one. Messages are read with no history (only the
@@ -20,10 +24,16 @@ STEP = os.path.join(HERE, "..", "..", "workflows", "party-mode", "steps", "step-
 
 
 def template(name):
-    """A template's text from the step file, as src/workflow.rs reads it."""
+    """A template's text from the step file, as src/workflow.rs reads it (None: no such template)."""
     text = open(STEP, encoding="utf-8").read()
+    if f"## Template: {name}\n" not in text:
+        return None
     block = text.split(f"## Template: {name}\n", 1)[1]
     return block.split("```text\n", 1)[1].split("\n```", 1)[0]
+
+
+def chinese(text):
+    return any("\u4e00" <= c <= "\u9fff" for c in text)
 WANT = {"end": "A", "agree": "B", "ask": "C"}
 
 
@@ -33,9 +43,9 @@ def post(port, body):
     return json.load(urllib.request.urlopen(req, timeout=900))
 
 
-def messages(held_out, detour=False):
+def messages(held_out, detour=False, extra="messages.json", scenarios=True):
     rows = []
-    for name in ("scenarios.toml", "holdout.toml") if held_out else ("scenarios.toml",):
+    for name in (("scenarios.toml", "holdout.toml") if held_out else ("scenarios.toml",)) if scenarios else ():
         for s in tomllib.load(open(os.path.join(HERE, name), "rb"))["scenario"]:
             earlier = []
             for m in s["messages"]:
@@ -47,7 +57,7 @@ def messages(held_out, detour=False):
                 # (--detour): the facts are then among the earlier messages.
                 if m["expect"] == "ask" or (detour and len(earlier) == 1):
                     earlier.append(s["answer"])
-    for m in json.load(open(os.path.join(HERE, "messages.json"))):
+    for m in json.load(open(os.path.join(HERE, extra) if not os.path.exists(extra) else extra)):
         rows.append(("other", m["expect"], m["earlier"], m["text"]))
     return rows
 
@@ -74,18 +84,25 @@ def main():
     ap.add_argument("--tuned", action="store_true", help="leave out holdout.toml: the messages a design may be tuned on")
     ap.add_argument("--detour", action="store_true", help="the scenario's answer after every opening, as when an agent asked")
     ap.add_argument("--two-stage", action="store_true", help="read the message alone; with its earlier messages only if C")
+    ap.add_argument("--messages", default="messages.json", help="the file of other meetings' messages (messages.json)")
+    ap.add_argument("--no-scenarios", action="store_true", help="only the messages file, not the scenarios")
     a = ap.parse_args()
     if a.design:
         d = json.load(open(os.path.join(HERE, a.design) if not os.path.exists(a.design) else a.design))
     else:
         d = {"system": template("read_message_system"), "user": template("read_message")}
-    rows, t0 = messages(not a.tuned, a.detour), time.time()
+        for key, name in (("system.zh", "read_message_system.zh"), ("user.zh", "read_message.zh")):
+            if template(name):
+                d[key] = template(name)
+    rows, t0 = messages(not a.tuned, a.detour, a.messages, not a.no_scenarios), time.time()
     if "system" in d:  # one letter A-D
         confusion = {}
         for sid, exp, earlier, text in rows:
             def letter(shown):
-                user = d["user"].replace("{{earlier}}", " / ".join(shown[-3:]) or "(nothing yet)").replace("{{message}}", text)
-                ps = answer_probs(a.port, d["system"], user, ("A", "B", "C", "D"))
+                zh = "zh" if chinese(text) else ""
+                system, user = d.get("system." + zh, d["system"]), d.get("user." + zh, d["user"])
+                user = user.replace("{{earlier}}", " / ".join(shown[-3:]) or "(nothing yet)").replace("{{message}}", text)
+                ps = answer_probs(a.port, system, user, ("A", "B", "C", "D"))
                 return max(ps, key=ps.get) if ps else "?"
             # --two-stage: the message alone first; its earlier messages only
             # to check a job's facts were not given before.
