@@ -255,6 +255,8 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm sorry, but I can't generate a reply at this moment. Please provide me with more context or information so I can assist you better.",
         "Great! Let me give you some ideas. Kofi's approach is excellent.",
         "I'm sorry, but I cannot participate in this conversation.",
+        // s16-final: glad the talk covered things, the whole turn.
+        "I'm glad we've covered the essential points.",
         // s16-main (judgement bench): the topic refused as a sensitive one.
         "I'm sorry, but I cannot participate in or support the discussion as it pertains to a sensitive and potentially illegal topic related to political figures.",
         "Sure, I can do that. Please share the previous round's discussion, and let me know which point you would like to build upon or disagree with.",
