@@ -533,15 +533,21 @@ impl Judge {
     }
 
     /// Whether the reply opens on a word that carries on a sentence before
-    /// it, or on a numbered point past the first.
+    /// it, or on a numbered point past the first; or whether its first
+    /// numbered point, wherever it stands, is past the first ("我会采取以下
+    /// 措施：" then "5. …"): another's list carried on.
     fn headless(&self, reply: &str) -> bool {
-        let first = reply
-            .trim_start()
-            .trim_start_matches(['*', '_', '"', '“', '「', '#', ' '])
-            .to_lowercase();
-        static LATER_POINT: std::sync::LazyLock<Regex> =
-            std::sync::LazyLock::new(|| Regex::new(r"^(?:0*[2-9]|[1-9]\d+)(?:[.)．](?:\s|$)|、)").expect("a valid pattern"));
-        self.phrases.headless.iter().any(|h| first.starts_with(h.as_str())) || LATER_POINT.is_match(&first)
+        let bare = |line: &str| {
+            line.trim_start()
+                .trim_start_matches(['*', '_', '"', '“', '「', '#', ' '])
+                .to_lowercase()
+        };
+        let first = bare(reply);
+        static POINT: std::sync::LazyLock<Regex> =
+            std::sync::LazyLock::new(|| Regex::new(r"^(\d+)(?:[.)．](?:\s|$)|、)").expect("a valid pattern"));
+        let later = |line: &str| POINT.captures(line).and_then(|c| c[1].parse::<u32>().ok()).is_some_and(|n| n >= 2);
+        let first_point = reply.lines().map(bare).find(|l| POINT.is_match(l));
+        self.phrases.headless.iter().any(|h| first.starts_with(h.as_str())) || later(&first) || first_point.is_some_and(|l| later(&l))
     }
 
     /// The facilitator's words so far: the topic, which every persona may use.

@@ -255,6 +255,7 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm sorry, but I can't generate a reply at this moment. Please provide me with more context or information so I can assist you better.",
         "Great! Let me give you some ideas. Kofi's approach is excellent.",
         "I'm sorry, but I cannot participate in this conversation.",
+        "Let's proceed further with the discussion of our weekly status email and the shared dashboard.",
         // s16-final: glad the talk covered things, the whole turn.
         "I'm glad we've covered the essential points.",
         // s16-main (judgement bench): the topic refused as a sensitive one.
@@ -362,6 +363,10 @@ fn chinese_stubs_greetings_and_self_address() {
     assert!(flaws("analyst", "先用 Postgres 吧，希望这对你有帮助。我们还要定备份方案。").contains(&Flaw::Assistant));
     // The voice bench, 2026-11-26 (v6-gist).
     assert!(flaws("analyst", "好的，我会继续讨论这个话题。我们已经讨论了数据库的选择。").contains(&Flaw::Assistant));
+    // s16-final: a customer's thanks to everyone; a list carried on at its fifth point.
+    assert!(flaws("analyst", "谢谢所有人的帮助，我会仔细考虑并改进导师体系。").contains(&Flaw::Assistant));
+    assert!(flaws("analyst", "我会采取以下措施：\n\n5. **定期沟通**：每周和新员工聊一次。").contains(&Flaw::Headless));
+    assert!(!flaws("analyst", "我会采取以下措施：\n\n1. **定期沟通**：每周和新员工聊一次。").contains(&Flaw::Headless));
     // s16-main (judgement bench): a vendor's farewell to a client; a yes after an okay.
     assert!(flaws("analyst", "我们先用 Postgres。再次感谢您的发言，期待我们未来的合作。").contains(&Flaw::Assistant));
     assert!(flaws("analyst", "好的，我同意。").contains(&Flaw::Stub));
