@@ -429,13 +429,14 @@ pub(super) fn is_salutation(line: &str, names: &[String]) -> bool {
     else {
         return false;
     };
-    // Who is greeted: names (capitalised), or the room as a whole.
+    // Who is greeted: names (capitalised, in a Latin script: "MVP应该先上线"
+    // is a sentence), the room's names, or the room as a whole.
     let addressee = |w: &&str| {
-        w.chars().next().is_some_and(char::is_uppercase)
+        (w.chars().next().is_some_and(char::is_uppercase) && !w.chars().any(is_cjk))
             || PHRASES.salutation_room.contains(&w.to_lowercase())
             || names.iter().any(|n| n.eq_ignore_ascii_case(w))
     };
-    words.len() <= opener + 4 && words[opener..].iter().all(addressee) && !body.contains(['.', '?', ':'])
+    words.len() <= opener + 4 && words[opener..].iter().all(addressee) && !body.contains(['.', '?', ':', '？', '：', '；'])
 }
 
 /// A name of the room alone, a mark or two around it ("Maya!", "Tomas,"):
