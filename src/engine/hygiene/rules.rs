@@ -96,6 +96,14 @@ fn nod_after_own_words(h: &Hygiene, words: &str, closing: bool) -> bool {
         && !mentions_any(words, &h.voices.others)
 }
 
+/// The words before the ask marker that ends `s`, to strip when `drop`
+/// says so: the blanks before the marker go too, for it opens what is
+/// left. None when no marker ends the line.
+fn words_before_ask(h: &Hygiene, s: &str, drop: impl Fn(&str) -> bool) -> Option<Range<usize>> {
+    let words = h.before_trailing_ask(s);
+    (words.len() < s.len() && drop(words)).then(|| s.len() - s.trim_start().len()..words.len())
+}
+
 /// A line in brackets is over at its closing bracket, or at the reply's
 /// end when the model never wrote one.
 fn bracket_closed(h: &Hygiene, s: &str) -> bool {
@@ -450,11 +458,7 @@ pub(crate) static RULES: &[Rule] = &[
         CutKind::Stub,
         Place::OwnLine,
         Does::Strip { capitalise: false },
-        |h, s| {
-            let words = h.before_trailing_ask(s);
-            // The blanks before the marker go too: it opens what is left.
-            (words.len() < s.len() && nod_after_own_words(h, words, false)).then(|| s.len() - s.trim_start().len()..words.len())
-        },
+        |h, s| words_before_ask(h, s, |words| nod_after_own_words(h, words, false)),
     ),
     // A greeting or a bare name before the ask marker at its line's end
     // ("Hi!?@human", "Maya!?@human"): it greets or calls on someone, and the
@@ -466,9 +470,9 @@ pub(crate) static RULES: &[Rule] = &[
         Place::OwnLine,
         Does::Strip { capitalise: false },
         |h, s| {
-            let words = h.before_trailing_ask(s);
-            let called = labels::is_salutation(words, &h.voices.others) || labels::is_bare_name(words, &h.voices);
-            (words.len() < s.len() && called).then(|| s.len() - s.trim_start().len()..words.len())
+            words_before_ask(h, s, |words| {
+                labels::is_salutation(words, &h.voices.others) || labels::is_bare_name(words, &h.voices)
+            })
         },
     ),
     // A line of emphasis, list or quotation marks whose words were cut or
