@@ -18,6 +18,10 @@ pub enum Reading {
     /// Anything else: a question to discuss, a debate, facts, a job whose
     /// facts are given. (D)
     Other,
+    /// The facilitator invites the room's questions ("Anything you need
+    /// to ask me?"): read from their own words only
+    /// (`engine::reading::invited`), never answered as a letter.
+    QuestionsInvited,
 }
 
 impl Reading {

@@ -211,7 +211,7 @@ fn is_ideograph(c: char) -> bool {
 const CHINESE_ALLOWED: &[(&str, &str)] = &[
     ("cli.rs", "clap's help in Chinese, chosen from the arguments before anything else"),
     ("engine/memory.rs", "rule data: the words a note-taker uses for none"),
-    ("engine/reading.rs", "rule data: a yes or no read from a model's reply"),
+    ("engine/reading/mod.rs", "rule data: a yes or no read from a model's reply"),
     ("engine/self_check.rs", "rule data: a yes and the ways a model says no question"),
     ("engine/similarity.rs", "rule data: Chinese negators"),
     (

@@ -46,7 +46,7 @@ async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decid
     let events = party
         .run(vec![
             Step::Say("Which name?"),
-            Step::Say("Compass it is. Are we done?"),
+            Step::Say("Compass it is. Anything left, or is that it?"),
             Step::CONFIRM,
         ])
         .await;
@@ -68,7 +68,7 @@ async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decid
     let msgs = first.body["messages"].as_array().unwrap();
     assert_eq!(msgs.len(), 2);
     assert!(!first.prompt_text().contains("Business Analyst"), "no persona in the reading");
-    assert!(read[1].prompt_text().contains("Compass it is. Are we done?"));
+    assert!(read[1].prompt_text().contains("Compass it is. Anything left, or is that it?"));
     assert!(
         !read[1].prompt_text().contains("Which name?"),
         "a message is read alone first: earlier ones tip a close that offers a choice"
@@ -91,7 +91,9 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
     .await;
     let party = party_on(&server).await;
     server.push_readings([letter("D"), letter("A")]);
-    let events = party.run(vec![Step::Say("The rollout."), Step::Say("Are we done?")]).await;
+    let events = party
+        .run(vec![Step::Say("The rollout."), Step::Say("Anything left, or is that it?")])
+        .await;
     let said = events.iter().find_map(|e| match e {
         Event::EndProposal { response_clean, .. } => Some(response_clean.clone()),
         _ => None,
@@ -104,6 +106,48 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
     let s = load(&session_file(&events));
     assert_eq!(s.fm.readings[1].reading, Some(bmad_party::verdict::Reading::Close));
     assert_eq!(s.fm.readings[1].act, "propose_end");
+}
+
+/// A close or questions invited in so many words ("propose to end",
+/// "有什么需要问我的") are read from the words, with no call; the host's
+/// question for an invitation is written from the topic.
+#[tokio::test]
+async fn an_invitation_in_so_many_words_is_read_without_a_call() {
+    let server = FakeOpenAi::varied().await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("D"), stream_of("How many customers pay monthly today?")]);
+    let events = party
+        .run(vec![
+            Step::Say("Should we offer a yearly plan?"),
+            Step::Say("Is there anything you need to ask me first?"),
+            Step::Say("About 400 customers, all monthly."),
+            Step::Say("I think we have covered it. If you agree, propose to end it."),
+            Step::CONFIRM,
+        ])
+        .await;
+    assert_eq!(
+        questions(&events),
+        [("moderator".to_string(), "How many customers pay monthly today?".to_string())]
+    );
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+    let read = server.readings();
+    assert_eq!(read.len(), 3, "the opening and the answer read by the model, the question written");
+    let asked = read[1].prompt_text();
+    assert!(
+        asked.contains("Should we offer a yearly plan?") && !asked.contains("how many people"),
+        "the question is written from the topic, not for a plan's facts: {asked}"
+    );
+    let s = load(&session_file(&events));
+    let seen: Vec<(&str, &str)> = s.fm.readings.iter().map(|r| (r.answer.as_str(), r.act.as_str())).collect();
+    assert_eq!(
+        seen,
+        [
+            ("D", "nothing"),
+            ("words: \"need to ask me\"", "ask_invited"),
+            ("D", "nothing"),
+            ("words: \"propose to end it\"", "propose_end"),
+        ]
+    );
 }
 
 #[tokio::test]
@@ -317,7 +361,7 @@ async fn an_agents_question_after_an_invited_close_is_held_and_the_close_propose
     let events = party
         .run(vec![
             Step::Say("Which name?"),
-            Step::Say("Compass it is. Shall we wrap up?"),
+            Step::Say("Compass it is. Anything left, or is that it?"),
             Step::CONFIRM,
         ])
         .await;
@@ -386,7 +430,9 @@ async fn an_agents_question_stands_when_the_reading_fails() {
     let server = asking_room().await;
     let party = party_on(&server).await;
     server.push_readings([letter("D"), stream_of("Well, it depends.")]);
-    let events = party.run(vec![Step::Say("Which name?"), Step::Say("Shall we wrap up?")]).await;
+    let events = party
+        .run(vec![Step::Say("Which name?"), Step::Say("Anything left, or is that it?")])
+        .await;
     assert_eq!(questions(&events).len(), 1, "the agent's own judgement stands");
 }
 
@@ -509,7 +555,7 @@ async fn the_opening_read_as_a_close_is_never_proposed_and_stops_the_reading() {
     let events = party
         .run(vec![
             Step::Say("What should our plugin API look like?"),
-            Step::Say("Good, REST with webhooks. Shall we wrap up?"),
+            Step::Say("Good, REST with webhooks. Anything left, or is that it?"),
         ])
         .await;
     let told = events.iter().any(|e| {
@@ -524,4 +570,24 @@ async fn the_opening_read_as_a_close_is_never_proposed_and_stops_the_reading() {
     let s = load(&session_file(&events));
     assert_eq!(s.fm.readings.len(), 1, "the second message was not read: {:?}", s.fm.readings);
     assert!(s.fm.readings[0].act.contains("no more readings"));
+}
+
+/// The facilitator's own words need no model: they are read after the
+/// model has shown it cannot read.
+#[tokio::test]
+async fn a_close_in_so_many_words_is_proposed_after_the_reading_stopped() {
+    let server = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await;
+    let party = party_on(&server).await;
+    server.push_readings([letter("A")]);
+    let events = party
+        .run(vec![
+            Step::Say("What should our plugin API look like?"),
+            Step::Say("Good, REST with webhooks. We can stop here."),
+            Step::CONFIRM,
+        ])
+        .await;
+    assert_eq!(exit_reason(&events), Some(ExitReason::AgentProposed));
+    assert_eq!(server.readings().len(), 1, "only the opening went to the model");
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.readings[1].act, "propose_end");
 }

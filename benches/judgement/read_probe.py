@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tries designs of the host's reading (`read_messages`, src/engine/reading.rs) on a local
+"""Tries designs of the host's reading (`read_messages`, src/engine/reading/mod.rs) on a local
 model, fast: every facilitator message of the judgement bench's scenarios (tuned and
 held out) and of messages.json (messages of other meetings), each sorted by the model at
 temperature 0, scored against its tag (end -> A, agree -> B, ask -> C, else D).

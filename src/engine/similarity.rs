@@ -36,6 +36,22 @@ const NEGATORS: &[&str] = &[
 ];
 const CJK_NEGATORS: &[char] = &['不', '没', '非', '无', '未', '别', '勿'];
 
+/// Whether the words before a phrase negate it: a negating word anywhere
+/// in `before` ("I don't think we should wrap things up"), or a Chinese
+/// negator among its last four characters ("别急着结束讨论", "不能结束").
+/// `before` is the phrase's own clause up to it. Read wide on purpose: a
+/// phrase wrongly taken as negated is only left to the model.
+pub(crate) fn negated_before(before: &str) -> bool {
+    let lower = before.to_lowercase().replace('’', "'");
+    let tail: Vec<char> = lower.trim_end().chars().rev().take(4).collect();
+    if tail.iter().any(|c| CJK_NEGATORS.contains(c)) {
+        return true;
+    }
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '\''))
+        .any(|w| NEGATORS.contains(&w) || w.ends_with("n't"))
+}
+
 /// Terms of `text`, a term after a negation marked with `¬`.
 pub(crate) fn marked_terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();

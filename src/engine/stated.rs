@@ -13,20 +13,26 @@ pub(crate) fn disagreement(text: &str, words: &[String]) -> Option<String> {
 /// The first of `words` in `text`, as a whole word (any place in Chinese).
 pub(crate) fn find_word(text: &str, words: &[String]) -> Option<String> {
     let lower = text.to_lowercase();
-    words
-        .iter()
-        .find(|w| {
-            let w = w.to_lowercase();
-            if w.chars().any(is_cjk) {
-                return lower.contains(&w);
-            }
-            lower.match_indices(&w).any(|(i, _)| {
-                let before = lower[..i].chars().next_back();
-                let after = lower[i + w.len()..].chars().next();
-                !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-            })
+    words.iter().find(|w| !word_at(&lower, &w.to_lowercase()).is_empty()).cloned()
+}
+
+/// Where `word` (lowercase) stands in `lower` (lowercased text) as a whole
+/// word, every place: any place it occurs when it holds Chinese, which
+/// runs on without spaces.
+pub(crate) fn word_at(lower: &str, word: &str) -> Vec<usize> {
+    if word.is_empty() {
+        return Vec::new();
+    }
+    let cjk = word.chars().any(is_cjk);
+    lower
+        .match_indices(word)
+        .map(|(i, _)| i)
+        .filter(|&i| {
+            let before = lower[..i].chars().next_back();
+            let after = lower[i + word.len()..].chars().next();
+            cjk || !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
         })
-        .cloned()
+        .collect()
 }
 
 /// A reply's stance by its own words, read from its opening (`opening`)

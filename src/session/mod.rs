@@ -69,10 +69,11 @@ pub struct Frontmatter {
 }
 
 /// One reading of a facilitator's message, after the round it opened: the
-/// answer as the model wrote it (shortened), what it was read as (None:
-/// unreadable or failed, so nothing followed), what the host did
-/// (`propose_end`, `check_agreement`, `ask_facts`, `nothing`), and how long
-/// the call(s) took.
+/// answer as the model wrote it (shortened), or `words: "…"` when the
+/// facilitator's own words invited (`engine::reading::invited`, no call);
+/// what it was read as (None: unreadable or failed, so nothing followed),
+/// what the host did (`propose_end`, `check_agreement`, `ask_facts`,
+/// `ask_invited`, `nothing`), and how long the call(s) took.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReadingRecord {
     pub round: u32,

@@ -2,14 +2,15 @@
 //! message (`engine::reading`): a close invited becomes the host's
 //! proposal to end, naming a point a reply still raised; agreement asked
 //! for is answered by the replies' own words, or as the host hears a reply
-//! they leave open (consensus); a job without its facts becomes the host's
-//! question. Every reading is in the session file (`readings`) and
-//! sent as an event, read or not. The facilitator decides every proposal.
+//! they leave open (consensus); a job without its facts, or the room's
+//! questions invited, becomes the host's question. Every reading is in the
+//! session file (`readings`) and sent as an event, read or not. The
+//! facilitator decides every proposal.
 
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, parse, yes_in_words, Act, RoundFacts};
+use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, invited, parse, yes_in_words, Act, RoundFacts};
 use crate::engine::stated::{disagrees_outright, stated_stance};
 use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
@@ -59,6 +60,9 @@ pub(super) struct Read {
     took: std::time::Duration,
     /// An agent's question held back (`reading::holds_question`).
     pub(super) held: Option<String>,
+    /// Read from the facilitator's own words (`reading::invited`), not by
+    /// the model: says nothing of whether the model can read.
+    by_words: bool,
 }
 
 impl Read {
@@ -75,9 +79,22 @@ impl Party {
     /// facts (they may have been given before). Only then: the earlier
     /// messages blur the reading of a close that offers a choice ("Anything
     /// left to add, or are we done?"; docs/real-models.md).
+    /// A message that invites the close or the room's questions in so many
+    /// words (`reading::invited`) is read from them, without a call.
     /// Err: the facilitator quit meanwhile.
     pub(super) async fn read(&mut self, round: u32, message: &str) -> Result<Read, Next> {
         let earlier = self.earlier_messages(round);
+        if let Some((reading, phrase)) = invited(message) {
+            return Ok(Read {
+                answer: format!("words: \"{phrase}\""),
+                reading: Some(reading),
+                error: None,
+                earlier,
+                took: std::time::Duration::ZERO,
+                held: None,
+                by_words: true,
+            });
+        }
         let started = std::time::Instant::now();
         let (mut answer, mut failure) = self.read_letter(round, message, NOTHING_YET).await?;
         if parse(&answer) == Some(Reading::MissingFacts) && earlier != NOTHING_YET {
@@ -92,6 +109,7 @@ impl Party {
             earlier,
             took: started.elapsed(),
             held: None,
+            by_words: false,
         })
     }
 
@@ -114,10 +132,11 @@ impl Party {
         })
     }
 
-    /// Whether the facilitator's messages are read: configured so, and the
-    /// model has not shown it cannot (`reading::cannot_read`).
-    pub(super) fn reads_messages(&self) -> bool {
-        self.room.cfg.party.read_messages && !self.judgement.cannot_read
+    /// Whether `message` is read: configured so, and either the model has
+    /// not shown it cannot (`reading::cannot_read`) or the message's own
+    /// words invite (`reading::invited`), which need no model.
+    pub(super) fn reads_message(&self, message: &str) -> bool {
+        self.room.cfg.party.read_messages && (!self.judgement.cannot_read || invited(message).is_some())
     }
 
     /// Whether `message` may ask whether the room agrees (`asks_yes_or_no`,
@@ -159,8 +178,9 @@ impl Party {
             earlier,
             took,
             held,
+            by_words,
         } = made;
-        let unfit = cannot_read(reading, facts.first_round);
+        let unfit = !by_words && cannot_read(reading, facts.first_round);
         // An agent's question stands for the host's: the facilitator answers one.
         let decided = reading.filter(|_| !asked && !unfit).map_or(Act::Nothing, |r| act(r, facts));
         let mut done = match decided {
@@ -169,16 +189,21 @@ impl Party {
             Act::ProposeEnd if self.room.cfg.party.end_detection.enable_detection => "propose_end",
             Act::CheckAgreement => "check_agreement",
             Act::AskFacts => "ask_facts",
+            Act::AskInvited => "ask_invited",
             _ => "nothing",
         };
         let mut question = None;
         let asking = std::time::Instant::now();
-        if decided == Act::AskFacts {
-            match self.facts_question(round, message, &earlier).await {
-                Err(next) => return Some(next),
-                Ok(Some(q)) => question = Some(q),
-                Ok(None) => done = "nothing: no question in the answer",
-            }
+        let written = match decided {
+            Act::AskFacts => Some(self.facts_question(round, message, &earlier).await),
+            Act::AskInvited => Some(self.invited_question(round).await),
+            _ => None,
+        };
+        match written {
+            Some(Err(next)) => return Some(next),
+            Some(Ok(Some(q))) => question = Some(q),
+            Some(Ok(None)) => done = "nothing: no question in the answer",
+            None => {}
         }
         let mut stances = Vec::new();
         let mut heard = Vec::new();
@@ -263,7 +288,7 @@ impl Party {
                 outcome = Some(self.propose_consensus(text).await);
             }
             "check_agreement" => tracing::info!(round, ?stances, "agreement asked for, not given"),
-            "ask_facts" => {
+            "ask_facts" | "ask_invited" => {
                 if let (Some(q), Some(host)) = (question, self.host_of(round)) {
                     self.agent_question(round, &host, q).await;
                     outcome = Some(Next::Wait);
@@ -312,6 +337,31 @@ impl Party {
                 ("language", &language),
             ],
         );
+        self.host_question(round, prompt).await
+    }
+
+    /// The host's question when the facilitator invited the room's: a
+    /// fact of their own situation the room needs, from the topic alone.
+    /// The planning facts of `facts_question` (how many people, the
+    /// budget) do not fit a question under discussion.
+    async fn invited_question(&mut self, round: u32) -> Result<Option<String>, Next> {
+        let language = self.env().speech_language.to_string();
+        let topic = crate::text::ellipsize(&self.session.fm.topic, 300);
+        let prompt = self.render(
+            "invited_question",
+            &[
+                ("user_name", &self.room.user_name.clone()),
+                ("topic", &topic),
+                ("language", &language),
+            ],
+        );
+        self.host_question(round, prompt).await
+    }
+
+    /// One neutral call that writes the host's question (`prompt`), read
+    /// up to its question mark. Ok(None): the answer held no question;
+    /// Err: what comes next (the facilitator quit).
+    async fn host_question(&mut self, round: u32, prompt: String) -> Result<Option<String>, Next> {
         let messages = vec![ChatMessage::new(Role::User, prompt)];
         let req = neutral(
             messages,

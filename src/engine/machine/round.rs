@@ -164,8 +164,8 @@ impl Party {
         let Some((agent, question)) = tally.question.take() else {
             return true;
         };
-        let reads = self.reads_messages() && !tally.interrupted && !tally.quit;
-        if let Some(message) = message.filter(|_| reads && made.is_none()) {
+        let reads = !tally.interrupted && !tally.quit && made.is_none();
+        if let Some(message) = message.filter(|m| reads && self.reads_message(m)) {
             match self.read(round, message).await {
                 Ok(r) => *made = Some(r),
                 Err(_) => tally.quit = true,
@@ -532,8 +532,8 @@ impl Party {
         // passed on, is proposed, not redirected as a room that has run dry.
         // A round everyone passed answered too: nothing more to add.
         let answered = tally.ok > 0 || tally.yielded.passed > 0;
-        let reads = self.reads_messages() && !tally.interrupted && answered;
-        if let Some(message) = read.filter(|_| reads) {
+        let reads = !tally.interrupted && answered;
+        if let Some(message) = read.filter(|m| reads && self.reads_message(m)) {
             if let Some(next) = self.read_message(round, &message, made, tally.yielded.passed).await {
                 self.idle.room_acted();
                 return next;

@@ -10,6 +10,9 @@
 
 use serde_json::Value;
 
+mod invitations;
+pub(crate) use invitations::invited;
+
 use crate::engine::hygiene::first_sentences;
 use crate::engine::stated::disagreement;
 use crate::verdict::{Reading, Stance};
@@ -225,15 +228,21 @@ pub(crate) enum Act {
     CheckAgreement,
     /// Ask the facilitator for the facts the job needs.
     AskFacts,
+    /// Ask the facilitator the question the room most needs answered: they
+    /// invited it.
+    AskInvited,
     Nothing,
 }
 
 /// The decision, pure. An end is proposed only when invited, and neither
 /// it nor agreement is read in the opening round (a point a reply still raised is named in the proposal:
 /// the facilitator asked, and decides with it in view); the facts are
-/// asked for once, not again right after an answer.
+/// asked for once, not again right after an answer. Invited to ask, the
+/// host asks even when every speaker passed: a room with nothing to say
+/// still lacks what the facilitator knows.
 pub(crate) fn act(reading: Reading, round: RoundFacts) -> Act {
     match reading {
+        Reading::QuestionsInvited if !round.just_answered && round.replies + round.passed > 0 => Act::AskInvited,
         // Asked whether the room is done, speakers with nothing to add
         // answer too.
         Reading::Close if !round.first_round && round.replies + round.passed > 0 => Act::ProposeEnd,
@@ -244,7 +253,7 @@ pub(crate) fn act(reading: Reading, round: RoundFacts) -> Act {
         _ if round.replies == 0 => Act::Nothing,
         Reading::Close | Reading::Agreement => Act::Nothing,
         Reading::MissingFacts if !round.just_answered => Act::AskFacts,
-        Reading::MissingFacts | Reading::Other => Act::Nothing,
+        Reading::MissingFacts | Reading::Other | Reading::QuestionsInvited => Act::Nothing,
     }
 }
 
@@ -488,6 +497,31 @@ mod tests {
         };
         assert_eq!(act(Reading::MissingFacts, answered), Act::Nothing);
         assert_eq!(act(Reading::Other, round), Act::Nothing);
+    }
+
+    #[test]
+    fn questions_invited_are_asked_even_when_every_speaker_passed() {
+        let all_passed = RoundFacts {
+            passed: 3,
+            ..RoundFacts::default()
+        };
+        assert_eq!(act(Reading::QuestionsInvited, all_passed), Act::AskInvited);
+        let spoke = RoundFacts {
+            replies: 2,
+            first_round: true,
+            ..RoundFacts::default()
+        };
+        assert_eq!(act(Reading::QuestionsInvited, spoke), Act::AskInvited);
+        let answered = RoundFacts {
+            just_answered: true,
+            ..spoke
+        };
+        assert_eq!(act(Reading::QuestionsInvited, answered), Act::Nothing, "asked and answered");
+        assert_eq!(
+            act(Reading::QuestionsInvited, RoundFacts::default()),
+            Act::Nothing,
+            "nobody took a turn"
+        );
     }
 
     #[test]
