@@ -262,6 +262,15 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "I'm sorry, but I cannot participate in or support the discussion as it pertains to a sensitive and potentially illegal topic related to political figures.",
         "Sure, I can do that. Please share the previous round's discussion, and let me know which point you would like to build upon or disagree with.",
         "Postgres fits the first year. Thank you again for your guidance!",
+        // s17-words: the offer of more as a question, a topic "discussed further", a
+        // farewell that thanks the facilitator as a client.
+        "Is there anything else you would like to add or discuss about this topic?",
+        "Let's discuss this topic further. Customers have a voice.",
+        "Let's think about this together. Votes need an owner.",
+        "I appreciate the opportunity to contribute and thank you for all your insights.",
+        "Goodbye, Sam! You've provided valuable insights and helped us make an informed decision.",
+        "Thank you for your expertise and contribution to this project.",
+        "Thank you, Tomás. Your input is very important and relevant to the discussion.",
     ] {
         assert!(flaws("analyst", reply).contains(&Flaw::Assistant), "{reply}");
     }
@@ -298,6 +307,9 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
         "Do you have any numbers on churn after the last outage, Sam?",
         "Let me explain why the restore drill matters: we lost a day last year.",
         "I understand your point about cost, Kofi, but the index is still missing.",
+        "Let's discuss the voting rules further: one vote per account.",
+        "Your point about the cache is relevant because the p99 doubled.",
+        "Is there anything else you would like to add about the churn numbers, Kofi?",
         "In my last job we lost a week to a restore that nobody had tested.",
         "Please provide the restore logs by Friday, Kofi, so we can size the drill.",
         "Thanks for your help with the restore drill, Kofi; I'll own the next one.",

@@ -1,7 +1,7 @@
 //! Who a sentence speaks as: speaker labels, prefaces ("Sure, here is
 //! Maya's reply"), talk about the reply, addressing or quoting oneself.
 
-use super::phrases::{JOB_INTRO, OUT_OF_CHARACTER, PHRASES};
+use super::phrases::{out_of_character, JOB_INTRO, PHRASES};
 use super::Voices;
 use crate::engine::markers::Marker;
 use crate::text::is_cjk;
@@ -431,12 +431,22 @@ pub(super) fn is_salutation(line: &str, names: &[String]) -> bool {
     };
     // Who is greeted: names (capitalised, in a Latin script: "MVP应该先上线"
     // is a sentence), the room's names, or the room as a whole.
-    let addressee = |w: &&str| {
+    let addressee = |w: &str| {
         (w.chars().next().is_some_and(char::is_uppercase) && !w.chars().any(is_cjk))
             || PHRASES.salutation_room.contains(&w.to_lowercase())
             || names.iter().any(|n| n.eq_ignore_ascii_case(w))
     };
-    words.len() <= opener + 4 && words[opener..].iter().all(addressee) && !body.contains(['.', '?', ':', '？', '：', '；'])
+    // Names joined by a Chinese word of the room's ("Lena和Ingrid"), written
+    // without spaces: each side an addressee.
+    let joined = |w: &&str| {
+        addressee(w)
+            || PHRASES
+                .salutation_room
+                .iter()
+                .filter(|j| j.chars().any(is_cjk))
+                .any(|j| w.contains(j.as_str()) && w.split(j.as_str()).all(|part| part.is_empty() || addressee(part)))
+    };
+    words.len() <= opener + 4 && words[opener..].iter().all(joined) && !body.contains(['.', '?', ':', '？', '：', '；'])
 }
 
 /// A name of the room alone, a mark or two around it ("Maya!", "Tomas,"):
@@ -458,7 +468,7 @@ pub(super) fn is_bare_name(words: &str, voices: &Voices) -> bool {
 /// an assistant does (`I'm sorry, but I can't assist with that`): the
 /// `out_of_character` patterns, after a lead-in (`But as an AI, …`).
 pub(super) fn breaks_character(sentence: &str) -> bool {
-    OUT_OF_CHARACTER.is_match(without_lead_in(sentence.trim_start()))
+    out_of_character(without_lead_in(sentence.trim_start()))
 }
 
 /// `s` after a word that may come before stepping out of character

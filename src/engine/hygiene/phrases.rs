@@ -182,23 +182,27 @@ fn files() -> Vec<(&'static str, &'static str)> {
     files
 }
 
-/// The out-of-character patterns of every language as one expression.
-#[allow(clippy::expect_used, reason = "the built-in phrase files' patterns: a test compiles them")]
-pub(super) static OUT_OF_CHARACTER: LazyLock<regex::Regex> = LazyLock::new(|| {
-    let alternatives: Vec<String> = PHRASES.out_of_character.iter().map(|p| format!("(?:{p})")).collect();
-    regex::Regex::new(&format!("(?ix){}", alternatives.join("|"))).expect("the out_of_character patterns are valid")
-});
+/// Each of `patterns` as its own expression (verbose, case-insensitive).
+#[allow(clippy::panic, reason = "the built-in phrase files' patterns: a test compiles them")]
+fn compiled(patterns: &[String], list: &str) -> Vec<regex::Regex> {
+    patterns
+        .iter()
+        .map(|p| regex::Regex::new(&format!("(?ix){p}")).unwrap_or_else(|e| panic!("a {list} pattern: {e}")))
+        .collect()
+}
+
+/// The out-of-character patterns of every language, each its own
+/// expression: joined into one, they pass the regex crate's size limit.
+pub(super) static OUT_OF_CHARACTER: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| compiled(&PHRASES.out_of_character, "out_of_character"));
+
+/// Whether `s` matches an out-of-character pattern.
+pub(super) fn out_of_character(s: &str) -> bool {
+    OUT_OF_CHARACTER.iter().any(|r| r.is_match(s))
+}
 
 /// The job introductions of every language, each with an `intro` group:
 /// what goes. (One expression cannot name a group twice.)
-#[allow(clippy::expect_used, reason = "the built-in phrase files' patterns: a test compiles them")]
-pub(super) static JOB_INTRO: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| {
-    PHRASES
-        .job_intro
-        .iter()
-        .map(|p| regex::Regex::new(&format!("(?ix){p}")).expect("the job_intro patterns are valid"))
-        .collect()
-});
+pub(super) static JOB_INTRO: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| compiled(&PHRASES.job_intro, "job_intro"));
 
 #[cfg(test)]
 mod tests {
@@ -217,11 +221,11 @@ mod tests {
         }
         assert!(PHRASES.interjections.iter().any(|p| p == "certainly"));
         assert!(PHRASES.interjections.iter().any(|p| p == "好的"));
-        assert!(OUT_OF_CHARACTER.is_match("as an ai language model, i cannot"));
+        assert!(out_of_character("as an ai language model, i cannot"));
         for q in &PHRASES.quotes {
             assert_eq!(q.chars().count(), 2, "{q:?}: a quotation's opening mark and its closing one");
         }
-        assert!(OUT_OF_CHARACTER.is_match("作为一个AI语言模型，我没有观点"));
+        assert!(out_of_character("作为一个AI语言模型，我没有观点"));
         // `labels::lower_head` compares only a sentence's first 96 bytes.
         for o in PHRASES.out_of_character_openings.iter().chain(&PHRASES.runtime_note_openings) {
             assert!(o.len() < 96, "{o:?} is longer than the head compared");
