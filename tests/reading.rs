@@ -143,7 +143,7 @@ async fn an_invitation_in_so_many_words_is_read_without_a_call() {
         seen,
         [
             ("D", "nothing"),
-            ("words: \"need to ask me\"", "ask_invited"),
+            ("words: \"you need to ask me\"", "ask_invited"),
             ("D", "nothing"),
             ("words: \"propose to end it\"", "propose_end"),
         ]

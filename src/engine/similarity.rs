@@ -37,16 +37,16 @@ const NEGATORS: &[&str] = &[
 const CJK_NEGATORS: &[char] = &['不', '没', '非', '无', '未', '别', '勿'];
 
 /// Whether the words before a phrase negate it: a negating word anywhere
-/// in `before` ("I don't think we should wrap things up"), or a Chinese
-/// negator among its last four characters ("别急着结束讨论", "不能结束").
-/// `before` is the phrase's own clause up to it. Read wide on purpose: a
-/// phrase wrongly taken as negated is only left to the model.
-pub(crate) fn negated_before(before: &str) -> bool {
-    let lower = before.to_lowercase().replace('’', "'");
-    let tail: Vec<char> = lower.trim_end().chars().rev().take(4).collect();
-    if tail.iter().any(|c| CJK_NEGATORS.contains(c)) {
+/// in its sentence before it (`earlier`: the sentence's clauses before the
+/// phrase's; `before`: its own clause up to it — "Let's not, for now, wrap
+/// things up"), or a Chinese negator anywhere in its own clause before it
+/// ("我们还不能现在就提议结束"; "没问题，…" is another clause). Read wide on
+/// purpose: a phrase wrongly taken as negated is only left to the model.
+pub(crate) fn negated_before(earlier: &str, before: &str) -> bool {
+    if before.chars().any(|c| CJK_NEGATORS.contains(&c)) {
         return true;
     }
+    let lower = format!("{earlier} {before}").to_lowercase().replace('’', "'");
     lower
         .split(|c: char| !(c.is_alphanumeric() || c == '\''))
         .any(|w| NEGATORS.contains(&w) || w.ends_with("n't"))

@@ -148,12 +148,13 @@ pub(crate) fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
 /// call for agreement, which the room answers — a question then ("Can we
 /// wrap up?", "Can we go on to the next part?") only stalls it — and in the
 /// round that opened with the facilitator's answer to the room's question,
-/// where the room works with the answer. Only what `act` acts on holds
+/// where the room works with the answer (unless it invites more
+/// questions: then they are asked). Only what `act` acts on holds
 /// it: not in the opening round, and agreement only when `asks`
 /// (`asks_yes_or_no`). `reading` None: nothing was read, and the agent's
 /// own judgement stands.
 pub(crate) fn holds_question(reading: Option<Reading>, just_answered: bool, first_round: bool, asks: bool) -> bool {
-    just_answered
+    (reading != Some(Reading::QuestionsInvited) && just_answered)
         || !first_round
             && match reading {
                 Some(Reading::Close) => true,
@@ -238,11 +239,12 @@ pub(crate) enum Act {
 /// it nor agreement is read in the opening round (a point a reply still raised is named in the proposal:
 /// the facilitator asked, and decides with it in view); the facts are
 /// asked for once, not again right after an answer. Invited to ask, the
-/// host asks even when every speaker passed: a room with nothing to say
-/// still lacks what the facilitator knows.
+/// host asks even when every speaker passed — a room with nothing to say
+/// still lacks what the facilitator knows — and right after an answer
+/// that invites more.
 pub(crate) fn act(reading: Reading, round: RoundFacts) -> Act {
     match reading {
-        Reading::QuestionsInvited if !round.just_answered && round.replies + round.passed > 0 => Act::AskInvited,
+        Reading::QuestionsInvited if round.replies + round.passed > 0 => Act::AskInvited,
         // Asked whether the room is done, speakers with nothing to add
         // answer too.
         Reading::Close if !round.first_round && round.replies + round.passed > 0 => Act::ProposeEnd,
@@ -516,7 +518,11 @@ mod tests {
             just_answered: true,
             ..spoke
         };
-        assert_eq!(act(Reading::QuestionsInvited, answered), Act::Nothing, "asked and answered");
+        assert_eq!(
+            act(Reading::QuestionsInvited, answered),
+            Act::AskInvited,
+            "an answer that invites more"
+        );
         assert_eq!(
             act(Reading::QuestionsInvited, RoundFacts::default()),
             Act::Nothing,
@@ -542,6 +548,11 @@ mod tests {
         for r in [None, Some(Reading::Other), Some(Reading::MissingFacts)] {
             assert!(holds_question(r, true, false, false), "right after the answer: {r:?}");
         }
+        assert!(
+            !holds_question(Some(Reading::QuestionsInvited), true, false, false),
+            "questions invited, also in an answer"
+        );
+        assert!(!holds_question(Some(Reading::QuestionsInvited), false, false, true));
     }
 
     #[test]
