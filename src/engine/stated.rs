@@ -13,26 +13,20 @@ pub(crate) fn disagreement(text: &str, words: &[String]) -> Option<String> {
 /// The first of `words` in `text`, as a whole word (any place in Chinese).
 pub(crate) fn find_word(text: &str, words: &[String]) -> Option<String> {
     let lower = text.to_lowercase();
-    words.iter().find(|w| !word_at(&lower, &w.to_lowercase()).is_empty()).cloned()
+    words.iter().find(|w| word_at(&lower, &w.to_lowercase()).next().is_some()).cloned()
 }
 
 /// Where `word` (lowercase) stands in `lower` (lowercased text) as a whole
 /// word, every place: any place it occurs when it holds Chinese, which
-/// runs on without spaces.
-pub(crate) fn word_at(lower: &str, word: &str) -> Vec<usize> {
-    if word.is_empty() {
-        return Vec::new();
-    }
+/// runs on without spaces. An empty word stands nowhere.
+pub(crate) fn word_at<'a>(lower: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
     let cjk = word.chars().any(is_cjk);
-    lower
-        .match_indices(word)
-        .map(|(i, _)| i)
-        .filter(|&i| {
-            let before = lower[..i].chars().next_back();
-            let after = lower[i + word.len()..].chars().next();
-            cjk || !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric)
-        })
-        .collect()
+    let empty = word.is_empty();
+    lower.match_indices(word).map(|(i, _)| i).filter(move |&i| {
+        let before = lower[..i].chars().next_back();
+        let after = lower[i + word.len()..].chars().next();
+        !empty && (cjk || !before.is_some_and(char::is_alphanumeric) && !after.is_some_and(char::is_alphanumeric))
+    })
 }
 
 /// A reply's stance by its own words, read from its opening (`opening`)

@@ -17,14 +17,49 @@ use crate::verdict::Reading;
 
 static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/reading/words");
 
-/// Every language's invitations together (see `words/en.toml`).
+/// One language file (see `words/en.toml`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default, deny_unknown_fields)]
-struct Words {
+struct File {
     close: Vec<String>,
     ask: Vec<String>,
     close_blockers: Vec<String>,
     courtesies: Vec<String>,
+}
+
+/// A phrase of the files, its marks read once: `^` before it, it must open
+/// its clause; `$` after it, it must end it.
+#[derive(Debug)]
+struct Phrase {
+    words: String,
+    opens: bool,
+    ends: bool,
+}
+
+impl Phrase {
+    fn read(written: &str) -> Phrase {
+        let (opens, rest) = written.strip_prefix('^').map_or((false, written), |w| (true, w));
+        let (ends, words) = rest.strip_suffix('$').map_or((false, rest), |w| (true, w));
+        Phrase {
+            words: plain(words.trim()),
+            opens,
+            ends,
+        }
+    }
+}
+
+/// Every language's invitations together.
+#[derive(Debug, Default)]
+struct Words {
+    close: Vec<Phrase>,
+    ask: Vec<Phrase>,
+    close_blockers: Vec<String>,
+    courtesies: Vec<String>,
+}
+
+/// As the message is compared: lowercased, its apostrophes straight.
+fn plain(text: &str) -> String {
+    text.to_lowercase().replace('’', "'")
 }
 
 /// The built-in languages, read once. A file that does not parse is a
@@ -37,14 +72,12 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
         .collect();
     files.sort();
     for (name, text) in files {
-        match toml::from_str::<Words>(text) {
-            Ok(w) => {
-                // Compared with the message lowercased, its apostrophes straight.
-                let plain = |p: &String| p.to_lowercase().replace('’', "'");
-                all.close.extend(w.close.iter().map(plain));
-                all.ask.extend(w.ask.iter().map(plain));
-                all.close_blockers.extend(w.close_blockers.iter().map(plain));
-                all.courtesies.extend(w.courtesies.iter().map(plain));
+        match toml::from_str::<File>(text) {
+            Ok(f) => {
+                all.close.extend(f.close.iter().map(|p| Phrase::read(p)));
+                all.ask.extend(f.ask.iter().map(|p| Phrase::read(p)));
+                all.close_blockers.extend(f.close_blockers.iter().map(|p| plain(p)));
+                all.courtesies.extend(f.courtesies.iter().map(|p| plain(p)));
             }
             Err(e) => panic!("src/engine/reading/words/{name}: {e}"),
         }
@@ -62,7 +95,7 @@ static WORDS: LazyLock<Words> = LazyLock::new(|| {
 /// A courtesy after it ("…, thanks all!") is passed over. A last clause
 /// that invites both, or neither, is the model's to read.
 pub(crate) fn invited(message: &str) -> Option<(Reading, String)> {
-    let lower = message.to_lowercase().replace('’', "'");
+    let lower = plain(message);
     // A courtesy after the invitation ("Let's wrap up here. Thanks, everyone!")
     // is not the last clause that counts.
     let courtesy = |c: &&str| WORDS.courtesies.iter().any(|w| w == c);
@@ -74,7 +107,7 @@ pub(crate) fn invited(message: &str) -> Option<(Reading, String)> {
     // Negation is read in the whole sentence before the clause too: "Let's
     // not, for now, wrap things up." (`clause` is a slice of `sentence`.)
     let earlier = &sentence[..clause.as_ptr() as usize - sentence.as_ptr() as usize];
-    let blocked = WORDS.close_blockers.iter().any(|b| !word_at(clause, b).is_empty());
+    let blocked = WORDS.close_blockers.iter().any(|b| word_at(clause, b).next().is_some());
     let close = found(clause, earlier, &WORDS.close).filter(|_| !blocked);
     let ask = found(clause, earlier, &WORDS.ask);
     match (close, ask) {
@@ -93,24 +126,21 @@ fn clauses(sentence: &str) -> Vec<&str> {
         .collect()
 }
 
-/// The first of `phrases` standing in `clause` and not negated in its
-/// sentence (`earlier`: the sentence up to the clause). A phrase written
-/// with a leading `^` ("^ask me") counts only where it opens the clause, as
-/// an imperative does ("…, ask me." but not "customers ask me"); one with
-/// a trailing `$` ("or are we done$") only where it ends it ("…are we done
-/// with pricing?" asks about a part).
-fn found(clause: &str, earlier: &str, phrases: &[String]) -> Option<String> {
+/// The first of `phrases` standing in `clause`, where its marks place it
+/// (`Phrase`: "^ask me" opens the clause, as an imperative does — "…, ask
+/// me." but not "customers ask me"; "are we done$" ends it — "…are we done
+/// with pricing?" asks about a part), and not negated in its sentence
+/// (`earlier`: the sentence up to the clause).
+fn found(clause: &str, earlier: &str, phrases: &[Phrase]) -> Option<String> {
     phrases
         .iter()
         .find(|p| {
-            let (opens, rest) = p.strip_prefix('^').map_or((false, p.as_str()), |w| (true, w));
-            let (ends, words) = rest.strip_suffix('$').map_or((false, rest), |w| (true, w));
-            word_at(clause, words.trim()).into_iter().any(|i| {
-                let placed = (!opens || i == 0) && (!ends || clause[i + words.trim().len()..].trim().is_empty());
+            word_at(clause, &p.words).any(|i| {
+                let placed = (!p.opens || i == 0) && (!p.ends || clause[i + p.words.len()..].trim().is_empty());
                 placed && !negated_before(earlier, &clause[..i])
             })
         })
-        .map(|p| p.trim_start_matches('^').trim_end_matches('$').to_string())
+        .map(|p| p.words.clone())
 }
 
 #[cfg(test)]
@@ -120,7 +150,11 @@ mod tests {
     #[test]
     fn the_word_files_parse_and_hold_both_lists() {
         assert!(WORDS.close.len() > 10 && WORDS.ask.len() > 10, "{:?}", *WORDS);
-        assert!(WORDS.close.iter().chain(&WORDS.ask).all(|p| !p.trim().is_empty()));
+        assert!(WORDS.close.iter().chain(&WORDS.ask).all(|p| !p.words.is_empty()));
+        assert!(
+            WORDS.ask.iter().any(|p| p.opens) && WORDS.close.iter().any(|p| p.ends),
+            "the marks are read"
+        );
     }
 
     #[test]
