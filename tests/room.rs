@@ -314,6 +314,46 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
     assert!(notices(&events).iter().any(|n| n.starts_with("🔁 The room is going in circles.")));
 }
 
+#[tokio::test]
+async fn a_moderator_summary_that_only_repeats_the_room_gives_way_to_the_runtimes() {
+    // The moderator says the room's last two turns again, word for word.
+    let server = FakeOpenAi::start(|r: &Recorded, n: usize| {
+        let prompt = r.prompt_text();
+        if prompt.contains("The discussion is going in circles") {
+            let said: Vec<&str> = prompt
+                .lines()
+                .filter_map(|l| l.split_once(": ").map(|(_, text)| text))
+                .filter(|text| text.contains("roadmap") && text.split_whitespace().count() >= 5)
+                .collect();
+            stream_of(&said[said.len().saturating_sub(2)..].join(" "))
+        } else if turn_reply(r) {
+            stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.config.party.silence.consecutive_similar_rounds = 2;
+    party.config.party.consensus.enabled = false;
+    let events = party.run(vec![Step::Say("Roadmap?"), Step::Say("Again?")]).await;
+    let host = |e: &Event| match e {
+        Event::AgentMessage { agent, .. } | Event::AgentPassed { agent, .. } => agent == "moderator",
+        _ => false,
+    };
+    assert!(
+        events.iter().filter(|e| host(e)).all(|e| matches!(e, Event::AgentPassed { .. })),
+        "the copy is not the host's summary"
+    );
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::AgentPassed { agent, .. } if agent == "moderator")));
+    assert!(
+        notices(&events).iter().any(|n| n.starts_with("🔁 The room is going in circles.")),
+        "the runtime sums up"
+    );
+}
+
 fn push_events(events: &[Event]) -> Vec<(u32, u32)> {
     events
         .iter()

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 pub(crate) use addressee::for_the_room;
 pub(crate) use cut::{Counter, Cut, CutKind};
 pub(crate) use sentences::first_sentences;
-pub(crate) use verdict::{mostly_echo, question_after_marker, Left};
+pub(crate) use verdict::{question_after_marker, Left};
 pub(crate) use voices::Voices;
 
 mod addressee;
@@ -251,6 +251,19 @@ impl Hygiene {
 
     pub(crate) fn cuts(&self) -> &[Cut] {
         &self.cuts
+    }
+
+    /// Whether most of what the model wrote was cut as copies of earlier
+    /// turns (`verdict::mostly_echo`). Copies kept on screen
+    /// (`Voices::keep_echoes`) do not count: they were said.
+    pub(crate) fn mostly_echo(&self, shown: &str) -> bool {
+        verdict::mostly_echo(shown, &self.cuts, false)
+    }
+
+    /// Whether a reply that keeps its copies on screen (the moderator's
+    /// summary) showed little but them: it sums up nothing.
+    pub(crate) fn kept_copies(&self, shown: &str) -> bool {
+        self.voices.keep_echoes && verdict::mostly_echo(shown, &self.cuts, true)
     }
 
     /// What is left of the reply, judged whole once the stream is over.

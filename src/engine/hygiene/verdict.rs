@@ -74,10 +74,18 @@ fn is_bare_label(line: &str) -> bool {
         .is_some_and(|head| !head.trim().is_empty() && head.split_whitespace().count() <= 4 && head.chars().count() <= 40)
 }
 
-/// Whether the reply was mostly copied: its echoed text outweighs what it showed.
-pub(crate) fn mostly_echo(shown: &str, cuts: &[Cut]) -> bool {
-    let echo: usize = cuts.iter().filter(|c| c.kind == CutKind::Echo).map(|c| c.text.len()).sum();
-    echo > shown.len()
+/// Whether the reply was mostly copied: its echoed text outweighs the
+/// words of its own it showed. Where echoes are `kept` (the moderator's
+/// summary) they are part of `shown`, and a summary of nothing but the
+/// room's sentences, each word for word, sums up nothing.
+pub(crate) fn mostly_echo(shown: &str, cuts: &[Cut], kept: bool) -> bool {
+    let echo: usize = cuts.iter().filter(|c| c.kind == CutKind::Echo).map(|c| c.text.trim().len()).sum();
+    let own = if kept {
+        shown.trim().len().saturating_sub(echo)
+    } else {
+        shown.len()
+    };
+    echo > own
 }
 
 /// The question after the ask marker: the rest of its line, or the next
@@ -141,6 +149,23 @@ mod tests {
 
     fn cut(kind: CutKind, text: &str) -> Cut {
         Cut { kind, text: text.into() }
+    }
+
+    #[test]
+    fn a_reply_is_mostly_echo_when_its_copies_outweigh_its_own_words() {
+        let copy = "Boundaries and contracts matter more than frameworks here.";
+        // Cut, the copy leaves a short reply of its own behind.
+        assert!(mostly_echo("We ship Flutter.", &[cut(CutKind::Echo, copy)], false));
+        assert!(!mostly_echo(
+            "We ship Flutter, and the web app stays as it is.",
+            &[cut(CutKind::Echo, "Yes.")],
+            false
+        ));
+        // Kept (the moderator's summary), the copy is part of what showed.
+        let kept = format!("! {copy}");
+        assert!(mostly_echo(&kept, &[cut(CutKind::Echo, copy)], true));
+        let summed = format!("The room agrees on Flutter. {copy} The open question is the budget, and Kofi should take it.");
+        assert!(!mostly_echo(&summed, &[cut(CutKind::Echo, copy)], true));
     }
 
     #[test]

@@ -383,6 +383,7 @@ impl Party {
                 question,
                 latency,
                 echoed,
+                ..
             } => {
                 tally.ok += 1;
                 tally.yielded.echoed += usize::from(echoed);

@@ -26,6 +26,9 @@ pub(super) enum Reply {
         latency: Latency,
         /// Most of what the model wrote was cut as copies of earlier turns.
         echoed: bool,
+        /// Kept on screen, copies of earlier turns were most of what it
+        /// showed (`Hygiene::kept_copies`: the moderator's summary).
+        copies: bool,
     },
     Failed(Trouble),
     /// The server stayed unreachable for the whole retry window: nobody
@@ -307,7 +310,8 @@ impl Party {
         };
         Reply::Completed {
             raw,
-            echoed: hygiene::mostly_echo(&shown, take.hygiene.cuts()),
+            echoed: take.hygiene.mostly_echo(&shown),
+            copies: take.hygiene.kept_copies(&shown),
             shown,
             end_marker: take.filter.found(MarkerKind::End),
             question,
