@@ -329,6 +329,8 @@ fn a_facilitators_ear_hears_the_assistant_the_stub_and_the_self_talk() {
     assert!(flaws("analyst", "I completely agree. The backups need an owner before we pick anything.").contains(&Flaw::BareStance));
     // s9-base: "you" answered, never named.
     assert!(flaws("analyst", "I agree with what you've just said. The backups need an owner first.").contains(&Flaw::BareStance));
+    assert!(flaws("analyst", "Agreeing.\n\nAdditional points: the backups need an owner first.").contains(&Flaw::BareStance));
+    assert!(!flaws("analyst", "Agreeing with Kofi here: the backups need an owner first.").contains(&Flaw::BareStance));
     assert!(
         !flaws("analyst", "I completely agree. Kofi, the backups need an owner before we pick.").contains(&Flaw::BareStance),
         "the next sentence names whom it agrees with"
@@ -488,6 +490,32 @@ fn its_own_title_written_as_a_label_is_its_own_label() {
     let before = [said(None, "Should we rewrite billing in Rust?")];
     let v = j.judge("analyst", "**Business Analyst**: who files the billing bugs today?", &before);
     assert!(v.flaws.contains(&Flaw::SelfQuote), "{v:?}");
+}
+
+#[test]
+fn an_invitation_handed_back_and_a_vendors_thanks_are_an_assistants() {
+    let j = judge(false);
+    let before = [said(None, "Should we rewrite our mobile app in a cross-platform framework?")];
+    let v = |r: &str| j.judge("analyst", r, &before).flaws;
+    // Each shown in s18-final.
+    assert!(v("Is there anything else you need to ask me about the topic of cross-platform development?").contains(&Flaw::Assistant));
+    assert!(v("I appreciate the constructive feedback and discussion.").contains(&Flaw::Assistant));
+    assert!(v("As you speak as Sam in your persona, you take away the trade-offs.").contains(&Flaw::Assistant));
+    assert!(v("In conclusion, Maya strongly advocates for rethinking our approach.").contains(&Flaw::SelfNarration));
+    // A question of one's own, feedback argued with, a persona of the users' and another's view are talk.
+    assert!(!v("Is there anything else the app needs before we pick, Sam?").contains(&Flaw::Assistant));
+    assert!(!v("I appreciate the feedback on the rollout, Kofi, but two weeks is too short.").contains(&Flaw::Assistant));
+    assert!(!v("Our nurse persona never opens the app offline, so that is the case to test.").contains(&Flaw::Assistant));
+    assert!(!v("Kofi strongly advocates a rewrite, and the numbers say otherwise.").contains(&Flaw::SelfNarration));
+    let j = judge(true);
+    let before = [said(None, "我们要不要给所有新功能都加上功能开关？")];
+    let v = |r: &str| j.judge("analyst", r, &before).flaws;
+    assert!(v("我非常感激你们的讨论。开关要有到期时间。").contains(&Flaw::Assistant));
+    assert!(v("开关要有到期时间。\n\n谢谢你的耐心和指导。").contains(&Flaw::Assistant));
+    assert!(v("好的，我会重新写一下。\n\n开关要有到期时间。").contains(&Flaw::Assistant));
+    assert!(v("我同意您的观点。").contains(&Flaw::BareStance));
+    assert!(!v("我会重新写一下开关的命名规范，下周发给大家。").contains(&Flaw::Assistant));
+    assert!(!v("我同意 Kofi 的观点。开关要有到期时间。").contains(&Flaw::BareStance));
 }
 
 #[test]

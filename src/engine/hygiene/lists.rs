@@ -85,3 +85,18 @@ pub(super) fn is_bare_marks(line: &str) -> bool {
     let t = line.trim();
     !t.is_empty() && t.chars().all(|c| matches!(c, '*' | '_' | '#' | '-' | '=' | ' ' | '\t'))
 }
+
+/// A sentence of stops and nothing else (`!` left where the words after it
+/// on its line were cut, `…` as a pause): nothing to say. A marker has
+/// letters, and is never one.
+pub(super) fn is_bare_stops(sentence: &str) -> bool {
+    let t = sentence.trim();
+    !t.is_empty()
+        && t.chars().all(|c| {
+            c.is_whitespace()
+                || matches!(
+                    c,
+                    '!' | '?' | '.' | '…' | ',' | ';' | ':' | '。' | '！' | '？' | '，' | '；' | '：' | '、'
+                )
+        })
+}

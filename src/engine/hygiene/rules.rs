@@ -476,9 +476,10 @@ pub(crate) static RULES: &[Rule] = &[
         },
     ),
     // A line of emphasis, list or quotation marks whose words were cut or
-    // never came (`**`, `”` alone): it heads nothing and shows as marks.
+    // never came (`**`, `”` alone), or stops whose words were (`!` before a
+    // cut sentence): it heads nothing and shows as marks.
     rule("marks with no words", CutKind::EmptyHeading, Place::OwnLine, Does::Drop, |h, s| {
-        (!h.in_code() && (lists::is_bare_marks(s) || quotes::only_marks(s))).then(|| whole(s))
+        (!h.in_code() && (lists::is_bare_marks(s) || quotes::only_marks(s) || lists::is_bare_stops(s))).then(|| whole(s))
     }),
     rule(
         "thanks, a yes, an interjection or an announcement first",
