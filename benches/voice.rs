@@ -258,11 +258,15 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
     let (mut what, mut round_of_msg) = (String::new(), BTreeMap::<usize, u64>::new());
     let mut facilitator_messages = 0usize;
     let mut last_round_speakers: (u64, usize) = (0, 0);
+    // The round under way: a proposal or a question after a round where
+    // every speaker passed belongs to it, not to the last that had a reply.
+    let mut current_round = 0u64;
     let (mut rounds, mut completed, mut timed_out) = (0usize, false, false);
     for e in &events {
         let round = e["round"].as_u64().unwrap_or(0);
         match e["type"].as_str().unwrap_or_default() {
             "bench_sent" => what = e["what"].as_str().unwrap_or_default().to_string(),
+            "round_started" => current_round = round,
             "facilitator_message" => {
                 facilitator_messages += 1;
                 if let Some(k) = what.strip_prefix("message ").and_then(|k| k.parse().ok()) {
@@ -374,7 +378,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 listing.push_str(&format!("\n  (retry: {cause})\n"));
             }
             "agent_question" => {
-                let invited = round_of_msg.get(&2) == Some(&last_round_speakers.0);
+                let invited = round_of_msg.get(&2) == Some(&current_round);
                 if invited {
                     t.ask_invited += 1;
                 } else {
@@ -383,7 +387,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 listing.push_str(&format!("  (question to the facilitator: {})\n", e["question"]));
             }
             "end_proposal" => {
-                let invited = round_of_msg.get(&3) == Some(&last_round_speakers.0);
+                let invited = round_of_msg.get(&3) == Some(&current_round);
                 if invited {
                     t.end_invited += 1;
                 } else {

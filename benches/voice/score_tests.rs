@@ -507,6 +507,9 @@ fn an_invitation_handed_back_and_a_vendors_thanks_are_an_assistants() {
     assert!(!v("I appreciate the feedback on the rollout, Kofi, but two weeks is too short.").contains(&Flaw::Assistant));
     assert!(!v("Our nurse persona never opens the app offline, so that is the case to test.").contains(&Flaw::Assistant));
     assert!(!v("Kofi strongly advocates a rewrite, and the numbers say otherwise.").contains(&Flaw::SelfNarration));
+    // s18-data's farewell: a guest's thanks to the host.
+    assert!(v("Thank you for having me here and for giving me an opportunity to share my thoughts.").contains(&Flaw::Assistant));
+    assert!(!v("Having me own the rollout gives us an opportunity to test it early.").contains(&Flaw::Assistant));
     let j = judge(true);
     let before = [said(None, "我们要不要给所有新功能都加上功能开关？")];
     let v = |r: &str| j.judge("analyst", r, &before).flaws;
@@ -515,6 +518,10 @@ fn an_invitation_handed_back_and_a_vendors_thanks_are_an_assistants() {
     assert!(v("好的，我会重新写一下。\n\n开关要有到期时间。").contains(&Flaw::Assistant));
     assert!(v("我同意您的观点。").contains(&Flaw::BareStance));
     assert!(!v("我会重新写一下开关的命名规范，下周发给大家。").contains(&Flaw::Assistant));
+    // s18-data: a turn announced as an answer, and a greeting opening a line.
+    assert!(v("当然可以。我将直接回答这个问题并提出我的观点。").contains(&Flaw::Assistant));
+    assert!(v("开关要有到期时间。\n\nHiro 你好，Tomás。我在思考会议的问题。").contains(&Flaw::Assistant));
+    assert!(!v("我们要对用户说一声你好，再上线开关。").contains(&Flaw::Assistant));
     assert!(!v("我同意 Kofi 的观点。开关要有到期时间。").contains(&Flaw::BareStance));
 }
 
