@@ -352,6 +352,13 @@ async fn a_moderator_summary_that_only_repeats_the_room_gives_way_to_the_runtime
         notices(&events).iter().any(|n| n.starts_with("🔁 The room is going in circles.")),
         "the runtime sums up"
     );
+    let s = load(&session_file(&events));
+    assert!(
+        s.turns
+            .iter()
+            .any(|t| t.kind == TurnKind::Notice && t.text.contains("nothing new to add")),
+        "the session file keeps the pass a resumed party shows"
+    );
 }
 
 fn push_events(events: &[Event]) -> Vec<(u32, u32)> {

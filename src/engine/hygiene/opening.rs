@@ -227,6 +227,38 @@ pub(super) fn could_be_chat_address<'n>(t: &str, names: impl Iterator<Item = &'n
         .any(|h| strip_prefix_ci(h, t).is_some() || strip_prefix_ci(t, h).is_some_and(could_name))
 }
 
+/// Whether a sentence narrates its speaker in the third person: one of
+/// its own `names` as the subject of a verb of narration (data,
+/// `self_narration`), after an interjection at most ("Sure, Kofi agrees
+/// with Amara." by Kofi; "Maya认为……" by Maya). Nobody in a meeting says
+/// their own name so; another's name so is speech.
+pub(super) fn narrates_itself<'n>(sentence: &str, mut names: impl Iterator<Item = &'n str>) -> bool {
+    let t = past_interjection(sentence.trim_start());
+    names.any(|n| {
+        let Some(rest) = name_then(t, n) else {
+            return false;
+        };
+        let rest = rest.trim_start().to_lowercase();
+        PHRASES.self_narration.iter().any(|v| {
+            rest.strip_prefix(v.as_str())
+                .is_some_and(|after| v.chars().all(is_cjk) || !after.starts_with(|c: char| c.is_alphanumeric()))
+        })
+    })
+}
+
+/// `s` after a stock interjection and the mark after it ("Sure, ", "好的，").
+fn past_interjection(s: &str) -> &str {
+    PHRASES
+        .interjections
+        .iter()
+        .find_map(|i| {
+            let rest = strip_prefix_ci(s, i)?;
+            rest.starts_with([',', '!', '.', '，', '！', '。'])
+                .then(|| rest.trim_start_matches([',', '!', '.', '，', '！', '。', ' ']))
+        })
+        .unwrap_or(s)
+}
+
 /// `s` after `name` at its start, where the name ends a word (any next
 /// letter after a Chinese name: `小林我觉得`; Chinese after a Latin one).
 fn name_then<'s>(s: &'s str, name: &str) -> Option<&'s str> {

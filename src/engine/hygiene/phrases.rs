@@ -46,6 +46,7 @@ pub(super) struct Phrases {
     pub room_question_openings: Vec<String>,
     pub room_question_words: Vec<String>,
     pub facts_question_words: Vec<String>,
+    pub self_narration: Vec<String>,
 }
 
 impl Phrases {
@@ -82,6 +83,7 @@ impl Phrases {
             room_question_openings,
             room_question_words,
             facts_question_words,
+            self_narration,
         } = other;
         self.interjections.extend(interjections);
         self.acknowledgements.extend(acknowledgements);
@@ -114,6 +116,7 @@ impl Phrases {
         self.room_question_openings.extend(room_question_openings);
         self.room_question_words.extend(room_question_words);
         self.facts_question_words.extend(facts_question_words);
+        self.self_narration.extend(self_narration);
     }
 
     fn lowercase(&mut self) {
@@ -145,6 +148,7 @@ impl Phrases {
             &mut self.room_question_openings,
             &mut self.room_question_words,
             &mut self.facts_question_words,
+            &mut self.self_narration,
         ] {
             for p in list.iter_mut() {
                 *p = p.to_lowercase();

@@ -383,6 +383,12 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| (bracket_closed(h, s) && labels::stage_line(s, &own_names(h)).is_some()).then(|| whole(s)),
     )
     .twin(|h, t| labels::stage_line(t, &own_names(h)).is_some()),
+    // Or in a sentence of its own ("Sure, Kofi agrees with Amara." by Kofi).
+    rule("narrating itself", CutKind::SelfQuote, Place::Sentence, Does::Drop, |h, s| {
+        opening::narrates_itself(s, h.voices.own_names()).then(|| whole(s))
+    })
+    .twin(|h, t| h.voices.own_names().any(|n| mentions_any(t, &[n.to_string()])))
+    .taking_opener(),
     // A stance in the words of the facilitator's question is its answer,
     // no echo (`copies.rs`, `answers_in_its_words`).
     rule("an earlier turn copied", CutKind::Echo, Place::Sentence, Does::Drop, |h, s| {

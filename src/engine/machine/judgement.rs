@@ -440,6 +440,8 @@ impl Party {
             Reply::Completed { copies: true, .. } => {
                 tracing::info!(agent = %m.id, "the moderator's summary only repeated the room: the runtime sums up");
                 let text = crate::i18n::Room::AgentPassed { agent: &m.label() }.say(self.room.lang);
+                self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
+                self.save().await;
                 self.emit(Event::AgentPassed {
                     agent: m.id.clone(),
                     round,
