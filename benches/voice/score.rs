@@ -353,7 +353,11 @@ impl Judge {
     /// idea."); "Tomás and I", "Tomás, you", "Tomás I agree" are speech.
     fn bare_label_re(&self, name: &str) -> Regex {
         let n = either_form(name);
-        Regex::new(&format!(r"(?im)^[\s>*#_\-•]*\**{n}\**[ ](?-i:\p{{Lu}})\p{{L}}")).expect("label pattern is valid")
+        // Or the name in brackets before the line, as a script's cue (s18-last: "(Kofi) Yes.").
+        Regex::new(&format!(
+            r"(?im)^[\s>*#_\-•]*(?:\**{n}\**[ ](?-i:\p{{Lu}})\p{{L}}|[(（【\[]\s*{n}\s*[)）】\]]\s*\S)"
+        ))
+        .expect("label pattern is valid")
     }
 
     /// Judges `reply` by `speaker` (an agent id) after `before`.

@@ -134,6 +134,9 @@ fn each_flaw_is_found() {
     // Its own name or another's in brackets, no colon (judgement bench s6-final).
     assert!(flaws("analyst", "【Maya】研究优先。").contains(&Flaw::SelfQuote));
     assert!(flaws("analyst", "Research first.\n[Kofi] I agree.").contains(&Flaw::SpeaksAsOther));
+    // …and in round brackets, a script's cue (s18-last: "(Kofi) Yes.").
+    assert!(flaws("analyst", "Research first.\n\n(Kofi) Yes.").contains(&Flaw::SpeaksAsOther));
+    assert!(!flaws("analyst", "(Kofi's numbers are from March.) Research first.").contains(&Flaw::SpeaksAsOther));
     // The facilitator's answer made up as a stage line, and narrated (v19-base).
     assert!(flaws("analyst", "研究优先。\n\n（Sam的回应：同意）").contains(&Flaw::SpeaksAsOther));
     assert!(flaws("analyst", "研究优先。\n\n（Sam同意并补充了他的观点）").contains(&Flaw::SpeaksAsOther));

@@ -28,7 +28,7 @@ fn starts_with_ci(s: &str, prefix: &str) -> bool {
 /// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon.
 /// Returns the length through the colon, or None; `partial` accepts a label
 /// not finished yet. A name closed by a bracket right after it (`【Maya】`,
-/// `[Maya]`) is a label without a colon too.
+/// `[Maya]`, `(Maya)`) is a label without a colon too.
 fn label_tail(rest: &str, partial: bool) -> Option<usize> {
     let mut i = 0;
     let b: Vec<char> = rest.chars().collect();
@@ -37,8 +37,8 @@ fn label_tail(rest: &str, partial: bool) -> Option<usize> {
         *bytes += b[*i].len_utf8();
         *i += 1;
     };
-    let closed = b.first().is_some_and(|c| matches!(c, ']' | '】'));
-    while i < b.len() && matches!(b[i], '*' | '_' | ']' | '】' | ' ') {
+    let closed = b.first().is_some_and(|c| matches!(c, ']' | '】' | ')' | '）'));
+    while i < b.len() && (matches!(b[i], '*' | '_' | ']' | '】' | ' ') || closed && i == 0) {
         step(&mut i, &mut bytes);
     }
     if i < b.len() && matches!(b[i], '(' | '（') {
@@ -401,7 +401,7 @@ fn is_sign_off(line: &str) -> bool {
     let lower = line.to_lowercase();
     let (body, comma) = match lower.strip_suffix([',', '，']) {
         Some(b) => (b.trim(), true),
-        None => (lower.trim_end_matches(['.', '!']).trim(), false),
+        None => (lower.trim_end_matches(['.', '!', '。', '！']).trim(), false),
     };
     let is = |list: &[String]| list.iter().any(|p| p == body);
     is(&PHRASES.sign_offs) || (comma && is(&PHRASES.sign_offs_with_comma))
