@@ -20,16 +20,20 @@ fn undecorated(s: &str) -> &str {
     }
 }
 
+/// Whether the decoration `undecorated` took off `s`, leaving `t`, opened a round bracket.
+fn opened_round(s: &str, t: &str) -> bool {
+    s[..s.len() - t.len()].contains(['(', '（'])
+}
+
 /// ASCII-case-insensitive: the caller slices `s` at `prefix.len()` after.
 fn starts_with_ci(s: &str, prefix: &str) -> bool {
     s.len() >= prefix.len() && s.is_char_boundary(prefix.len()) && s[..prefix.len()].eq_ignore_ascii_case(prefix)
 }
 
-/// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon.
-/// Returns the length through the colon, or None; `partial` accepts a label
-/// not finished yet. A name closed by a bracket right after it (`【Maya】`,
-/// `[Maya]`, `(Maya)`) is a label without a colon too.
-fn label_tail(rest: &str, partial: bool) -> Option<usize> {
+/// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon; the length
+/// through the colon, or None (`partial`: a label not finished yet). A name closed by a bracket after
+/// it (`【Maya】`, `[Maya]`, `(Maya)` if the line `opened` one, not "e.g. Kofi)") is a label too.
+fn label_tail(rest: &str, partial: bool, opened: bool) -> Option<usize> {
     let mut i = 0;
     let b: Vec<char> = rest.chars().collect();
     let mut bytes = 0;
@@ -37,7 +41,8 @@ fn label_tail(rest: &str, partial: bool) -> Option<usize> {
         *bytes += b[*i].len_utf8();
         *i += 1;
     };
-    let closed = b.first().is_some_and(|c| matches!(c, ']' | '】' | ')' | '）'));
+    let first = b.first().copied();
+    let closed = matches!(first, Some(']' | '】')) || opened && matches!(first, Some(')' | '）'));
     while i < b.len() && (matches!(b[i], '*' | '_' | ']' | '】' | ' ') || closed && i == 0) {
         step(&mut i, &mut bytes);
     }
@@ -71,7 +76,7 @@ pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str
     let t = undecorated(s);
     names.iter().find_map(|n| {
         let rest = starts_with_ci(t, n).then(|| past_label_words(past_more_names(&t[n.len()..], names)))?;
-        (!rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, false).is_some()).then_some(n.as_str())
+        (!rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, false, opened_round(s, t)).is_some()).then_some(n.as_str())
     })
 }
 
@@ -177,13 +182,13 @@ pub(super) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     if name.is_empty() || !starts_with_ci(t, name) || t[name.len()..].starts_with(|c: char| c.is_alphanumeric()) {
         return None;
     }
-    let n = label_tail(&t[name.len()..], false)?;
+    let n = label_tail(&t[name.len()..], false, opened_round(s, t))?;
     Some(t[name.len() + n..].trim_start_matches([' ', '*']))
 }
 
 /// Whether an unfinished line may still become a label of one of `names`.
-pub(super) fn could_be_label(t: &str, names: &[String]) -> bool {
-    let t = undecorated(t);
+pub(super) fn could_be_label(line: &str, names: &[String]) -> bool {
+    let t = undecorated(line);
     if t.is_empty() {
         return true;
     }
@@ -196,7 +201,7 @@ pub(super) fn could_be_label(t: &str, names: &[String]) -> bool {
                 let rest = past_label_words(after);
                 // On its way to a label's words (`小林的回`), or past them.
                 rest.len() == after.len() && !after.is_empty() && PHRASES.label_words.iter().any(|w| strip_prefix_ci(w, after).is_some())
-                    || !rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, true).is_some()
+                    || !rest.starts_with(|c: char| c.is_alphanumeric()) && label_tail(rest, true, opened_round(line, t)).is_some()
             }
         }
     })
