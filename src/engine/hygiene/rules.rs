@@ -337,7 +337,7 @@ pub(crate) static RULES: &[Rule] = &[
             Some(s.len() - s.trim_start().len()..s.len() - rest.len())
         },
     )
-    .twin(|h, t| h.voices.own_names().any(|n| mentions_any(t, &[n.to_string()]))),
+    .twin(|h, t| mentions_any(t, &own_names(h))),
     rule(
         "calling itself by name last",
         CutKind::SelfQuote,
@@ -387,7 +387,7 @@ pub(crate) static RULES: &[Rule] = &[
     rule("narrating itself", CutKind::SelfQuote, Place::Sentence, Does::Drop, |h, s| {
         opening::narrates_itself(s, h.voices.own_names()).then(|| whole(s))
     })
-    .twin(|h, t| h.voices.own_names().any(|n| mentions_any(t, &[n.to_string()])))
+    .twin(|h, t| mentions_any(t, &own_names(h)))
     .taking_opener(),
     // A stance in the words of the facilitator's question is its answer,
     // no echo (`copies.rs`, `answers_in_its_words`).

@@ -17,7 +17,6 @@ use super::Next;
 use crate::engine::similarity::{cosine, cosine_dense, lexical, mean_pairwise, stance_share, vector, ConsensusRule, RoundView, Verdict};
 use crate::engine::ExitReason;
 use crate::engine::{Event, NoticeKind};
-use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
 use crate::roster::agents::Agent;
 use crate::session::{ConfirmKind, TurnKind};
@@ -439,14 +438,7 @@ impl Party {
             // and the runtime sums up instead.
             Reply::Completed { copies: true, .. } => {
                 tracing::info!(agent = %m.id, "the moderator's summary only repeated the room: the runtime sums up");
-                let text = crate::i18n::Room::AgentPassed { agent: &m.label() }.say(self.room.lang);
-                self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
-                self.save().await;
-                self.emit(Event::AgentPassed {
-                    agent: m.id.clone(),
-                    round,
-                    text,
-                });
+                self.show_pass(round, m).await;
             }
             Reply::Completed { .. } | Reply::Interrupted { .. } if !text.is_empty() => {
                 self.push_reply(round, TurnKind::Agent, m, text.clone(), false, latency);

@@ -337,9 +337,15 @@ impl Party {
     pub(super) async fn record_pass(&mut self, round: u32, agent: &Agent, cause: &str) {
         tracing::info!(agent = %agent.id, %cause, "asked again, still nothing of the agent's own: passes");
         self.count(Counter::Passed);
+        self.count_round(round);
+        self.show_pass(round, agent).await;
+    }
+
+    /// A pass said in the room: a notice turn in the session file (a
+    /// resumed party shows it), then the event.
+    pub(super) async fn show_pass(&mut self, round: u32, agent: &Agent) {
         let text = crate::i18n::Room::AgentPassed { agent: &agent.label() }.say(self.room.lang);
         self.push_turn_in(round, TurnKind::Notice, None, text.clone(), false);
-        self.count_round(round);
         self.save().await;
         self.emit(Event::AgentPassed {
             agent: agent.id.clone(),
