@@ -44,6 +44,7 @@ fn session(messages: usize) -> Session {
         party: None,
         context: vec![],
         hygiene: Default::default(),
+        cleanup: Default::default(),
         self_checks: Vec::new(),
         readings: Vec::new(),
     };

@@ -192,12 +192,36 @@ pub(crate) fn ellipsize_start(text: &str, max: usize) -> String {
     s
 }
 
-/// True for characters of scripts written without spaces between words,
-/// where word tokens mean nothing and character bigrams carry the signal.
+/// The largest char boundary of `s` at or below `i`.
+pub(crate) fn floor_char_boundary(s: &str, i: usize) -> usize {
+    let mut i = i.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+/// True for characters of scripts written without spaces between words
+/// (Chinese characters, Japanese kana), where word tokens mean nothing and
+/// character bigrams carry the signal. Not Hangul: Korean is written with
+/// spaces between its words.
 pub(crate) fn is_cjk(c: char) -> bool {
     matches!(c,
         '\u{3040}'..='\u{30ff}' | '\u{3400}'..='\u{4dbf}' | '\u{4e00}'..='\u{9fff}'
-        | '\u{f900}'..='\u{faff}' | '\u{ac00}'..='\u{d7af}')
+        | '\u{f900}'..='\u{faff}')
+}
+
+/// Whether `c`, right after `last` (a word's last character), goes on that
+/// word: a letter or digit, not of a script written without spaces, and not
+/// a Korean particle after a word of another script (`Kofi가`, `Ingrid의`).
+pub(crate) fn goes_on_word(last: char, c: char) -> bool {
+    c.is_alphanumeric() && !is_cjk(c) && (is_hangul(c) == is_hangul(last) || !last.is_alphanumeric())
+}
+
+/// A Hangul letter or syllable: Korean words take their particles
+/// (`목록을`), so a Korean phrase is found inside a word.
+pub(crate) fn is_hangul(c: char) -> bool {
+    unicode_script::UnicodeScript::script(&c) == unicode_script::Script::Hangul
 }
 
 /// Terms for lexical matching: lowercased words (crudely stemmed) for

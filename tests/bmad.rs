@@ -358,3 +358,151 @@ async fn list_agents_and_a_bmad_flag_pointing_nowhere() {
         "{text}"
     );
 }
+
+/// A copy of the `toml` fixture project whose facilitator speaks `language`.
+fn project_speaking(language: &str) -> (tempfile::TempDir, PathBuf) {
+    let (dir, root) = fixture("toml");
+    std::fs::write(
+        root.join("_bmad/config.user.toml"),
+        format!("[core]\nuser_name = \"Sofía\"\ncommunication_language = \"{language}\"\n"),
+    )
+    .unwrap();
+    (dir, root)
+}
+
+/// Natural replies in a language: a speaker's own point, then, for the
+/// next speaker, a take-up that names the one before and carries their
+/// words (the room's cross-talk).
+struct Speech {
+    points: [&'static str; 4],
+    /// `{name}` and `{said}` (the one before's point) filled in.
+    take_up: &'static str,
+    /// What a farewell, the highlights or any other call says.
+    other: &'static str,
+}
+
+const KOREAN: Speech = Speech {
+    points: [
+        "결제 시스템을 옮기기 전에 고객 데이터부터 정리해야 합니다.",
+        "첫 달에는 한 팀만 먼저 옮겨서 위험을 줄이고 싶습니다.",
+        "환불 흐름은 별도로 테스트 환경을 만들어 검증하는 게 좋겠습니다.",
+        "운영팀이 새벽에 대응하지 않도록 배포 시간을 오후로 잡읍시다.",
+    ],
+    take_up: "{name}가 말한 것처럼 {said} 다만",
+    other: "오늘 논의 감사합니다. 다음 회의에서 이어가죠.",
+};
+
+const JAPANESE: Speech = Speech {
+    points: [
+        "決済システムを移行する前に、まず顧客データを整理するべきです。",
+        "最初の一か月は一つのチームだけを移行して、リスクを抑えたいと思います。",
+        "返金の流れは別のテスト環境で検証したほうがいいでしょう。",
+        "運用チームが深夜に対応しなくて済むよう、リリースは午後にしましょう。",
+    ],
+    take_up: "{name}さんの言う通り、{said}ただ、",
+    other: "本日はありがとうございました。次回も続けましょう。",
+};
+
+const GERMAN: Speech = Speech {
+    points: [
+        "Bevor wir das Zahlungssystem umziehen, sollten wir die Kundendaten bereinigen.",
+        "Im ersten Monat würde ich nur ein Team umstellen, um das Risiko klein zu halten.",
+        "Die Rückerstattungen sollten wir in einer eigenen Testumgebung prüfen, z. B. mit echten Belegen.",
+        "Damit niemand nachts Bereitschaft schieben muss, sollten wir nachmittags ausrollen.",
+    ],
+    take_up: "{name} hat recht: {said} Und:",
+    other: "Danke für die Diskussion, wir machen nächstes Mal weiter.",
+};
+
+/// A loopback server that answers every speaker in `speech`, each turn
+/// after the first of a round taking up the one before; `first_in`: what
+/// the very first turn says instead (None: its point). Returns the server
+/// and every turn's reply as sent.
+async fn speaking(speech: &'static Speech, first_in: Option<&'static str>) -> (FakeOpenAi, std::sync::Arc<std::sync::Mutex<Vec<String>>>) {
+    let sent = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let log = sent.clone();
+    let server = FakeOpenAi::start(move |r, _| {
+        let text = r.prompt_text();
+        if !text.contains("Note from the session") {
+            return bmad_party::testing::stream_of(speech.other);
+        }
+        let mut sent = log.lock().unwrap();
+        let n = sent.len();
+        let point = speech.points[n % speech.points.len()];
+        // The one before in this round, as the turn note names them.
+        let before = ["Winston", "Johanna"]
+            .into_iter()
+            .find(|name| r.speaker().as_deref() != Some(*name) && text.contains(&format!("Already spoke this round: {name}")));
+        let reply = match (n, first_in, before) {
+            (0, Some(first), _) => first.to_string(),
+            (_, _, Some(name)) => {
+                let said = speech.points[(n + speech.points.len() - 1) % speech.points.len()];
+                format!("{} {point}", speech.take_up.replace("{name}", name).replace("{said}", said))
+            }
+            _ => point.to_string(),
+        };
+        sent.push(reply.clone());
+        bmad_party::testing::stream_of(&reply)
+    })
+    .await;
+    (server, sent)
+}
+
+fn agent_texts(ev: &[serde_json::Value]) -> Vec<String> {
+    ev.iter()
+        .filter(|e| e["type"] == "agent_message")
+        .map(|e| e["text"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn korean_japanese_and_german_projects_hear_every_reply_whole_in_their_language() {
+    for (language, speech) in [("Korean", &KOREAN), ("Japanese", &JAPANESE), ("German", &GERMAN)] {
+        let (_d, root) = project_speaking(language);
+        let (server, sent) = speaking(speech, None).await;
+        let (code, ev, stderr) = headless_in(&root, &server, &["--max-rounds", "2"], "이전 / Migration?\nNext?\n").await;
+        assert_eq!(code, 0, "{language}: {stderr}");
+        assert!(
+            server
+                .received()
+                .iter()
+                .any(|r| r.system_prompt().contains(&format!("Write in {language}"))),
+            "{language}: agents are told the language"
+        );
+        let shown = agent_texts(&ev);
+        let sent = sent.lock().unwrap().clone();
+        assert!(shown.len() >= 4, "{language}: {shown:?}");
+        assert_eq!(shown, sent[..shown.len()], "{language}: every reply shown whole");
+        assert!(
+            shown.iter().any(|t| t.contains("Winston") || t.contains("Johanna")),
+            "{language}: a take-up naming a colleague is shown: {shown:?}"
+        );
+        let passed: Vec<&serde_json::Value> = ev.iter().filter(|e| e["type"] == "agent_passed").collect();
+        assert!(passed.is_empty(), "{language}: nobody passes: {passed:?} after {sent:?}");
+        let file = event_text(&ev, "session_ended", "file");
+        let s = bmad_party::session::load(Path::new(&file)).unwrap();
+        assert!(
+            s.fm.hygiene.is_empty(),
+            "{language}: nothing cut, nobody asked again: {:?}",
+            s.fm.hygiene
+        );
+        assert_eq!(s.fm.cleanup["default"].level, "full", "{language}: a local server's cleanup");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn an_english_reply_in_a_korean_party_is_still_the_wrong_language() {
+    let (_d, root) = project_speaking("Korean");
+    let english = "I think we should clean up the customer data before we move the payment system at all.";
+    let (server, sent) = speaking(&KOREAN, Some(english)).await;
+    let (code, ev, stderr) = headless_in(&root, &server, &["--max-rounds", "1"], "이전?\n").await;
+    assert_eq!(code, 0, "{stderr}");
+    let shown = agent_texts(&ev);
+    assert!(!shown.iter().any(|t| t == english), "{shown:?}");
+    assert_eq!(sent.lock().unwrap()[0], english);
+    let file = event_text(&ev, "session_ended", "file");
+    let s = bmad_party::session::load(Path::new(&file)).unwrap();
+    assert_eq!(s.fm.hygiene.get("asked_again"), Some(&1), "{:?}", s.fm.hygiene);
+    // Asked again, the speaker answered in Korean.
+    assert!(shown.iter().any(|t| t == KOREAN.points[1]), "{shown:?}");
+}

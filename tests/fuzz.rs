@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use bmad_party::config::{Config, Overrides};
-use bmad_party::engine::markers::MarkerFilter;
+use bmad_party::engine::protocol::markers::MarkerFilter;
 use bmad_party::source::SourceFile;
 use bmad_party::text::Sanitizer;
 use proptest::prelude::*;

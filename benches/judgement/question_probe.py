@@ -9,7 +9,7 @@ own question back).
 
     python3 benches/judgement/question_probe.py designs/question-yes-no.json
 
-No design is shipped: the program decides by words (src/engine/hygiene/addressee.rs), which
+No design is shipped: the program decides by words (src/engine/cleanup/addressee.rs), which
 the unit test `the_benchs_labelled_questions_keep_every_question_for_facts` scores on the
 same file.
 

@@ -28,6 +28,7 @@ pub(super) struct RawEndpoint {
     reply_max_tokens: S<Option<u32>>,
     parallel_requests: S<Option<bool>>,
     prompt_layout: S<Option<super::PromptLayout>>,
+    cleanup: S<Option<super::CleanupLevel>>,
 }
 
 /// The layer's `endpoints`: absent (the earlier layers' stay), null (none
@@ -242,6 +243,7 @@ fn endpoint(name: &str, key: &str, d: &RawEndpoint, ck: &mut Checker) -> Option<
         reply_max_tokens,
         parallel_requests: d.parallel_requests.as_ref().and_then(|s| s.value),
         prompt_layout: d.prompt_layout.as_ref().and_then(|s| s.value),
+        cleanup: d.cleanup.as_ref().and_then(|s| s.value),
         file: ck.file.to_string(),
         line: None,
         key_line: d.api_key_env.as_ref().map(|s| s.referenced.line()),

@@ -117,6 +117,7 @@ struct RawLlm {
     prompt_layout: S<PromptLayout>,
     warm_up: S<WarmUp>,
     parallel_requests: S<Option<bool>>,
+    cleanup: S<CleanupLevel>,
     #[serde(default, deserialize_with = "super::endpoints::present")]
     endpoints: super::endpoints::RawEndpoints,
 }
@@ -428,6 +429,7 @@ fn llm(l: &RawLlm, overrides: &Overrides, lc: &mut LlmConfig, ck: &mut Checker) 
     take(&l.prompt_layout, &mut lc.prompt_layout);
     take(&l.warm_up, &mut lc.warm_up);
     take(&l.parallel_requests, &mut lc.parallel_requests);
+    take(&l.cleanup, &mut lc.cleanup);
     ck.at_least("bmad.llm.reply_max_tokens", l.reply_max_tokens.as_ref(), lc.reply_max_tokens, 32);
     if let Some(n) = lc.context_tokens {
         if n < 1024 || n <= lc.reply_max_tokens * 2 {

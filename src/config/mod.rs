@@ -195,6 +195,8 @@ pub struct LlmConfig {
     /// Whether the default server runs several requests at once (llama.cpp
     /// with `--parallel`, vLLM); None: guessed by its address.
     pub parallel_requests: Option<bool>,
+    /// How much reply cleanup the default endpoint's replies get.
+    pub cleanup: CleanupLevel,
     /// Named servers beside the default one (`bmad.llm.endpoints`).
     pub endpoints: Vec<Endpoint>,
 }
@@ -219,6 +221,9 @@ pub struct Endpoint {
     /// What its speakers' prompts open with; None: the default endpoint's
     /// (`LlmConfig::prompt_layout_of`).
     pub prompt_layout: Option<PromptLayout>,
+    /// How much reply cleanup its replies get; None: `auto` (its own
+    /// model's, not the default endpoint's: each server has its own model).
+    pub cleanup: Option<CleanupLevel>,
     /// The config file and line it is defined at, for messages.
     pub file: String,
     pub line: Option<u64>,
@@ -234,6 +239,41 @@ impl LlmConfig {
         let named = endpoint.and_then(|n| self.endpoints.iter().find(|e| e.name == n));
         named.and_then(|e| e.prompt_layout).unwrap_or(self.prompt_layout)
     }
+
+    /// The cleanup setting of `endpoint` (None: the default one). A named
+    /// endpoint does not take the default's: its model is another.
+    pub(crate) fn cleanup_of(&self, endpoint: Option<&str>) -> CleanupLevel {
+        match endpoint {
+            None => self.cleanup,
+            Some(n) => self
+                .endpoints
+                .iter()
+                .find(|e| e.name == n)
+                .and_then(|e| e.cleanup)
+                .unwrap_or_default(),
+        }
+    }
+}
+
+/// How much reply cleanup an endpoint's replies get (`bmad.llm.cleanup`,
+/// `bmad.llm.endpoints.<name>.cleanup`; `engine::cleanup::level`). The
+/// protocol (markers, escapes, the speaker's own label) is read at every
+/// level.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CleanupLevel {
+    /// Chosen by the model: full for a small one, light for a large or
+    /// hosted one, raised to full for the session when its replies show
+    /// a small model's failures.
+    #[default]
+    Auto,
+    /// Every rule: for small local models.
+    Full,
+    /// The reply is one voice: another's label line ends it, the runtime's
+    /// notes never show, a reply saying itself again ends.
+    Light,
+    /// Nothing but the protocol.
+    Off,
 }
 
 /// Whether agents' prompts are read ahead while the room waits for the
@@ -326,6 +366,7 @@ impl Default for Config {
                 reply_max_tokens: 350,
                 context_tokens: None,
                 prompt_layout: PromptLayout::PersonaFirst,
+                cleanup: CleanupLevel::Auto,
                 warm_up: WarmUp::Auto,
                 parallel_requests: None,
                 endpoints: Vec::new(),

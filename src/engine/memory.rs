@@ -70,7 +70,7 @@ pub(crate) fn parse_reply(reply: &str, agents: &[Agent], asked: &str) -> Vec<Ent
             _ => bare,
         };
         // One short sentence a line was asked for; what follows it is minutes.
-        let first = crate::engine::hygiene::first_sentences(bare, 1).trim();
+        let first = crate::engine::cleanup::first_sentences(bare, 1).trim();
         e.text = crate::text::ellipsize(&one_line(first), MAX_LINE_CHARS);
         let none = matches!(e.text.to_lowercase().trim_end_matches('.'), "none" | "n/a" | "无" | "暂无");
         let echo = asked.contains(e.text.trim_end_matches('.'));

@@ -4,14 +4,15 @@
 //! terminals, and the same serde types are the headless JSON protocol.
 
 pub mod budget;
+pub(crate) mod cleanup;
 pub mod documents;
-pub(crate) mod hygiene;
 mod machine;
-pub mod markers;
 pub(crate) mod memory;
-mod prompts;
+pub(crate) mod prompts;
 pub(crate) mod proposals;
+pub mod protocol;
 pub(crate) mod reading;
+pub(crate) mod reply;
 pub mod selection;
 pub(crate) mod self_check;
 pub(crate) mod similarity;
@@ -133,6 +134,17 @@ impl From<&Agent> for AgentInfo {
             model: None,
         }
     }
+}
+
+/// One endpoint's reply cleanup as it stands (`Event::CleanupLevels`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EndpointCleanup {
+    /// The named endpoint (None: the default one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub endpoint: Option<String>,
+    pub level: cleanup::Level,
+    /// Why, in the party's language.
+    pub why: String,
 }
 
 /// An agent's model label as it stands now (`Event::AgentModels`).
@@ -259,6 +271,11 @@ pub enum Event {
     /// order; the front ends show these from now on.
     AgentModels {
         agents: Vec<AgentModel>,
+    },
+    /// The reply cleanup of each endpoint, the default one first: told
+    /// when the party opens and whenever a level is raised.
+    CleanupLevels {
+        levels: Vec<EndpointCleanup>,
     },
     Welcome {
         text: String,

@@ -144,7 +144,7 @@ fn sentences(text: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut rest = text.trim();
     while !rest.is_empty() {
-        let s = crate::engine::hygiene::first_sentences(rest, 1);
+        let s = crate::engine::cleanup::first_sentences(rest, 1);
         let s = if s.is_empty() { rest } else { s };
         let one = s.split_whitespace().collect::<Vec<_>>().join(" ");
         if !one.is_empty() {

@@ -30,6 +30,35 @@ pub(crate) fn listed_models(v: &serde_json::Value) -> Vec<String> {
     ids
 }
 
+/// The size of `model` in billions of parameters, where a `/models`
+/// answer says it: llama.cpp's `meta.n_params`, Ollama's
+/// `details.parameter_size` (`"1.5B"`, `"494.03M"`), or a plain
+/// `parameter_size` / `num_parameters`. None where it says nothing: a
+/// name's size is read elsewhere (`engine::cleanup::level::size_in_name`).
+pub(crate) fn server_size(v: &serde_json::Value, model: &str) -> Option<f64> {
+    let entries = v["data"].as_array().into_iter().chain(v["models"].as_array()).flatten();
+    let mut listed = entries.filter(|m| {
+        ["id", "name", "model"]
+            .iter()
+            .filter_map(|k| m[*k].as_str())
+            .any(|id| same_model(id, model))
+    });
+    let m = listed.next()?;
+    let count = |n: &serde_json::Value| n.as_f64().filter(|n| *n > 0.0).map(|n| n / 1e9);
+    let text = |t: &serde_json::Value| {
+        let t = t.as_str()?.trim().to_ascii_uppercase();
+        let (num, unit) = match t.strip_suffix('B') {
+            Some(n) => (n, 1.0),
+            None => (t.strip_suffix('M')?, 0.001),
+        };
+        num.trim().parse::<f64>().ok().filter(|n| *n > 0.0).map(|n| n * unit)
+    };
+    count(&m["meta"]["n_params"])
+        .or_else(|| count(&m["num_parameters"]))
+        .or_else(|| text(&m["details"]["parameter_size"]))
+        .or_else(|| text(&m["parameter_size"]))
+}
+
 /// Whether a listed model is one that writes replies, judged by its name:
 /// servers list embedding, speech, image and moderation models beside the
 /// chat ones.
@@ -149,6 +178,22 @@ mod tests {
 
     fn ids(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_models_size_is_read_where_the_server_gives_it() {
+        let llama = serde_json::json!({"data": [{"id": "local", "meta": {"n_params": 1_543_714_304u64, "n_ctx_train": 32768}}]});
+        assert_eq!(server_size(&llama, "local").map(|b| (b * 100.0).round()), Some(154.0));
+        let ollama = serde_json::json!({"models": [
+            {"name": "qwen2.5:0.5b", "details": {"parameter_size": "494.03M"}},
+            {"name": "llama3.1:70b", "details": {"parameter_size": "70.6B"}}
+        ]});
+        assert_eq!(server_size(&ollama, "llama3.1:70b"), Some(70.6));
+        assert_eq!(server_size(&ollama, "qwen2.5:0.5b").map(|b| (b * 1000.0).round()), Some(494.0));
+        let openai = serde_json::json!({"data": [{"id": "gpt-4o", "owned_by": "system"}]});
+        assert_eq!(server_size(&openai, "gpt-4o"), None);
+        assert_eq!(server_size(&serde_json::Value::Null, "gpt-4o"), None);
+        assert_eq!(server_size(&llama, "another"), None, "another model's size is not this one's");
     }
 
     #[test]

@@ -187,6 +187,9 @@ pub struct EndpointCheck {
     /// The model used when a call names none (`chosen`, or the named one,
     /// or the default).
     pub model: String,
+    /// That model's size in billions of parameters, where the server says
+    /// (`discovery::server_size`): it chooses the reply cleanup.
+    pub billions: Option<f64>,
 }
 
 pub trait Provider: Send + Sync {

@@ -58,6 +58,10 @@ pub struct Frontmatter {
     /// (`speaks_as_other`, `echo`, `capped`…): counted, never shown.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub hygiene: std::collections::BTreeMap<String, u64>,
+    /// The reply cleanup each endpoint's replies got (`default`, and each
+    /// named one): its level and why (`engine::cleanup::level`).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub cleanup: std::collections::BTreeMap<String, CleanupRecord>,
     /// Each speaker's judgement after its reply (`self_check`): what came
     /// back and what it was read as.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -66,6 +70,20 @@ pub struct Frontmatter {
     /// what came back, what it was read as, what the host did.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub readings: Vec<ReadingRecord>,
+}
+
+/// An endpoint's reply cleanup: `level` (`full`, `light`, `off`), `by`
+/// what it was chosen (`configured`, `server_size`, `name_size`, `local`,
+/// `hosted`, `rehearsal`, `raised`), the model's size where that chose it,
+/// and the round a light level was raised to full in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CleanupRecord {
+    pub level: String,
+    pub by: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub billions: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub raised_in_round: Option<u32>,
 }
 
 /// One reading of a facilitator's message, after the round it opened: the

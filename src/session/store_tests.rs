@@ -25,6 +25,7 @@ pub(crate) fn sample() -> Session {
         party: Some("crew".into()),
         context: vec!["/work/brief.md".into()],
         hygiene: Default::default(),
+        cleanup: Default::default(),
         self_checks: Vec::new(),
         readings: Vec::new(),
         provider: ProviderRecord {

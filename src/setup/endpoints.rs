@@ -286,6 +286,7 @@ mod tests {
             reply_max_tokens: None,
             parallel_requests: None,
             prompt_layout: None,
+            cleanup: None,
             file: "config.yaml".into(),
             line: Some(6),
             key_line: Some(7),

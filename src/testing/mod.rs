@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use tokio::net::TcpListener;
 
+pub mod replay;
 mod wire;
 use wire::serve;
 

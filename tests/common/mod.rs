@@ -43,6 +43,7 @@ pub fn endpoint(name: &str, server: &FakeOpenAi, model: &str) -> bmad_party::con
         reply_max_tokens: None,
         parallel_requests: None,
         prompt_layout: None,
+        cleanup: None,
         file: "config.yaml".into(),
         line: Some(4),
         key_line: None,

@@ -123,6 +123,7 @@ impl Room {
         if let Some(check) = check {
             let name = self.servers[i].name.clone();
             tracing::info!(endpoint = %name, url = %check.url, unreachable = ?check.unreachable, model = %check.model, "endpoint checked");
+            self.choose_cleanup(Some(&name), &check);
             let in_use = models_in_use(&self.agents, Some(&name), &check.model);
             for (kind, text) in notices(&check, &in_use, self.cfg.llm.retry_window_seconds, self.lang) {
                 self.emit(Event::Notice { kind, text });
@@ -167,6 +168,7 @@ impl Room {
     /// Tells the front ends what the endpoint answered.
     pub(super) fn tell_endpoint(&mut self, check: &EndpointCheck) {
         tracing::info!(url = %check.url, unreachable = ?check.unreachable, listed = check.listed.len(), model = %check.model, "endpoint checked");
+        self.choose_cleanup(None, check);
         if let Some(model) = &check.chosen {
             self.told_model = model.clone();
             self.emit(Event::ModelChosen { model: model.clone() });
@@ -227,6 +229,7 @@ mod tests {
             listed: listed.iter().map(|s| s.to_string()).collect(),
             chosen: chosen.map(str::to_string),
             model: model.into(),
+            billions: None,
         }
     }
 

@@ -8,7 +8,7 @@ use super::minutes_text;
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
-use crate::engine::hygiene::Voices;
+use crate::engine::cleanup::Voices;
 use crate::engine::{Event, ExitReason, NoticeKind, Phase};
 use crate::llm::{ChatRequest, Cue};
 use crate::roster::agents::Agent;
@@ -83,7 +83,7 @@ impl Party {
             if let Reply::Completed { shown, .. } = reply {
                 // Two or three sentences were asked for; a small model may
                 // write a page, and a highlight is not the transcript again.
-                let shown = crate::engine::hygiene::first_sentences(shown.trim(), 3);
+                let shown = crate::engine::cleanup::first_sentences(shown.trim(), 3);
                 outcomes = shown.trim().replace('\n', " ");
             }
         }

@@ -30,6 +30,7 @@ mod diligence;
 mod endpoint;
 mod graceful_exit;
 mod judgement;
+mod levels;
 mod lobby;
 mod party;
 mod pick;
@@ -56,8 +57,8 @@ use std::sync::Arc;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 
 use super::budget::Budget;
-use super::markers::{Marker, RoomMarkers};
 use super::prompts::PromptEnv;
+use super::protocol::markers::{Marker, RoomMarkers};
 use super::selection;
 use super::{Command, Event, ExitReason, Resume, Saves, Setup};
 use crate::config::Config;
@@ -108,6 +109,8 @@ struct Room {
     provider: Arc<dyn Provider>,
     /// The named endpoints' servers (`servers`).
     servers: Vec<servers::Server>,
+    /// The default endpoint's reply cleanup (`levels`).
+    cleanup: levels::Chosen,
     lang: Lang,
     speech_language: String,
     user_name: String,
@@ -214,7 +217,9 @@ impl Engine {
             .context_tokens
             .unwrap_or_else(|| super::budget::default_window(setup.provider.info().base_url.as_deref()));
         let info = setup.provider.info();
+        let cleanup = levels::at_start(setup.config.llm.cleanup, setup.provider.as_ref());
         let mut room = Room {
+            cleanup,
             round_mode: crate::config::RoundMode::Sequential,
             servers: servers::servers(setup.endpoints, &setup.config.llm),
             budget: Budget::new(window, setup.config.llm.reply_max_tokens),

@@ -8,7 +8,7 @@ use chrono::Utc;
 use super::clock::{at, Clock};
 use super::confirm::Pending;
 use super::{Next, Room, RoundInput};
-use crate::engine::hygiene::Counter;
+use crate::engine::cleanup::Counter;
 use crate::engine::prompts::PromptEnv;
 use crate::engine::{Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::i18n::Say;
@@ -88,6 +88,7 @@ impl Party {
             party: room.party.as_ref().map(|p| p.id.clone()),
             context: room.documents.iter().map(|d| d.path.display().to_string()).collect(),
             hygiene: Default::default(),
+            cleanup: Default::default(),
             self_checks: Vec::new(),
             readings: Vec::new(),
             provider: ProviderRecord {
@@ -101,7 +102,9 @@ impl Party {
         };
         let store = SessionStore::create(&room.sessions_dir, &topic, now);
         let path = store.path.display().to_string();
-        let party = Party::new(room, Session { fm, turns: Vec::new() }, store, Clock::start(0, false));
+        let mut party = Party::new(room, Session { fm, turns: Vec::new() }, store, Clock::start(0, false));
+        party.record_cleanup();
+        party.room.tell_cleanup();
         party.emit(Event::SessionFile { path });
         (party, Next::Round(RoundInput::Message(topic)))
     }
@@ -142,6 +145,9 @@ impl Party {
         let (topic, round) = (session.fm.topic.clone(), session.fm.conversation_state.current_round);
         let mut party = Party::new(room, session, SessionStore::reopen(&path).locked(lock), clock);
         party.keep_lowered_window();
+        party.restore_cleanup();
+        party.record_cleanup();
+        party.room.tell_cleanup();
         party.emit(Event::SessionFile {
             path: path.display().to_string(),
         });

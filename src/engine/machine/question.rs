@@ -75,7 +75,7 @@ impl Party {
     /// opinion), nor the facilitator's own question handed back.
     pub(super) fn asks_the_facilitator(&self, round: u32, agent: &Agent, q: &str) -> bool {
         let names = self.room.agents.iter().map(|a| a.name.as_str());
-        if crate::engine::hygiene::for_the_room(q, names) {
+        if crate::engine::cleanup::for_the_room(q, names) {
             tracing::info!(agent = %agent.id, question = %q, "the ask marker before a question for the room: the round goes on");
             return false;
         }
@@ -93,7 +93,7 @@ impl Party {
         let names = self.room.agents.iter().map(|a| a.name.as_str());
         check
             .and_then(|c| c.ask.clone())
-            .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::hygiene::for_the_room(q, names))
+            .filter(|q| q.trim_end().ends_with(['?', '？']) && !crate::engine::cleanup::for_the_room(q, names))
             .filter(|q| !self.asked_before(agent, round, q))
     }
 }

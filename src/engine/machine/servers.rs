@@ -26,6 +26,8 @@ pub(super) struct Server {
     /// The round its server was last found gone (a call waited out the
     /// whole retry window) and has not answered since.
     pub(super) down_since: Option<u32>,
+    /// Its replies' cleanup (`levels`).
+    pub(super) cleanup: super::levels::Chosen,
 }
 
 /// A server found gone is asked again (by its first speaker) every this
@@ -52,7 +54,9 @@ pub(super) fn servers(providers: Vec<(String, Arc<dyn Provider>)>, llm: &LlmConf
                 .and_then(|e| e.context_tokens)
                 .unwrap_or_else(|| default_window(provider.info().base_url.as_deref()));
             let reply = def.and_then(|e| e.reply_max_tokens).unwrap_or(llm.reply_max_tokens);
+            let cleanup = super::levels::at_start(llm.cleanup_of(Some(&name)), provider.as_ref());
             Server {
+                cleanup,
                 name,
                 provider,
                 budget: Budget::new(window, reply),

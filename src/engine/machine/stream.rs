@@ -1,21 +1,23 @@
-//! One streamed reply (a `Take`): cleaned as it streams (`hygiene`),
-//! markers taken out, judged whole when it ends. What a front end sees of a
-//! reply is what will be saved. `takes` runs one or several of them while
-//! commands and the clock are still heard.
+//! One streamed reply (a `Take`): every piece read first by the protocol
+//! (`engine::protocol`: escapes out, markers heard, the speaker's own label
+//! off), then cleaned as it streams (`engine::cleanup`, at its endpoint's
+//! level), markers taken out of what shows, judged whole when it ends. What
+//! a front end sees of a reply is what will be saved. `takes` runs one or
+//! several of them while commands and the clock are still heard.
 
 use futures::stream::BoxStream;
 
 use super::party::Party;
 use super::Room;
 use crate::engine::budget::estimate_tokens;
-use crate::engine::hygiene::{self, Counter, Cut, Hygiene, Left, Voices};
-use crate::engine::markers::{MarkerKind, RoomFilter, RoomMarkers};
+use crate::engine::cleanup::{Counter, Cut, CutKind, Left, Level, Voices};
+use crate::engine::protocol::markers::MarkerKind;
+use crate::engine::reply::ReplyReader;
 use crate::engine::Event;
 use crate::i18n::{Lang, Room as Words, Say};
 use crate::llm::{ChatRequest, Failure, LlmEvent};
 use crate::roster::agents::Agent;
 use crate::session::Latency;
-use crate::text::Sanitizer;
 
 pub(super) enum Reply {
     Completed {
@@ -27,8 +29,12 @@ pub(super) enum Reply {
         /// Most of what the model wrote was cut as copies of earlier turns.
         echoed: bool,
         /// Kept on screen, copies of earlier turns were most of what it
-        /// showed (`Hygiene::kept_copies`: the moderator's summary).
+        /// showed (`Cleanup::kept_copies`: the moderator's summary).
         copies: bool,
+        /// Its endpoint's cleanup was light, and it still broke a light
+        /// rule (spoke as another, gave back the runtime's note): the
+        /// endpoint is raised to full.
+        raise: bool,
     },
     Failed(Trouble),
     /// The server stayed unreachable for the whole retry window: nobody
@@ -37,7 +43,7 @@ pub(super) enum Reply {
     /// The prompt was over the server's window. The budget is lowered
     /// already: a request built afresh is shorter.
     TooLong(Trouble),
-    /// Hygiene left nothing of the reply (it spoke only as others, say):
+    /// Cleanup left nothing of the reply (it spoke only as others, say):
     /// the model is asked once more before the agent passes.
     Emptied(Trouble),
     /// Stopped by the facilitator; `shown` is what had streamed.
@@ -58,7 +64,7 @@ pub(super) enum Trouble {
     Call(Failure),
     /// Nothing was left of it, and nothing was cut.
     Empty,
-    /// Hygiene left nothing: the codes of its cuts.
+    /// Cleanup left nothing: the codes of its cuts.
     Cleaned(String),
 }
 
@@ -103,13 +109,10 @@ pub(super) struct Take {
     /// its server's counts and refusals teach its budget only.
     endpoint: Option<String>,
     pub(super) stream: BoxStream<'static, LlmEvent>,
-    /// The room's markers (the ask marker known by the facilitator's name too).
-    markers: RoomMarkers,
     /// The prompt's estimated tokens: the server's count corrects the budget.
     estimated: u32,
-    filter: RoomFilter,
-    sanitizer: Sanitizer,
-    hygiene: Hygiene,
+    /// The protocol, then cleanup, as the reply streams.
+    reader: ReplyReader,
     pub(super) shown: String,
     capped: bool,
     /// From the request on, retries included: what the facilitator waits.
@@ -126,8 +129,9 @@ impl Take {
         let markers = voices.and_then(|v| v.markers.clone()).unwrap_or_else(|| room.markers());
         let cap = req.max_tokens;
         let estimated: u32 = req.messages.iter().map(|m| estimate_tokens(&m.content)).sum();
-        let plain = Voices::new("", vec![], vec![], false);
-        let hygiene = Hygiene::new(voices.unwrap_or(&plain), cap);
+        let plain = Voices::new("", vec![], vec![], None);
+        let level = room.cleanup_of(req.endpoint.as_deref());
+        let reader = ReplyReader::new(markers, voices.unwrap_or(&plain), agent.is_some(), cap, level);
         Take {
             slot,
             id: agent.map(|a| a.id.clone()).unwrap_or_default(),
@@ -135,11 +139,8 @@ impl Take {
             turn: matches!(req.cue, crate::llm::Cue::Turn { .. }),
             endpoint: req.endpoint.clone(),
             stream: room.provider_of(req.endpoint.as_deref()).stream(req),
-            filter: markers.filter(),
-            markers,
             estimated,
-            sanitizer: Sanitizer::new(),
-            hygiene,
+            reader,
             shown: String::new(),
             capped: false,
             started: std::time::Instant::now(),
@@ -156,10 +157,12 @@ impl Take {
         self
     }
 
-    /// Cleaned text through the marker filter onto the screen.
-    fn show(&mut self, room: &Room, mode: StreamMode, text: &str) {
-        let visible = self.filter.push(text);
-        self.reveal(room, mode, visible);
+    /// A piece as the server wrote it, read (`ReplyReader`) and shown:
+    /// whether the reply is over.
+    fn take_piece(&mut self, room: &Room, mode: StreamMode, piece: &str) -> bool {
+        let read = self.reader.piece(piece);
+        self.reveal(room, mode, read.show);
+        read.over
     }
 
     fn reveal(&mut self, room: &Room, mode: StreamMode, visible: String) {
@@ -193,12 +196,10 @@ impl Party {
                         });
                     }
                 }
-                let step = take.hygiene.push(&take.sanitizer.push(&piece));
-                take.show(&self.room, mode, &step.show);
-                // Cut: the rest of the reply is void, so the request stops
+                // Over: the rest of the reply is void, so the request stops
                 // here (dropping the take drops the stream; a local model
                 // stops writing it).
-                step.stop.then(|| self.finish_take(take, mode))
+                take.take_piece(&self.room, mode, &piece).then(|| self.finish_take(take, mode))
             }
             Some(LlmEvent::Usage {
                 prompt,
@@ -235,9 +236,7 @@ impl Party {
                 take.shown.clear();
                 take.pieces = 0;
                 take.capped = false;
-                take.filter = take.markers.filter();
-                take.sanitizer = Sanitizer::new();
-                take.hygiene.restart();
+                take.reader.restart();
                 if mode != StreamMode::Silent {
                     self.emit(Event::AgentRetrying {
                         agent: take.id.clone(),
@@ -277,15 +276,17 @@ impl Party {
     /// reply judged whole (a stub, headings only, a question for the
     /// facilitator, a proposal to end).
     fn finish_take(&mut self, take: &mut Take, mode: StreamMode) -> Reply {
-        let last = take.hygiene.finish(take.capped);
-        take.show(&self.room, mode, &last);
-        let rest = take.filter.finish();
-        take.reveal(&self.room, mode, rest);
-        self.count_cuts(&take.id, take.hygiene.cuts(), take.hygiene.heard());
+        let last = take.reader.finish(take.capped);
+        take.reveal(&self.room, mode, last);
+        let (protocol, cleanup) = (&take.reader.protocol, &take.reader.cleanup);
+        if protocol.label().is_some() {
+            self.count(Counter::Cut(CutKind::OwnLabel));
+        }
+        self.count_cuts(&take.id, cleanup.cuts(), protocol.raw());
         let mut shown = std::mem::take(&mut take.shown);
-        let raw = take.hygiene.kept().to_string();
-        let proposes = take.turn && take.filter.found(MarkerKind::End);
-        match take.hygiene.left(&shown) {
+        let raw = cleanup.kept().to_string();
+        let proposes = take.turn && protocol.found(MarkerKind::End);
+        match cleanup.left(&shown) {
             // The end marker alone (or after words hygiene cut) is still the
             // agent's proposal: the room hears it, said as what it was.
             Left::Empty | Left::Nothing(_) if take.named && proposes => {
@@ -295,11 +296,7 @@ impl Party {
             Left::Nothing(what) if take.named => return Reply::Emptied(Trouble::Cleaned(what.join(", "))),
             _ => {}
         }
-        let question = if take.filter.found(MarkerKind::Ask) {
-            hygiene::question_after_marker(&raw, &take.markers.ask)
-        } else {
-            None
-        };
+        let question = protocol.question(&raw, cleanup.stopped());
         let total_ms = take.started.elapsed().as_millis() as u64;
         let latency = Latency {
             first_token_ms: take.first_token.unwrap_or(total_ms),
@@ -310,10 +307,11 @@ impl Party {
         };
         Reply::Completed {
             raw,
-            echoed: take.hygiene.mostly_echo(&shown),
-            copies: take.hygiene.kept_copies(&shown),
+            echoed: cleanup.mostly_echo(&shown),
+            copies: cleanup.kept_copies(&shown),
+            raise: cleanup.level() == Level::Light && cleanup.cuts().iter().any(|c| c.kind.is_another_voice()),
             shown,
-            end_marker: take.filter.found(MarkerKind::End),
+            end_marker: protocol.found(MarkerKind::End),
             question,
             latency,
         }
@@ -324,10 +322,10 @@ impl Party {
     /// came from (the sanitizer ran first, so no escape reaches the log).
     fn count_cuts(&mut self, agent: &str, cuts: &[Cut], heard: &str) {
         if !cuts.is_empty() {
-            tracing::info!(agent, text = %crate::text::ellipsize(heard, 4000), "reply as written, before hygiene");
+            tracing::info!(agent, text = %crate::text::ellipsize(heard, 4000), "reply as written, before cleanup");
         }
         for c in cuts {
-            tracing::info!(agent, kind = c.kind.code(), text = %crate::text::ellipsize(&c.text, 300), "reply hygiene cut");
+            tracing::info!(agent, kind = c.kind.code(), text = %crate::text::ellipsize(&c.text, 300), "reply cleanup cut");
             self.count(Counter::Cut(c.kind));
         }
     }

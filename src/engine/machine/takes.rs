@@ -11,7 +11,7 @@ use futures::StreamExt;
 use super::clock::Alarm;
 use super::party::Party;
 use super::stream::{Reply, StreamMode, Take};
-use crate::engine::hygiene::Voices;
+use crate::engine::cleanup::Voices;
 use crate::engine::Command;
 use crate::llm::{ChatRequest, LlmEvent};
 use crate::roster::agents::Agent;

@@ -1,9 +1,9 @@
-//! What each agent call's reply may not do (`hygiene::Voices`), and the
+//! What each agent call's reply may not do (`cleanup::Voices`), and the
 //! labels the server is asked to stop at: built from the room and the
 //! transcript the call's prompt was made from.
 
 use super::party::Party;
-use crate::engine::hygiene::Voices;
+use crate::engine::cleanup::Voices;
 use crate::roster::agents::Agent;
 use crate::session::TurnKind;
 
@@ -13,12 +13,6 @@ use crate::session::TurnKind;
 const ECHO_LOOKBACK: usize = 40;
 
 impl Party {
-    fn speaks_chinese(&self) -> bool {
-        // The language agents speak, whatever the program's own is.
-        let l = self.room.speech_language.to_lowercase();
-        l.contains("chinese") || l.contains("中文") || l.contains("汉语") || l.starts_with("zh")
-    }
-
     /// The facilitator and the other agents, by the names the history uses.
     fn others(&self, agent: &Agent) -> Vec<String> {
         let mut names = vec![self.room.user_name.clone()];
@@ -48,7 +42,9 @@ impl Party {
             .filter(|a| a.id != agent.id && !spoke(a))
             .map(|a| a.name.clone())
             .collect();
-        let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, self.speaks_chinese());
+        // The language agents speak, whatever the program's own is.
+        let language = crate::engine::cleanup::language::of(&self.room.speech_language);
+        let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, language);
         // Its title in the party's language, and in the others it has.
         v.titles = std::iter::once(agent.title.clone())
             .chain(agent.translations.values().filter_map(|p| p.title.clone()))
@@ -90,7 +86,7 @@ impl Party {
     }
 
     /// Where the server should stop: a line that opens with someone else's
-    /// label, the facilitator first. Hygiene cuts there too, for servers
+    /// label, the facilitator first. Cleanup cuts there too, for servers
     /// that take fewer stop sequences or none.
     pub(super) fn stop_labels(&self, agent: &Agent) -> Vec<String> {
         self.others(agent)

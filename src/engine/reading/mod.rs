@@ -13,7 +13,7 @@ use serde_json::Value;
 mod invitations;
 pub(crate) use invitations::invited;
 
-use crate::engine::hygiene::first_sentences;
+use crate::engine::cleanup::first_sentences;
 use crate::engine::stated::disagreement;
 use crate::verdict::{Reading, Stance};
 

@@ -26,6 +26,9 @@ pub(super) struct Printer {
     outage: Option<(u64, u64)>,
     /// The model server's URL, for "waiting for the server".
     server: Option<String>,
+    /// The default endpoint's model, for the cleanup line; empty for the
+    /// rehearsal, which has none to tell of.
+    model: String,
     /// Names in colour and bold: text output to a terminal, `NO_COLOR` unset.
     ink: bool,
     /// Output is buffered and flushed when no more events are waiting, so a
@@ -43,6 +46,7 @@ impl Printer {
             lang,
             agents: HashMap::new(),
             user_name: String::new(),
+            model: String::new(),
             interactive,
             mid_line: false,
             spoke: false,
@@ -130,6 +134,7 @@ impl Printer {
         match ev {
             Event::SessionStarted { .. }
             | Event::AgentModels { .. }
+            | Event::CleanupLevels { .. }
             | Event::Earlier { .. }
             | Event::SessionFile { .. }
             | Event::Rejected { .. }
@@ -190,9 +195,24 @@ impl Printer {
                 } else {
                     format!("{provider} · {model}")
                 };
+                self.model = if *rehearsal { String::new() } else { model.clone() };
                 let party = party.as_ref().map(|p| format!(" · {p}")).unwrap_or_default();
                 let _ = writeln!(out, "bmad-party{party} · {what}\n");
             }
+            // A line an endpoint; none for the rehearsal.
+            Event::CleanupLevels { levels } if !self.model.is_empty() => {
+                self.end_line(&mut out);
+                for l in levels {
+                    let who = l.endpoint.as_ref().map_or_else(|| self.model.clone(), |n| n.clone());
+                    let line = Printed::CleanupLevel {
+                        who: &who,
+                        level: l.level.code(),
+                        why: &l.why,
+                    };
+                    let _ = writeln!(out, "{}", line.say(self.lang));
+                }
+            }
+            Event::CleanupLevels { .. } => {}
             // Nothing printed: the speakers' names carry the labels from now on.
             Event::AgentModels { agents } => {
                 for m in agents {

@@ -91,6 +91,8 @@ pub struct App {
     pub user_name: String,
     pub provider: String,
     pub model: String,
+    /// The default endpoint's reply cleanup (`full`, `light`, `off`), once told.
+    pub cleanup: Option<&'static str>,
     /// The model server's host and port, for "waiting for the server".
     pub server: Option<String>,
     pub rehearsal: bool,
@@ -138,6 +140,7 @@ impl App {
             user_name: String::new(),
             provider: String::new(),
             model: String::new(),
+            cleanup: None,
             server: None,
             rehearsal: false,
             topic: None,

@@ -89,6 +89,12 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
             format!(" {} · {} ", app.provider, app.model),
             bar.add_modifier(Modifier::BOLD),
         ));
+        if let Some(level) = app.cleanup {
+            right.push(Span::styled(
+                format!("· {} ", Screen::CleanupBadge { level }.say(app.lang)),
+                bar.fg(Color::Gray),
+            ));
+        }
     }
     let topic = app.topic.clone().unwrap_or_else(|| Screen::NewParty.say(app.lang));
     let topic_w = topic.width().min(40) + 18;

@@ -6,6 +6,7 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
     match k {
         // Headless: the party as it goes.
         Printed::RehearsalBadge => "offline rehearsal (no model)".into(),
+        Printed::CleanupLevel { who, level, why } => format!("🧹 reply cleanup for {who}: {level} ({why})"),
         Printed::SessionFile { path } => format!("📄 Session file: {path}"),
         Printed::SittingBegins => "this sitting begins here".into(),
         Printed::RoundRule { n, max } => format!("── Round {n}/{max} ──"),

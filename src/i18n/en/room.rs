@@ -29,6 +29,16 @@ pub(in crate::i18n) fn room(k: &Room<'_>) -> String {
         Room::ReplyEmpty => "the reply was empty".into(),
         Room::WordlessProposal => "(proposes to end the party, without a word of why)".into(),
         Room::NothingLeftAfterCleaning { what } => format!("nothing left after cleaning the reply ({what})"),
+        Room::CleanupByConfig => "as the config sets it".into(),
+        Room::CleanupByServerSize { billions } => format!("a model of {billions} billion parameters, as its server says"),
+        Room::CleanupByNameSize { billions } => format!("a model of {billions} billion parameters, by its name"),
+        Room::CleanupByLocal => "a server on this machine or the local network, its model's size unknown".into(),
+        Room::CleanupByHosted => "a hosted model".into(),
+        Room::CleanupByRehearsal => "the rehearsal".into(),
+        Room::CleanupByRaised => "raised: a reply spoke as another or gave back the runtime's note".into(),
+        Room::CleanupRaised { who, agent } => format!(
+            "🧹 {agent}'s reply spoke as someone else or gave back the runtime's note: replies from {who} get full reply cleanup from now on"
+        ),
         Room::MemoryLine { date, user, topic, names } => format!("{date}: {user} brought “{topic}” to {names}"),
         Room::AutomaticNudge => "(Automatic nudge from the runtime, not a new request from the facilitator: the facilitator is quiet for now. Keep the discussion moving on your own — pick the most important open question and dig into it. Do not reply to this note itself.)".into(),
 

@@ -7,6 +7,10 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         // The main screen: its title, the panes, the input box.
         Screen::TerminalTooSmall => "Terminal too small:".into(),
         Screen::RehearsalBadge => "OFFLINE REHEARSAL".into(),
+        Screen::CleanupBadge { level } => match *level {
+            "off" => "no cleanup".into(),
+            level => format!("{level} cleanup"),
+        },
         Screen::NewParty => "new party".into(),
         Screen::PaneQueued => "queued".into(),
         Screen::PaneReading => "reading the prompt…".into(),

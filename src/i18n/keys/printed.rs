@@ -4,6 +4,13 @@
 pub(crate) enum Printed<'a> {
     // Headless: the party as it goes.
     RehearsalBadge,
+    /// An endpoint's reply cleanup: `who` its model (and name, for a named
+    /// one), `level` its code (`full`, `light`, `off`), `why` said already.
+    CleanupLevel {
+        who: &'a str,
+        level: &'a str,
+        why: &'a str,
+    },
     SessionFile {
         path: &'a str,
     },

@@ -98,6 +98,25 @@ pub(crate) enum Room<'a> {
         what: &'a str,
     },
 
+    // Reply cleanup (`engine::cleanup::level`): an endpoint's level and why.
+    CleanupByConfig,
+    CleanupByServerSize {
+        billions: &'a str,
+    },
+    CleanupByNameSize {
+        billions: &'a str,
+    },
+    CleanupByLocal,
+    CleanupByHosted,
+    CleanupByRehearsal,
+    CleanupByRaised,
+    /// A reply at the light level spoke as another or gave back the
+    /// runtime's note: its endpoint gets every rule from now on.
+    CleanupRaised {
+        who: &'a str,
+        agent: &'a str,
+    },
+
     // The party's memory.
     /// The session in one line: when, who brought what to whom.
     MemoryLine {

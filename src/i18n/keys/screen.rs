@@ -5,6 +5,11 @@ pub(crate) enum Screen<'a> {
     // The main screen: its title, the panes, the input box.
     TerminalTooSmall,
     RehearsalBadge,
+    /// The default endpoint's reply cleanup in the header: its level's
+    /// code (`full`, `light`, `off`).
+    CleanupBadge {
+        level: &'a str,
+    },
     NewParty,
     PaneQueued,
     PaneReading,

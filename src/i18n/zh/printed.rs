@@ -6,6 +6,15 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
     match k {
         // Headless: the party as it goes.
         Printed::RehearsalBadge => "离线排练（未连接模型）".into(),
+        Printed::CleanupLevel { who, level, why } => {
+            let level = match *level {
+                "full" => "完整",
+                "light" => "轻度",
+                "off" => "关闭",
+                other => other,
+            };
+            format!("🧹 {who} 的回复清理：{level}（{why}）")
+        }
         Printed::SessionFile { path } => format!("📄 会话文件: {path}"),
         Printed::SittingBegins => "本次从这里继续".into(),
         Printed::RoundRule { n, max } => format!("── 轮次 {n}/{max} ──"),

@@ -7,6 +7,12 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         // The main screen: its title, the panes, the input box.
         Screen::TerminalTooSmall => "终端太小：".into(),
         Screen::RehearsalBadge => "离线排练".into(),
+        Screen::CleanupBadge { level } => match *level {
+            "full" => "完整清理".into(),
+            "light" => "轻度清理".into(),
+            "off" => "不清理".into(),
+            other => format!("清理：{other}"),
+        },
         Screen::NewParty => "新的派对".into(),
         Screen::PaneQueued => "排队中".into(),
         Screen::PaneReading => "正在阅读提示…".into(),

@@ -290,12 +290,17 @@ impl Provider for OpenAiProvider {
             let listed = answer.as_ref().map(|l| l.models.clone()).unwrap_or_default();
             let model = model_from(&settings, answer.as_ref().ok());
             let chosen = (!settings.model_named && model != settings.model).then(|| model.clone());
+            let billions = answer
+                .as_ref()
+                .ok()
+                .and_then(|l| crate::llm::discovery::server_size(&l.json, &model));
             Some(crate::llm::EndpointCheck {
                 url: crate::text::shown_url(&settings.base_url),
                 unreachable: answer.err().map(|e| e.map_text(&|t| redact(t, &settings.api_key))),
                 listed,
                 chosen,
                 model,
+                billions,
             })
         })
     }

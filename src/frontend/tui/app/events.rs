@@ -32,6 +32,7 @@ impl App {
             ev @ (Event::SessionStarted { .. }
             | Event::ModelChosen { .. }
             | Event::AgentModels { .. }
+            | Event::CleanupLevels { .. }
             | Event::SessionFile { .. }
             | Event::Earlier { .. }
             | Event::Takeaways { .. }
@@ -97,6 +98,8 @@ impl App {
                 self.topic = topic;
             }
             Event::ModelChosen { model } => self.model = model,
+            // The header shows the default endpoint's.
+            Event::CleanupLevels { levels } => self.cleanup = levels.iter().find(|l| l.endpoint.is_none()).map(|l| l.level.code()),
             // Pane titles and reply headings read the label from here.
             Event::AgentModels { agents } => {
                 for m in agents {

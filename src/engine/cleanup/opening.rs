@@ -10,10 +10,10 @@
 
 use super::labels::strip_prefix_ci;
 use super::phrases::PHRASES;
-use super::{CutKind, Hygiene, Step, Voices};
+use super::{Cleanup, CutKind, Step, Voices};
 use crate::text::is_cjk;
 
-impl Hygiene {
+impl Cleanup {
     /// Whether `sentence`, at the reply's start, waits as its opening: an
     /// interjection while none waits, or thanks or a yes.
     pub(super) fn opens_with(&self, sentence: &str) -> bool {
@@ -264,7 +264,10 @@ fn past_interjection(s: &str) -> &str {
 fn name_then<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     let rest = strip_prefix_ci(s, name)?;
     // A Latin name ends before Chinese text written without a space (`Tomás和小林`).
-    let ends_word = name.chars().last().is_some_and(is_cjk) || !rest.starts_with(|c: char| c.is_alphanumeric() && !is_cjk(c));
+    let ends_word = name
+        .chars()
+        .last()
+        .is_some_and(|l| is_cjk(l) || !rest.chars().next().is_some_and(|c| crate::text::goes_on_word(l, c)));
     (!name.is_empty() && ends_word).then_some(rest)
 }
 

@@ -1,4 +1,4 @@
-//! The fixture rows (`tests/fixtures/hygiene/cases.toml`): each reply a
+//! The fixture rows (`tests/fixtures/cleanup/cases.toml`): each reply a
 //! model wrote, streamed in pieces of 1, 3 and 100 characters through the
 //! fixtures' room, must show what its row says and cut what it names.
 
@@ -7,6 +7,9 @@ use super::*;
 
 /// What the fixtures' room said before (`cases.toml`'s header), besides `EARLIER`.
 const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";
+const EARLIER_DE: &str = "Wir sollten mit der Migration der Kundendaten beginnen und die Zahlungsschnittstellen danach prüfen.";
+const EARLIER_KO: &str = "먼저 고객 데이터를 옮기고 결제 인터페이스는 그다음에 점검해야 한다고 생각합니다.";
+const EARLIER_JA: &str = "まず顧客データの移行から始めて、決済のインターフェースはその後で確認するべきだと思います。";
 /// The facilitator's questions to the room.
 const ASKS: &str = "Should we rewrite the billing service in Rust this quarter?";
 const ASKS_ZH: &str = "我们要不要把所有日志都保存三年？";
@@ -14,7 +17,7 @@ const ASKS_ZH: &str = "我们要不要把所有日志都保存三年？";
 const KOFIS: &str = "A wiki is not enough. How can we prioritize the most critical tasks for the first week?";
 const KOFIS_ZH: &str = "周会太长了。周报要不要改成每两周一次？";
 
-/// A row of `tests/fixtures/hygiene/cases.toml`.
+/// A row of `tests/fixtures/cleanup/cases.toml`.
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Case {
@@ -22,6 +25,13 @@ struct Case {
     reply: String,
     shown: String,
     cuts: Vec<String>,
+    /// The facilitator's message the reply answers, where it matters:
+    /// a list it asks for is not cut to a turn's points.
+    #[serde(default)]
+    asked: Option<String>,
+    /// The cleanup level, where not `full`.
+    #[serde(default)]
+    level: Option<String>,
 }
 
 #[derive(serde::Deserialize)]
@@ -31,7 +41,7 @@ struct Cases {
 
 #[test]
 fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
-    let text = include_str!("../../../tests/fixtures/hygiene/cases.toml");
+    let text = include_str!("../../../tests/fixtures/cleanup/cases.toml");
     let cases: Cases = toml::from_str(text).expect("cases.toml parses");
     assert!(cases.case.len() >= 30, "{} rows", cases.case.len());
     let mut v = Voices::new(
@@ -45,11 +55,14 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
             "Facilitator".into(),
         ],
         vec!["Priya".into()],
-        false,
+        language::of("English"),
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
     .earlier(EARLIER)
     .earlier(EARLIER_ZH)
+    .earlier(EARLIER_DE)
+    .earlier(EARLIER_KO)
+    .earlier(EARLIER_JA)
     .another(KOFIS)
     .another(KOFIS_ZH)
     .facilitator(ASKS)
@@ -60,8 +73,18 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     v.points = Some(super::TURN_POINTS);
     let mut failed = Vec::new();
     for c in &cases.case {
+        let mut v = v.clone();
+        if c.asked.as_deref().is_some_and(asks_for_list) {
+            v.points = None;
+        }
+        let level = match c.level.as_deref() {
+            None | Some("full") => Level::Full,
+            Some("light") => Level::Light,
+            Some("off") => Level::Off,
+            Some(other) => panic!("{}: no level {other:?}", c.seen),
+        };
         for n in [1, 3, 100] {
-            let mut h = Hygiene::new(&v, None);
+            let mut h = Cleanup::new(&v, None, level);
             let chars: Vec<char> = c.reply.chars().collect();
             let mut shown = String::new();
             for piece in chars.chunks(n) {

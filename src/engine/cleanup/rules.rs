@@ -1,22 +1,24 @@
 //! The reply rules as one table, in the order a sentence meets them. Each
 //! row says what it cuts (its kind, for the session file's counters), where
 //! it applies, what it does, its check on a whole sentence and its "could
-//! still become" twin on an unfinished one. `Hygiene::settle` walks the
-//! table for every sentence, and `Hygiene::hold` asks every twin whether
+//! still become" twin on an unfinished one. `Cleanup::settle` walks the
+//! table for every sentence, and `Cleanup::hold` asks every twin whether
 //! an unfinished sentence must wait; the part of a sentence already shown
 //! is judged by the rows marked `tail`. Which words a check matches is data
 //! (`phrases/*.toml`); a new kind of rule is a new row here.
 //!
-//! `docs/real-models.md` lists these rows; a test there keeps it so.
+//! `docs/cleanup.md` lists these rows; a test there keeps it so.
 
 use std::ops::Range;
 
 use super::labels::{self, could_be_label, could_be_preface, label_at_start, mentions_any};
+use super::level::Level;
 use super::lists;
 use super::opening;
 use super::quotes;
 use super::voices::{EARLIER, RUNTIME};
-use super::{CutKind, Hygiene};
+use super::{Cleanup, CutKind};
+use crate::engine::protocol::label::strip_label;
 
 /// Where in a reply a rule applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,16 +51,16 @@ pub(crate) enum Does {
 
 /// One reply rule.
 pub(crate) struct Rule {
-    /// Its name in `docs/real-models.md`'s table.
+    /// Its name in `docs/cleanup.md`'s table.
     pub name: &'static str,
     pub kind: CutKind,
     pub place: Place,
     pub does: Does,
     /// Whether a whole sentence breaks the rule: the range of what goes.
-    pub check: fn(&Hygiene, &str) -> Option<Range<usize>>,
+    pub check: fn(&Cleanup, &str) -> Option<Range<usize>>,
     /// Whether an unfinished sentence (its start, trimmed) could still
     /// turn out to break it: then it waits for its end.
-    pub could_become: fn(&Hygiene, &str) -> bool,
+    pub could_become: fn(&Cleanup, &str) -> bool,
     /// Also judges the unshown rest of a sentence begun on screen.
     pub tail: bool,
     /// A strip at the reply's start that answered the turn note, or a
@@ -70,6 +72,9 @@ pub(crate) struct Rule {
     /// strips (the marker stays), and the lines of another (`!?@human
     /// Amara: …` is Amara's line, marker and all).
     pub past_marker: bool,
+    /// Also at the light level (`level.rs`): what keeps any model's reply
+    /// one voice. Every rule applies at the full level.
+    pub light: bool,
 }
 
 /// The whole of `s`, trimmed.
@@ -79,7 +84,7 @@ fn whole(s: &str) -> Range<usize> {
 }
 
 /// Whether the reply has made the points of a list a turn makes.
-fn points_made(h: &Hygiene) -> bool {
+fn points_made(h: &Cleanup) -> bool {
     h.voices
         .points
         .is_some_and(|n| h.kept.lines().filter(|l| lists::is_point(l)).count() >= n)
@@ -88,7 +93,7 @@ fn points_made(h: &Hygiene) -> bool {
 /// A yes (or, with `closing`, a closing word) that names nobody, after
 /// the speaker's own words: the next one's nod written for them. Both
 /// "yes alone" rules ask it, so they cannot drift apart.
-fn nod_after_own_words(h: &Hygiene, words: &str, closing: bool) -> bool {
+fn nod_after_own_words(h: &Cleanup, words: &str, closing: bool) -> bool {
     !words.trim().is_empty()
         && !h.voices.own.is_empty()
         && !h.kept_words().trim().is_empty()
@@ -99,27 +104,34 @@ fn nod_after_own_words(h: &Hygiene, words: &str, closing: bool) -> bool {
 /// The words before the ask marker that ends `s`, to strip when `drop`
 /// says so: the blanks before the marker go too, for it opens what is
 /// left. None when no marker ends the line.
-fn words_before_ask(h: &Hygiene, s: &str, drop: impl Fn(&str) -> bool) -> Option<Range<usize>> {
+fn words_before_ask(h: &Cleanup, s: &str, drop: impl Fn(&str) -> bool) -> Option<Range<usize>> {
     let words = h.before_trailing_ask(s);
     (words.len() < s.len() && drop(words)).then(|| s.len() - s.trim_start().len()..words.len())
 }
 
 /// A line in brackets is over at its closing bracket, or at the reply's
 /// end when the model never wrote one.
-fn bracket_closed(h: &Hygiene, s: &str) -> bool {
+fn bracket_closed(h: &Cleanup, s: &str) -> bool {
     h.ending || s.trim_end().ends_with([')', '）'])
 }
 
+/// At the light level, a list's item that opens with a name is a summary
+/// of where that one stands ("- **Winston:** holding firm"), as a strong
+/// model writes one: a label line is a line of its own.
+fn summed_up(h: &Cleanup, s: &str) -> bool {
+    h.level == Level::Light && lists::after_list_mark(s).is_some()
+}
+
 /// The speaker's names, as `labels::stage_line` takes names.
-fn own_names(h: &Hygiene) -> Vec<String> {
+fn own_names(h: &Cleanup) -> Vec<String> {
     h.voices.own_names().map(String::from).collect()
 }
 
-fn never(_: &Hygiene, _: &str) -> bool {
+fn never(_: &Cleanup, _: &str) -> bool {
     false
 }
 
-const fn rule(name: &'static str, kind: CutKind, place: Place, does: Does, check: fn(&Hygiene, &str) -> Option<Range<usize>>) -> Rule {
+const fn rule(name: &'static str, kind: CutKind, place: Place, does: Does, check: fn(&Cleanup, &str) -> Option<Range<usize>>) -> Rule {
     Rule {
         name,
         kind,
@@ -130,11 +142,12 @@ const fn rule(name: &'static str, kind: CutKind, place: Place, does: Does, check
         tail: false,
         takes_opener: false,
         past_marker: matches!(does, Does::Strip { .. }),
+        light: false,
     }
 }
 
 impl Rule {
-    const fn twin(mut self, could_become: fn(&Hygiene, &str) -> bool) -> Rule {
+    const fn twin(mut self, could_become: fn(&Cleanup, &str) -> bool) -> Rule {
         self.could_become = could_become;
         self
     }
@@ -154,17 +167,22 @@ impl Rule {
         self
     }
 
+    const fn in_light(mut self) -> Rule {
+        self.light = true;
+        self
+    }
+
     /// `check`, where a rule that reads past a marker (`past_marker`) reads
     /// a line that opens with one from the words after it, `lead` bytes in
-    /// (`Hygiene::marker_lead`): `!?@human Priya: …` loses its label, not
+    /// (`Cleanup::marker_lead`): `!?@human Priya: …` loses its label, not
     /// its marker. A sentence dropped or stopped goes whole, marker and all.
-    pub(super) fn check_past_marker(&self, h: &Hygiene, s: &str, lead: usize) -> Option<Range<usize>> {
+    pub(super) fn check_past_marker(&self, h: &Cleanup, s: &str, lead: usize) -> Option<Range<usize>> {
         let lead = self.past(lead);
         (self.check)(h, &s[lead..]).map(|at| at.start + lead..at.end + lead)
     }
 
     /// `could_become`, read as `check_past_marker` reads.
-    pub(super) fn could_become_past_marker(&self, h: &Hygiene, t: &str, lead: usize) -> bool {
+    pub(super) fn could_become_past_marker(&self, h: &Cleanup, t: &str, lead: usize) -> bool {
         (self.could_become)(h, &t[self.past(lead)..])
     }
 
@@ -176,8 +194,11 @@ impl Rule {
         }
     }
 
-    /// Whether the rule applies where the reply is now.
-    pub(super) fn applies(&self, h: &Hygiene) -> bool {
+    /// Whether the rule applies where the reply is now, at its level.
+    pub(super) fn applies(&self, h: &Cleanup) -> bool {
+        if h.level != Level::Full && !(self.light && h.level == Level::Light) {
+            return false;
+        }
         match self.place {
             Place::Sentence => true,
             Place::ReplyStart => h.reply_start,
@@ -212,16 +233,18 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Stop,
         |_, s| labels::opens_runtime_note(s).then(|| whole(s)),
     )
-    .twin(|_, t| labels::could_open_runtime_note(t)),
+    .twin(|_, t| labels::could_open_runtime_note(t))
+    .in_light(),
     rule(
         "a line spoken as another",
         CutKind::SpeaksAsOther,
         Place::Sentence,
         Does::Stop,
-        |h, s| label_at_start(s, &h.voices.others).map(|_| 0..s.len()),
+        |h, s| (!summed_up(h, s) && label_at_start(s, &h.voices.others).is_some()).then_some(0..s.len()),
     )
-    .twin(|h, t| could_be_label(t, &h.voices.others))
-    .past_the_marker(),
+    .twin(|h, t| !summed_up(h, t) && could_be_label(t, &h.voices.others))
+    .past_the_marker()
+    .in_light(),
     rule(
         "a line of another, its colon lost",
         CutKind::SpeaksAsOther,
@@ -238,7 +261,7 @@ pub(crate) static RULES: &[Rule] = &[
         Does::Strip { capitalise: false },
         |h, s| {
             let item = lists::after_list_mark(s).is_some();
-            let rest = h.voices.own_labels(item).find_map(|n| labels::strip_label(s, n))?;
+            let rest = h.voices.own_labels(item).find_map(|n| strip_label(s, n))?;
             Some(0..s.len() - rest.len())
         },
     )
@@ -361,7 +384,8 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| (h.copy_source(s) == Some(RUNTIME)).then_some(0..s.len()),
     )
     .twin(|h, _| h.copies_since(0))
-    .on_tail(),
+    .on_tail()
+    .in_light(),
     // After the runtime's words: the continue prompt handed back in
     // brackets names the facilitator too, and is the runtime's.
     rule(
@@ -390,9 +414,10 @@ pub(crate) static RULES: &[Rule] = &[
     .twin(|h, t| mentions_any(t, &own_names(h)))
     .taking_opener(),
     // A stance in the words of the facilitator's question is its answer,
-    // no echo (`copies.rs`, `answers_in_its_words`).
+    // no echo (`copies.rs`, `answers_in_its_words`); nor is a sentence that
+    // names the one it takes up (`names_who_spoke`).
     rule("an earlier turn copied", CutKind::Echo, Place::Sentence, Does::Drop, |h, s| {
-        (h.copy_source(s) == Some(EARLIER) && !h.answers_in_its_words(s)).then_some(0..s.len())
+        (h.copy_source(s) == Some(EARLIER) && !h.answers_in_its_words(s) && !h.names_who_spoke(s)).then_some(0..s.len())
     })
     .on_tail(),
     // What is left of a reply must not go on in the middle of a copied
@@ -405,6 +430,17 @@ pub(crate) static RULES: &[Rule] = &[
         |h, s| (h.after_copy && labels::leans_back(s)).then_some(0..s.len()),
     )
     .twin(|h, t| h.after_copy && labels::could_lean_back(t)),
+    // A list's item may stand under two headings ("- Identified by their
+    // username" for two tiers): the loop guard's, not this one's.
+    rule(
+        "its own sentence again, word for word",
+        CutKind::Loop,
+        Place::Sentence,
+        Does::Stop,
+        |h, s| (!lists::is_point(s) && h.said_again(s)).then_some(0..s.len()),
+    )
+    .on_tail()
+    .in_light(),
     rule("its own sentence again", CutKind::Loop, Place::Sentence, Does::Stop, |h, s| {
         (h.copy_source(s) == Some(0)).then_some(0..s.len())
     })
@@ -508,7 +544,7 @@ pub(crate) static RULES: &[Rule] = &[
 mod tests {
     use super::*;
 
-    /// How `docs/real-models.md` names a place.
+    /// How `docs/cleanup.md` names a place.
     fn place_words(place: Place) -> &'static str {
         match place {
             Place::Sentence => "any sentence",
@@ -517,7 +553,7 @@ mod tests {
         }
     }
 
-    /// How `docs/real-models.md` names what a rule does.
+    /// How `docs/cleanup.md` names what a rule does.
     fn does_words(does: Does) -> &'static str {
         match does {
             Does::Drop => "drops the sentence",
@@ -541,15 +577,39 @@ mod tests {
     }
 
     #[test]
+    fn the_docs_level_table_is_the_code() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cleanup.md");
+        let docs = std::fs::read_to_string(path).expect("docs/cleanup.md");
+        let row = |level: Level| -> String {
+            let start = format!("| {} |", level.code());
+            let line = docs
+                .lines()
+                .find(|l| l.starts_with(&start))
+                .unwrap_or_else(|| panic!("a row for {level:?}"));
+            line.trim_matches('|').split(" | ").nth(2).unwrap_or_default().trim().to_string()
+        };
+        assert_eq!(row(Level::Full), "every rule of the table below");
+        assert_eq!(row(Level::Off), "nothing but the protocol");
+        let light = row(Level::Light);
+        let listed: Vec<&str> = light
+            .strip_prefix("the reply is one voice: ")
+            .unwrap_or_default()
+            .split("; ")
+            .collect();
+        let rules: Vec<&str> = RULES.iter().filter(|r| r.light).map(|r| r.name).collect();
+        assert_eq!(listed, rules, "docs/cleanup.md's light row, in the table's order");
+    }
+
+    #[test]
     fn the_docs_table_is_the_rule_table() {
-        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/real-models.md");
-        let docs = std::fs::read_to_string(path).expect("docs/real-models.md");
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/docs/cleanup.md");
+        let docs = std::fs::read_to_string(path).expect("docs/cleanup.md");
         let table: Vec<Vec<String>> = docs
             .lines()
-            .skip_while(|l| !l.starts_with("| rule | where | does | counter |"))
+            .skip_while(|l| !l.starts_with("| rule | where | does | levels | counter |"))
             .skip(2)
             .take_while(|l| l.starts_with('|'))
-            .map(|l| l.trim_matches('|').split(" | ").take(4).map(|c| c.trim().to_string()).collect())
+            .map(|l| l.trim_matches('|').split(" | ").take(5).map(|c| c.trim().to_string()).collect())
             .collect();
         let rules: Vec<Vec<String>> = RULES
             .iter()
@@ -558,10 +618,11 @@ mod tests {
                     r.name.to_string(),
                     place_words(r.place).to_string(),
                     does_words(r.does).to_string(),
+                    if r.light { "light, full" } else { "full" }.to_string(),
                     format!("`{}`", r.kind.code()),
                 ]
             })
             .collect();
-        assert_eq!(table, rules, "docs/real-models.md's table of rules, row by row, against RULES");
+        assert_eq!(table, rules, "docs/cleanup.md's table of rules, row by row, against RULES");
     }
 }

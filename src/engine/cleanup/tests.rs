@@ -6,15 +6,15 @@ fn voices() -> Voices {
         "Maya",
         vec!["Kofi".into(), "Priya".into(), "Sam".into(), "Facilitator".into()],
         vec!["Priya".into()],
-        false,
+        language::of("English"),
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
     .earlier(EARLIER)
 }
 
 /// The room's markers, the end marker as every room writes it.
-pub(super) fn room_markers(ask: Marker) -> crate::engine::markers::RoomMarkers {
-    crate::engine::markers::RoomMarkers {
+pub(super) fn room_markers(ask: Marker) -> crate::engine::protocol::markers::RoomMarkers {
+    crate::engine::protocol::markers::RoomMarkers {
         end: Marker::new("<!-- END -->"),
         ask,
     }
@@ -23,7 +23,7 @@ pub(super) fn room_markers(ask: Marker) -> crate::engine::markers::RoomMarkers {
 /// Feeds `reply` in pieces of `n` characters; returns (shown, kept, cut kinds, stopped).
 fn run(reply: &str, n: usize, cap: Option<u32>, capped: bool) -> (String, String, Vec<CutKind>, bool) {
     let v = voices();
-    let mut h = Hygiene::new(&v, cap);
+    let mut h = Cleanup::new(&v, cap, Level::Full);
     let chars: Vec<char> = reply.chars().collect();
     let mut shown = String::new();
     let mut stopped = false;
@@ -62,7 +62,7 @@ fn a_plain_reply_passes_whole_and_streams() {
     }
     // Streams: most of the first sentence is out before the reply ends.
     let v = voices();
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let mut out = String::new();
     let long = "Boring tech wins here because nobody on a team of five has to learn it again, \
                 nobody has to be paged for it at night, and every library we need already speaks to it";
@@ -155,7 +155,7 @@ fn a_sentence_that_closes_on_the_speakers_own_name_loses_it() {
 
 #[test]
 fn talk_about_writing_the_reply_is_removed() {
-    // More forms are rows of tests/fixtures/hygiene/cases.toml.
+    // More forms are rows of tests/fixtures/cleanup/cases.toml.
     for reply in [
         "Sure, I'll be Maya's voice.\nResearch first.",
         "Of course. Here is my reply: Research first.",
@@ -180,10 +180,10 @@ fn talk_about_writing_the_reply_is_removed() {
 fn a_marker_line_reciting_the_runtime_is_cut() {
     let mut v = voices();
     v.markers = Some(room_markers(Marker::new("!?@human")));
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push("Research first.\n!?@human Which users matter most?\n").show + &h.finish(false);
     assert!(shown.contains("!?@human Which users"), "{shown}");
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h
         .push("Research first.\n!?@human your own words, no name label, two to five sentences.\n")
         .show
@@ -201,21 +201,21 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
     let topic = "How do we onboard new engineers so they ship in their first week?";
     let mut v = voices().facilitator(topic);
     v.markers = Some(room_markers(Marker::new("!?@human")));
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push(&format!("!?@human {topic}\n")).show + &h.finish(false);
     assert_eq!(shown.trim(), "");
     assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
     // Another's point asked back as a question is the reading's to judge,
     // not an echo; given back as a statement, it is one.
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let again = "!?@human Should we ship the smallest thing that could work and measure it in production?\n";
     assert_eq!(h.push(again).show + &h.finish(false), again);
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push(&format!("!?@human {EARLIER}\n")).show + &h.finish(false);
     assert_eq!(shown.trim(), "");
     assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
     let own = "!?@human How do we onboard new engineers who work remotely, in their first week?\n";
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push(own).show + &h.finish(false);
     assert_eq!(shown, own);
 }
@@ -226,7 +226,7 @@ fn a_heading_or_the_marker_written_with_the_facilitators_name_keeps_the_question
     let mut v = voices().facilitator(topic);
     v.markers = Some(room_markers(Marker::new("!?@human").or_after_marks("@Sam")));
     let whole = |reply: &str| {
-        let mut h = Hygiene::new(&v, None);
+        let mut h = Cleanup::new(&v, None, Level::Full);
         h.push(reply).show + &h.finish(false)
     };
     // A held heading stays above the marker: the question follows it.
@@ -263,19 +263,34 @@ fn echoes_are_dropped_and_loops_cut() {
     assert_eq!(cuts, [CutKind::Echo]);
     // The same with the names swapped is the same copy.
     let v = voices().earlier("Kofi: I agree with Priya's plan to ship in June.");
-    let mut h = Hygiene::new(&v, None);
-    let shown = h.push("I agree with Kofi's plan to ship in June. And measure.").show + &h.finish(false);
+    let mut h = Cleanup::new(&v, None, Level::Full);
+    let shown = h.push("I agree with the plan to ship in June. And measure.").show + &h.finish(false);
     assert_eq!(shown, "And measure.");
+    // Naming the one it takes up, a sentence carries their words on
+    // purpose: the room's cross-talk, never an echo.
+    let h2 = |reply: &str| {
+        let mut h = Cleanup::new(&v, None, Level::Full);
+        h.push(reply).show + &h.finish(false)
+    };
+    assert_eq!(
+        h2("I agree with Kofi's plan to ship in June. And measure."),
+        "I agree with Kofi's plan to ship in June. And measure."
+    );
+    let took_up =
+        "Right. Kofi, I agree that we should ship the smallest thing that could work and measure it in production. But talk to users.";
+    for n in [1, 3, 8] {
+        assert_eq!(run(took_up, n, None, false).0, took_up, "pieces of {n}");
+    }
     // Sentences are judged whole: a reaction that goes on to copy is
     // never shown in part.
     let copy =
-        "Right. Kofi, I agree that we should ship the smallest thing that could work and measure it in production. But talk to users.";
+        "Right. Well, I agree that we should ship the smallest thing that could work and measure it in production. But talk to users.";
     for n in [1, 3, 8] {
         assert_eq!(run(copy, n, None, false).0, "Right. But talk to users.", "pieces of {n}");
     }
     // A long sentence streams; should a copy start late in it, the copy
     // is never shown, and what was shown is closed.
-    let late = "Right. Kofi, I agree, and having watched three teams struggle with exactly this trade-off over the \
+    let late = "Right. Well, I agree, and having watched three teams struggle with exactly this trade-off over the \
                 last two years in fintech, I think that we should ship the smallest thing that could work and \
                 measure it in production. But talk to users.";
     for n in [1, 3, 8] {
@@ -290,7 +305,7 @@ fn echoes_are_dropped_and_loops_cut() {
     // Stock lines too short for runs of words are compared whole, the
     // names being one word: said before, or twice, they go.
     let v = voices().earlier("Thank you, Kofi and Sam. Ship it.");
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h
         .push("Thank you, Priya and Kofi. Measure it first, always. Measure it first, always. And more.")
         .show
@@ -311,7 +326,7 @@ fn echoes_are_dropped_and_loops_cut() {
     // On a second try echoes are kept, and still counted.
     let mut v = voices();
     v.keep_echoes = true;
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push(echo).show + &h.finish(false);
     assert_eq!(shown, echo);
     assert_eq!(h.cuts().iter().map(|c| c.kind).collect::<Vec<_>>(), [CutKind::Echo]);
@@ -356,9 +371,14 @@ fn a_capped_reply_ends_at_its_last_full_sentence_and_never_shows_the_rest() {
 
 #[test]
 fn chinese_replies() {
-    let v = Voices::new("Maya", vec!["Kofi".into(), "小林".into()], vec!["Priya".into()], true)
-        .earlier("我们应该先发布最小可用版本，然后在生产环境中测量效果。");
-    let mut h = Hygiene::new(&v, None);
+    let v = Voices::new(
+        "Maya",
+        vec!["Kofi".into(), "小林".into()],
+        vec!["Priya".into()],
+        language::of("Chinese"),
+    )
+    .earlier("我们应该先发布最小可用版本，然后在生产环境中测量效果。");
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let mut shown = String::new();
     for c in "我同意先做调研。我们应该先发布最小可用版本，然后在生产环境中测量效果。\n小林：谢谢大家".chars()
     {
@@ -375,7 +395,7 @@ fn chinese_replies() {
 #[test]
 fn a_name_that_is_no_signature_stays() {
     // Another's name, the name inside a sentence or a line of words (the
-    // signatures themselves are rows of tests/fixtures/hygiene/cases.toml).
+    // signatures themselves are rows of tests/fixtures/cleanup/cases.toml).
     for reply in [
         "We should interview five users first.\n\nKofi",
         "We should interview five users first, as Maya",
@@ -429,7 +449,7 @@ fn first_sentences_counts_sentences_of_both_scripts() {
 fn with_markers(reply: &str) -> (String, Vec<CutKind>) {
     let mut v = voices();
     v.markers = Some(room_markers(Marker::new("!?@human")));
-    let mut h = Hygiene::new(&v, None);
+    let mut h = Cleanup::new(&v, None, Level::Full);
     let mut shown = h.push(reply).show;
     shown.push_str(&h.finish(false));
     (shown, h.cuts().iter().map(|c| c.kind).collect())
@@ -479,9 +499,9 @@ fn a_marker_made_up_in_the_end_markers_form_is_dropped_a_comment_in_words_is_not
 #[test]
 fn its_own_label_without_the_accent_is_its_own_label() {
     // The 1.5B as Tomás: "Tomas: Hi Sam, thank you for sharing this question."
-    let v = Voices::new("Tomás", vec!["Kofi".into(), "Sam".into()], vec![], false);
+    let v = Voices::new("Tomás", vec!["Kofi".into(), "Sam".into()], vec![], language::of("English"));
     for n in [1, 3, 100] {
-        let mut h = Hygiene::new(&v, None);
+        let mut h = Cleanup::new(&v, None, Level::Full);
         let mut shown = String::new();
         for piece in "Tomas: Onboarding starts with a buddy.".chars().collect::<Vec<_>>().chunks(n) {
             shown.push_str(&h.push(&piece.iter().collect::<String>()).show);
@@ -495,11 +515,11 @@ fn its_own_label_without_the_accent_is_its_own_label() {
 #[test]
 fn a_short_chinese_sentence_is_never_taken_for_the_runtimes_words() {
     // Chinese runs are six characters: a shorter sentence holds none.
-    let mut v = Voices::new("Maya", vec!["Kofi".into()], vec![], true)
+    let mut v = Voices::new("Maya", vec!["Kofi".into()], vec![], language::of("Chinese"))
         .runtime("（会话提示，不属于对话内容：第 1 轮。现在请写出 Maya 的发言，用中文。）");
     v.markers = Some(room_markers(Marker::new("!?@human")));
     for reply in ["我完全同意。我们先访谈五位离线用户。", "先访谈用户。\n!?@human 预算多少？"] {
-        let mut h = Hygiene::new(&v, None);
+        let mut h = Cleanup::new(&v, None, Level::Full);
         let shown = h.push(reply).show + &h.finish(false);
         assert_eq!(shown.trim(), reply, "{:?}", h.cuts());
         assert!(h.cuts().is_empty(), "{:?}", h.cuts());
@@ -511,7 +531,7 @@ fn a_stance_in_the_questions_words_said_by_another_first_is_an_echo() {
     let asked = "Should we rewrite the billing service in Rust this quarter?";
     let stance = "We should rewrite the billing service in Rust this quarter. The pager wakes us nightly.";
     let shown = |v: &Voices| {
-        let mut h = Hygiene::new(v, None);
+        let mut h = Cleanup::new(v, None, Level::Full);
         h.push(stance).show + &h.finish(false)
     };
     assert_eq!(shown(&voices().facilitator(asked)), stance);

@@ -63,6 +63,13 @@ impl CutKind {
         CutKind::ListCap,
     ];
 
+    /// A cut of words that are not the speaker's at all: another's line or
+    /// the runtime's own note. At the light level, they raise the endpoint
+    /// to full (`engine::cleanup::level`).
+    pub(crate) fn is_another_voice(self) -> bool {
+        matches!(self, CutKind::SpeaksAsOther | CutKind::RuntimeText)
+    }
+
     pub(crate) fn code(self) -> &'static str {
         match self {
             CutKind::SpeaksAsOther => "speaks_as_other",

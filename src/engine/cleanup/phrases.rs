@@ -8,7 +8,7 @@ use std::sync::LazyLock;
 use include_dir::{include_dir, Dir};
 use serde::Deserialize;
 
-static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/hygiene/phrases");
+static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/cleanup/phrases");
 
 /// Every language's phrases together (see `phrases/en.toml` for what each
 /// list is). Matching ignores case: the lists are kept lowercase.
@@ -47,6 +47,9 @@ pub(super) struct Phrases {
     pub room_question_words: Vec<String>,
     pub facts_question_words: Vec<String>,
     pub self_narration: Vec<String>,
+    pub abbreviations: Vec<String>,
+    pub list_asks: Vec<String>,
+    pub count_words: Vec<String>,
 }
 
 impl Phrases {
@@ -84,6 +87,9 @@ impl Phrases {
             room_question_words,
             facts_question_words,
             self_narration,
+            abbreviations,
+            list_asks,
+            count_words,
         } = other;
         self.interjections.extend(interjections);
         self.acknowledgements.extend(acknowledgements);
@@ -117,6 +123,9 @@ impl Phrases {
         self.room_question_words.extend(room_question_words);
         self.facts_question_words.extend(facts_question_words);
         self.self_narration.extend(self_narration);
+        self.abbreviations.extend(abbreviations);
+        self.list_asks.extend(list_asks);
+        self.count_words.extend(count_words);
     }
 
     fn lowercase(&mut self) {
@@ -149,6 +158,9 @@ impl Phrases {
             &mut self.room_question_words,
             &mut self.facts_question_words,
             &mut self.self_narration,
+            &mut self.abbreviations,
+            &mut self.list_asks,
+            &mut self.count_words,
         ] {
             for p in list.iter_mut() {
                 *p = p.to_lowercase();
@@ -168,7 +180,7 @@ pub(super) static PHRASES: LazyLock<Phrases> = LazyLock::new(|| {
     for (name, text) in files() {
         match toml::from_str::<Phrases>(text) {
             Ok(p) => all.extend(p),
-            Err(e) => panic!("src/engine/hygiene/phrases/{name}: {e}"),
+            Err(e) => panic!("src/engine/cleanup/phrases/{name}: {e}"),
         }
     }
     all.lowercase();
@@ -184,6 +196,24 @@ fn files() -> Vec<(&'static str, &'static str)> {
         .collect();
     files.sort();
     files
+}
+
+/// The words a full stop closes without ending a sentence, lower case,
+/// each part of an abbreviation written with spaces on its own (`z. b.`
+/// gives `z.` and `b.`).
+static ABBREVIATIONS: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
+    PHRASES
+        .abbreviations
+        .iter()
+        .flat_map(|a| a.split_whitespace())
+        .filter(|w| w.ends_with('.'))
+        .map(str::to_string)
+        .collect()
+});
+
+/// Whether `word` (before its full stop, `e.g`, `Dr`) is an abbreviation.
+pub(super) fn is_abbreviation(word: &str) -> bool {
+    !word.is_empty() && ABBREVIATIONS.contains(&format!("{}.", word.to_lowercase()))
 }
 
 /// Each of `patterns` as its own expression (verbose, case-insensitive).
@@ -217,11 +247,17 @@ mod tests {
         let files = files();
         assert!(files.len() >= 2, "{files:?}");
         for (name, text) in &files {
+            // A language may hold only the lists it needs so far.
             let p: Phrases = toml::from_str(text).unwrap_or_else(|e| panic!("{name}: {e}"));
-            assert!(
-                !p.interjections.is_empty() && !p.attribution.is_empty(),
-                "{name} has the lists a language needs"
-            );
+            if ["en.toml", "zh.toml"].iter().any(|n| name.ends_with(n)) {
+                assert!(!p.interjections.is_empty() && !p.attribution.is_empty(), "{name}");
+            }
+            for a in &p.abbreviations {
+                assert!(
+                    a.split_whitespace().all(|w| w.ends_with('.')),
+                    "{name}: {a:?} ends each part with its stop"
+                );
+            }
         }
         assert!(PHRASES.interjections.iter().any(|p| p == "certainly"));
         assert!(PHRASES.interjections.iter().any(|p| p == "好的"));
@@ -241,7 +277,7 @@ mod tests {
         // Words of a language live in `phrases/`; the rules' code (its test
         // files aside) may quote them in comments, as examples, never in
         // its strings.
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/hygiene");
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/engine/cleanup");
         for entry in std::fs::read_dir(dir).expect("the module's folder") {
             let path = entry.expect("an entry").path();
             let name = path.file_name().and_then(|n| n.to_str()).unwrap_or_default().to_string();

@@ -15,17 +15,24 @@
 use std::collections::HashSet;
 
 pub(crate) use addressee::for_the_room;
+pub(crate) use asks::asks_for_list;
 pub(crate) use cut::{Counter, Cut, CutKind};
+pub(crate) use level::Level;
+pub(crate) use level::{choose as choose_level, ModelFacts, Why};
 pub(crate) use sentences::first_sentences;
-pub(crate) use verdict::{question_after_marker, Left};
+pub(crate) use verdict::Left;
 pub(crate) use voices::Voices;
 
 mod addressee;
+mod asks;
+mod blocks;
 mod copies;
 mod cut;
 #[cfg(test)]
 mod fixture_tests;
 mod labels;
+pub(crate) mod language;
+pub(crate) mod level;
 mod lists;
 mod opening;
 mod phrases;
@@ -37,7 +44,7 @@ mod tests;
 mod verdict;
 mod voices;
 
-use crate::engine::markers::{Marker, MarkerKind};
+use crate::engine::protocol::markers::{Marker, MarkerKind};
 use labels::capitalise_first;
 use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, rescan_from, sentence_end_from, token_starts, TAIL_BYTES};
@@ -51,10 +58,12 @@ pub(crate) struct Step {
     pub stop: bool,
 }
 
-pub(crate) struct Hygiene {
+pub(crate) struct Cleanup {
     /// Owned: a reply in the making lives beside others (a concurrent
     /// round), none of them borrowing from the round that started it.
     voices: Voices,
+    /// Which rules apply (`level.rs`); `Off` passes every piece through.
+    level: Level,
     /// The sentence being written, not yet judged.
     cur: String,
     /// Bytes of `cur` already shown: such a sentence can no longer be dropped.
@@ -75,13 +84,11 @@ pub(crate) struct Hygiene {
     /// may all be cut (`rules.rs`, `Does::HoldHeading`).
     heading: Option<HeldHeading>,
     kept: String,
-    /// Everything the model wrote until a rule stopped the reply: what the
-    /// log keeps of a reply that was cut, to read a cut against its whole.
-    heard: String,
-    /// Runs of words of the kept sentences (the loop guard), and the short
-    /// ones whole.
+    /// Runs of words of the kept sentences (the loop guard), the short
+    /// ones whole, and the long ones whole (a reply saying itself again).
     own: HashSet<u64>,
     own_short: HashSet<u64>,
+    own_whole: HashSet<u64>,
     stopped: bool,
     /// The stream is over: the sentence judged now is the reply's last.
     ending: bool,
@@ -99,6 +106,13 @@ pub(crate) struct Hygiene {
     wrap: Option<char>,
     /// Bytes of `cur` known to hold no sentence end.
     scanned: usize,
+    /// `cur` opens a line (`blocks.rs` reads a line's opening).
+    line_start: bool,
+    /// `cur` goes on a line of a code block, a table or a quotation: it
+    /// passes as it comes, to the line's end.
+    block_line: bool,
+    /// Inside a fenced code block: its fence (```` ``` ````, `~~~`).
+    fence: Option<String>,
     /// Pieces received, near enough to tokens; with `cap`, the point from
     /// which unfinished sentences are held back, as a capped reply drops its last one.
     pieces: u32,
@@ -116,7 +130,7 @@ const STREAM_AFTER: usize = 24;
 /// Pieces before the cap from which an unfinished sentence is held back.
 const CAP_MARGIN: u32 = 48;
 
-/// A heading held back until a word under it is kept (`Hygiene::heading`).
+/// A heading held back until a word under it is kept (`Cleanup::heading`).
 #[derive(Debug)]
 struct HeldHeading {
     /// The heading, the lesser headings under it and the line breaks after.
@@ -126,10 +140,11 @@ struct HeldHeading {
     points_lost: bool,
 }
 
-impl Hygiene {
-    pub(crate) fn new(voices: &Voices, cap: Option<u32>) -> Hygiene {
-        Hygiene {
+impl Cleanup {
+    pub(crate) fn new(voices: &Voices, cap: Option<u32>, level: Level) -> Cleanup {
+        Cleanup {
             voices: voices.clone(),
+            level,
             cur: String::new(),
             shown: 0,
             reply_start: true,
@@ -138,13 +153,16 @@ impl Hygiene {
             opener_acknowledges: false,
             heading: None,
             kept: String::new(),
-            heard: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
+            own_whole: HashSet::new(),
             copy_seen: std::cell::Cell::new(false),
             copy_memo: std::cell::RefCell::new(None),
             wrap: None,
             scanned: 0,
+            line_start: true,
+            block_line: false,
+            fence: None,
             stopped: false,
             ending: false,
             cuts: Vec::new(),
@@ -155,7 +173,7 @@ impl Hygiene {
 
     /// The same rules for a reply written afresh (the server's retry).
     pub(crate) fn restart(&mut self) {
-        *self = Hygiene::new(&self.voices, self.cap);
+        *self = Cleanup::new(&self.voices, self.cap, self.level);
     }
 
     /// Feeds one streamed piece.
@@ -165,11 +183,24 @@ impl Hygiene {
             step.stop = true;
             return step;
         }
+        if self.level == Level::Off {
+            self.kept.push_str(piece);
+            step.show.push_str(piece);
+            return step;
+        }
         self.pieces += 1;
         self.cur.push_str(piece);
-        self.heard.push_str(piece);
-        while let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) {
+        loop {
+            match self.take_block(&mut step, false) {
+                blocks::Block::Passed => continue,
+                blocks::Block::Wait => return step,
+                blocks::Block::Prose => {}
+            }
+            let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) else {
+                break;
+            };
             let sentence: String = self.cur.drain(..end).collect();
+            self.line_start = sentence.ends_with('\n');
             self.copy_seen.set(false);
             self.scanned = 0;
             let shown = std::mem::take(&mut self.shown).min(sentence.len());
@@ -218,6 +249,8 @@ impl Hygiene {
     }
 
     fn settle_last(&mut self, capped: bool, step: &mut Step) {
+        // Blocks are never cut: what is left of one passes.
+        while !self.stopped && matches!(self.take_block(step, true), blocks::Block::Passed) {}
         if self.stopped || self.cur.is_empty() {
             return;
         }
@@ -244,11 +277,6 @@ impl Hygiene {
         &self.kept
     }
 
-    /// The reply as written, up to where a rule stopped it.
-    pub(crate) fn heard(&self) -> &str {
-        &self.heard
-    }
-
     pub(crate) fn cuts(&self) -> &[Cut] {
         &self.cuts
     }
@@ -268,13 +296,22 @@ impl Hygiene {
 
     /// What is left of the reply, judged whole once the stream is over.
     pub(crate) fn left(&self, shown: &str) -> Left {
-        verdict::left(shown, &self.cuts, self.voices.chinese)
+        verdict::left(shown, &self.cuts, self.voices.language)
     }
 
     /// The reply was cut: what followed was void.
-    #[cfg(test)]
     pub(crate) fn stopped(&self) -> bool {
         self.stopped
+    }
+
+    /// The rule that ended the reply, if one did: its cut.
+    pub(crate) fn stopped_by(&self) -> Option<&Cut> {
+        self.stopped.then(|| self.cuts.last()).flatten()
+    }
+
+    /// The level its rules are of.
+    pub(crate) fn level(&self) -> Level {
+        self.level
     }
 
     fn cut(&mut self, kind: CutKind, text: &str) {
@@ -389,6 +426,9 @@ impl Hygiene {
             h.kept.push_str(ending);
         };
         for rule in RULES.iter().filter(|r| r.tail) {
+            if !rule.applies(self) {
+                continue;
+            }
             match rule.does {
                 // The closing words stay unshown as a sentence's last words do.
                 // Each row reads the sentence as the rows before left it.
@@ -476,6 +516,17 @@ impl Hygiene {
         if is_short(toks.len(), self.voices.gram) {
             self.own_short.insert(gram_hash(&toks));
         }
+        if toks.len() >= 2 * self.voices.gram {
+            self.own_whole.insert(gram_hash(&toks));
+        }
+    }
+
+    /// Whether `sentence` is one this reply kept before, word for word,
+    /// and long enough (eight words, twelve CJK characters) that no one
+    /// says it twice in a turn: the reply going round again.
+    pub(super) fn said_again(&self, sentence: &str) -> bool {
+        let toks = self.voices.tokens(sentence);
+        toks.len() >= 2 * self.voices.gram && self.own_whole.contains(&gram_hash(&toks))
     }
 
     fn keep(&mut self, text: &str, step: &mut Step) {

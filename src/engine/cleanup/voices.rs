@@ -2,7 +2,7 @@
 //! as, who has not spoken, and the runs of words of the runtime's notes and
 //! earlier turns a reply must not copy.
 
-use crate::engine::markers::RoomMarkers;
+use crate::engine::protocol::markers::RoomMarkers;
 use std::collections::{HashMap, HashSet};
 
 use super::sentences::{gram_hash, is_short, sentence_end, token_hashes};
@@ -38,12 +38,13 @@ pub(crate) struct Voices {
     pub others: Vec<String>,
     /// Agents who have not spoken yet: no view may be attributed to them.
     pub unspoken: Vec<String>,
-    /// Words per run that count as a copy: 4 for alphabetic languages, 6 for
-    /// Chinese (one token per character: about three words).
+    /// Words per run that count as a copy: 4 for languages written with
+    /// spaces, 6 for those without (Chinese, Japanese: one token per
+    /// character, about three words).
     pub gram: usize,
-    /// The party speaks Chinese: a reply mostly in Latin letters is in the
-    /// wrong language (and the other way round).
-    pub chinese: bool,
+    /// The language the party speaks (`language.rs`; None: one not
+    /// listed): a reply mostly in other scripts is in the wrong one.
+    pub language: Option<&'static super::language::Language>,
     /// The runtime's markers (None: a call without them): a line that
     /// opens with the end marker keeps what follows it, one that opens with
     /// the ask marker a question that reuses the room's words, but not the
@@ -76,7 +77,12 @@ pub(crate) struct Voices {
 const NAME: u64 = 0x6e61_6d65;
 
 impl Voices {
-    pub(crate) fn new(own: &str, others: Vec<String>, unspoken: Vec<String>, chinese: bool) -> Voices {
+    pub(crate) fn new(
+        own: &str,
+        others: Vec<String>,
+        unspoken: Vec<String>,
+        language: Option<&'static super::language::Language>,
+    ) -> Voices {
         let others = with_plain_forms(others.into_iter().filter(|n| !n.trim().is_empty()).collect());
         let unspoken = with_plain_forms(unspoken);
         let mut names = HashSet::new();
@@ -95,8 +101,8 @@ impl Voices {
             titles: Vec::new(),
             others,
             unspoken,
-            gram: if chinese { 6 } else { 4 },
-            chinese,
+            gram: if language.is_some_and(|l| !l.spaced) { 6 } else { 4 },
+            language,
             markers: None,
             hosts: Vec::new(),
             keep_echoes: false,
@@ -115,7 +121,7 @@ impl Voices {
     /// What the speaker's own label may open with: its names, and its
     /// titles but on a list's item, where a title names a role
     /// ("- Test Architect: the test plan"), not the speaker.
-    pub(super) fn own_labels(&self, item: bool) -> impl Iterator<Item = &str> + Clone {
+    pub(crate) fn own_labels(&self, item: bool) -> impl Iterator<Item = &str> + Clone {
         self.own_names().chain(
             self.titles
                 .iter()

@@ -4,10 +4,10 @@
 
 use super::sentences::{floor_char_boundary, gram_hash, is_short, TAIL_BYTES};
 use super::voices::{ASKED, EARLIER, HOST, HOST_ASKED, RUNTIME, SPOKEN};
-use super::{Cut, CutKind, Hygiene};
-use crate::engine::markers::MarkerKind;
+use super::{Cleanup, Cut, CutKind};
+use crate::engine::protocol::markers::MarkerKind;
 
-impl Hygiene {
+impl Cleanup {
     /// Whether `toks` (a whole sentence) copies earlier text: the source
     /// (RUNTIME, EARLIER, or 0 for this reply's own earlier sentences).
     pub(super) fn copied(&self, toks: &[u64]) -> Option<u8> {
@@ -112,6 +112,28 @@ impl Hygiene {
             }
         }
         asked && new
+    }
+
+    /// Whether `s`, a statement, names one of the room who has spoken (the
+    /// facilitator too): a take-up ("Ingrid is right that we should…",
+    /// "正如 Kofi 说的…", "Maya hat recht, dass…") carries their words on
+    /// purpose, and is the cross-talk the room is for, never an echo. A
+    /// question is no take-up: one handed back to its asker ("Kofi, how
+    /// can we…?") asks nothing new; nor a stock line too short to take
+    /// anything up ("Thank you, Priya and Kofi.").
+    pub(super) fn names_who_spoke(&self, s: &str) -> bool {
+        let short = self.voices.tokens(s).len() < self.voices.gram + 2;
+        if short || self.marker_lead(s) > 0 || s.trim_end().ends_with(['?', '？']) {
+            return false;
+        }
+        let spoke: Vec<String> = self
+            .voices
+            .others
+            .iter()
+            .filter(|n| !self.voices.unspoken.contains(n))
+            .cloned()
+            .collect();
+        super::labels::mentions_any(s, &spoke)
     }
 
     /// Whether a run of words said before (earlier turns, the runtime's

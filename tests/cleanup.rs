@@ -1,9 +1,9 @@
-//! Reply hygiene end to end: scripted replies that do what small models do
+//! Reply cleanup end to end: scripted replies that do what small models do
 //! (speak as another agent, open with their own label, quote themselves,
 //! give back the runtime's instruction, loop, run into the token cap) go
 //! through the loopback server and the engine. The facilitator sees only the
 //! speaker's own words, while streaming too; what was cut is counted in the
-//! session file.
+//! session file. The protocol is heard first: no cleanup rule hides a marker.
 
 #![allow(
     clippy::unwrap_used,
@@ -377,4 +377,125 @@ async fn its_own_title_written_as_its_label_is_never_shown() {
         "{:?}",
         s.fm.hygiene
     );
+}
+
+/// The end proposal a party's events hold: its agent and clean text.
+fn proposal(events: &[Event]) -> Option<(String, String)> {
+    events.iter().find_map(|e| match e {
+        Event::EndProposal { agent, response_clean, .. } => Some((agent.clone(), response_clean.clone())),
+        _ => None,
+    })
+}
+
+#[tokio::test]
+async fn a_marker_after_a_point_cleanup_cut_is_still_heard() {
+    // Request 4, in round 2: a list of four points ends the turn at its
+    // third (a small model's written answer), and the end marker after it
+    // is the speaker's own proposal all the same.
+    let reply =
+        "We should pilot it first:\n1. One team.\n2. One month.\n3. One metric.\n4. A review.\n\nI think we are done here. <!-- END -->";
+    let server = FakeOpenAi::start(move |r, n| {
+        if n == 4 && is_turn(r) {
+            bmad_party::testing::stream_of(reply)
+        } else {
+            bmad_party::testing::stream_of(&plain(n))
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Thoughts?"), Step::CONFIRM]).await;
+    let (_, clean) = proposal(&events).expect("the proposal is heard past the cut");
+    assert_eq!(clean, "We should pilot it first:\n1. One team.\n2. One month.");
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.hygiene.get("list_cap"), Some(&1), "{:?}", s.fm.hygiene);
+    assert!(s.fm.conversation_state.exit_flags.agent_proposed);
+    assert!(!shown_tokens(&events).contains("A review"), "what the rule cut never shows");
+}
+
+#[tokio::test]
+async fn a_marker_written_in_anothers_line_is_not_the_speakers() {
+    // The model goes on as Kofi (or whoever is not speaking) and proposes
+    // the end in their name: no proposal of the speaker's.
+    let server = FakeOpenAi::start(|r, n| {
+        if n == 4 && is_turn(r) {
+            let other = other_than(&speaker(r));
+            bmad_party::testing::stream_of(&format!("{}\n**{other}**: Agreed, let us wrap up. <!-- END -->", plain(n)))
+        } else {
+            bmad_party::testing::stream_of(&plain(n))
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("Thoughts?")]).await;
+    assert_eq!(proposal(&events), None);
+    assert!(!shown_tokens(&events).contains("wrap up"));
+}
+
+#[tokio::test]
+async fn a_question_after_a_point_cleanup_cut_is_still_put_to_the_facilitator() {
+    let reply = "Three things:\n1. Users.\n2. Budget.\n3. Time.\n!?@human Which users matter most to you?";
+    let server = FakeOpenAi::start(move |r, n| {
+        if n == 4 && is_turn(r) {
+            bmad_party::testing::stream_of(reply)
+        } else {
+            bmad_party::testing::stream_of(&plain(n))
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("Topic"), Step::Say("What do you need from me?")]).await;
+    let asked: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::AgentQuestion { question, .. } => Some(question.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(asked, ["Which users matter most to you?"], "{:?}", agent_messages(&events));
+}
+
+#[tokio::test]
+async fn a_light_level_reply_that_speaks_as_another_raises_its_endpoint_to_full() {
+    // The default endpoint is set to light; its second turn goes on as
+    // another, and from then on every rule applies.
+    let server = FakeOpenAi::start(|r, n| {
+        if !is_turn(r) {
+            return bmad_party::testing::stream_of("Thank you all, it was a good talk.");
+        }
+        let other = other_than(&speaker(r));
+        let text = match n {
+            1 => format!("Certainly! Here's how I see it: {}", plain(n)),
+            2 => format!("{}\n{other}: I agree completely, ship it.", plain(n)),
+            _ => format!("Certainly! Here's how I see it: {}", plain(n)),
+        };
+        stream_events(events_of(&text))
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.config.llm.cleanup = bmad_party::config::CleanupLevel::Light;
+    party.config.party.agents_per_round = (2, 2);
+    let events = party.run(vec![Step::Say("How do we start?"), Step::Say("And then?")]).await;
+    let replies = agent_messages(&events);
+    // At light, a strong model's courtesy stays; another's line never does.
+    assert_eq!(replies[0].1, format!("Certainly! Here's how I see it: {}", plain(1)));
+    assert_eq!(replies[1].1, plain(2));
+    // Raised: the talk about the reply goes from the next turn on.
+    assert!(replies[2..].iter().all(|(_, t)| !t.starts_with("Certainly")), "{replies:?}");
+    assert!(
+        notices(&events).iter().any(|n| n.contains("full reply cleanup from now on")),
+        "{:?}",
+        notices(&events)
+    );
+    let levels: Vec<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CleanupLevels { levels } => Some(serde_json::to_value(levels[0].level).unwrap().as_str().unwrap().to_string()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(levels, ["light", "full"], "told at the start and when raised");
+    let s = load(&session_file(&events));
+    assert_eq!(s.fm.cleanup["default"].level, "full");
+    assert_eq!(s.fm.cleanup["default"].by, "raised");
+    assert_eq!(s.fm.cleanup["default"].raised_in_round, Some(1));
 }

@@ -3,73 +3,9 @@
 
 use super::phrases::{out_of_character, JOB_INTRO, PHRASES};
 use super::Voices;
-use crate::engine::markers::Marker;
-use crate::text::is_cjk;
-
-/// Markdown and list decoration, and an icon, before a label.
-fn undecorated(s: &str) -> &str {
-    let s = s.trim_start_matches(|c: char| {
-        c.is_whitespace() || matches!(c, '>' | '*' | '#' | '_' | '-' | '•' | '[' | '【' | '(' | '（' | ')' | '）')
-    });
-    // An icon: symbols and their variation selectors, then spaces.
-    let rest = s.trim_start_matches(|c: char| !c.is_alphanumeric() && !c.is_ascii() && !is_cjk(c) || c == '\u{fe0f}' || c == '\u{200d}');
-    if rest.len() != s.len() {
-        rest.trim_start()
-    } else {
-        s
-    }
-}
-
-/// Whether the decoration `undecorated` took off `s`, leaving `t`, opened a round bracket.
-fn opened_round(s: &str, t: &str) -> bool {
-    s[..s.len() - t.len()].contains(['(', '（'])
-}
-
-/// ASCII-case-insensitive: the caller slices `s` at `prefix.len()` after.
-fn starts_with_ci(s: &str, prefix: &str) -> bool {
-    s.len() >= prefix.len() && s.is_char_boundary(prefix.len()) && s[..prefix.len()].eq_ignore_ascii_case(prefix)
-}
-
-/// What follows a name in a label: `**`, a title in parentheses, `]`, then a colon; the length
-/// through the colon, or None (`partial`: a label not finished yet). A name closed by a bracket after
-/// it (`【Maya】`, `[Maya]`, `(Maya)` if the line `opened` one, not "e.g. Kofi)") is a label too.
-fn label_tail(rest: &str, partial: bool, opened: bool) -> Option<usize> {
-    let mut i = 0;
-    let b: Vec<char> = rest.chars().collect();
-    let mut bytes = 0;
-    let step = |i: &mut usize, bytes: &mut usize| {
-        *bytes += b[*i].len_utf8();
-        *i += 1;
-    };
-    let first = b.first().copied();
-    let closed = matches!(first, Some(']' | '】')) || opened && matches!(first, Some(')' | '）'));
-    while i < b.len() && (matches!(b[i], '*' | '_' | ']' | '】' | ' ') || closed && i == 0) {
-        step(&mut i, &mut bytes);
-    }
-    if i < b.len() && matches!(b[i], '(' | '（') {
-        let open = i;
-        while i < b.len() && !matches!(b[i], ')' | '）') && i - open < 48 && b[i] != '\n' {
-            step(&mut i, &mut bytes);
-        }
-        if i >= b.len() {
-            return partial.then_some(bytes);
-        }
-        if !matches!(b[i], ')' | '）') {
-            return None;
-        }
-        step(&mut i, &mut bytes);
-    }
-    while i < b.len() && matches!(b[i], '*' | '_' | ']' | ' ') {
-        step(&mut i, &mut bytes);
-    }
-    if i >= b.len() {
-        return (partial || closed).then_some(bytes);
-    }
-    if matches!(b[i], ':' | '：') {
-        return Some(bytes + b[i].len_utf8());
-    }
-    closed.then_some(bytes)
-}
+use crate::engine::protocol::label::{label_tail, opened_round, starts_with_ci, undecorated};
+use crate::engine::protocol::markers::Marker;
+use crate::text::{goes_on_word, is_cjk};
 
 /// The name whose label (`Kofi:`, `**Kofi** (Developer):`, `🛠️ Kofi：`) starts `s`.
 pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
@@ -174,16 +110,6 @@ pub(super) fn could_be_bare_label(t: &str, names: &[String], hosts: &[String]) -
                 _ => false,
             }
         })
-}
-
-/// `s` without its leading label of `name`, if it has one.
-pub(super) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
-    let t = undecorated(s);
-    if name.is_empty() || !starts_with_ci(t, name) || t[name.len()..].starts_with(|c: char| c.is_alphanumeric()) {
-        return None;
-    }
-    let n = label_tail(&t[name.len()..], false, opened_round(s, t))?;
-    Some(t[name.len() + n..].trim_start_matches([' ', '*']))
 }
 
 /// Whether an unfinished line may still become a label of one of `names`.
@@ -352,7 +278,8 @@ pub(super) fn mentions_any(s: &str, names: &[String]) -> bool {
         lower.match_indices(&n).any(|(i, _)| {
             let before = lower[..i].chars().next_back();
             let after = lower[i + n.len()..].chars().next();
-            !before.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c)) && !after.is_some_and(|c| c.is_alphanumeric() && !is_cjk(c))
+            let (first, last) = (n.chars().next().unwrap_or(' '), n.chars().next_back().unwrap_or(' '));
+            !before.is_some_and(|c| goes_on_word(first, c)) && !after.is_some_and(|c| goes_on_word(last, c))
         })
     })
 }

@@ -3,12 +3,16 @@
 
 use std::hash::BuildHasher;
 
+pub(super) use crate::text::floor_char_boundary;
 use crate::text::is_cjk;
 
 /// The end of the first whole sentence in `s`: after a line break, a CJK
 /// sentence end and the closing quotation marks right after it (`。”`:
 /// the quotation ends with its sentence, so at the end of `s` it waits
-/// for what comes next), or `.!?` followed by white space.
+/// for what comes next), or `.!?` followed by white space. A full stop
+/// ends no sentence after an abbreviation (`e.g.`, `z. B.`, `pl.`: data,
+/// `abbreviations`) nor before a word in lower case (`a 3. pont`, `etc.
+/// and`); until the word after it comes, it is not known to end one.
 pub(super) fn sentence_end(s: &str) -> Option<usize> {
     sentence_end_from(s, 0)
 }
@@ -32,11 +36,42 @@ pub(crate) fn first_sentences(text: &str, n: usize) -> &str {
 }
 
 /// Where the next look for a sentence end in `s` (none found) starts: its
-/// last character, or the CJK end before the closing marks it ends with.
+/// last character, the CJK end before the closing marks it ends with, or
+/// a full stop before the blanks it ends with (the word after decides).
 pub(super) fn rescan_from(s: &str) -> usize {
+    let blank = s.trim_end_matches([' ', '\t']);
+    if blank.len() < s.len() && blank.ends_with('.') {
+        return blank.len() - 1;
+    }
     let t = s.trim_end_matches(super::quotes::is_closing);
     let t = t.strip_suffix(['。', '！', '？']).unwrap_or(t);
     floor_char_boundary(s, t.len().min(s.len().saturating_sub(1)))
+}
+
+/// Whether the full stop at byte `dot` of `s`, white space after it,
+/// ends no sentence: it closes an abbreviation, or a word in lower case
+/// follows. None while the word after it has not come.
+fn stop_goes_on(s: &str, dot: usize) -> Option<bool> {
+    let after = &s[dot + 1..];
+    let rest = after.trim_start_matches([' ', '\t']);
+    let next = rest.chars().next()?;
+    if after[..after.len() - rest.len()].contains('\n') || rest.starts_with(['\n', '\r']) {
+        return Some(false);
+    }
+    Some(next.is_lowercase() || super::phrases::is_abbreviation(word_before(s, dot)))
+}
+
+/// The word a full stop at byte `dot` closes, with the dots inside it
+/// (`e.g`, `z`, `pl`, `Dr`).
+fn word_before(s: &str, dot: usize) -> &str {
+    let head = &s[..dot];
+    let start = head
+        .char_indices()
+        .rev()
+        .take_while(|(_, c)| c.is_alphabetic() || *c == '.')
+        .last()
+        .map_or(dot, |(i, _)| i);
+    &head[start..]
 }
 
 /// `sentence_end`, looking from byte `from` on (a char boundary): the text
@@ -67,6 +102,14 @@ pub(super) fn sentence_end_from(s: &str, from: usize) -> Option<usize> {
                 }
                 if let Some(&(j, next)) = it.peek() {
                     if next.is_whitespace() {
+                        if c == '.' && next != '\n' {
+                            match stop_goes_on(s, i) {
+                                Some(true) => continue,
+                                Some(false) => {}
+                                // The word after it decides: not yet.
+                                None => return None,
+                            }
+                        }
                         // The space goes with this sentence, a line break too.
                         return Some(j + next.len_utf8());
                     }
@@ -115,15 +158,6 @@ pub(super) fn is_short(len: usize, gram: usize) -> bool {
 /// reaching past it may start with.
 pub(super) const TAIL_BYTES: usize = 256;
 
-/// The largest char boundary of `s` at or below `i`.
-pub(super) fn floor_char_boundary(s: &str, i: usize) -> usize {
-    let mut i = i.min(s.len());
-    while !s.is_char_boundary(i) {
-        i -= 1;
-    }
-    i
-}
-
 /// Where each token of `token_hashes` starts, in bytes.
 pub(super) fn token_starts(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
@@ -148,4 +182,61 @@ pub(super) fn gram_hash(w: &[u64]) -> u64 {
     w.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, x| {
         (h ^ x).wrapping_mul(0x100_0000_01b3).rotate_left(5)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `text` in its sentences.
+    fn split(text: &str) -> Vec<&str> {
+        let mut out = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let end = sentence_end(rest).unwrap_or(rest.len());
+            out.push(&rest[..end]);
+            rest = &rest[end..];
+        }
+        out
+    }
+
+    #[test]
+    fn a_full_stop_after_an_abbreviation_or_before_lower_case_ends_no_sentence() {
+        for (text, sentences) in [
+            ("Ask a user, e.g. Kofi. Then ship.", vec!["Ask a user, e.g. Kofi. ", "Then ship."]),
+            ("Wir fragen z. B. Kunden. Dann los.", vec!["Wir fragen z. B. Kunden. ", "Dann los."]),
+            (
+                "Kérdezzük meg pl. Kofit. Utána döntünk.",
+                vec!["Kérdezzük meg pl. Kofit. ", "Utána döntünk."],
+            ),
+            (
+                "Sprawdźmy np. Kowalskiego. Potem decyzja.",
+                vec!["Sprawdźmy np. Kowalskiego. ", "Potem decyzja."],
+            ),
+            ("Dr. Quinn agrees. So do I.", vec!["Dr. Quinn agrees. ", "So do I."]),
+            ("A 3. pont a lényeg. Kész.", vec!["A 3. pont a lényeg. ", "Kész."]),
+            (
+                "Tests, docs, etc. and then the release.",
+                vec!["Tests, docs, etc. and then the release."],
+            ),
+            // Plain stops still end sentences, a line break always.
+            (
+                "Ship it. Measure it.\nThen decide.",
+                vec!["Ship it. ", "Measure it.\n", "Then decide."],
+            ),
+            ("No. We wait.", vec!["No. ", "We wait."]),
+            ("先做调研。再决定。", vec!["先做调研。", "再决定。"]),
+        ] {
+            assert_eq!(split(text), sentences, "{text:?}");
+        }
+    }
+
+    #[test]
+    fn a_full_stop_at_the_end_of_a_piece_waits_for_the_word_after_it() {
+        // Streaming: "e.g. " alone cannot tell.
+        assert_eq!(sentence_end("We ship. "), None);
+        assert_eq!(sentence_end("We ship. T"), Some(9));
+        assert_eq!(sentence_end("We ship. t"), None);
+        assert_eq!(rescan_from("We ship. "), 7);
+    }
 }
