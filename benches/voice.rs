@@ -218,6 +218,9 @@ struct Tally {
     end_uninvited: usize,
     ask_invited: usize,
     ask_uninvited: usize,
+    /// Parties by the reply cleanup their endpoint had (`cleanup_levels`:
+    /// the last told, so a level raised in the party counts as raised).
+    levels: BTreeMap<String, usize>,
 }
 
 /// Scores one party log into `t`; the replies with their flaws go to `listing`.
@@ -262,6 +265,7 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
     // every speaker passed belongs to it, not to the last that had a reply.
     let mut current_round = 0u64;
     let (mut rounds, mut completed, mut timed_out) = (0usize, false, false);
+    let mut level_told: Option<String> = None;
     for e in &events {
         let round = e["round"].as_u64().unwrap_or(0);
         match e["type"].as_str().unwrap_or_default() {
@@ -396,6 +400,13 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
                 listing.push_str("  (end proposal)\n");
             }
             "round_finished" => rounds += 1,
+            "cleanup_levels" => {
+                let level = e["levels"][0]["level"].as_str().unwrap_or("?").to_string();
+                let raised = e["levels"][0]["why"]
+                    .as_str()
+                    .is_some_and(|w| w.starts_with("raised") || w.starts_with("已提升"));
+                level_told = Some(if raised { format!("{level} (raised)") } else { level });
+            }
             "session_ended" => {
                 completed = e["completed"] == true && matches!(e["reason"].as_str(), Some("agent_proposed" | "user_requested"));
                 listing.push_str(&format!("\n(session ended: {})\n", e["reason"]));
@@ -407,6 +418,8 @@ fn score_log(log: &Path, runtime: &[String], t: &mut Tally, listing: &mut String
             _ => {}
         }
     }
+    // A build before levels told none: it had every rule.
+    *t.levels.entry(level_told.unwrap_or_else(|| "full (not told)".into())).or_default() += 1;
     t.parties += 1;
     t.rounds += rounds;
     t.messages += facilitator_messages;
@@ -432,7 +445,7 @@ fn report(t: &Tally, label: &str) -> String {
         pct(t.flawed, t.replies)
     ));
     s.push_str(&format!(
-        "| flawed by the classes hygiene removes (the first nine) | {} ({}) |\n",
+        "| flawed by the classes cleanup removes (the first nine) | {} ({}) |\n",
         t.flawed_hygiene,
         pct(t.flawed_hygiene, t.replies)
     ));
@@ -484,6 +497,8 @@ fn report(t: &Tally, label: &str) -> String {
         t.ask_invited, t.ask_uninvited
     ));
     s.push_str(&format!("| wall time per party | {:.0} s |\n", t.wall_s / t.parties.max(1) as f64));
+    let levels: Vec<String> = t.levels.iter().map(|(l, n)| format!("{l}: {n}")).collect();
+    s.push_str(&format!("| reply cleanup (parties) | {} |\n", levels.join(", ")));
     s
 }
 

@@ -224,6 +224,13 @@ pub(crate) fn is_hangul(c: char) -> bool {
     unicode_script::UnicodeScript::script(&c) == unicode_script::Script::Hangul
 }
 
+/// Whether a word holding `c` is found inside longer runs of letters:
+/// Chinese and Japanese have no spaces, and Korean attaches its particles
+/// to the word (`지민이`, `목록을`).
+pub(crate) fn found_inside_words(c: char) -> bool {
+    is_cjk(c) || is_hangul(c)
+}
+
 /// Terms for lexical matching: lowercased words (crudely stemmed) for
 /// space-separated scripts, character bigrams for CJK runs.
 pub(crate) fn terms(text: &str) -> Vec<String> {

@@ -474,7 +474,12 @@ async fn a_light_level_reply_that_speaks_as_another_raises_its_endpoint_to_full(
     let mut party = Party::new(&server);
     party.config.llm.cleanup = bmad_party::config::CleanupLevel::Light;
     party.config.party.agents_per_round = (2, 2);
-    let events = party.run(vec![Step::Say("How do we start?"), Step::Say("And then?")]).await;
+    let script = vec![
+        Step::Say("How do we start?"),
+        Step::Say("And then?"),
+        Step::Cmd(bmad_party::engine::Command::Quit),
+    ];
+    let events = party.run(script).await;
     let replies = agent_messages(&events);
     // At light, a strong model's courtesy stays; another's line never does.
     assert_eq!(replies[0].1, format!("Certainly! Here's how I see it: {}", plain(1)));
@@ -494,8 +499,62 @@ async fn a_light_level_reply_that_speaks_as_another_raises_its_endpoint_to_full(
         })
         .collect();
     assert_eq!(levels, ["light", "full"], "told at the start and when raised");
-    let s = load(&session_file(&events));
+    let file = session_file(&events);
+    let s = load(&file);
     assert_eq!(s.fm.cleanup["default"].level, "full");
     assert_eq!(s.fm.cleanup["default"].by, "raised");
     assert_eq!(s.fm.cleanup["default"].raised_in_round, Some(1));
+    // Resumed, the model that slipped keeps every rule.
+    let mut again = Party::new(&server);
+    again.dir = party.dir;
+    again.config = party.config.clone();
+    again.resume = Some(file.clone());
+    let more = again.run(vec![Step::Say("Anything else?")]).await;
+    let told = more.iter().find_map(|e| match e {
+        Event::CleanupLevels { levels } => Some(levels[0].clone()),
+        _ => None,
+    });
+    let told = told.expect("told on resume");
+    assert_eq!(serde_json::to_value(told.level).unwrap(), "full", "{told:?}");
+    assert_eq!(load(&file).fm.cleanup["default"].raised_in_round, Some(1));
+}
+
+#[tokio::test]
+async fn a_large_model_on_a_local_server_gets_the_light_level_by_the_size_its_server_gives() {
+    // Ollama lists sizes in its own list, not in the OpenAI one.
+    let server = FakeOpenAi::start(|_, n| bmad_party::testing::stream_of(&plain(n))).await;
+    server.route("/v1/models", serde_json::json!({"object": "list", "data": [{"id": "test-model"}]}));
+    server.route(
+        "/api/tags",
+        serde_json::json!({"models": [{"name": "test-model", "details": {"parameter_size": "70.6B"}}]}),
+    );
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("How do we start?")]).await;
+    let told: Vec<(String, String)> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CleanupLevels { levels } => Some((
+                serde_json::to_value(levels[0].level).unwrap().as_str().unwrap().to_string(),
+                levels[0].why.clone(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(told.len(), 1, "{told:?}");
+    assert_eq!(told[0].0, "light");
+    assert!(told[0].1.contains("70.6"), "{told:?}");
+    let s = load(&session_file(&events));
+    assert_eq!(
+        (s.fm.cleanup["default"].by.as_str(), s.fm.cleanup["default"].billions),
+        ("server_size", Some(70.6))
+    );
+    // Without a size anywhere, a local server's model gets every rule.
+    let server = FakeOpenAi::start(|_, n| bmad_party::testing::stream_of(&plain(n))).await;
+    let party = Party::new(&server);
+    let events = party.run(vec![Step::Say("How do we start?")]).await;
+    let s = load(&session_file(&events));
+    assert_eq!(
+        (s.fm.cleanup["default"].level.as_str(), s.fm.cleanup["default"].by.as_str()),
+        ("full", "local")
+    );
 }

@@ -38,14 +38,17 @@ pub fn named(agents: &[Agent], message: &str) -> Vec<usize> {
 /// Position of `needle` in `hay` with no letter or digit glued to either
 /// side (names written in CJK have no word boundaries, so any match counts).
 fn find_word(hay: &str, needle: &str) -> Option<usize> {
-    let cjk = needle.chars().any(crate::text::is_cjk);
+    let cjk = needle.chars().any(crate::text::found_inside_words);
     let mut start = 0;
     while let Some(off) = hay[start..].find(needle) {
         let pos = start + off;
         let before = hay[..pos].chars().next_back();
         let after = hay[pos + needle.len()..].chars().next();
+        // A Korean particle after a Latin name (`Kofi가`) leaves it a word.
+        let last = needle.chars().next_back().unwrap_or(' ');
+        let glued_after = after.is_some_and(|c| c == '_' || c == '-' || crate::text::goes_on_word(last, c));
         let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
-        if cjk || (!glued(before) && !glued(after) && before != Some('@') || needle.starts_with('@') && !glued(after)) {
+        if cjk || (!glued(before) && !glued_after && before != Some('@') || needle.starts_with('@') && !glued_after) {
             return Some(pos);
         }
         start = pos + needle.len();
@@ -170,6 +173,14 @@ pub(crate) fn select(
 mod tests {
     use super::*;
     use crate::assets::embedded_agents;
+
+    #[test]
+    fn a_name_is_found_with_a_korean_particle_on_it_and_not_inside_another_word() {
+        assert_eq!(find_word("지민이 먼저 말해 주세요", "지민"), Some(0));
+        assert_eq!(find_word("kofi가 먼저", "kofi"), Some(0));
+        assert_eq!(find_word("小林先说", "小林"), Some(0));
+        assert_eq!(find_word("kofiann, first", "kofi"), None);
+    }
 
     fn room() -> Vec<Agent> {
         crate::roster::agents::load_roster(&embedded_agents()).unwrap()

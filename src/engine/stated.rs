@@ -20,7 +20,7 @@ pub(crate) fn find_word(text: &str, words: &[String]) -> Option<String> {
 /// word, every place: any place it occurs when it holds Chinese, which
 /// runs on without spaces. An empty word stands nowhere.
 pub(crate) fn word_at<'a>(lower: &'a str, word: &'a str) -> impl Iterator<Item = usize> + 'a {
-    let cjk = word.chars().any(is_cjk);
+    let cjk = word.chars().any(crate::text::found_inside_words);
     let empty = word.is_empty();
     lower.match_indices(word).map(|(i, _)| i).filter(move |&i| {
         let before = lower[..i].chars().next_back();

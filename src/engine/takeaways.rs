@@ -121,7 +121,7 @@ fn push_unique(list: &mut Vec<String>, item: String) {
 }
 
 fn contains_word(text: &str, word: &str) -> bool {
-    if word.chars().any(crate::text::is_cjk) {
+    if word.chars().any(crate::text::found_inside_words) {
         return text.contains(word);
     }
     text.match_indices(word).any(|(i, _)| {

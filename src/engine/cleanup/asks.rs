@@ -3,7 +3,7 @@
 //! steps, please", "列出三个风险") is not cut to a turn's two points.
 
 use super::phrases::PHRASES;
-use crate::text::{is_cjk, is_hangul};
+use crate::text::found_inside_words;
 
 /// Whether `message` asks for a list: a word that asks for one
 /// (`list_asks`), or a number of things (`count_words`, or a number from 3
@@ -15,7 +15,7 @@ pub(crate) fn asks_for_list(message: &str) -> bool {
         .filter(|w| !w.is_empty())
         .collect();
     let has = |phrase: &str| {
-        if phrase.chars().any(|c| is_cjk(c) || is_hangul(c)) {
+        if phrase.chars().any(found_inside_words) {
             return lower.contains(phrase);
         }
         let parts: Vec<&str> = phrase.split_whitespace().collect();

@@ -4,6 +4,7 @@
 
 use super::tests::{room_markers, EARLIER};
 use super::*;
+use crate::engine::protocol::markers::Marker;
 
 /// What the fixtures' room said before (`cases.toml`'s header), besides `EARLIER`.
 const EARLIER_ZH: &str = "离线模式对于确保用户体验的连续性和稳定性至关重要。";

@@ -30,10 +30,12 @@ mod copies;
 mod cut;
 #[cfg(test)]
 mod fixture_tests;
+mod headings;
 mod labels;
 pub(crate) mod language;
 pub(crate) mod level;
 mod lists;
+mod marked;
 mod opening;
 mod phrases;
 mod quotes;
@@ -44,7 +46,6 @@ mod tests;
 mod verdict;
 mod voices;
 
-use crate::engine::protocol::markers::{Marker, MarkerKind};
 use labels::capitalise_first;
 use rules::{Does, RULES};
 use sentences::{floor_char_boundary, gram_hash, is_short, rescan_from, sentence_end_from, token_starts, TAIL_BYTES};
@@ -82,8 +83,11 @@ pub(crate) struct Cleanup {
     opener_acknowledges: bool,
     /// A heading, unshown until a word under it is kept: what it headed
     /// may all be cut (`rules.rs`, `Does::HoldHeading`).
-    heading: Option<HeldHeading>,
+    heading: Option<headings::HeldHeading>,
     kept: String,
+    /// Kept sentences that take up what one who spoke said, in their words
+    /// (`names_who_spoke`).
+    took_up: String,
     /// Runs of words of the kept sentences (the loop guard), the short
     /// ones whole, and the long ones whole (a reply saying itself again).
     own: HashSet<u64>,
@@ -130,16 +134,6 @@ const STREAM_AFTER: usize = 24;
 /// Pieces before the cap from which an unfinished sentence is held back.
 const CAP_MARGIN: u32 = 48;
 
-/// A heading held back until a word under it is kept (`Cleanup::heading`).
-#[derive(Debug)]
-struct HeldHeading {
-    /// The heading, the lesser headings under it and the line breaks after.
-    text: String,
-    /// Points of its list were dropped: words after them that are no point
-    /// of it (the paragraph after the list) are not what it announced.
-    points_lost: bool,
-}
-
 impl Cleanup {
     pub(crate) fn new(voices: &Voices, cap: Option<u32>, level: Level) -> Cleanup {
         Cleanup {
@@ -153,6 +147,7 @@ impl Cleanup {
             opener_acknowledges: false,
             heading: None,
             kept: String::new(),
+            took_up: String::new(),
             own: HashSet::new(),
             own_short: HashSet::new(),
             own_whole: HashSet::new(),
@@ -295,8 +290,14 @@ impl Cleanup {
     }
 
     /// What is left of the reply, judged whole once the stream is over.
+    /// With cleanup off, a reply is the model's whatever it says: only an
+    /// empty one is no turn.
     pub(crate) fn left(&self, shown: &str) -> Left {
-        verdict::left(shown, &self.cuts, self.voices.language)
+        match self.level {
+            Level::Off if shown.trim().is_empty() => Left::Empty,
+            Level::Off => Left::Speech,
+            _ => verdict::left(shown, &self.cuts, &self.took_up, self.voices.language),
+        }
     }
 
     /// The reply was cut: what followed was void.
@@ -405,6 +406,12 @@ impl Cleanup {
                 }
             }
         }
+        // A take-up is kept, and counted apart: a turn of nothing else
+        // says nothing of its own (`verdict::left`). Asked before the
+        // sentence joins the reply's own words.
+        if self.level == Level::Full && self.names_who_spoke(&s) && self.copy_source(&s) == Some(voices::EARLIER) {
+            self.took_up.push_str(&s);
+        }
         self.remember(&s);
         let text = if self.reply_start && self.opener.is_none() {
             s.trim_start().to_string()
@@ -459,44 +466,6 @@ impl Cleanup {
         }
         self.remember(sentence);
         self.keep(&rest, step);
-    }
-
-    /// Whether `text` is one of the runtime's markers and nothing else.
-    pub(super) fn is_marker_line(&self, text: &str) -> bool {
-        // Compared without spaces ("<!--END-->" is the marker too), nothing
-        // allocated: every kept piece of a reply passes here. Another
-        // spelling (`!@Sam:`) opens with marks, and only then is looked for.
-        fn bare(s: &str) -> impl Iterator<Item = char> + '_ {
-            s.chars().filter(|c| !c.is_whitespace())
-        }
-        let t = text.trim();
-        !t.is_empty()
-            && (self.markers().any(|m| bare(m.written()).eq(bare(t)))
-                || t.starts_with(['!', '?', '！', '？'])
-                    && self.markers().any(|m| m.find(t).is_some_and(|r| r.start == 0 && r.end == t.len())))
-    }
-
-    /// Where the words of a line that opens with a marker begin (`!?@human
-    /// Priya: …`): past the marker and the blanks after it, or 0 when the
-    /// line opens with none. A rule at a line's start reads from there.
-    pub(super) fn marker_lead(&self, line: &str) -> usize {
-        self.leading_marker(line).map_or(0, |(_, lead)| lead)
-    }
-
-    /// The marker a line opens with and `marker_lead`; None when it opens
-    /// with none.
-    pub(super) fn leading_marker(&self, line: &str) -> Option<(MarkerKind, usize)> {
-        let blanks = line.len() - line.trim_start().len();
-        self.voices.markers.iter().flat_map(|m| m.iter()).find_map(|(kind, m)| {
-            let at = m.find(&line[blanks..]).filter(|at| at.start == 0)?;
-            let rest = &line[blanks + at.end..];
-            Some((kind, blanks + at.end + rest.len() - rest.trim_start().len()))
-        })
-    }
-
-    /// The markers as the marker filter knows them, aliases included.
-    pub(super) fn markers(&self) -> impl Iterator<Item = &Marker> + '_ {
-        self.voices.markers.iter().flat_map(|m| m.iter().map(|(_, m)| m))
     }
 
     /// Inside a code block (an odd number of fences kept): no line is a heading.
@@ -566,56 +535,6 @@ impl Cleanup {
         let text = if breaks >= 2 { text.trim_start_matches('\n') } else { text };
         step.show.push_str(text);
         self.kept.push_str(text);
-    }
-
-    /// Holds `heading`: under one held already when it is a lesser heading
-    /// (`### Step 1` under `## Plan`, `build:` under `jobs:`); else the one
-    /// held had nothing under it and goes.
-    fn hold_heading(&mut self, heading: String) {
-        match self.heading.as_mut() {
-            // A heading whose points were cut heads nothing that follows.
-            Some(held) if !held.points_lost && lists::heads(&held.text, &heading) => held.text.push_str(&heading),
-            _ => {
-                self.drop_heading();
-                self.heading = Some(HeldHeading {
-                    text: heading,
-                    points_lost: false,
-                });
-            }
-        }
-    }
-
-    /// Words after the held heading are kept (`point`: they open a point
-    /// of a list): it heads them and is shown, unless points of its list
-    /// were cut and these words are no point of it; then what it
-    /// announced is gone, and so is it.
-    fn settle_heading(&mut self, point: bool, step: &mut Step) {
-        if self.heading.as_ref().is_some_and(|h| h.points_lost) && !point {
-            self.drop_heading();
-        } else {
-            self.release_heading(step);
-        }
-    }
-
-    /// The held heading has a word under it: shown, ahead of `step`'s text.
-    fn release_heading(&mut self, step: &mut Step) {
-        if let Some(HeldHeading { text: heading, .. }) = self.heading.take() {
-            let breaks = self.kept.len() - self.kept.trim_end_matches('\n').len();
-            let heading = if breaks >= 2 {
-                heading.trim_start_matches('\n').to_string()
-            } else {
-                heading
-            };
-            step.show.push_str(&heading);
-            self.kept.push_str(&heading);
-        }
-    }
-
-    /// The held heading had nothing under it: it goes.
-    fn drop_heading(&mut self) {
-        if let Some(held) = self.heading.take() {
-            self.cut(CutKind::EmptyHeading, held.text.trim());
-        }
     }
 
     /// Whether the unfinished sentence must wait for more text: while it

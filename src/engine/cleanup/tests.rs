@@ -1,5 +1,6 @@
 use super::sentences::token_hashes;
 use super::*;
+use crate::engine::protocol::markers::Marker;
 
 fn voices() -> Voices {
     Voices::new(
@@ -539,4 +540,25 @@ fn a_stance_in_the_questions_words_said_by_another_first_is_an_echo() {
         .facilitator(asked)
         .another("We should rewrite the billing service in Rust this quarter.");
     assert_eq!(shown(&v).trim(), "The pager wakes us nightly.");
+}
+
+#[test]
+fn a_take_up_is_kept_and_a_turn_of_nothing_else_is_no_turn() {
+    let v = voices();
+    let whole = |reply: &str| {
+        let mut h = Cleanup::new(&v, None, Level::Full);
+        let shown = h.push(reply).show + &h.finish(false);
+        let left = h.left(&shown);
+        (shown, left)
+    };
+    let took = "Kofi is right that we should ship the smallest thing that could work and measure it in production.";
+    let (shown, left) = whole(took);
+    assert_eq!((shown.as_str(), left), (took, Left::Nothing(vec!["echo"])));
+    let more = format!("{took} I would check the payment interfaces first, though.");
+    let (shown, left) = whole(&more);
+    assert_eq!((shown, left), (more, Left::Speech));
+    // At the light level nothing is judged a copy.
+    let mut h = Cleanup::new(&v, None, Level::Light);
+    let shown = h.push(took).show + &h.finish(false);
+    assert_eq!(h.left(&shown), Left::Speech);
 }

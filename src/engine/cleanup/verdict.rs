@@ -16,14 +16,20 @@ pub(crate) enum Left {
     Nothing(Vec<&'static str>),
 }
 
-/// Judges the text a reply showed, with what cleaning cut from it, in a
-/// party that speaks `language` (None: one not listed, never checked).
-pub(crate) fn left(shown: &str, cuts: &[Cut], language: Option<&Language>) -> Left {
+/// Judges the text a reply showed, with what cleaning cut from it and the
+/// take-ups it kept (`took_up`: sentences in another's words, naming
+/// them), in a party that speaks `language` (None: one not listed, never
+/// checked).
+pub(crate) fn left(shown: &str, cuts: &[Cut], took_up: &str, language: Option<&Language>) -> Left {
     let other_language = language.is_some_and(|l| l.is_other_than(shown));
-    if !(shown.trim().is_empty() || is_remnant(shown, cuts) || headings_only(shown) || other_language) {
+    let only_taken_up = only_taken_up(shown, took_up);
+    if !(shown.trim().is_empty() || is_remnant(shown, cuts) || headings_only(shown) || other_language || only_taken_up) {
         return Left::Speech;
     }
     let mut what: Vec<&'static str> = cuts.iter().map(|c| c.kind.code()).collect();
+    if only_taken_up {
+        what.push(CutKind::Echo.code());
+    }
     if headings_only(shown) {
         what.push("headings_only");
     }
@@ -35,6 +41,15 @@ pub(crate) fn left(shown: &str, cuts: &[Cut], language: Option<&Language>) -> Le
     } else {
         Left::Nothing(what)
     }
+}
+
+/// A turn that only takes up what others said, in their words ("I agree
+/// with Kofi that we should…", a thanks at most beside it): the take-up is
+/// kept where the speaker goes on to a point of its own, but alone it
+/// says nothing new.
+fn only_taken_up(shown: &str, took_up: &str) -> bool {
+    use super::sentences::rough_words;
+    !took_up.trim().is_empty() && rough_words(shown).saturating_sub(rough_words(took_up)) < 5
 }
 
 /// What cleaning left is a word or two ("Sure." of "Sure, Maya."): no
@@ -101,7 +116,7 @@ mod tests {
 
     #[test]
     fn a_reply_is_a_turn_only_with_words_of_its_own() {
-        let left = |shown: &str, cuts: &[Cut]| left(shown, cuts, None);
+        let left = |shown: &str, cuts: &[Cut]| left(shown, cuts, "", None);
         assert_eq!(left("Research first, then build.", &[]), Left::Speech);
         assert_eq!(left("  ", &[]), Left::Empty);
         assert_eq!(
@@ -122,16 +137,26 @@ mod tests {
     }
 
     #[test]
+    fn a_turn_of_nothing_but_a_take_up_says_nothing_new() {
+        let took = "Kofi is right that we should ship the smallest thing that could work.";
+        assert_eq!(left(took, &[], took, None), Left::Nothing(vec!["echo"]));
+        let thanks = format!("Thanks, Sam. {took}");
+        assert_eq!(left(&thanks, &[], took, None), Left::Nothing(vec!["echo"]));
+        let more = format!("{took} I would check the payment interfaces first, though.");
+        assert_eq!(left(&more, &[], took, None), Left::Speech);
+    }
+
+    #[test]
     fn a_reply_in_the_other_language_is_no_turn() {
         let of = |n: &str| super::super::language::of(n);
         // The 1.5B answered a Chinese party in English (voice bench, v2-stub).
         let english = "As we're discussing the topic of reducing online accidents, I'd like to share my perspective.";
-        assert_eq!(left(english, &[], of("Chinese")), Left::Nothing(vec!["wrong_language"]));
-        assert_eq!(left(english, &[], of("English")), Left::Speech);
-        assert_eq!(left(english, &[], of("Korean")), Left::Nothing(vec!["wrong_language"]));
+        assert_eq!(left(english, &[], "", of("Chinese")), Left::Nothing(vec!["wrong_language"]));
+        assert_eq!(left(english, &[], "", of("English")), Left::Speech);
+        assert_eq!(left(english, &[], "", of("Korean")), Left::Nothing(vec!["wrong_language"]));
         let korean = "먼저 고객 데이터를 옮기는 것이 더 안전하다고 생각합니다. 결제 인터페이스는 그다음에 점검하죠.";
-        assert_eq!(left(korean, &[], of("Korean")), Left::Speech);
+        assert_eq!(left(korean, &[], "", of("Korean")), Left::Speech);
         // A language not listed is never the wrong one.
-        assert_eq!(left(korean, &[], None), Left::Speech);
+        assert_eq!(left(korean, &[], "", None), Left::Speech);
     }
 }

@@ -191,7 +191,7 @@ pub(crate) fn asks_yes_or_no(message: &str, open_words: &[String], agreement_wor
         .collect();
     !open_words.iter().any(|w| {
         let w = w.to_lowercase();
-        if w.chars().any(crate::text::is_cjk) {
+        if w.chars().any(crate::text::found_inside_words) {
             question.contains(w.as_str())
         } else {
             firsts.contains(&w)

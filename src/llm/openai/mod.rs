@@ -30,6 +30,28 @@ use super::{ChatRequest, Cue, Failure, LlmEvent, Provider, ProviderInfo};
 mod call;
 mod errors;
 mod listing;
+/// The size of `model` as Ollama's own list says (`GET /api/tags`,
+/// `details.parameter_size`), in billions of parameters; None from any
+/// other server (a 404) or on any doubt.
+async fn ollama_size(http: &reqwest::Client, settings: &OpenAiSettings, model: &str) -> Option<f64> {
+    let base = settings.base_url.trim_end_matches('/');
+    let root = base.strip_suffix("/v1").unwrap_or(base);
+    let req = http
+        .get(format!("{root}/api/tags"))
+        .bearer_auth(&settings.api_key)
+        .timeout(window::PROBE_TIMEOUT);
+    let v = req
+        .send()
+        .await
+        .ok()?
+        .error_for_status()
+        .ok()?
+        .json::<serde_json::Value>()
+        .await
+        .ok()?;
+    crate::llm::discovery::server_size(&v, model)
+}
+
 #[cfg(test)]
 mod tests;
 mod window;
@@ -285,15 +307,21 @@ impl Provider for OpenAiProvider {
     fn check(&self) -> futures::future::BoxFuture<'static, Option<crate::llm::EndpointCheck>> {
         let listing = self.listing.clone();
         let settings = self.settings.clone();
+        let http = self.http.clone();
         Box::pin(async move {
             let answer = listing.get().await;
             let listed = answer.as_ref().map(|l| l.models.clone()).unwrap_or_default();
             let model = model_from(&settings, answer.as_ref().ok());
             let chosen = (!settings.model_named && model != settings.model).then(|| model.clone());
-            let billions = answer
+            let mut billions = answer
                 .as_ref()
                 .ok()
                 .and_then(|l| crate::llm::discovery::server_size(&l.json, &model));
+            // Ollama's OpenAI list gives no size; its own list does. Asked
+            // only of a local server that answered: one quick request.
+            if billions.is_none() && answer.is_ok() && crate::llm::discovery::is_local(&settings.base_url) {
+                billions = ollama_size(&http, &settings, &model).await;
+            }
             Some(crate::llm::EndpointCheck {
                 url: crate::text::shown_url(&settings.base_url),
                 unreachable: answer.err().map(|e| e.map_text(&|t| redact(t, &settings.api_key))),
