@@ -159,13 +159,13 @@ fn voices(turn: &Turn) -> Voices {
     for text in runtime_texts(turn) {
         v = v.runtime(&text);
     }
-    v = v.facilitator(&turn.user);
+    v = v.facilitator(HOST, &turn.user);
     for s in turn.history.iter().chain(&turn.before) {
         let Some(text) = s.text() else { continue };
         v = if s.speaker() == turn.speaker {
             v.earlier(text)
         } else {
-            v.another(text)
+            v.another(s.speaker(), text)
         };
     }
     v.points = (!asks_for_list(&turn.user)).then_some(TURN_POINTS);

@@ -114,26 +114,20 @@ impl Cleanup {
         asked && new
     }
 
-    /// Whether `s`, a statement, names one of the room who has spoken (the
-    /// facilitator too): a take-up ("Ingrid is right that we should…",
-    /// "正如 Kofi 说的…", "Maya hat recht, dass…") carries their words on
-    /// purpose, and is the cross-talk the room is for, never an echo. A
-    /// question is no take-up: one handed back to its asker ("Kofi, how
-    /// can we…?") asks nothing new; nor a stock line too short to take
-    /// anything up ("Thank you, Priya and Kofi.").
+    /// Whether `s`, a statement, names one who said the words it carries
+    /// (the facilitator too): a take-up ("Ingrid is right that we
+    /// should…", "正如 Kofi 说的…", "Maya hat recht, dass…") carries their
+    /// words on purpose, and is the cross-talk the room is for, never an
+    /// echo. Naming someone else is no take-up (another's summary copied
+    /// because it names Maya). A question is none either: one handed back
+    /// to its asker ("Kofi, how can we…?") asks nothing new; nor a stock
+    /// line too short to take anything up ("Thank you, Priya and Kofi.").
     pub(super) fn names_who_spoke(&self, s: &str) -> bool {
-        let short = self.voices.tokens(s).len() < self.voices.gram + 2;
-        if short || self.marker_lead(s) > 0 || s.trim_end().ends_with(['?', '？']) {
+        let toks = self.voices.tokens(s);
+        if toks.len() < self.voices.gram + 2 || self.marker_lead(s) > 0 || s.trim_end().ends_with(['?', '？']) {
             return false;
         }
-        let spoke: Vec<String> = self
-            .voices
-            .others
-            .iter()
-            .filter(|n| !self.voices.unspoken.contains(n))
-            .cloned()
-            .collect();
-        super::labels::mentions_any(s, &spoke)
+        super::labels::mentions_any(s, &self.voices.authors_of(&toks))
     }
 
     /// Whether a run of words said before (earlier turns, the runtime's

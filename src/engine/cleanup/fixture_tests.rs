@@ -59,15 +59,15 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
         language::of("English"),
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
-    .earlier(EARLIER)
-    .earlier(EARLIER_ZH)
-    .earlier(EARLIER_DE)
-    .earlier(EARLIER_KO)
-    .earlier(EARLIER_JA)
-    .another(KOFIS)
-    .another(KOFIS_ZH)
-    .facilitator(ASKS)
-    .facilitator(ASKS_ZH);
+    .another("Kofi", EARLIER)
+    .another("Kofi", EARLIER_ZH)
+    .another("Kofi", EARLIER_DE)
+    .another("Kofi", EARLIER_KO)
+    .another("Kofi", EARLIER_JA)
+    .another("Kofi", KOFIS)
+    .another("Kofi", KOFIS_ZH)
+    .facilitator("Sam", ASKS)
+    .facilitator("Sam", ASKS_ZH);
     v.titles = vec!["Business Analyst".into(), "业务分析师".into()];
     v.hosts = vec!["Sam".into(), "Facilitator".into(), "主持人".into()];
     v.markers = Some(room_markers(Marker::new("!?@human")));

@@ -10,7 +10,7 @@ fn voices() -> Voices {
         language::of("English"),
     )
     .runtime("Reply now as Maya only: your own words, no name label, two to five sentences.")
-    .earlier(EARLIER)
+    .another("Kofi", EARLIER)
 }
 
 /// The room's markers, the end marker as every room writes it.
@@ -200,7 +200,7 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
     // (voice bench v13-lens, twice); a question of its own reusing the
     // facilitator's words stays.
     let topic = "How do we onboard new engineers so they ship in their first week?";
-    let mut v = voices().facilitator(topic);
+    let mut v = voices().facilitator("Sam", topic);
     v.markers = Some(room_markers(Marker::new("!?@human")));
     let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push(&format!("!?@human {topic}\n")).show + &h.finish(false);
@@ -224,7 +224,7 @@ fn a_marker_line_handing_back_what_was_said_word_for_word_is_an_echo() {
 #[test]
 fn a_heading_or_the_marker_written_with_the_facilitators_name_keeps_the_question() {
     let topic = "How do we onboard new engineers so they ship in their first week?";
-    let mut v = voices().facilitator(topic);
+    let mut v = voices().facilitator("Sam", topic);
     v.markers = Some(room_markers(Marker::new("!?@human").or_after_marks("@Sam")));
     let whole = |reply: &str| {
         let mut h = Cleanup::new(&v, None, Level::Full);
@@ -263,7 +263,7 @@ fn echoes_are_dropped_and_loops_cut() {
     assert_eq!(shown, "Yes. But talk to users.");
     assert_eq!(cuts, [CutKind::Echo]);
     // The same with the names swapped is the same copy.
-    let v = voices().earlier("Kofi: I agree with Priya's plan to ship in June.");
+    let v = voices().another("Kofi", "I agree with Priya's plan to ship in June.");
     let mut h = Cleanup::new(&v, None, Level::Full);
     let shown = h.push("I agree with the plan to ship in June. And measure.").show + &h.finish(false);
     assert_eq!(shown, "And measure.");
@@ -535,10 +535,10 @@ fn a_stance_in_the_questions_words_said_by_another_first_is_an_echo() {
         let mut h = Cleanup::new(v, None, Level::Full);
         h.push(stance).show + &h.finish(false)
     };
-    assert_eq!(shown(&voices().facilitator(asked)), stance);
+    assert_eq!(shown(&voices().facilitator("Sam", asked)), stance);
     let v = voices()
-        .facilitator(asked)
-        .another("We should rewrite the billing service in Rust this quarter.");
+        .facilitator("Sam", asked)
+        .another("Kofi", "We should rewrite the billing service in Rust this quarter.");
     assert_eq!(shown(&v).trim(), "The pager wakes us nightly.");
 }
 

@@ -71,6 +71,11 @@ pub(crate) struct Voices {
     /// word when copies are compared, so the runtime's note written for
     /// another speaker, or a reply copied with the names swapped, is found.
     pub(super) names: HashSet<u64>,
+    /// Who said what before (`another`, `facilitator`): a sentence that
+    /// takes up their words names them (`copies.rs`, `names_who_spoke`).
+    pub(super) authors: Vec<String>,
+    /// Each run of words said before, by the bits of its `authors`.
+    pub(super) by: HashMap<u64, u64>,
 }
 
 /// The token every name stands for in copy comparisons.
@@ -110,6 +115,8 @@ impl Voices {
             grams: HashMap::new(),
             short: HashSet::new(),
             names,
+            authors: Vec::new(),
+            by: HashMap::new(),
         }
     }
 
@@ -166,8 +173,9 @@ impl Voices {
     /// speaker's own (`copies.rs`, `copy_source`); its own question's words
     /// made a statement at a reply's start are an answer to it
     /// (`copies.rs`, `answers_in_its_words`).
-    pub(crate) fn facilitator(mut self, text: &str) -> Voices {
+    pub(crate) fn facilitator(mut self, name: &str, text: &str) -> Voices {
         self.index(text, EARLIER | HOST);
+        self.index_author(name, text);
         for q in questions(text) {
             self.index_runs(q, HOST_ASKED);
         }
@@ -178,8 +186,9 @@ impl Voices {
     /// back after the ask marker, to whomever it is put (a name before it
     /// or none), is no question of the speaker's own (`copies.rs`,
     /// `copy_source`): the room has it already.
-    pub(crate) fn another(mut self, text: &str) -> Voices {
+    pub(crate) fn another(mut self, name: &str, text: &str) -> Voices {
         self.index(text, EARLIER | SPOKEN);
+        self.index_author(name, text);
         for q in questions(text) {
             self.index_runs(q, ASKED);
         }
@@ -201,6 +210,36 @@ impl Voices {
                 rest = &rest[end..];
             }
         }
+    }
+
+    /// Marks `text`'s runs of words as said by `name` (up to 64 people: a
+    /// room's agents and its facilitator).
+    fn index_author(&mut self, name: &str, text: &str) {
+        let at = match self.authors.iter().position(|a| a == name) {
+            Some(i) => i,
+            None if self.authors.len() < 64 => {
+                self.authors.push(name.to_string());
+                self.authors.len() - 1
+            }
+            None => return,
+        };
+        let toks = self.tokens(text);
+        for w in toks.windows(self.gram) {
+            *self.by.entry(gram_hash(w)).or_default() |= 1u64 << at;
+        }
+    }
+
+    /// Who said the runs of words of `toks` before, by name.
+    pub(super) fn authors_of(&self, toks: &[u64]) -> Vec<String> {
+        let bits = toks
+            .windows(self.gram)
+            .fold(0u64, |b, w| b | self.by.get(&gram_hash(w)).copied().unwrap_or(0));
+        self.authors
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| bits & (1u64 << i) != 0)
+            .map(|(_, a)| a.clone())
+            .collect()
     }
 
     fn index_runs(&mut self, text: &str, source: u8) {

@@ -75,9 +75,10 @@ impl Party {
         let said = |t: &&crate::session::Turn| matches!(t.kind, TurnKind::Agent | TurnKind::Facilitator | TurnKind::Farewell);
         for t in turns.iter().rev().filter(said).take(ECHO_LOOKBACK) {
             v = if t.kind == TurnKind::Facilitator {
-                v.facilitator(&t.text)
+                v.facilitator(&self.room.user_name, &t.text)
             } else if t.agent.as_deref() != Some(agent.id.as_str()) {
-                v.another(&t.text)
+                let by = self.room.agents.iter().find(|a| Some(a.id.as_str()) == t.agent.as_deref());
+                v.another(by.map_or("", |a| a.name.as_str()), &t.text)
             } else {
                 v.earlier(&t.text)
             };
