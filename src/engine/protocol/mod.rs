@@ -148,17 +148,20 @@ impl Protocol {
 
     /// The question the reply asks the facilitator, if it wrote the ask
     /// marker: after the marker in what cleanup `kept`; else, where cleanup
-    /// `stopped` the reply before the marker, in the reply as written. (A
-    /// marker cleanup dropped with its sentence, a question handed back,
-    /// asks nothing.)
-    pub(crate) fn question(&self, kept: &str, stopped: bool) -> Option<String> {
+    /// stopped the reply (`stopped_at`: the text of the cut that ended it)
+    /// before the marker, in the reply as written after that point. (A
+    /// marker cleanup read and dropped with its sentence, a question handed
+    /// back, asks nothing.)
+    pub(crate) fn question(&self, kept: &str, stopped_at: Option<&str>) -> Option<String> {
         if !self.found(MarkerKind::Ask) {
             return None;
         }
         if self.markers.ask.find(kept).is_some() {
             return question_after_marker(kept, &self.markers.ask);
         }
-        stopped.then(|| question_after_marker(&self.raw, &self.markers.ask)).flatten()
+        let cut = stopped_at?.trim();
+        let at = self.raw.rfind(cut).unwrap_or(self.raw.len());
+        question_after_marker(&self.raw[at..], &self.markers.ask)
     }
 
     /// The speaker's label taken off the reply's start, if any.
@@ -238,16 +241,22 @@ mod tests {
         let _ = heard(&mut p, raw, 4);
         // Cleanup ended the reply at the list's third point.
         let kept = "Research first.\n1. Users\n2. Budget\n";
-        assert_eq!(p.question(kept, true).as_deref(), Some("Which users matter most?"));
+        assert_eq!(p.question(kept, Some("3. Time\n")).as_deref(), Some("Which users matter most?"));
         // Where cleanup kept the marker, its question is the one kept.
         let kept = "Research first.\n!?@human Which users?";
-        assert_eq!(p.question(kept, true).as_deref(), Some("Which users?"));
+        assert_eq!(p.question(kept, Some("3. Time\n")).as_deref(), Some("Which users?"));
         // Dropped with its sentence, not stopped before: it asks nothing.
-        assert_eq!(p.question("Research first.\n", false), None);
+        assert_eq!(p.question("Research first.\n", None), None);
         // No marker written: no question, whatever the text asks.
         let mut p = protocol(&["Maya"]);
         let _ = heard(&mut p, "Which users matter most?", 4);
-        assert_eq!(p.question("Which users matter most?", true), None);
+        assert_eq!(p.question("Which users matter most?", Some("x")), None);
+        // A marker cleanup read and dropped before the point it stopped at
+        // (the facilitator's question handed back, then a loop) asks nothing.
+        let mut p = protocol(&["Maya"]);
+        let raw = "!?@human Should we rewrite it?\nShip small. Ship small.";
+        let _ = heard(&mut p, raw, 4);
+        assert_eq!(p.question("Ship small. ", Some("Ship small.")), None);
     }
 
     #[test]
