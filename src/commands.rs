@@ -52,7 +52,7 @@ pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
                 // `bmad__subcmd__party__subcmd__export` in its case arms but
                 // `bmad__party__subcmd__export` in the loop that sets it (the
                 // bin name's hyphen), so no subcommand's arguments completed.
-                // tests/conventions.rs completes with bash itself.
+                // tests/program/conventions.rs completes with bash itself.
                 script = script.replace("bmad__subcmd__party__subcmd__", "bmad__party__subcmd__");
             }
             match std::io::stdout().write_all(script.as_bytes()) {

@@ -53,7 +53,7 @@ esac
 rm -rf dl
 # The prompt-state cache: without it the server reuses only the prefix a call
 # shares with the call just before, and every agent's prompt opens with its
-# own persona (docs/real-models.md, "Prompt reading").
+# own persona (docs/real-models.md, "Reading ahead").
 CACHE_BYTES="${LOCAL_MODEL_CACHE:-4294967296}"
 CACHE=()
 [ "$CACHE_BYTES" != 0 ] && CACHE=(--cache True --cache_type ram --cache_size "$CACHE_BYTES")

@@ -2,7 +2,7 @@
 //!
 //! Independent of the hygiene in `src/engine/`: the bench judges what the
 //! facilitator was shown, with its own rules, so a bug in the cleaning
-//! cannot hide itself. `tests/voice_score.rs` runs the tests below in CI.
+//! cannot hide itself. `tests/house/voice_score.rs` runs the tests below in CI.
 #![cfg_attr(test, allow(dead_code))]
 
 use std::collections::HashSet;

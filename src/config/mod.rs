@@ -43,7 +43,7 @@ pub struct PartyConfig {
     /// Each speaker judges the room after its reply (`engine::self_check`):
     /// a proposal to end, a question for the facilitator, its stance. Off
     /// by default: on a small local model it asks and proposes where it
-    /// should not (docs/real-models.md, "The room's own judgement").
+    /// should not (docs/decisions/2026-11-24-judgement-before-and-after-the-reading.md).
     pub self_check: bool,
     /// After each round the host reads the facilitator's message that
     /// opened it (`engine::reading`): a close invited, agreement asked for,

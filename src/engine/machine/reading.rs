@@ -20,7 +20,8 @@ use crate::verdict::Reading;
 use crate::verdict::Stance;
 
 /// The letter, with room for a space or a quote before it. A plain letter,
-/// not JSON: the letter reads better on small models (docs/real-models.md).
+/// not JSON: the letter reads better on small models
+/// (docs/decisions/2026-11-24-what-the-1-5b-can-judge.md).
 const READING_MAX_TOKENS: u32 = 3;
 /// One short question.
 const QUESTION_MAX_TOKENS: u32 = 80;
@@ -78,7 +79,7 @@ impl Party {
     /// facilitator's earlier messages when it reads as a job without its
     /// facts (they may have been given before). Only then: the earlier
     /// messages blur the reading of a close that offers a choice ("Anything
-    /// left to add, or are we done?"; docs/real-models.md).
+    /// left to add, or are we done?"; docs/decisions/2026-11-25-hearing-a-yes.md).
     /// A message that invites the close or the room's questions in so many
     /// words (`reading::invited`) is read from them, without a call.
     /// Err: the facilitator quit meanwhile.

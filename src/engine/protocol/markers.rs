@@ -7,7 +7,7 @@ use std::ops::Range;
 
 /// The marks a marker may open with (`!?@human`, `！？@人`). Small models
 /// drop, double or swap them ("Hi!@human", "Yes!@human", "@human Hey
-/// Sam!"; docs/real-models.md), so a marker
+/// Sam!"; docs/decisions/2026-11-27-a-stance-in-the-questions-words.md), so a marker
 /// that opens with them is known by the rest of it after any run of them,
 /// and, when that rest is a mention (`@human`), by the mention alone as a word.
 const MARKS: [char; 4] = ['!', '?', '！', '？'];

@@ -2,7 +2,8 @@
 //! the message: the close ("propose to end", "可以提议结束") or the room's
 //! questions ("anything you need to ask me", "有什么需要问我的"). A small
 //! model reads the same invitation as agreement in one language and never
-//! as a question (docs/real-models.md), where the words leave no doubt.
+//! as a question (docs/decisions/2026-11-27-judgement-rest-of-the-scenarios.md),
+//! where the words leave no doubt.
 //! Which words invite is only ever written in `words/` (one file per
 //! language); a message they do not settle is read by the model as before.
 

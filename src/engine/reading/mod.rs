@@ -2,7 +2,8 @@
 //! opened: what the message asks of the room. One small call, neutral (no
 //! persona, no room rules), answered with one letter — a small model sorts a
 //! message among four worked examples far better than it judges the room in
-//! character or answers yes/no questions about it (docs/real-models.md).
+//! character or answers yes/no questions about it
+//! (docs/decisions/2026-11-24-what-the-1-5b-can-judge.md).
 //!
 //! The reading is the explicit signal; the round's replies only hold it
 //! back (a word of disagreement stops an end proposal), and the facilitator
