@@ -7,7 +7,7 @@
 use serde::Deserialize;
 use serde_saphyr::Spanned;
 
-use super::load::Checker;
+use super::check::Checker;
 use super::{valid_id, Endpoint};
 use crate::i18n::Problem;
 use crate::source::SourceError;

@@ -8,6 +8,7 @@ use serde_saphyr::Spanned;
 
 use crate::i18n::Problem;
 
+use super::check::Checker;
 use super::*;
 
 // ---- raw, position-carrying shape of the file ----
@@ -50,8 +51,8 @@ struct RawParty {
     silence: Option<RawSilence>,
     diligence: Option<RawDiligence>,
     confirmation_timeout_seconds: S<u64>,
-    lang: S<crate::i18n::Lang>,
-    user_name: S<String>,
+    lang: S<Option<crate::i18n::Lang>>,
+    user_name: S<Option<String>>,
     default_party: S<Option<String>>,
     memory: S<bool>,
 }
@@ -122,47 +123,9 @@ struct RawLlm {
     endpoints: super::endpoints::RawEndpoints,
 }
 
-pub(super) struct Checker<'a> {
-    pub(super) file: &'a str,
-    errors: Vec<SourceError>,
-}
-
-impl Checker<'_> {
-    pub(super) fn fail_at<T>(&mut self, key: &str, at: Option<&Spanned<T>>, message: Problem) {
-        self.errors.push(SourceError {
-            file: self.file.to_string(),
-            line: at.map(|s| s.referenced.line()),
-            column: at.map(|s| s.referenced.column()),
-            key: key.to_string(),
-            message: Box::new(message),
-            snippet: None,
-        });
-    }
-}
-
 fn take<T: Clone>(slot: &S<T>, into: &mut T) {
     if let Some(s) = slot {
         *into = s.value.clone();
-    }
-}
-
-impl Checker<'_> {
-    pub(super) fn at_least<T: PartialOrd + std::fmt::Display, U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: T, min: T) {
-        if value < min {
-            self.fail_at(key, at, Problem::AtLeast { min: min.to_string() });
-        }
-    }
-
-    fn between_0_and_1<U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: f64) {
-        if !(0.0..=1.0).contains(&value) {
-            self.fail_at(key, at, Problem::Between0And1);
-        }
-    }
-
-    fn not_empty<U>(&mut self, key: &str, at: Option<&Spanned<U>>, value: &str) {
-        if value.trim().is_empty() {
-            self.fail_at(key, at, Problem::NotEmpty);
-        }
     }
 }
 
@@ -195,7 +158,7 @@ impl Config {
         let bmad = raw.bmad.unwrap_or_default();
         let mut p = bmad.party_mode.unwrap_or_default();
         let mut c = base;
-        let mut ck = Checker { file, errors: Vec::new() };
+        let mut ck = Checker::new(file);
         limits(&p, overrides, &mut c.party, &mut ck);
         room(&p, overrides, &mut c.party, &mut ck);
         consensus(&p.consensus.take().unwrap_or_default(), &mut c.party.consensus, &mut ck);
@@ -218,7 +181,7 @@ impl Config {
             1,
         );
         llm(&bmad.llm.unwrap_or_default(), overrides, &mut c.llm, &mut ck);
-        match ck.errors.into_iter().next() {
+        match ck.first() {
             Some(mut err) => {
                 if !crate::source::may_hold_secret(&err.key, &err.message) {
                     err.snippet = err.line.and_then(|line| snippet(text, line, err.column));
@@ -403,12 +366,12 @@ fn silence(si: &RawSilence, s: &mut Silence, ck: &mut Checker) {
 /// The facilitator's language and name, the default party, the memory.
 fn facilitator(p: &RawParty, pc: &mut PartyConfig, ck: &mut Checker) {
     take(&p.confirmation_timeout_seconds, &mut pc.confirmation_timeout_seconds);
-    if let Some(l) = &p.lang {
-        pc.lang = Some(l.value);
-    }
+    take(&p.lang, &mut pc.lang);
     if let Some(n) = &p.user_name {
-        ck.not_empty("bmad.party_mode.user_name", Some(n), &n.value);
-        pc.user_name = Some(n.value.trim().to_string());
+        if let Some(name) = &n.value {
+            ck.not_empty("bmad.party_mode.user_name", Some(n), name);
+        }
+        pc.user_name = n.value.as_ref().map(|v| v.trim().to_string());
     }
     take(&p.default_party, &mut pc.default_party);
     take(&p.memory, &mut pc.memory);

@@ -2,6 +2,7 @@
 //! positions so that a bad value is reported as file:line:column and key,
 //! not as a generic "invalid config".
 
+mod check;
 mod endpoints;
 mod load;
 mod parties;
@@ -23,7 +24,9 @@ pub struct Config {
     pub parties: Vec<PartyDef>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// Every struct of the config derives `Default` as a blank to read the
+/// built-in file over: its values are no defaults (those are the file's).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct PartyConfig {
     pub auto_exit_enabled: bool,
     pub max_rounds: u32,
@@ -64,9 +67,10 @@ pub struct PartyConfig {
     pub memory: bool,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Selection {
+    #[default]
     Heuristic,
     Llm,
 }
@@ -97,7 +101,7 @@ impl RoundMode {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct EndDetection {
     pub enable_detection: bool,
     pub end_marker: String,
@@ -121,13 +125,17 @@ impl Pattern {
     pub(crate) fn regex(&self) -> &regex::Regex {
         &self.0
     }
+}
 
-    fn default_convergence() -> Pattern {
-        static DEFAULT: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
-            #[allow(clippy::expect_used)]
-            Pattern::new("agreed|consensus|exactly").expect("the default pattern is valid")
+impl Default for Pattern {
+    /// A blank's pattern (`Config::default` reads the real one from the
+    /// built-in file): it matches nothing.
+    fn default() -> Pattern {
+        static NOTHING: std::sync::LazyLock<Pattern> = std::sync::LazyLock::new(|| {
+            #[allow(clippy::expect_used, reason = "a pattern written in the source: a test compiles it")]
+            Pattern::new(r"\b\B").expect("a valid pattern")
         });
-        DEFAULT.clone()
+        NOTHING.clone()
     }
 }
 
@@ -137,7 +145,7 @@ impl PartialEq for Pattern {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Consensus {
     pub enabled: bool,
     pub threshold: f64,
@@ -152,7 +160,7 @@ pub struct Consensus {
     pub open_question_words: Vec<String>,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Silence {
     pub enabled: bool,
     pub user_timeout_minutes: f64,
@@ -160,13 +168,13 @@ pub struct Silence {
     pub consecutive_similar_rounds: u32,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Diligence {
     pub push_max: u32,
     pub idle_seconds: u64,
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct LlmConfig {
     pub base_url: Option<String>,
     pub model: Option<String>,
@@ -292,12 +300,13 @@ pub enum WarmUp {
 
 /// What a speaker's prompt opens with: the order decides how much of it a
 /// server's prefix cache can reuse from the call before.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PromptLayout {
     /// The speaker's persona in the system prompt, its own turns as the
     /// assistant's: each agent's prompts share a prefix with its own
     /// earlier ones only.
+    #[default]
     PersonaFirst,
     /// The room's rules and the conversation first, the same for every
     /// speaker, the persona and the turn's note last: consecutive calls of
@@ -305,204 +314,26 @@ pub enum PromptLayout {
     RoomFirst,
 }
 
+/// The built-in `workflows/party-mode/config.yaml`: every key's default,
+/// written there once.
+const SHIPPED: &str = include_str!("../../workflows/party-mode/config.yaml");
+
 impl Default for Config {
+    /// The defaults: the built-in config file read over a blank config
+    /// (every key of it is stated there: `config::tests`).
     fn default() -> Self {
-        Config {
-            party: PartyConfig {
-                auto_exit_enabled: false,
-                max_rounds: 10,
-                warn_at_rounds: 8,
-                max_duration_minutes: 30.0,
-                warn_at_minutes: 25.0,
-                agents_per_round: (2, 3),
-                selection: Selection::Heuristic,
-                round_mode: None,
-                exit_triggers: ["*exit", "goodbye", "end party", "quit"].map(String::from).to_vec(),
-                reset_triggers: ["clear", "重置对话", "开始新对话", "/reset"].map(String::from).to_vec(),
-                end_detection: EndDetection {
-                    enable_detection: true,
-                    end_marker: "<!-- END -->".into(),
-                    require_confirmation: true,
-                    auto_end: false,
-                    quiet_rounds: 2,
-                },
-                ask_marker: "!?@human".into(),
-                self_check: false,
-                read_messages: true,
-                consensus: Consensus {
-                    enabled: true,
-                    threshold: 0.85,
-                    lookback: 2,
-                    convergence_indicator: Pattern::default_convergence(),
-                    disagreement_words: default_disagreement_words(),
-                    agreement_words: default_agreement_words(),
-                    open_question_words: default_open_question_words(),
-                },
-                silence: Silence {
-                    enabled: true,
-                    user_timeout_minutes: 5.0,
-                    content_similarity: 0.9,
-                    consecutive_similar_rounds: 3,
-                },
-                diligence: Diligence {
-                    push_max: 3,
-                    idle_seconds: 30,
-                },
-                confirmation_timeout_seconds: 300,
-                lang: None,
-                user_name: None,
-                default_party: None,
-                memory: true,
-            },
-            llm: LlmConfig {
-                base_url: None,
-                model: None,
-                embedding_model: None,
-                temperature: 0.7,
-                request_timeout_seconds: 300,
-                stall_timeout_seconds: 60,
-                max_retries: 3,
-                retry_window_seconds: 60,
-                reply_max_tokens: 350,
-                context_tokens: None,
-                prompt_layout: PromptLayout::PersonaFirst,
-                cleanup: CleanupLevel::Auto,
-                warm_up: WarmUp::Auto,
-                parallel_requests: None,
-                endpoints: Vec::new(),
-            },
-            parties: Vec::new(),
-        }
+        #[allow(clippy::panic, reason = "the built-in config file: a test reads it")]
+        static SHIPPED_CONFIG: std::sync::LazyLock<Config> = std::sync::LazyLock::new(|| {
+            let blank = Config {
+                party: PartyConfig::default(),
+                llm: LlmConfig::default(),
+                parties: Vec::new(),
+            };
+            Config::parse_onto(blank, SHIPPED, "workflows/party-mode/config.yaml", &Overrides::default())
+                .unwrap_or_else(|e| panic!("the built-in config: {e}"))
+        });
+        SHIPPED_CONFIG.clone()
     }
-}
-
-pub(crate) fn default_disagreement_words() -> Vec<String> {
-    [
-        "disagree",
-        "however",
-        "but i",
-        "not convinced",
-        // An agreement word negated ("I'm not okay with that").
-        "not okay with",
-        "not ok with",
-        "not fine with",
-        "not happy with",
-        "not on board",
-        "don't agree",
-        "do not agree",
-        "can't agree",
-        "can’t agree",
-        "cannot agree",
-        "haven't agreed",
-        "haven’t agreed",
-        "have not agreed",
-        "not yet agreed",
-        "not a good idea",
-        "on the contrary",
-        "i doubt",
-        "i object",
-        "risky",
-        "concern",
-        "不同意",
-        // Agreement words negated: "不赞成" holds 赞成, "没有达成一致" 一致.
-        "不赞成",
-        "不太同意",
-        "没有达成一致",
-        "未达成一致",
-        "不行",
-        "但是",
-        "然而",
-        // "however," with its comma: "再好不过" is praise.
-        "不过，",
-        "反对",
-        "不认同",
-        "我不支持",
-        "不太支持",
-        "有风险",
-        "担心",
-    ]
-    .map(String::from)
-    .to_vec()
-}
-
-/// Words that state agreement at a reply's start, English and Chinese. A
-/// word that also opens other sentences ("对于", "可以") is not one.
-pub(crate) fn default_agreement_words() -> Vec<String> {
-    [
-        "agree",
-        "agreed",
-        "yes",
-        "exactly",
-        "absolutely",
-        "on board",
-        "in favor of",
-        "in favour of",
-        "works for me",
-        "sounds good",
-        // The answer in the words of "Is everyone okay / fine / happy with that?"
-        "okay with",
-        "ok with",
-        "fine with",
-        "fine by me",
-        "happy with",
-        "good idea",
-        "makes sense",
-        "great choice",
-        "good choice",
-        // Asked "does everyone agree?", a reply opening "Of course!" says
-        // yes. Not "sure": "make sure", "I'm not sure why…".
-        "of course",
-        "certainly",
-        // Chinese words match anywhere: none that other words hold
-        // ("更好的" holds 好的, "不是的" 是的).
-        "同意",
-        "赞成",
-        // Support said as the speaker's own ("我支持「罗盘」"): 支持 alone is a
-        // feature ("需要支持多设备").
-        "我支持",
-        "我也支持",
-        "我完全支持",
-        "我们支持",
-        "没问题",
-        "没错",
-        "说得对",
-        "一致",
-        "没意见",
-        "好主意",
-        "有道理",
-        "不错的选择",
-        "当然",
-    ]
-    .map(String::from)
-    .to_vec()
-}
-
-/// Question words: in English the first word of an open question, in
-/// Chinese anywhere in it.
-pub(crate) fn default_open_question_words() -> Vec<String> {
-    [
-        "what",
-        "which",
-        "how",
-        "who",
-        "whom",
-        "whose",
-        "why",
-        "when",
-        "where",
-        "什么",
-        "怎么",
-        "怎样",
-        "如何",
-        "哪个",
-        "哪些",
-        "哪里",
-        "谁",
-        "为什么",
-        "多少",
-    ]
-    .map(String::from)
-    .to_vec()
 }
 
 /// Command-line values that take precedence over the file.

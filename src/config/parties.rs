@@ -7,7 +7,7 @@ use serde_saphyr::Spanned;
 
 use crate::i18n::Problem;
 
-use super::load::Checker;
+use super::check::Checker;
 
 /// One standing cast as its file defines it.
 #[derive(Debug, Clone, PartialEq)]

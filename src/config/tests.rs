@@ -129,11 +129,66 @@ fn prompt_layout_is_read_and_a_bad_one_is_located() {
     );
 }
 
+/// The field paths of `config`'s Debug form (`party.end_detection.auto_end`),
+/// each a setting: nested structs are walked, anything else is a leaf.
+fn field_paths(config: &Config) -> Vec<String> {
+    let text = format!("{config:#?}");
+    let (mut path, mut out) = (Vec::<String>::new(), Vec::new());
+    for line in text.lines().skip(1) {
+        let t = line.trim();
+        let depth = (line.len() - line.trim_start().len()) / 4;
+        if depth == 0 {
+            continue;
+        }
+        path.truncate(depth - 1);
+        let Some((name, value)) = t.split_once(": ") else { continue };
+        if !name.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
+            continue;
+        }
+        path.push(name.to_string());
+        // A struct of the config opens its fields; a list, a tuple or a
+        // value is a setting whole.
+        if !(value.ends_with(" {") && value.starts_with(char::is_uppercase)) {
+            out.push(path.join("."));
+        }
+    }
+    out
+}
+
+/// Every key path of a YAML mapping (`bmad.party_mode.max_rounds`).
+fn key_paths(v: &serde_json::Value, at: &str, out: &mut std::collections::BTreeSet<String>) {
+    if let Some(map) = v.as_object() {
+        for (k, v) in map {
+            let path = if at.is_empty() { k.clone() } else { format!("{at}.{k}") };
+            out.insert(path.clone());
+            key_paths(v, &path, out);
+        }
+    }
+}
+
 #[test]
-fn the_shipped_config_yaml_states_the_programs_own_defaults() {
-    // The file says "the values below are the defaults": read over the
-    // program's defaults, it must change nothing.
+fn the_built_in_config_file_states_every_key_once_and_is_the_defaults() {
     let text = include_str!("../../workflows/party-mode/config.yaml");
-    let read = Config::parse_onto(Config::default(), text, "config.yaml", &Overrides::default()).expect("the shipped config loads");
+    let yaml: serde_json::Value = serde_saphyr::from_str(text).expect("the built-in file is YAML");
+    let mut keys = std::collections::BTreeSet::new();
+    key_paths(&yaml, "", &mut keys);
+    let fields = field_paths(&Config::default());
+    assert!(fields.len() > 40, "{fields:?}");
+    let missing: Vec<String> = fields
+        .iter()
+        .map(|f| format!("bmad.{}", f.replacen("party.", "party_mode.", 1)))
+        .filter(|k| !keys.contains(k))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "keys the built-in config.yaml does not state (they would be blank): {missing:?}"
+    );
+    // Read over the defaults it changes nothing: it is them.
+    let read = Config::parse_onto(Config::default(), text, "config.yaml", &Overrides::default()).expect("the built-in config loads");
     assert_eq!(read, Config::default());
+    assert_eq!(Config::default().party.max_rounds, 10);
+    assert_eq!(
+        Config::default().party.consensus.convergence_indicator.regex().as_str(),
+        "agreed|consensus|exactly"
+    );
 }

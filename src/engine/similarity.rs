@@ -315,7 +315,7 @@ mod tests {
     #[test]
     fn consensus_needs_all_three_conditions() {
         let re = Regex::new("(?i)agreed|consensus|exactly").unwrap();
-        let words = crate::config::default_disagreement_words();
+        let words = crate::config::Config::default().party.consensus.disagreement_words;
         let r = rule(&re, &words);
         let round = |replies: &[&str]| {
             let replies: Vec<String> = replies.iter().map(|s| s.to_string()).collect();
@@ -374,7 +374,7 @@ mod tests {
     fn stances_decide_a_round_in_natural_words() {
         use Stance::{Agree, Disagree, New};
         let re = Regex::new("(?i)agreed|consensus|exactly").unwrap();
-        let words = crate::config::default_disagreement_words();
+        let words = crate::config::Config::default().party.consensus.disagreement_words;
         let r = rule(&re, &words);
         let round = |replies: &[&str], stances: &[Stance]| RoundView {
             replies: replies.iter().map(|s| s.to_string()).collect(),

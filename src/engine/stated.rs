@@ -134,8 +134,8 @@ mod tests {
 
     #[test]
     fn an_agreement_word_negated_states_no_agreement() {
-        let yes = crate::config::default_agreement_words();
-        let no = crate::config::default_disagreement_words();
+        let yes = crate::config::Config::default().party.consensus.agreement_words;
+        let no = crate::config::Config::default().party.consensus.disagreement_words;
         for text in [
             "I can't agree with that yet.",
             "We haven't agreed on the budget.",
@@ -150,8 +150,8 @@ mod tests {
 
     #[test]
     fn a_disagreement_is_outright_in_the_opening_or_without_a_stated_agreement() {
-        let yes = crate::config::default_agreement_words();
-        let no = crate::config::default_disagreement_words();
+        let yes = crate::config::Config::default().party.consensus.agreement_words;
+        let no = crate::config::Config::default().party.consensus.disagreement_words;
         assert!(disagrees_outright("I disagree: the hall has no step-free entrance.", &yes, &no));
         assert!(disagrees_outright("Agreed, but I worry the domain costs too much.", &yes, &no));
         assert!(disagrees_outright(
@@ -173,8 +173,8 @@ mod tests {
 
     #[test]
     fn a_stated_stance_is_read_from_the_first_sentence_in_any_script() {
-        let yes = crate::config::default_agreement_words();
-        let no = crate::config::default_disagreement_words();
+        let yes = crate::config::Config::default().party.consensus.agreement_words;
+        let no = crate::config::Config::default().party.consensus.disagreement_words;
         assert_eq!(stated_stance("Agreed! Compass is short.", &yes, &no), Stance::Agree);
         assert_eq!(stated_stance("Compass is short. I agree.", &yes, &no), Stance::Agree);
         assert_eq!(

@@ -79,11 +79,8 @@ pub(crate) fn load_config(cli: &Cli, source: &WorkflowSource) -> Result<Config, 
             })?,
         }),
         None => match source.read("config.yaml")? {
-            Lookup::Found(f) if f.path.starts_with(crate::assets::BUILT_IN) => {
-                // The built-in file is the defaults themselves, below the user's.
-                config = Config::parse(&f.text, &f.path, &none)?;
-                None
-            }
+            // The built-in file is the defaults themselves (`Config::default`).
+            Lookup::Found(f) if f.path.starts_with(crate::assets::BUILT_IN) => None,
             Lookup::Found(f) => Some(f),
             Lookup::Missing => None,
         },

@@ -24,15 +24,17 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// A file's code without its unit tests (`#[cfg(test)] mod tests` and the
-/// files named `tests.rs` or `*_tests.rs`): tests may reach anywhere.
+/// A file's code without its unit tests (an inline `#[cfg(test)] mod tests
+/// { … }`, and the files named `tests.rs` or `*_tests.rs`): tests may reach
+/// anywhere. A `mod tests;` line only names such a file: the code after it
+/// is read.
 fn code_of(path: &Path) -> Option<String> {
     let name = path.file_name()?.to_str()?;
     if name == "tests.rs" || name.ends_with("_tests.rs") {
         return None;
     }
     let text = std::fs::read_to_string(path).ok()?;
-    let code = match text.find("#[cfg(test)]\nmod tests") {
+    let code = match text.find("#[cfg(test)]\nmod tests {") {
         Some(i) => text[..i].to_string(),
         None => text,
     };
@@ -164,7 +166,7 @@ fn the_front_ends_never_touch_http() {
 /// count today: a new `pub` item is one a test or bench reaches, and raises
 /// it on purpose. The loopback server (`testing`) is behind its feature and
 /// not counted.
-const PUB_ITEMS_AT_MOST: usize = 182;
+const PUB_ITEMS_AT_MOST: usize = 201;
 
 #[test]
 fn the_library_surface_stays_narrow() {

@@ -335,8 +335,8 @@ mod tests {
     #[test]
     fn only_a_reply_counted_as_yes_can_start_a_consensus_with_its_words() {
         use Stance::*;
-        let yes = crate::config::default_agreement_words();
-        let no = crate::config::default_disagreement_words();
+        let yes = crate::config::Config::default().party.consensus.agreement_words;
+        let no = crate::config::Config::default().party.consensus.disagreement_words;
         let replies = |texts: &[&str]| texts.iter().map(|t| (String::new(), t.to_string())).collect::<Vec<_>>();
         let room = replies(&[
             "Then I will call them today.",
@@ -357,8 +357,8 @@ mod tests {
     /// host heard it: whether one states agreement in its own words.
     #[test]
     fn bench_rounds_heard_as_yes_state_agreement_only_where_someone_said_so() {
-        let yes = crate::config::default_agreement_words();
-        let no = crate::config::default_disagreement_words();
+        let yes = crate::config::Config::default().party.consensus.agreement_words;
+        let no = crate::config::Config::default().party.consensus.disagreement_words;
         let stated = |replies: &[&str]| replies.iter().any(|r| crate::engine::stated::states_agreement(r, &yes, &no));
         // Thanks and "I understand", both heard as yes: no room's yes.
         assert!(!stated(&[
@@ -415,8 +415,8 @@ mod tests {
 
     #[test]
     fn only_a_yes_or_no_question_asks_whether_the_room_agrees() {
-        let open = crate::config::default_open_question_words();
-        let yes = crate::config::default_agreement_words();
+        let open = crate::config::Config::default().party.consensus.open_question_words;
+        let yes = crate::config::Config::default().party.consensus.agreement_words;
         let asks = |m: &str| asks_yes_or_no(m, &open, &yes);
         assert!(asks("So flat pricing with a seat cap. Are we all on board with that?"));
         assert!(asks("Compass gets my vote too. Does everyone agree we go with Compass?"));
@@ -467,7 +467,7 @@ mod tests {
 
     #[test]
     fn a_point_still_raised_at_an_invited_close_is_its_first_sentence_of_disagreement() {
-        let words = crate::config::default_disagreement_words();
+        let words = crate::config::Config::default().party.consensus.disagreement_words;
         let replies = |r: &[(&str, &str)]| r.iter().map(|(a, t)| (a.to_string(), t.to_string())).collect::<Vec<_>>();
         let round = replies(&[
             ("pm", "I agree, flat pricing it is. Thanks all!"),

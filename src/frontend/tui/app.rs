@@ -14,7 +14,7 @@ pub use super::transcript::EntryKind;
 pub use super::transcript::ScrollAction;
 use super::transcript::Transcript;
 use crate::engine::{AgentInfo, Command, ExitReason, Phase, Status};
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say, Screen};
 use crate::session::Latency;
 
 mod events;
@@ -132,6 +132,18 @@ pub struct App {
 }
 
 impl App {
+    /// "waiting for the server at host:port (12 s)" on a pane, "waiting for
+    /// host:port (12 s)" where room is short; counted from when the server was
+    /// last reached.
+    pub(crate) fn server_down(&self, now: Instant, short: bool) -> String {
+        let secs = self.server_down_since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
+        match &self.server {
+            Some(host) if short => Screen::WaitingForHostShort { host, secs }.say(self.lang),
+            Some(host) => Screen::WaitingForHost { host, secs }.say(self.lang),
+            None => Screen::WaitingForServer { secs }.say(self.lang),
+        }
+    }
+
     pub fn new(lang: Lang) -> App {
         let input = new_input();
         App {

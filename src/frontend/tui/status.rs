@@ -131,10 +131,7 @@ fn attention(app: &App, s: &Status, now: Instant) -> Vec<(u8, Span<'static>)> {
     let bold = |c: Color| Style::new().fg(c).add_modifier(Modifier::BOLD);
     let mut shown = Vec::new();
     if app.server_down_since.is_some() {
-        shown.push((
-            0,
-            Span::styled(format!("⏳ {}", super::view::server_down(app, now, true)), bold(AMBER)),
-        ));
+        shown.push((0, Span::styled(format!("⏳ {}", app.server_down(now, true)), bold(AMBER))));
     }
     if let Some(id) = &s.awaiting_answer_from {
         let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());

@@ -138,18 +138,6 @@ fn truncate_to_width(s: &str, max: usize) -> String {
     out
 }
 
-/// "waiting for the server at host:port (12 s)" on a pane, "waiting for
-/// host:port (12 s)" where room is short; counted from when the server was
-/// last reached.
-pub(crate) fn server_down(app: &App, now: Instant, short: bool) -> String {
-    let secs = app.server_down_since.map_or(0, |t| now.saturating_duration_since(t).as_secs());
-    match &app.server {
-        Some(host) if short => Screen::WaitingForHostShort { host, secs }.say(app.lang),
-        Some(host) => Screen::WaitingForHost { host, secs }.say(app.lang),
-        None => Screen::WaitingForServer { secs }.say(app.lang),
-    }
-}
-
 fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
     let lang = app.lang;
     match p.status {
@@ -175,7 +163,7 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
             Span::styled(text, Style::new().fg(Color::Green))
         }
         PaneStatus::Retrying => Span::styled(format!("{} {}", Screen::PaneRetrying.say(lang), p.note), Style::new().fg(AMBER)),
-        PaneStatus::ServerDown => Span::styled(server_down(app, now, false), Style::new().fg(AMBER)),
+        PaneStatus::ServerDown => Span::styled(app.server_down(now, false), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(
             Screen::PaneWaitingForFacilitator.say(lang),
             Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
