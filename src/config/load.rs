@@ -47,6 +47,7 @@ struct RawParty {
     ask_marker: S<String>,
     self_check: S<bool>,
     read_messages: S<bool>,
+    turn_points: S<usize>,
     consensus: Option<RawConsensus>,
     silence: Option<RawSilence>,
     diligence: Option<RawDiligence>,
@@ -311,6 +312,8 @@ fn room(p: &RawParty, overrides: &Overrides, pc: &mut PartyConfig, ck: &mut Chec
     }
     take(&p.self_check, &mut pc.self_check);
     take(&p.read_messages, &mut pc.read_messages);
+    take(&p.turn_points, &mut pc.turn_points);
+    ck.at_least("bmad.party_mode.turn_points", p.turn_points.as_ref(), pc.turn_points, 1);
     let marker_at = e.and_then(|e| e.end_marker.as_ref());
     ck.not_empty("bmad.party_mode.end_detection.end_marker", marker_at, &pc.end_detection.end_marker);
     take(&p.ask_marker, &mut pc.ask_marker);

@@ -52,6 +52,10 @@ pub struct PartyConfig {
     /// opened it (`engine::reading`): a close invited, agreement asked for,
     /// a job without its facts. One short call per message.
     pub read_messages: bool,
+    /// At the full cleanup level, the points of a list a speaker's turn
+    /// makes before the next ends it (a list the facilitator asked for is
+    /// never cut).
+    pub turn_points: usize,
     pub consensus: Consensus,
     pub silence: Silence,
     pub diligence: Diligence,

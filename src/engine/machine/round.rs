@@ -335,7 +335,7 @@ impl Party {
                 .find(|t| t.kind == crate::session::TurnKind::Facilitator)
                 .map(|t| t.text.clone())
         });
-        voices.points = (!message.as_deref().is_some_and(cleanup::asks_for_list)).then_some(cleanup::TURN_POINTS);
+        voices.points = (!message.as_deref().is_some_and(cleanup::asks_for_list)).then_some(self.room.cfg.party.turn_points);
         let mut req = ChatRequest {
             model: agent.model.clone(),
             endpoint: agent.endpoint.clone(),
