@@ -8,7 +8,7 @@
 use serde::Deserialize;
 
 use crate::config::CleanupLevel;
-use crate::engine::cleanup::{choose_level, language, Level, ModelFacts, Voices, TURN_POINTS};
+use crate::engine::cleanup::{choose_level, language, Level, ModelFacts, Voices};
 use crate::engine::protocol::markers::{Marker, RoomMarkers};
 use crate::engine::reply::ReplyReader;
 use crate::i18n::Lang;
@@ -168,7 +168,7 @@ fn voices(turn: &Turn) -> Voices {
             v.another(s.speaker(), text)
         };
     }
-    v.points = (!asks_for_list(&turn.user)).then_some(TURN_POINTS);
+    v.points = (!asks_for_list(&turn.user)).then_some(crate::config::Config::default().party.turn_points);
     v
 }
 

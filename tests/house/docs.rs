@@ -153,3 +153,24 @@ fn the_manual_for_small_models_is_a_reference_and_every_doc_says_what_it_is_for(
         );
     }
 }
+
+#[test]
+fn the_documented_defaults_are_the_loaded_ones() {
+    let docs = std::fs::read_to_string(root().join("docs/configuration.md")).unwrap();
+    let after = docs
+        .split("Every key is optional; the defaults:")
+        .nth(1)
+        .expect("the defaults' block");
+    let block = after
+        .split("```yaml\n")
+        .nth(1)
+        .and_then(|b| b.split("\n```").next())
+        .expect("a yaml block");
+    let overrides = bmad_party::config::Overrides::default();
+    let documented = bmad_party::config::Config::parse(block, "docs/configuration.md", &overrides).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        documented,
+        bmad_party::config::Config::default(),
+        "docs/configuration.md's defaults against the built-in file's"
+    );
+}

@@ -111,7 +111,7 @@ mod tests {
         let mut v = Voices::new("Maya", vec!["Kofi".into(), "Sam".into()], vec![], language::of("English"))
             .earlier("We should ship the smallest thing that could work and measure it in production.");
         v.markers = Some(room_markers(Marker::new("!?@human")));
-        v.points = Some(TURN_POINTS);
+        v.points = Some(2);
         let mut h = Cleanup::new(&v, None, level);
         let chars: Vec<char> = reply.chars().collect();
         let mut shown = String::new();

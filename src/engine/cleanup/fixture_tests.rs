@@ -71,7 +71,7 @@ fn every_fixture_row_shows_what_it_should_and_cuts_what_it_names() {
     v.titles = vec!["Business Analyst".into(), "业务分析师".into()];
     v.hosts = vec!["Sam".into(), "Facilitator".into(), "主持人".into()];
     v.markers = Some(room_markers(Marker::new("!?@human")));
-    v.points = Some(super::TURN_POINTS);
+    v.points = Some(crate::config::Config::default().party.turn_points);
     let mut failed = Vec::new();
     for c in &cases.case {
         let mut v = v.clone();

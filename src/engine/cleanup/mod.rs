@@ -123,10 +123,6 @@ pub(crate) struct Cleanup {
     cap: Option<u32>,
 }
 
-/// The points of a list a speaker's turn makes before its next ends it
-/// (`Voices::points`).
-pub(crate) const TURN_POINTS: usize = 2;
-
 /// Words (CJK characters) of a sentence without a copied run, after which
 /// it streams before its end.
 const STREAM_AFTER: usize = 24;
