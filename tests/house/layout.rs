@@ -250,3 +250,20 @@ fn chinese_in_code_lives_in_the_catalogue() {
     let stale: Vec<&String> = allowed.difference(&holding).collect();
     assert!(stale.is_empty(), "{stale:?} no longer hold Chinese: take them off CHINESE_ALLOWED");
 }
+
+/// Colours come from one palette: a view names what a colour says
+/// (`theme::DANGER`), never the colour (`Color::Red`), so the screen's
+/// look is changed in `src/frontend/tui/theme.rs` alone.
+#[test]
+fn colours_come_only_from_the_theme() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/frontend/tui");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    let raw: Vec<String> = files
+        .iter()
+        .filter(|f| !f.ends_with("theme.rs"))
+        .filter(|f| code_of(f).is_some_and(|c| c.contains("Color::")))
+        .map(|f| f.strip_prefix(&root).expect("under tui").display().to_string())
+        .collect();
+    assert!(raw.is_empty(), "colours named outside theme.rs: {raw:?}");
+}

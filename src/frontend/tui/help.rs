@@ -2,7 +2,7 @@
 //! main screen's one per row, each modal's on a line of its own.
 
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Wrap};
 use ratatui::Frame;
@@ -10,7 +10,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
 use super::keymap;
-use super::theme::centered;
+use super::theme::{centered, ATTENTION, FAINT, HEADING};
 use crate::i18n::{Say, Screen};
 
 /// How many sections of `keymap::help` are the main screen's.
@@ -30,19 +30,19 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
         .max()
         .unwrap_or(0)
         + 2;
-    let key = |k: &str| Span::styled(k.to_string(), Style::new().fg(Color::Yellow).bold());
+    let key = |k: &str| Span::styled(k.to_string(), Style::new().fg(ATTENTION).bold());
     let mut lines: Vec<Line<'static>> = Vec::new();
     for (i, (title, rows)) in sections.into_iter().enumerate() {
         if i < MAIN_SECTIONS {
-            lines.push(Line::from(Span::styled(title, Style::new().fg(Color::Cyan).bold())));
+            lines.push(Line::from(Span::styled(title, Style::new().fg(HEADING).bold())));
             for (k, what) in rows {
                 lines.push(Line::from(vec![key(&format!("  {k:<key_w$}")), Span::raw(what)]));
             }
         } else {
-            let mut spans = vec![Span::styled(format!("{title}: "), Style::new().fg(Color::Cyan).bold())];
+            let mut spans = vec![Span::styled(format!("{title}: "), Style::new().fg(HEADING).bold())];
             for (n, (k, what)) in rows.into_iter().enumerate() {
                 if n > 0 {
-                    spans.push(Span::styled(" · ", Style::new().fg(Color::DarkGray)));
+                    spans.push(Span::styled(" · ", Style::new().fg(FAINT)));
                 }
                 spans.push(key(&k));
                 spans.push(Span::raw(format!(" {what}")));
@@ -79,6 +79,6 @@ pub(crate) fn draw(frame: &mut Frame<'_>, app: &App, area: Rect) {
     let block = Block::bordered()
         .title(Screen::HelpTitle.say(app.lang))
         .title_bottom(Line::from(more).right_aligned())
-        .border_style(Style::new().fg(Color::Yellow));
+        .border_style(Style::new().fg(ATTENTION));
     frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }).scroll((scroll, 0)), r);
 }

@@ -3,8 +3,9 @@
 //! fragments, measuring with unicode-width as ratatui does, so wide
 //! characters and emoji keep the columns aligned.
 
+use super::theme::{ATTENTION, FAINT, MUTED};
 use pulldown_cmark::{Event as Md, HeadingLevel, Options, Parser, Tag, TagEnd};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use textwrap::core::Fragment;
 use unicode_segmentation::UnicodeSegmentation;
@@ -19,8 +20,8 @@ pub struct Logical {
     pub spans: Vec<Span<'static>>,
 }
 
-pub(crate) const CODE: Style = Style::new().fg(Color::Yellow);
-const CODE_BLOCK: Style = Style::new().fg(Color::Gray);
+pub(crate) const CODE: Style = Style::new().fg(ATTENTION);
+const CODE_BLOCK: Style = Style::new().fg(MUTED);
 
 struct Builder {
     lines: Vec<Logical>,
@@ -131,7 +132,7 @@ impl Builder {
             let bar = if quote.is_empty() {
                 vec![]
             } else {
-                vec![Span::styled(quote, Style::new().fg(Color::DarkGray))]
+                vec![Span::styled(quote, Style::new().fg(FAINT))]
             };
             self.cur.prefix = bar;
             if !lists.is_empty() {
@@ -147,7 +148,7 @@ impl Builder {
                     }
                     _ => "• ".to_string(),
                 };
-                self.cur.prefix.push(Span::styled(marker, Style::new().fg(Color::DarkGray)));
+                self.cur.prefix.push(Span::styled(marker, Style::new().fg(FAINT)));
             }
             self.cur.hang = self.indent();
         }
@@ -209,7 +210,7 @@ pub fn parse(md: &str) -> Vec<Logical> {
             Md::Rule => {
                 b.blank();
                 b.lines.push(Logical {
-                    spans: vec![Span::styled("────────", Style::new().fg(Color::DarkGray))],
+                    spans: vec![Span::styled("────────", Style::new().fg(FAINT))],
                     ..Default::default()
                 });
                 b.blank();
@@ -436,7 +437,7 @@ mod tests {
         let bold = lines.iter().flat_map(|l| &l.spans).find(|s| s.content == "must").unwrap();
         assert!(bold.style.add_modifier.contains(Modifier::BOLD));
         let code = lines.iter().flat_map(|l| &l.spans).find(|s| s.content == "serde").unwrap();
-        assert_eq!(code.style.fg, Some(Color::Yellow));
+        assert_eq!(code.style.fg, Some(ratatui::style::Color::Yellow));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::App;
 use super::keymap;
-use super::theme::{level_style, AMBER};
+use super::theme::{level_style, AMBER, ASK, FAINT, GOOD, INK, MUTED, TEXT};
 use crate::engine::{Phase, Status};
 use crate::i18n::{Say, Screen};
 
@@ -21,7 +21,7 @@ fn mmss(secs: u64) -> String {
 }
 
 fn sep() -> Span<'static> {
-    Span::styled(" │ ", Style::new().fg(Color::DarkGray))
+    Span::styled(" │ ", Style::new().fg(FAINT))
 }
 
 fn width_of(spans: &[Span]) -> usize {
@@ -99,12 +99,12 @@ fn limits(app: &App, s: &Status, now: Instant) -> Vec<Span<'static>> {
 fn measures(app: &App, s: &Status, now: Instant, width: usize) -> Vec<(u8, Span<'static>)> {
     let mut optional = vec![(
         2,
-        Span::styled(format!("{} tok", crate::text::short_count(s.tokens)), Style::new().fg(Color::Gray)),
+        Span::styled(format!("{} tok", crate::text::short_count(s.tokens)), Style::new().fg(MUTED)),
     )];
     if let Some((start, took)) = app.round_clock {
         // The round's wall time: live while it runs, then what it took.
         let secs = took.unwrap_or_else(|| now.saturating_duration_since(start)).as_secs();
-        let style = Style::new().fg(if took.is_none() { Color::White } else { Color::Gray });
+        let style = Style::new().fg(if took.is_none() { TEXT } else { MUTED });
         optional.push((2, Span::styled(format!("⏱ {}", mmss(secs)), style)));
     }
     if let Some(c) = s.consensus.or(app.consensus) {
@@ -113,12 +113,12 @@ fn measures(app: &App, s: &Status, now: Instant, width: usize) -> Vec<(u8, Span<
         } else {
             format!("🤝 {c:.2}")
         };
-        let style = Style::new().fg(if c >= 0.85 { Color::Green } else { Color::Gray });
+        let style = Style::new().fg(if c >= 0.85 { GOOD } else { MUTED });
         optional.push((2, Span::styled(label, style)));
     }
     if s.push_budget > 0 {
         let spent = s.push_used >= s.push_budget;
-        let style = Style::new().fg(if spent { AMBER } else { Color::Gray });
+        let style = Style::new().fg(if spent { AMBER } else { MUTED });
         let label = format!("{} {}/{}", Screen::PushLabel.say(app.lang), s.push_used, s.push_budget);
         optional.push((3, Span::styled(label, style)));
     }
@@ -135,13 +135,10 @@ fn attention(app: &App, s: &Status, now: Instant) -> Vec<(u8, Span<'static>)> {
     }
     if let Some(id) = &s.awaiting_answer_from {
         let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
-        shown.push((
-            0,
-            Span::styled(Screen::AgentAsksYou { name: &name }.say(app.lang), bold(Color::Magenta)),
-        ));
+        shown.push((0, Span::styled(Screen::AgentAsksYou { name: &name }.say(app.lang), bold(ASK))));
     }
     if s.phase == Phase::Confirming || !app.modals.is_empty() {
-        shown.push((1, Span::styled(Screen::AwaitingYourAnswer.say(app.lang), bold(Color::Magenta))));
+        shown.push((1, Span::styled(Screen::AwaitingYourAnswer.say(app.lang), bold(ASK))));
     }
     shown
 }
@@ -152,12 +149,7 @@ fn hints(app: &App) -> Vec<Vec<Span<'static>>> {
         Some(f) => vec![vec![Span::styled(f.clone(), Style::new().fg(AMBER).add_modifier(Modifier::BOLD))]],
         None => key_hints(app)
             .into_iter()
-            .map(|(k, d)| {
-                vec![
-                    Span::styled(k, Style::new().fg(Color::Black).bg(Color::Gray)),
-                    Span::raw(format!(" {d}  ")),
-                ]
-            })
+            .map(|(k, d)| vec![Span::styled(k, Style::new().fg(INK).bg(MUTED)), Span::raw(format!(" {d}  "))])
             .collect(),
     }
 }

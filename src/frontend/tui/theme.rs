@@ -9,6 +9,36 @@ use ratatui::style::{Color, Modifier, Style};
 use crate::engine::AgentInfo;
 use crate::i18n::Lang;
 
+// The palette: every colour a view draws with, by what it says. Views
+// name these, never a colour (`tests/house/layout.rs` holds them to it).
+
+/// Text as it is.
+pub(crate) const TEXT: Color = Color::White;
+/// What is there to read but is not the point: counts, labels, keys at rest.
+pub(crate) const MUTED: Color = Color::Gray;
+/// What only frames or separates: borders at rest, rules, quote marks.
+pub(crate) const FAINT: Color = Color::DarkGray;
+/// What to press or notice: keys, code, a reset to confirm, a model reading.
+pub(crate) const ATTENTION: Color = Color::Yellow;
+/// The help's section titles.
+pub(crate) const HEADING: Color = Color::Cyan;
+/// The room asks the facilitator: a question, the exit to confirm.
+pub(crate) const ASK: Color = Color::Magenta;
+/// A failure or a limit reached.
+pub(crate) const DANGER: Color = Color::Red;
+/// Done, agreed.
+pub(crate) const GOOD: Color = Color::Green;
+/// The runtime's own, calm: the push budget, the scroll position, a retry.
+pub(crate) const CALM: Color = Color::Blue;
+/// The runtime's push, as the transcript shows it.
+pub(crate) const PUSH: Color = Color::LightBlue;
+/// Text on a bright ground.
+pub(crate) const INK: Color = Color::Black;
+/// The header's ground.
+pub(crate) const HEADER_BG: Color = Color::Rgb(40, 40, 60);
+/// No colour (`NO_COLOR`): the terminal's own.
+pub(crate) const NO_COLOR: Color = Color::Reset;
+/// The warning's colour: a counter past its warning.
 pub(crate) const AMBER: Color = Color::Rgb(255, 176, 0);
 
 pub(crate) fn agent_color(name: Option<&str>) -> Color {
@@ -35,11 +65,11 @@ pub(crate) fn agent_color(name: Option<&str>) -> Color {
 /// The severity colour of a counter: normal, amber from the warning, red at the limit.
 pub(crate) fn level_style(value: u64, warn: u64, max: u64) -> Style {
     if max > 0 && value >= max {
-        Style::new().fg(Color::White).bg(Color::Red).add_modifier(Modifier::BOLD)
+        Style::new().fg(TEXT).bg(DANGER).add_modifier(Modifier::BOLD)
     } else if warn > 0 && value >= warn {
-        Style::new().fg(Color::Black).bg(AMBER)
+        Style::new().fg(INK).bg(AMBER)
     } else {
-        Style::new().fg(Color::White)
+        Style::new().fg(TEXT)
     }
 }
 

@@ -10,14 +10,14 @@
 use std::cell::{Cell, RefCell};
 
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 use ratatui::Frame;
 use unicode_width::UnicodeWidthStr;
 
 use super::markdown::{parse, wrap, Logical};
-use super::theme::{agent_color, Speakers, AMBER};
+use super::theme::{agent_color, Speakers, AMBER, ASK, CALM, DANGER, FAINT, MUTED, PUSH, TEXT};
 use crate::engine::{EarlierTurn, NoticeKind};
 use crate::i18n::{Say, Screen};
 use crate::session::TurnKind;
@@ -281,7 +281,7 @@ impl Transcript {
     }
 
     pub(crate) fn draw(&self, frame: &mut Frame<'_>, who: &Speakers<'_>, area: Rect) {
-        let block = Block::new().borders(Borders::TOP).border_style(Style::new().fg(Color::DarkGray));
+        let block = Block::new().borders(Borders::TOP).border_style(Style::new().fg(FAINT));
         let inner = block.inner(area);
         frame.render_widget(block, area);
         self.area.set(inner);
@@ -296,7 +296,7 @@ impl Transcript {
                 width: w,
                 height: 1.min(inner.height),
             };
-            frame.render_widget(Paragraph::new(label).style(Style::new().bg(Color::Blue).fg(Color::White)), r);
+            frame.render_widget(Paragraph::new(label).style(Style::new().bg(CALM).fg(TEXT)), r);
         }
     }
 }
@@ -305,7 +305,7 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
     let body = |text: &str| wrap(&parse(text), width);
     let name_of = |id: &str| match who.agent(id) {
         Some(a) => (format!("{} {}", a.icon, a.name), a.title.clone(), agent_color(a.color.as_deref())),
-        None => (id.to_string(), String::new(), Color::Cyan),
+        None => (id.to_string(), String::new(), super::theme::agent_color(None)),
     };
     match &e.kind {
         EntryKind::Welcome | EntryKind::Highlights => body(&e.text),
@@ -316,7 +316,7 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
         EntryKind::Facilitator => {
             let mut v = vec![Line::from(Span::styled(
                 format!("▶ {}", who.user_name),
-                Style::new().fg(Color::White).add_modifier(Modifier::BOLD),
+                Style::new().fg(TEXT).add_modifier(Modifier::BOLD),
             ))];
             v.extend(plain(e.text.clone(), Style::default(), width));
             v
@@ -333,13 +333,13 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
             );
             v.push(Line::from(Span::styled(
                 Screen::AwaitingAnswerMark.say(who.lang),
-                Style::new().fg(Color::Magenta).add_modifier(Modifier::ITALIC),
+                Style::new().fg(ASK).add_modifier(Modifier::ITALIC),
             )));
             v
         }
         EntryKind::Push => {
             let text = Screen::AutomaticPush { text: &e.text }.say(who.lang);
-            plain(text, Style::new().fg(Color::LightBlue).add_modifier(Modifier::ITALIC), width)
+            plain(text, Style::new().fg(PUSH).add_modifier(Modifier::ITALIC), width)
         }
         EntryKind::Failed { id } => {
             let (name, _, _) = name_of(id);
@@ -348,23 +348,20 @@ fn entry_lines(who: &Speakers<'_>, e: &Entry, width: u16) -> Vec<Line<'static>> 
                 cause: &e.text,
             }
             .say(who.lang);
-            plain(text, Style::new().fg(Color::Red), width)
+            plain(text, Style::new().fg(DANGER), width)
         }
         EntryKind::Divider => {
             let text = format!(" {} ", e.text);
             let side = usize::from(width).saturating_sub(text.width()) / 2;
             let rule = "─".repeat(side);
-            vec![Line::from(Span::styled(
-                format!("{rule}{text}{rule}"),
-                Style::new().fg(Color::DarkGray),
-            ))]
+            vec![Line::from(Span::styled(format!("{rule}{text}{rule}"), Style::new().fg(FAINT)))]
         }
         EntryKind::Notice(kind) => {
             let style = match kind {
                 NoticeKind::Warning => Style::new().fg(AMBER),
-                NoticeKind::Limit | NoticeKind::Error => Style::new().fg(Color::Red),
-                NoticeKind::Exit => Style::new().fg(Color::Magenta),
-                NoticeKind::Info => Style::new().fg(Color::Gray),
+                NoticeKind::Limit | NoticeKind::Error => Style::new().fg(DANGER),
+                NoticeKind::Exit => Style::new().fg(ASK),
+                NoticeKind::Info => Style::new().fg(MUTED),
             };
             e.text.lines().flat_map(|line| plain(line.to_string(), style, width)).collect()
         }
@@ -385,20 +382,20 @@ fn plain(text: String, style: Style, width: u16) -> Vec<Line<'static>> {
 fn speaker_lines(who: &Speakers<'_>, id: &str, interrupted: bool, farewell: bool, text: &str, width: u16) -> Vec<Line<'static>> {
     let (name, title, color) = match who.agent(id) {
         Some(a) => (format!("{} {}", a.icon, a.name), a.title.clone(), agent_color(a.color.as_deref())),
-        None => (id.to_string(), String::new(), Color::Cyan),
+        None => (id.to_string(), String::new(), super::theme::agent_color(None)),
     };
     let mut head = vec![Span::styled(name, Style::new().fg(color).add_modifier(Modifier::BOLD))];
     let model = super::theme::model_tag(who.agent(id));
     if !model.is_empty() {
-        head.push(Span::styled(model, Style::new().fg(Color::DarkGray)));
+        head.push(Span::styled(model, Style::new().fg(FAINT)));
     }
     if !title.is_empty() {
-        head.push(Span::styled(format!(" · {title}"), Style::new().fg(Color::DarkGray)));
+        head.push(Span::styled(format!(" · {title}"), Style::new().fg(FAINT)));
     }
     if interrupted {
         head.push(Span::styled(
             format!(" {}", Screen::Interrupted.say(who.lang)),
-            Style::new().fg(Color::DarkGray),
+            Style::new().fg(FAINT),
         ));
     }
     if farewell {

@@ -6,7 +6,7 @@
 use std::time::Instant;
 
 use ratatui::layout::{Alignment, Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
 use ratatui::Frame;
@@ -14,7 +14,7 @@ use unicode_width::UnicodeWidthStr;
 
 use super::app::{App, Focus, Pane, PaneStatus};
 use super::markdown::{parse, wrap};
-use super::theme::{agent_color, model_tag, AMBER};
+use super::theme::{agent_color, model_tag, AMBER, ASK, ATTENTION, CALM, DANGER, FAINT, GOOD, HEADER_BG, INK, MUTED, NO_COLOR, TEXT};
 use crate::i18n::{Say, Screen};
 
 pub(crate) const MIN_WIDTH: u16 = 40;
@@ -68,21 +68,21 @@ pub fn draw(frame: &mut Frame<'_>, app: &App, now: Instant) {
 /// reversed instead, so nothing that mattered disappears.
 pub(crate) fn without_color(buf: &mut ratatui::buffer::Buffer) {
     for cell in buf.content.iter_mut() {
-        if cell.bg != Color::Reset {
+        if cell.bg != NO_COLOR {
             cell.modifier.insert(Modifier::REVERSED);
         }
-        cell.fg = Color::Reset;
-        cell.bg = Color::Reset;
+        cell.fg = NO_COLOR;
+        cell.bg = NO_COLOR;
     }
 }
 
 fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
-    let bar = Style::new().bg(Color::Rgb(40, 40, 60)).fg(Color::White);
+    let bar = Style::new().bg(HEADER_BG).fg(TEXT);
     let mut right: Vec<Span> = Vec::new();
     if app.rehearsal {
         right.push(Span::styled(
             format!(" 🎭 {} ", Screen::RehearsalBadge.say(app.lang)),
-            Style::new().bg(Color::Yellow).fg(Color::Black).add_modifier(Modifier::BOLD),
+            Style::new().bg(ATTENTION).fg(INK).add_modifier(Modifier::BOLD),
         ));
     } else if !app.model.is_empty() {
         right.push(Span::styled(
@@ -92,7 +92,7 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
         if let Some(level) = app.cleanup {
             right.push(Span::styled(
                 format!("· {} ", Screen::CleanupBadge { level }.say(app.lang)),
-                bar.fg(Color::Gray),
+                bar.fg(MUTED),
             ));
         }
     }
@@ -105,7 +105,7 @@ fn draw_header(frame: &mut Frame, app: &App, area: Rect) {
             .unwrap_or_default();
         let badge_w: usize = right.iter().map(|s| s.content.width()).sum();
         if usize::from(area.width) >= topic_w + badge_w + name.width() + 5 {
-            right.push(Span::styled(format!(" 📄 {name} "), bar.fg(Color::Gray)));
+            right.push(Span::styled(format!(" 📄 {name} "), bar.fg(MUTED)));
         }
     }
     let right_w: usize = right.iter().map(|s| s.content.width()).sum();
@@ -141,7 +141,7 @@ fn truncate_to_width(s: &str, max: usize) -> String {
 fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
     let lang = app.lang;
     match p.status {
-        PaneStatus::Queued => Span::styled(Screen::PaneQueued.say(lang), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Queued => Span::styled(Screen::PaneQueued.say(lang), Style::new().fg(FAINT)),
         PaneStatus::Thinking => {
             // A model on a CPU reads a long prompt for a minute or more
             // before its first token: say so, with the seconds, once it is
@@ -152,7 +152,7 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
             } else {
                 Screen::PaneReading.say(lang)
             };
-            Span::styled(text, Style::new().fg(Color::Yellow))
+            Span::styled(text, Style::new().fg(ATTENTION))
         }
         PaneStatus::Streaming => {
             let mut text = format!("▌{}", Screen::PaneStreaming.say(lang));
@@ -160,13 +160,13 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
                 let first = ms as f64 / 1000.0;
                 text.push_str(&Screen::FirstToken { secs: first }.say(lang));
             }
-            Span::styled(text, Style::new().fg(Color::Green))
+            Span::styled(text, Style::new().fg(GOOD))
         }
         PaneStatus::Retrying => Span::styled(format!("{} {}", Screen::PaneRetrying.say(lang), p.note), Style::new().fg(AMBER)),
         PaneStatus::ServerDown => Span::styled(app.server_down(now, false), Style::new().fg(AMBER)),
         PaneStatus::Waiting => Span::styled(
             Screen::PaneWaitingForFacilitator.say(lang),
-            Style::new().fg(Color::Magenta).add_modifier(Modifier::BOLD),
+            Style::new().fg(ASK).add_modifier(Modifier::BOLD),
         ),
         PaneStatus::Done => {
             // How long the first token took, then how fast it wrote: what
@@ -175,11 +175,11 @@ fn pane_status(app: &App, p: &Pane, now: Instant) -> Span<'static> {
                 Some(l) => format!("{} · {}", Screen::PaneDone.say(lang), l.summary()),
                 None => Screen::PaneDone.say(lang),
             };
-            Span::styled(text, Style::new().fg(Color::Blue))
+            Span::styled(text, Style::new().fg(CALM))
         }
-        PaneStatus::Failed => Span::styled(format!("{}: {}", Screen::PaneFailed.say(lang), p.note), Style::new().fg(Color::Red)),
-        PaneStatus::Interrupted => Span::styled(Screen::PaneInterrupted.say(lang), Style::new().fg(Color::DarkGray)),
-        PaneStatus::Skipped => Span::styled(Screen::PaneSkipped.say(lang), Style::new().fg(Color::DarkGray)),
+        PaneStatus::Failed => Span::styled(format!("{}: {}", Screen::PaneFailed.say(lang), p.note), Style::new().fg(DANGER)),
+        PaneStatus::Interrupted => Span::styled(Screen::PaneInterrupted.say(lang), Style::new().fg(FAINT)),
+        PaneStatus::Skipped => Span::styled(Screen::PaneSkipped.say(lang), Style::new().fg(FAINT)),
     }
 }
 
@@ -215,23 +215,23 @@ fn draw_panes(frame: &mut Frame, app: &App, area: Rect, now: Instant) {
     for (p, r) in app.panes.iter().zip(rects) {
         let (label, title, color) = match app.agent(&p.agent) {
             Some(a) => (format!("{} {}", a.icon, a.name), a.title.clone(), agent_color(a.color.as_deref())),
-            None => (p.agent.clone(), String::new(), Color::Cyan),
+            None => (p.agent.clone(), String::new(), super::theme::agent_color(None)),
         };
         let model = model_tag(app.agent(&p.agent));
         let active = matches!(p.status, PaneStatus::Streaming | PaneStatus::Thinking | PaneStatus::Waiting);
         let block = Block::bordered()
             .border_type(if active { BorderType::Thick } else { BorderType::Rounded })
-            .border_style(Style::new().fg(if active { color } else { Color::DarkGray }))
+            .border_style(Style::new().fg(if active { color } else { FAINT }))
             .title(Line::from(vec![
                 Span::styled(format!(" {label}"), Style::new().fg(color).add_modifier(Modifier::BOLD)),
-                Span::styled(model, Style::new().fg(Color::Gray)),
+                Span::styled(model, Style::new().fg(MUTED)),
                 Span::styled(
                     if title.is_empty() {
                         " ".to_string()
                     } else {
                         format!(" · {title} ")
                     },
-                    Style::new().fg(Color::Gray),
+                    Style::new().fg(MUTED),
                 ),
             ]));
         let inner = block.inner(r);
@@ -265,7 +265,7 @@ fn final_lines(app: &App, width: u16) -> Vec<Line<'static>> {
         Some(f) => vec![
             Line::from(Span::styled(
                 format!("📄 {}", Screen::SessionSavedTo.say(app.lang)),
-                Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+                Style::new().fg(GOOD).add_modifier(Modifier::BOLD),
             )),
             Line::from(f),
         ],
@@ -279,7 +279,7 @@ fn final_lines(app: &App, width: u16) -> Vec<Line<'static>> {
     } else {
         Screen::PressAnyKeyToQuit.say(app.lang)
     };
-    text.push(Line::from(Span::styled(keys, Style::new().fg(Color::Gray))));
+    text.push(Line::from(Span::styled(keys, Style::new().fg(MUTED))));
     text.into_iter()
         .flat_map(|line| {
             wrap(
@@ -295,7 +295,7 @@ fn final_lines(app: &App, width: u16) -> Vec<Line<'static>> {
 
 fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
     if app.ended.is_some() {
-        let block = Block::bordered().border_style(Style::new().fg(Color::Green));
+        let block = Block::bordered().border_style(Style::new().fg(GOOD));
         let inner = block.inner(area);
         frame.render_widget(block, area);
         frame.render_widget(Paragraph::new(final_lines(app, inner.width)), inner);
@@ -311,7 +311,7 @@ fn draw_input(frame: &mut Frame, app: &App, area: Rect) {
     };
     let block = Block::bordered()
         .border_type(if focused { BorderType::Thick } else { BorderType::Plain })
-        .border_style(Style::new().fg(if focused { Color::White } else { Color::DarkGray }))
+        .border_style(Style::new().fg(if focused { TEXT } else { FAINT }))
         .title(title);
     let inner = block.inner(area);
     frame.render_widget(block, area);

@@ -1,13 +1,13 @@
 //! The push budget is spent: let the runtime keep going, or wait.
 
 use ratatui::crossterm::event::KeyEvent;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{answer, button, Component, Outcome, View};
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
-use crate::frontend::tui::theme::Speakers;
+use crate::frontend::tui::theme::{Speakers, CALM, MUTED, TEXT};
 use crate::i18n::{Say, Screen};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -33,18 +33,13 @@ impl Component for Budget {
         let lang = who.lang;
         let mut body = wrap(&parse(&self.text), width);
         body.push(Line::default());
-        let mut keys = button(
-            Context::BudgetModal,
-            Action::Confirm,
-            lang,
-            Style::new().bg(Color::Blue).fg(Color::White).bold(),
-        );
+        let mut keys = button(Context::BudgetModal, Action::Confirm, lang, Style::new().bg(CALM).fg(TEXT).bold());
         keys.push(Span::raw("   "));
-        keys.extend(button(Context::BudgetModal, Action::Decline, lang, Style::new().fg(Color::Gray)));
+        keys.extend(button(Context::BudgetModal, Action::Decline, lang, Style::new().fg(MUTED)));
         body.push(Line::from(keys));
         View {
             title: format!(" 🤖 {} ", Screen::BudgetTitle.say(lang)),
-            color: Color::Blue,
+            color: CALM,
             body,
         }
     }

@@ -1,14 +1,14 @@
 //! "End the party?": the exit key's question.
 
 use ratatui::crossterm::event::KeyEvent;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{button, Component, Outcome, View};
 use crate::engine::Command;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
-use crate::frontend::tui::theme::Speakers;
+use crate::frontend::tui::theme::{Speakers, ASK, FAINT, TEXT};
 use crate::i18n::{Say, Screen};
 
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -31,23 +31,13 @@ impl Component for ConfirmExit {
         let lang = who.lang;
         let mut body = wrap(&parse(&Screen::ExitExplained.say(lang)), width);
         body.push(Line::default());
-        let mut keys = button(
-            Context::ExitModal,
-            Action::Confirm,
-            lang,
-            Style::new().bg(Color::Magenta).fg(Color::White).bold(),
-        );
+        let mut keys = button(Context::ExitModal, Action::Confirm, lang, Style::new().bg(ASK).fg(TEXT).bold());
         keys.push(Span::raw("    "));
-        keys.extend(button(
-            Context::ExitModal,
-            Action::Decline,
-            lang,
-            Style::new().bg(Color::DarkGray).fg(Color::White),
-        ));
+        keys.extend(button(Context::ExitModal, Action::Decline, lang, Style::new().bg(FAINT).fg(TEXT)));
         body.push(Line::from(keys));
         View {
             title: Screen::ExitTitle.say(lang),
-            color: Color::Magenta,
+            color: ASK,
             body,
         }
     }

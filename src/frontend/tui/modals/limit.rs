@@ -2,13 +2,13 @@
 //! for a chosen number of rounds or minutes.
 
 use ratatui::crossterm::event::KeyEvent;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{answer, Component, Outcome, View};
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
-use crate::frontend::tui::theme::Speakers;
+use crate::frontend::tui::theme::{Speakers, DANGER, MUTED, TEXT};
 use crate::i18n::{Say, Screen};
 use crate::session::ConfirmKind;
 
@@ -46,8 +46,8 @@ impl Component for Limit {
             ConfirmKind::TimeLimit => Screen::LimitUnitMinutes.say(lang),
             _ => Screen::LimitUnitRounds.say(lang),
         };
-        let sel = Style::new().bg(Color::Red).fg(Color::White).bold();
-        let off = Style::new().fg(Color::Gray);
+        let sel = Style::new().bg(DANGER).fg(TEXT).bold();
+        let off = Style::new().fg(MUTED);
         let mut body = wrap(&parse(&self.text), width);
         body.push(Line::default());
         body.push(Line::from(vec![
@@ -63,7 +63,7 @@ impl Component for Limit {
         ]));
         View {
             title: format!(" ⏰ {} ", Screen::LimitTitle.say(lang)),
-            color: Color::Red,
+            color: DANGER,
             body,
         }
     }

@@ -24,6 +24,7 @@ pub use reset::TurnReset;
 use super::keymap::{Action, Context};
 use super::theme::{centered, Speakers};
 use crate::engine::Command;
+use crate::frontend::tui::theme::FAINT;
 use crate::i18n::Lang;
 use crate::i18n::{Say, Screen};
 
@@ -96,7 +97,7 @@ pub(crate) fn draw(frame: &mut Frame<'_>, who: &Speakers<'_>, modal: &Modal, wai
     if waiting > 0 {
         body.push(Line::from(Span::styled(
             Screen::MoreWaiting { n: waiting }.say(who.lang),
-            Style::new().fg(Color::DarkGray),
+            Style::new().fg(FAINT),
         )));
     }
     let height = (body.len() as u16).saturating_add(4);

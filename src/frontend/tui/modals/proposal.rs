@@ -3,15 +3,14 @@
 //! to the room instead, Esc goes on.
 
 use ratatui::crossterm::event::KeyEvent;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{answer, typed, Component, Outcome, View};
 use crate::engine::Command;
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
-use crate::frontend::tui::theme::agent_color;
-use crate::frontend::tui::theme::Speakers;
+use crate::frontend::tui::theme::{agent_color, Speakers, FAINT};
 use crate::i18n::{Say, Screen};
 use crate::session::ConfirmKind;
 
@@ -57,12 +56,12 @@ impl Component for Proposal {
         let lang = who.lang;
         let (label, color) = match self.agent.as_deref().and_then(|a| who.agent(a)) {
             Some(a) => (format!("{} {}", a.icon, a.name), agent_color(a.color.as_deref())),
-            None => (String::new(), Color::Cyan),
+            None => (String::new(), crate::frontend::tui::theme::agent_color(None)),
         };
         let mut body = wrap(&parse(&self.text), width);
         if body.len() > KEEP_LINES {
             body = body.split_off(body.len() - KEEP_LINES);
-            body.insert(0, Line::from(Span::styled("…", Style::new().fg(Color::DarkGray))));
+            body.insert(0, Line::from(Span::styled("…", Style::new().fg(FAINT))));
         }
         body.push(Line::default());
         body.extend(wrap(&parse(&Screen::ProposalAsk.say(lang)), width));

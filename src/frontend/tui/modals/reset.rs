@@ -2,14 +2,14 @@
 //! optional reason.
 
 use ratatui::crossterm::event::KeyEvent;
-use ratatui::style::{Color, Style};
+use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use super::{typed, Component, Outcome, View};
 use crate::engine::{Command, TurnConfirmationResponse};
 use crate::frontend::tui::keymap::{Action, Context};
 use crate::frontend::tui::markdown::{parse, wrap};
-use crate::frontend::tui::theme::Speakers;
+use crate::frontend::tui::theme::{Speakers, ATTENTION, INK, MUTED};
 use crate::i18n::{Say, Screen};
 
 #[derive(Debug, Clone, PartialEq)]
@@ -53,15 +53,15 @@ impl Component for TurnReset {
 
     fn view(&self, who: &Speakers<'_>, width: u16) -> View {
         let lang = who.lang;
-        let sel = Style::new().bg(Color::Yellow).fg(Color::Black).bold();
-        let off = Style::new().fg(Color::Gray);
+        let sel = Style::new().bg(ATTENTION).fg(INK).bold();
+        let off = Style::new().fg(MUTED);
         let mut body = wrap(&parse(&format!("“{}”", self.message)), width);
         body.extend(wrap(&parse(&self.description), width));
         body.push(Line::default());
         body.push(Line::from(vec![
             Span::raw(Screen::ResetReasonLabel.say(lang)),
             Span::raw(self.reason.clone()),
-            Span::styled("▌", Style::new().fg(Color::Yellow)),
+            Span::styled("▌", Style::new().fg(ATTENTION)),
         ]));
         body.push(Line::default());
         body.push(Line::from(vec![
@@ -77,7 +77,7 @@ impl Component for TurnReset {
         ]));
         View {
             title: format!(" 🔄 {} ", Screen::ResetTitle.say(lang)),
-            color: Color::Yellow,
+            color: ATTENTION,
             body,
         }
     }
