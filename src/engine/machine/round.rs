@@ -13,7 +13,7 @@ use super::self_check::Checked;
 use super::stream::{Reply, StreamMode};
 use super::takes::{Places, Takes};
 use super::{Next, RoundInput};
-use crate::engine::cleanup::{self, Counter, Voices};
+use crate::engine::cleanup::{Counter, Voices};
 use crate::engine::{Event, NoticeKind, Phase};
 use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue};
@@ -325,17 +325,7 @@ impl Party {
         let env = self.env();
         let runtime = env.runtime_texts(agent, round, &names, end_marker.as_deref(), Some(&ask_marker), remaining.as_deref());
         let mut voices = self.voices_for(agent, &runtime);
-        // A turn makes a point or two, unless the facilitator's message (the
-        // last one, where the room goes on by itself) asked for a list.
-        let message = floor.message.clone().or_else(|| {
-            let turns = &self.session.turns;
-            turns
-                .iter()
-                .rev()
-                .find(|t| t.kind == crate::session::TurnKind::Facilitator)
-                .map(|t| t.text.clone())
-        });
-        voices.points = (!message.as_deref().is_some_and(cleanup::asks_for_list)).then_some(self.room.cfg.party.turn_points);
+        voices.points = self.turn_points(floor.message.as_deref());
         let mut req = ChatRequest {
             model: agent.model.clone(),
             endpoint: agent.endpoint.clone(),

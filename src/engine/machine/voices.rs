@@ -86,6 +86,18 @@ impl Party {
         v
     }
 
+    /// The points of a list a speaker's turn makes (`Voices::points`): a
+    /// point or two, unless the facilitator's `message` (where the room
+    /// goes on by itself, their last one) asked for a list: then any.
+    pub(super) fn turn_points(&self, message: Option<&str>) -> Option<usize> {
+        let last = || {
+            let turns = self.session.turns.iter().rev();
+            turns.filter(|t| t.kind == TurnKind::Facilitator).map(|t| t.text.as_str()).next()
+        };
+        let asked = message.or_else(last).is_some_and(crate::engine::cleanup::asks_for_list);
+        (!asked).then_some(self.room.cfg.party.turn_points)
+    }
+
     /// Where the server should stop: a line that opens with someone else's
     /// label, the facilitator first. Cleanup cuts there too, for servers
     /// that take fewer stop sequences or none.
