@@ -211,11 +211,12 @@ pub(crate) fn is_cjk(c: char) -> bool {
         | '\u{f900}'..='\u{faff}')
 }
 
-/// Whether `c`, right after `last` (a word's last character), goes on that
-/// word: a letter or digit, not of a script written without spaces, and not
-/// a Korean particle after a word of another script (`Kofi가`, `Ingrid의`).
-pub(crate) fn goes_on_word(last: char, c: char) -> bool {
-    c.is_alphanumeric() && !is_cjk(c) && (is_hangul(c) == is_hangul(last) || !last.is_alphanumeric())
+/// Whether `c`, right after a word, goes on that word: a letter or digit
+/// of a script written with spaces. Chinese and Japanese have none, and a
+/// Korean particle is written onto the word it follows (`지민이`, `Kofi가`,
+/// `Ingrid의`), so a name followed by either still ends there.
+pub(crate) fn goes_on_word(c: char) -> bool {
+    c.is_alphanumeric() && !found_inside_words(c)
 }
 
 /// A Hangul letter or syllable: Korean words take their particles

@@ -40,6 +40,7 @@ struct RawParty {
     warn_at_minutes: S<f64>,
     agents_per_round: Option<Spanned<RawRange>>,
     selection: S<Selection>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     round_mode: S<Option<RoundMode>>,
     exit_triggers: S<Vec<String>>,
     reset_triggers: S<Vec<String>>,
@@ -52,8 +53,11 @@ struct RawParty {
     silence: Option<RawSilence>,
     diligence: Option<RawDiligence>,
     confirmation_timeout_seconds: S<u64>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     lang: S<Option<crate::i18n::Lang>>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     user_name: S<Option<String>>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     default_party: S<Option<String>>,
     memory: S<bool>,
 }
@@ -106,8 +110,11 @@ struct RawDiligence {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct RawLlm {
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     base_url: S<Option<String>>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     model: S<Option<String>>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     embedding_model: S<Option<String>>,
     temperature: S<f32>,
     request_timeout_seconds: S<u64>,
@@ -115,9 +122,11 @@ struct RawLlm {
     max_retries: S<u32>,
     retry_window_seconds: S<u64>,
     reply_max_tokens: S<u32>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     context_tokens: S<Option<u32>>,
     prompt_layout: S<PromptLayout>,
     warm_up: S<WarmUp>,
+    #[serde(default, deserialize_with = "super::endpoints::present")]
     parallel_requests: S<Option<bool>>,
     cleanup: S<CleanupLevel>,
     #[serde(default, deserialize_with = "super::endpoints::present")]

@@ -192,3 +192,20 @@ fn the_built_in_config_file_states_every_key_once_and_is_the_defaults() {
         "agreed|consensus|exactly"
     );
 }
+
+#[test]
+fn an_explicit_null_resets_what_an_earlier_layer_set() {
+    let earlier = "bmad:\n  party_mode:\n    lang: zh\n    user_name: Ada\n    round_mode: parallel\n  llm:\n    base_url: http://127.0.0.1:9/v1\n    model: big\n    context_tokens: 8192\n    parallel_requests: true\n";
+    let base = Config::parse(earlier, "user.yaml", &Overrides::default()).unwrap();
+    assert_eq!(base.llm.model.as_deref(), Some("big"));
+    let later = "bmad:\n  party_mode:\n    lang: null\n    user_name: null\n    round_mode: null\n  llm:\n    base_url: null\n    model: null\n    context_tokens: null\n    parallel_requests: null\n";
+    let c = Config::parse_onto(base.clone(), later, "project.yaml", &Overrides::default()).unwrap();
+    assert_eq!((c.party.lang, c.party.user_name, c.party.round_mode), (None, None, None));
+    assert_eq!(
+        (c.llm.base_url, c.llm.model, c.llm.context_tokens, c.llm.parallel_requests),
+        (None, None, None, None)
+    );
+    // Absent keys keep the earlier layer's values.
+    let c = Config::parse_onto(base, "bmad:\n  llm:\n    temperature: 0.5\n", "project.yaml", &Overrides::default()).unwrap();
+    assert_eq!((c.llm.model.as_deref(), c.party.user_name.as_deref()), (Some("big"), Some("Ada")));
+}

@@ -22,6 +22,9 @@ pub(crate) struct ReplyReader {
     pub(crate) cleanup: Cleanup,
     /// Pieces read since a cleanup rule ended what shows (None: none did).
     after_stop: Option<u32>,
+    /// Where, in the reply as written, the text a rule ended the reply at
+    /// begins (found once, when it stopped).
+    cut_at: Option<usize>,
 }
 
 /// What one piece gave: the text that may show now, and whether the reply
@@ -36,15 +39,16 @@ impl ReplyReader {
     /// `speaker`: whether the reply is a speaker's (its label is taken off
     /// at its start), not an internal call's.
     pub(crate) fn new(markers: RoomMarkers, voices: &Voices, speaker: bool, cap: Option<u32>, level: Level) -> ReplyReader {
-        let own = if speaker {
-            voices.own_labels(false).map(String::from).collect()
+        let (names, titles) = if speaker {
+            (voices.own_names().map(String::from).collect(), voices.titles.clone())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
         ReplyReader {
-            protocol: Protocol::new(markers, own),
+            protocol: Protocol::new(markers, names, titles),
             cleanup: Cleanup::new(voices, cap, level),
             after_stop: None,
+            cut_at: None,
         }
     }
 
@@ -53,6 +57,7 @@ impl ReplyReader {
         self.protocol.restart();
         self.cleanup.restart();
         self.after_stop = None;
+        self.cut_at = None;
     }
 
     /// A piece as the server wrote it.
@@ -77,18 +82,34 @@ impl ReplyReader {
     /// start ends what the speaker wrote); any other rule leaves the stream
     /// heard a little longer for the speaker's markers. Whether it is over.
     fn stopped(&mut self) -> bool {
-        match self.cleanup.stopped_by() {
-            Some(cut) if cut.kind == CutKind::SpeaksAsOther => {
-                let raw = self.protocol.raw();
-                let at = raw.rfind(cut.text.trim()).unwrap_or(raw.len());
-                self.protocol.end_voice_at(at);
-                true
-            }
-            _ => {
-                self.after_stop = Some(0);
-                false
-            }
+        if self.mark_cut() {
+            return true;
         }
+        self.after_stop = Some(0);
+        false
+    }
+
+    /// Cleanup has ended the reply: where its cut begins in the reply as
+    /// written (the last place its text stands so far: the one just read),
+    /// and, after another's line, the speaker's reply ends there. Whether
+    /// it was another's line.
+    fn mark_cut(&mut self) -> bool {
+        let Some(cut) = self.cleanup.stopped_by() else {
+            return false;
+        };
+        let raw = self.protocol.raw();
+        let at = raw.rfind(cut.text.trim()).unwrap_or(raw.len());
+        self.cut_at = Some(at);
+        let another = cut.kind == CutKind::SpeaksAsOther;
+        if another {
+            self.protocol.end_voice_at(at);
+        }
+        another
+    }
+
+    /// Where a rule ended the reply, in the reply as written (None: none did).
+    pub(crate) fn cut_at(&self) -> Option<usize> {
+        self.cut_at
     }
 
     /// The stream is over (`capped`: at its token cap): the last text to show.
@@ -100,6 +121,10 @@ impl ReplyReader {
             show.push_str(&self.protocol.show(&step.show));
         }
         let last = self.cleanup.finish(capped);
+        // A rule may end the reply at its last sentence, judged only now.
+        if self.cut_at.is_none() && self.cleanup.stopped() {
+            self.mark_cut();
+        }
         show.push_str(&self.protocol.show(&last));
         show.push_str(&self.protocol.shown_all());
         show
@@ -156,5 +181,28 @@ mod tests {
         let (_, over) = read(&mut r, &format!("{list}{far}<!-- END -->"));
         assert!(over, "the request is dropped");
         assert!(!r.protocol.found(MarkerKind::End));
+    }
+
+    #[test]
+    fn a_marker_in_anothers_line_that_ends_the_stream_is_not_the_speakers() {
+        // No full stop after Kofi's line: cleanup meets it only at the end.
+        let mut r = reader(Level::Full);
+        let (shown, _) = read(
+            &mut r,
+            "Ship the pilot to one team first.\n**Kofi:** Agreed, let's wrap up <!-- END -->",
+        );
+        assert_eq!(shown.trim(), "Ship the pilot to one team first.");
+        assert!(!r.protocol.found(MarkerKind::End));
+    }
+
+    #[test]
+    fn a_question_after_a_loop_is_read_from_where_the_loop_began() {
+        let s = "We should pilot this with one team for a whole month first.";
+        let mut r = reader(Level::Full);
+        let (shown, over) = read(&mut r, &format!("{s}\n{s}\n!?@human Which users matter most?\n{s}\n{s}"));
+        assert!(!over);
+        assert_eq!(shown.trim(), s);
+        let kept = r.cleanup.kept().to_string();
+        assert_eq!(r.protocol.question(&kept, r.cut_at()).as_deref(), Some("Which users matter most?"));
     }
 }

@@ -45,8 +45,7 @@ fn find_word(hay: &str, needle: &str) -> Option<usize> {
         let before = hay[..pos].chars().next_back();
         let after = hay[pos + needle.len()..].chars().next();
         // A Korean particle after a Latin name (`Kofi가`) leaves it a word.
-        let last = needle.chars().next_back().unwrap_or(' ');
-        let glued_after = after.is_some_and(|c| c == '_' || c == '-' || crate::text::goes_on_word(last, c));
+        let glued_after = after.is_some_and(|c| c == '_' || c == '-' || crate::text::goes_on_word(c));
         let glued = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '-');
         if cjk || (!glued(before) && !glued_after && before != Some('@') || needle.starts_with('@') && !glued_after) {
             return Some(pos);

@@ -517,6 +517,18 @@ async fn a_light_level_reply_that_speaks_as_another_raises_its_endpoint_to_full(
     let told = told.expect("told on resume");
     assert_eq!(serde_json::to_value(told.level).unwrap(), "full", "{told:?}");
     assert_eq!(load(&file).fm.cleanup["default"].raised_in_round, Some(1));
+    // Set to `off` since, the facilitator's choice stands over the raise.
+    let mut off = Party::new(&server);
+    off.dir = again.dir;
+    off.config = again.config.clone();
+    off.config.llm.cleanup = bmad_party::config::CleanupLevel::Off;
+    off.resume = Some(file.clone());
+    let events = off.run(vec![Step::Say("One more?")]).await;
+    let told = events.iter().find_map(|e| match e {
+        Event::CleanupLevels { levels } => Some(levels[0].clone()),
+        _ => None,
+    });
+    assert_eq!(serde_json::to_value(told.expect("told").level).unwrap(), "off");
 }
 
 #[tokio::test]

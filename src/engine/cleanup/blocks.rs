@@ -8,6 +8,20 @@
 
 use super::{labels, Cleanup, Step};
 
+/// The most lines a code block holds before the text after its fence is
+/// read as prose: a fence a model never closes would otherwise pass the
+/// rest of its reply unread. (The longest block in the replayed public
+/// transcripts has 26 lines.)
+pub(super) const FENCE_LINES: usize = 80;
+
+/// An open fenced code block.
+pub(super) struct Fence {
+    /// Its marks (```` ``` ````, `~~~`): the line that starts with them closes it.
+    marks: String,
+    /// The lines it has held.
+    lines: usize,
+}
+
 /// What the text at hand is.
 pub(super) enum Block {
     /// A block's text passed: look again.
@@ -43,13 +57,19 @@ impl Cleanup {
         }
         let whole_line = self.cur.contains('\n') || ending;
         let t = self.cur.trim_start_matches([' ', '\t']);
-        if let Some(fence) = self.fence.as_deref() {
+        if let Some(fence) = &mut self.fence {
             // Inside a fence every line is code; the closing fence ends it.
             let head = t.trim_end();
-            if t.starts_with(fence) {
+            if t.starts_with(fence.marks.as_str()) {
                 self.fence = None;
-            } else if !whole_line && (head.is_empty() || fence.starts_with(head)) {
+            } else if !whole_line && (head.is_empty() || fence.marks.starts_with(head)) {
                 return Block::Wait;
+            } else if fence.lines >= FENCE_LINES {
+                // A fence left open is no licence: the rest is read as prose.
+                self.fence = None;
+                return Block::Prose;
+            } else {
+                fence.lines += 1;
             }
             self.block_line = true;
             return Block::Passed;
@@ -60,7 +80,10 @@ impl Cleanup {
             Some(c @ ('`' | '~')) => {
                 let run = t.chars().take_while(|&x| x == c).count();
                 if run >= 3 {
-                    self.fence = Some(c.to_string().repeat(run));
+                    self.fence = Some(Fence {
+                        marks: c.to_string().repeat(run),
+                        lines: 0,
+                    });
                     self.block_line = true;
                     Block::Passed
                 } else if run == t.trim_end().chars().count() && !whole_line {
@@ -98,6 +121,17 @@ impl Cleanup {
         step.show.push_str(text);
         self.kept.push_str(text);
     }
+}
+
+/// The lines of `text` outside fenced code blocks (the fences too are
+/// code): what a rule that reads a reply's words or points reads.
+pub(super) fn prose_lines(text: &str) -> impl Iterator<Item = &str> {
+    let mut in_block = false;
+    text.lines().filter(move |l| {
+        let fence = l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~");
+        in_block ^= fence;
+        !fence && !in_block
+    })
 }
 
 #[cfg(test)]
@@ -145,6 +179,25 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_code_blocks_list_marks_are_no_points_of_the_turn() {
+        // `points` is 2: the turn's own two points come after the code.
+        let reply = "Like this:\n```yaml\n- name: build\n- name: test\n```\n- Pilot with one team first.\n- Measure the weekly drop-off.";
+        let (shown, cuts) = cleaned(reply, 5, Level::Full);
+        assert_eq!(shown, reply);
+        assert!(cuts.is_empty(), "{cuts:?}");
+    }
+
+    #[test]
+    fn a_fence_never_closed_is_read_as_prose_after_its_most_lines() {
+        let code: String = (0..super::super::blocks::FENCE_LINES).map(|i| format!("step_{i}();\n")).collect();
+        let reply = format!("Try this:\n```\n{code}Kofi: And I agree with myself.\nMore.");
+        let (shown, cuts) = cleaned(&reply, 7, Level::Full);
+        assert!(shown.starts_with(&format!("Try this:\n```\n{code}")), "{shown:?}");
+        assert!(!shown.contains("Kofi:"), "{shown:?}");
+        assert_eq!(cuts, ["speaks_as_other"]);
     }
 
     #[test]

@@ -5,7 +5,7 @@ use super::phrases::{out_of_character, JOB_INTRO, PHRASES};
 use super::Voices;
 use crate::engine::protocol::label::{label_tail, opened_round, starts_with_ci, undecorated};
 use crate::engine::protocol::markers::Marker;
-use crate::text::{goes_on_word, is_cjk};
+use crate::text::{found_inside_words, goes_on_word, is_cjk};
 
 /// The name whose label (`Kofi:`, `**Kofi** (Developer):`, `🛠️ Kofi：`) starts `s`.
 pub(super) fn label_at_start<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
@@ -29,16 +29,15 @@ pub(super) fn stage_line<'n>(s: &str, names: &'n [String]) -> Option<&'n str> {
     }
     let lower = inner.to_lowercase();
     let first_person = PHRASES.first_person.iter().any(|w| {
-        if w.chars().any(is_cjk) {
+        if w.chars().any(found_inside_words) {
             lower.contains(w.as_str())
         } else {
             lower.split(|c: char| !c.is_alphanumeric()).any(|x| x == w)
         }
     });
-    names
-        .iter()
-        .map(String::as_str)
-        .find(|n| !first_person && starts_with_ci(inner, n) && inner[n.len()..].chars().next().is_some_and(|c| c == ' ' || is_cjk(c)))
+    names.iter().map(String::as_str).find(|n| {
+        !first_person && starts_with_ci(inner, n) && inner[n.len()..].chars().next().is_some_and(|c| c == ' ' || found_inside_words(c))
+    })
 }
 
 /// `rest`, after a name, without more names joined to it (`, Maya`,
@@ -278,8 +277,7 @@ pub(super) fn mentions_any(s: &str, names: &[String]) -> bool {
         lower.match_indices(&n).any(|(i, _)| {
             let before = lower[..i].chars().next_back();
             let after = lower[i + n.len()..].chars().next();
-            let (first, last) = (n.chars().next().unwrap_or(' '), n.chars().next_back().unwrap_or(' '));
-            !before.is_some_and(|c| goes_on_word(first, c)) && !after.is_some_and(|c| goes_on_word(last, c))
+            !before.is_some_and(goes_on_word) && !after.is_some_and(goes_on_word)
         })
     })
 }
@@ -524,4 +522,22 @@ pub(super) fn inner_self_address(s: &str, own: &str) -> Option<std::ops::Range<u
 /// sentence is not lowercased whole on every streamed piece.
 fn lower_head(s: &str) -> String {
     s[..super::sentences::floor_char_boundary(s, 96.min(s.len()))].to_lowercase()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::mentions_any;
+
+    fn names(n: &[&str]) -> Vec<String> {
+        n.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn a_name_with_a_korean_particle_is_mentioned() {
+        assert!(mentions_any("지민이 말한 것처럼 목록이 먼저입니다", &names(&["지민"])));
+        assert!(mentions_any("Kofi가 말한 대로 시범 운영이 먼저입니다", &names(&["Kofi"])));
+        assert!(mentions_any("Ingrid's point stands", &names(&["Ingrid"])));
+        assert!(!mentions_any("Ingridson's point stands", &names(&["Ingrid"])));
+        assert!(!mentions_any("a samba class", &names(&["Sam"])));
+    }
 }

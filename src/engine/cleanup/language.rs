@@ -53,9 +53,12 @@ pub(crate) fn of(name: &str) -> Option<&'static Language> {
     let lower = name.trim().to_lowercase();
     let first = lower.split(['(', ',', '/']).next().unwrap_or("").trim();
     let base = first.split(['-', '_']).next().unwrap_or("").trim();
-    let word = first.split_whitespace().next().unwrap_or("");
+    // A word of a longer name ("UK English", "Brazilian Portuguese") is
+    // matched by names only: its short words are no codes ("uk" is not
+    // Ukrainian there).
+    let words = first.split_whitespace().filter(|w| w.chars().count() > 3);
     let languages: &'static [Language] = &LANGUAGES;
-    for n in [lower.as_str(), first, base, word] {
+    for n in [lower.as_str(), first, base].into_iter().chain(words) {
         if let Some(l) = languages.iter().find(|l| !n.is_empty() && l.names.iter().any(|x| x == n)) {
             return Some(l);
         }
@@ -102,13 +105,7 @@ impl Language {
 /// The words of `text` that are language: outside code blocks and spans,
 /// not links, not identifiers.
 fn words_of(text: &str) -> impl Iterator<Item = &str> {
-    let mut in_block = false;
-    text.lines()
-        .filter(move |l| {
-            let fence = l.trim_start().starts_with("```") || l.trim_start().starts_with("~~~");
-            in_block ^= fence;
-            !fence && !in_block
-        })
+    super::blocks::prose_lines(text)
         // Outside inline code: every other part between backticks.
         .flat_map(|l| l.split('`').step_by(2))
         .flat_map(str::split_whitespace)
@@ -150,6 +147,9 @@ mod tests {
             ("English", "en"),
             ("en-US", "en"),
             ("Русский", "ru"),
+            ("UK English", "en"),
+            ("Simplified Chinese", "zh"),
+            ("Brazilian Portuguese", "pt"),
         ] {
             assert_eq!(of(name).map(|l| l.code.as_str()), Some(code), "{name}");
         }

@@ -94,6 +94,8 @@ pub(crate) struct Cleanup {
     own_short: HashSet<u64>,
     own_whole: HashSet<u64>,
     stopped: bool,
+    /// The cut that ended the reply (its place in `cuts`).
+    stop_cut: Option<usize>,
     /// The stream is over: the sentence judged now is the reply's last.
     ending: bool,
     cuts: Vec<Cut>,
@@ -115,8 +117,8 @@ pub(crate) struct Cleanup {
     /// `cur` goes on a line of a code block, a table or a quotation: it
     /// passes as it comes, to the line's end.
     block_line: bool,
-    /// Inside a fenced code block: its fence (```` ``` ````, `~~~`).
-    fence: Option<String>,
+    /// Inside a fenced code block: its fence.
+    fence: Option<blocks::Fence>,
     /// Pieces received, near enough to tokens; with `cap`, the point from
     /// which unfinished sentences are held back, as a capped reply drops its last one.
     pieces: u32,
@@ -155,6 +157,7 @@ impl Cleanup {
             block_line: false,
             fence: None,
             stopped: false,
+            stop_cut: None,
             ending: false,
             cuts: Vec::new(),
             pieces: 0,
@@ -303,7 +306,13 @@ impl Cleanup {
 
     /// The rule that ended the reply, if one did: its cut.
     pub(crate) fn stopped_by(&self) -> Option<&Cut> {
-        self.stopped.then(|| self.cuts.last()).flatten()
+        self.stop_cut.and_then(|i| self.cuts.get(i))
+    }
+
+    /// The cut just made ends the reply.
+    fn stop_here(&mut self) {
+        self.stopped = true;
+        self.stop_cut = self.cuts.len().checked_sub(1);
     }
 
     /// The level its rules are of.
@@ -363,7 +372,7 @@ impl Cleanup {
                 }
                 Does::Stop => {
                     self.cut(rule.kind, &s[at]);
-                    self.stopped = true;
+                    self.stop_here();
                     return;
                 }
                 // The moderator and written replies keep what they echo
@@ -451,7 +460,7 @@ impl Cleanup {
                         break;
                     }
                     if rule.does == Does::Stop {
-                        self.stopped = true;
+                        self.stop_here();
                     } else {
                         self.remember(&sentence[..shown]);
                     }

@@ -267,7 +267,7 @@ fn name_then<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     let ends_word = name
         .chars()
         .last()
-        .is_some_and(|l| is_cjk(l) || !rest.chars().next().is_some_and(|c| crate::text::goes_on_word(l, c)));
+        .is_some_and(|l| is_cjk(l) || !rest.chars().next().is_some_and(crate::text::goes_on_word));
     (!name.is_empty() && ends_word).then_some(rest)
 }
 

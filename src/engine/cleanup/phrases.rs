@@ -198,22 +198,28 @@ fn files() -> Vec<(&'static str, &'static str)> {
     files
 }
 
-/// The words a full stop closes without ending a sentence, lower case,
-/// each part of an abbreviation written with spaces on its own (`z. b.`
-/// gives `z.` and `b.`).
-static ABBREVIATIONS: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
-    PHRASES
-        .abbreviations
-        .iter()
-        .flat_map(|a| a.split_whitespace())
-        .filter(|w| w.ends_with('.'))
-        .map(str::to_string)
-        .collect()
-});
+/// The abbreviations a full stop closes without ending a sentence, lower
+/// case, each whole (`z. b.` is one: a lone `b.` is a letter's stop).
+static ABBREVIATIONS: LazyLock<Vec<String>> = LazyLock::new(|| PHRASES.abbreviations.iter().map(|a| a.to_lowercase()).collect());
 
-/// Whether `word` (before its full stop, `e.g`, `Dr`) is an abbreviation.
-pub(super) fn is_abbreviation(word: &str) -> bool {
-    !word.is_empty() && ABBREVIATIONS.contains(&format!("{}.", word.to_lowercase()))
+/// Whether the full stop that ends `head` closes an abbreviation: one
+/// ending there (`e.g.`, `z. B.`), or the first part of one written with
+/// spaces that `word_on` (the text from that word's start) goes on with
+/// (the `z.` of `z. B.`). None while `word_on` could still become one.
+pub(super) fn closes_abbreviation(head: &str, word_on: &str) -> Option<bool> {
+    let head = head.to_lowercase();
+    let word_on = word_on.to_lowercase();
+    let mut open = false;
+    for a in ABBREVIATIONS.iter() {
+        let whole = head
+            .strip_suffix(a.as_str())
+            .is_some_and(|before| !before.chars().next_back().is_some_and(char::is_alphanumeric));
+        if whole || a.contains(' ') && word_on.starts_with(a.as_str()) {
+            return Some(true);
+        }
+        open |= a.contains(' ') && a.starts_with(word_on.as_str());
+    }
+    (!open).then_some(false)
 }
 
 /// Each of `patterns` as its own expression (verbose, case-insensitive).
@@ -257,6 +263,8 @@ mod tests {
                     a.split_whitespace().all(|w| w.ends_with('.')),
                     "{name}: {a:?} ends each part with its stop"
                 );
+                // A letter's stop ends sentences too ("Plan B. We ship.").
+                assert!(a.chars().filter(|c| c.is_alphabetic()).count() > 1, "{name}: {a:?} is one letter");
             }
         }
         assert!(PHRASES.interjections.iter().any(|p| p == "certainly"));

@@ -87,7 +87,7 @@ fn whole(s: &str) -> Range<usize> {
 fn points_made(h: &Cleanup) -> bool {
     h.voices
         .points
-        .is_some_and(|n| h.kept.lines().filter(|l| lists::is_point(l)).count() >= n)
+        .is_some_and(|n| super::blocks::prose_lines(&h.kept).filter(|l| lists::is_point(l)).count() >= n)
 }
 
 /// A yes (or, with `closing`, a closing word) that names nobody, after

@@ -58,8 +58,18 @@ fn stop_goes_on(s: &str, dot: usize) -> Option<bool> {
     if after[..after.len() - rest.len()].contains('\n') || rest.starts_with(['\n', '\r']) {
         return Some(false);
     }
-    Some(next.is_lowercase() || super::phrases::is_abbreviation(word_before(s, dot)))
+    if next.is_lowercase() {
+        return Some(true);
+    }
+    // Abbreviations are short: the bytes around the stop are enough.
+    let word = dot - word_before(s, dot).len();
+    let head = &s[floor_char_boundary(s, word.saturating_sub(WINDOW))..=dot];
+    let word_on = &s[word..floor_char_boundary(s, (word + WINDOW).min(s.len()))];
+    super::phrases::closes_abbreviation(head, word_on)
 }
+
+/// Bytes either side of a full stop that hold any abbreviation it closes.
+const WINDOW: usize = 24;
 
 /// The word a full stop at byte `dot` closes, with the dots inside it
 /// (`e.g`, `z`, `pl`, `Dr`).
@@ -214,6 +224,10 @@ mod tests {
                 vec!["Sprawdźmy np. Kowalskiego. ", "Potem decyzja."],
             ),
             ("Dr. Quinn agrees. So do I.", vec!["Dr. Quinn agrees. ", "So do I."]),
+            // A letter's stop ends a sentence, though `z. B.` holds one.
+            ("We keep plan B. Then we ship.", vec!["We keep plan B. ", "Then we ship."]),
+            ("Wir nehmen Plan B. Dann los.", vec!["Wir nehmen Plan B. ", "Dann los."]),
+            ("Fragen wir Anna Z. Bauer hilft.", vec!["Fragen wir Anna Z. ", "Bauer hilft."]),
             ("A 3. pont a lényeg. Kész.", vec!["A 3. pont a lényeg. ", "Kész."]),
             (
                 "Tests, docs, etc. and then the release.",
@@ -237,6 +251,9 @@ mod tests {
         assert_eq!(sentence_end("We ship. "), None);
         assert_eq!(sentence_end("We ship. T"), Some(9));
         assert_eq!(sentence_end("We ship. t"), None);
+        // `z. B` may yet be `z. B.`; `z. Bx` is not.
+        assert_eq!(sentence_end("Wir fragen z. B"), None);
+        assert_eq!(sentence_end("Wir fragen z. Bx"), Some(14));
         assert_eq!(rescan_from("We ship. "), 7);
     }
 }

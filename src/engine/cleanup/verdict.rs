@@ -46,10 +46,12 @@ pub(crate) fn left(shown: &str, cuts: &[Cut], took_up: &str, language: Option<&L
 /// A turn that only takes up what others said, in their words ("I agree
 /// with Kofi that we should…", a thanks at most beside it): the take-up is
 /// kept where the speaker goes on to a point of its own, but alone it
-/// says nothing new.
+/// says nothing new. A question of its own beside it, however short, is
+/// a turn ("I agree with Kofi that we pilot first. For how long?").
 fn only_taken_up(shown: &str, took_up: &str) -> bool {
     use super::sentences::rough_words;
-    !took_up.trim().is_empty() && rough_words(shown).saturating_sub(rough_words(took_up)) < 5
+    let asks = |s: &str| s.matches(['?', '？']).count();
+    !took_up.trim().is_empty() && rough_words(shown).saturating_sub(rough_words(took_up)) < 5 && asks(shown) <= asks(took_up)
 }
 
 /// What cleaning left is a word or two ("Sure." of "Sure, Maya."): no
@@ -144,6 +146,8 @@ mod tests {
         assert_eq!(left(&thanks, &[], took, None), Left::Nothing(vec!["echo"]));
         let more = format!("{took} I would check the payment interfaces first, though.");
         assert_eq!(left(&more, &[], took, None), Left::Speech);
+        let asks = format!("{took} For how long?");
+        assert_eq!(left(&asks, &[], took, None), Left::Speech);
     }
 
     #[test]

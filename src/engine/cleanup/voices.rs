@@ -121,7 +121,7 @@ impl Voices {
     }
 
     /// The speaker's names: as given, and without its accents if it has some.
-    pub(super) fn own_names(&self) -> impl Iterator<Item = &str> + Clone {
+    pub(crate) fn own_names(&self) -> impl Iterator<Item = &str> + Clone {
         [self.own.as_str(), self.own_plain.as_str()].into_iter().filter(|n| !n.is_empty())
     }
 

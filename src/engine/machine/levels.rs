@@ -159,7 +159,9 @@ impl Party {
         self.session.fm.cleanup = records;
     }
 
-    /// A resumed session keeps a level raised before: the model slipped.
+    /// A resumed session keeps a level raised before (the model slipped)
+    /// where the light level would apply again; a level set to `off` or
+    /// `full` since stays as set.
     pub(super) fn restore_cleanup(&mut self) {
         let raised: Vec<String> = self
             .session
@@ -171,7 +173,7 @@ impl Party {
             .collect();
         for name in raised {
             let endpoint = (name != crate::config::DEFAULT_ENDPOINT).then_some(name.as_str());
-            if endpoint.is_some() && self.room.server(endpoint).is_none() {
+            if endpoint.is_some() && self.room.server(endpoint).is_none() || self.room.cleanup_of(endpoint) != Level::Light {
                 continue;
             }
             *self.room.chosen_mut(endpoint) = Chosen {

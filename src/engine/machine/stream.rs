@@ -296,7 +296,7 @@ impl Party {
             Left::Nothing(what) if take.named => return Reply::Emptied(Trouble::Cleaned(what.join(", "))),
             _ => {}
         }
-        let question = protocol.question(&raw, cleanup.stopped_by().map(|c| c.text.as_str()));
+        let question = protocol.question(&raw, take.reader.cut_at());
         let total_ms = take.started.elapsed().as_millis() as u64;
         let latency = Latency {
             first_token_ms: take.first_token.unwrap_or(total_ms),

@@ -80,6 +80,14 @@ pub(crate) fn strip_label<'s>(s: &'s str, name: &str) -> Option<&'s str> {
     Some(t[name.len() + n..].trim_start_matches([' ', '*']))
 }
 
+/// Whether `s` opens with a list's mark (`- `, `* `, `• `, `1. `, `2) `).
+pub(crate) fn opens_list_item(s: &str) -> bool {
+    let t = s.trim_start();
+    let bullet = t.starts_with(['-', '*', '+', '•']) && t[1..].starts_with(' ');
+    let digits = t.trim_start_matches(|c: char| c.is_ascii_digit());
+    bullet || digits.len() < t.len() && (digits.starts_with(". ") || digits.starts_with(") "))
+}
+
 /// Whether the start of a reply may still become a label of one of
 /// `names` (its name, or its start, then a label's tail on its way): it is
 /// held until it is or is not.

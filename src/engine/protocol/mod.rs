@@ -31,8 +31,11 @@ const LABEL_HOLD: usize = 160;
 /// One reply's protocol, from its first piece to its end.
 pub(crate) struct Protocol {
     markers: RoomMarkers,
-    /// The names and titles a label at the reply's start is the speaker's by.
+    /// The names a label at the reply's start is the speaker's by.
     own: Vec<String>,
+    /// Its titles: a label too, but not opening a list's item ("- Business
+    /// Analyst: gathers requirements" names a role).
+    titles: Vec<String>,
     sanitizer: Sanitizer,
     /// The markers heard in the reply as written.
     heard: RoomFilter,
@@ -50,16 +53,18 @@ pub(crate) struct Protocol {
 }
 
 impl Protocol {
-    /// `own`: the speaker's names and titles (none for a call of no
-    /// speaker's, which has no label to take off).
-    pub(crate) fn new(markers: RoomMarkers, own: Vec<String>) -> Protocol {
+    /// `own`, `titles`: the speaker's names and titles (none for a call of
+    /// no speaker's, which has no label to take off).
+    pub(crate) fn new(markers: RoomMarkers, own: Vec<String>, titles: Vec<String>) -> Protocol {
         let own: Vec<String> = own.into_iter().filter(|n| !n.trim().is_empty()).collect();
+        let titles: Vec<String> = titles.into_iter().filter(|n| !n.trim().is_empty()).collect();
         Protocol {
             heard: markers.filter(),
             shown: markers.filter(),
             markers,
-            start: (!own.is_empty()).then(String::new),
+            start: (!own.is_empty() || !titles.is_empty()).then(String::new),
             own,
+            titles,
             sanitizer: Sanitizer::new(),
             raw: String::new(),
             label: None,
@@ -69,7 +74,11 @@ impl Protocol {
 
     /// The same reply written afresh (the server's retry): nothing heard.
     pub(crate) fn restart(&mut self) {
-        *self = Protocol::new(self.markers.clone(), std::mem::take(&mut self.own));
+        *self = Protocol::new(
+            self.markers.clone(),
+            std::mem::take(&mut self.own),
+            std::mem::take(&mut self.titles),
+        );
     }
 
     /// Reads a raw piece: the text cleanup gets of it (sanitised, the
@@ -101,7 +110,10 @@ impl Protocol {
         let Some(start) = self.start.as_ref() else {
             return String::new();
         };
-        if let Some(rest) = self.own.iter().find_map(|n| label::strip_label(start, n)) {
+        // A title opening a list's item names a role, not the speaker.
+        let titles = if label::opens_list_item(start) { &[][..] } else { &self.titles[..] };
+        let labels: Vec<&String> = self.own.iter().chain(titles).collect();
+        if let Some(rest) = labels.iter().find_map(|n| label::strip_label(start, n)) {
             // A label is whole once words follow it, or the stream ended.
             if !rest.trim().is_empty() || done {
                 let cut = start.len() - rest.len();
@@ -112,7 +124,8 @@ impl Protocol {
             }
             return String::new();
         }
-        if !done && start.len() < LABEL_HOLD && label::could_be_own_label(start, &self.own) {
+        let labels: Vec<String> = labels.into_iter().cloned().collect();
+        if !done && start.len() < LABEL_HOLD && label::could_be_own_label(start, &labels) {
             return String::new();
         }
         self.start.take().unwrap_or_default()
@@ -148,19 +161,18 @@ impl Protocol {
 
     /// The question the reply asks the facilitator, if it wrote the ask
     /// marker: after the marker in what cleanup `kept`; else, where cleanup
-    /// stopped the reply (`stopped_at`: the text of the cut that ended it)
-    /// before the marker, in the reply as written after that point. (A
-    /// marker cleanup read and dropped with its sentence, a question handed
-    /// back, asks nothing.)
-    pub(crate) fn question(&self, kept: &str, stopped_at: Option<&str>) -> Option<String> {
+    /// stopped the reply before the marker (`cut_at`: where the text it
+    /// ended the reply at begins, in the reply as written), after that
+    /// point. (A marker cleanup read and dropped with its sentence, a
+    /// question handed back, asks nothing.)
+    pub(crate) fn question(&self, kept: &str, cut_at: Option<usize>) -> Option<String> {
         if !self.found(MarkerKind::Ask) {
             return None;
         }
         if self.markers.ask.find(kept).is_some() {
             return question_after_marker(kept, &self.markers.ask);
         }
-        let cut = stopped_at?.trim();
-        let at = self.raw.rfind(cut).unwrap_or(self.raw.len());
+        let at = crate::text::floor_char_boundary(&self.raw, cut_at?);
         question_after_marker(&self.raw[at..], &self.markers.ask)
     }
 
@@ -180,12 +192,15 @@ mod tests {
     use super::markers::Marker;
     use super::*;
 
+    /// A speaker's protocol: `own[0]` its name, the rest its titles.
     fn protocol(own: &[&str]) -> Protocol {
         let markers = RoomMarkers {
             end: Marker::new("<!-- END -->"),
             ask: Marker::new("!?@human").or_after_marks("@Sam"),
         };
-        Protocol::new(markers, own.iter().map(|s| s.to_string()).collect())
+        let names = own.iter().take(1).map(|s| s.to_string()).collect();
+        let titles = own.iter().skip(1).map(|s| s.to_string()).collect();
+        Protocol::new(markers, names, titles)
     }
 
     /// `reply` in pieces of `n` characters: what cleanup gets.
@@ -212,6 +227,12 @@ mod tests {
             ("Ship it, Maya: now.", "Ship it, Maya: now.", None),
             ("Kofi: Ship it.", "Kofi: Ship it.", None),
             ("Maya", "Maya", None),
+            // A title opening a list's item names a role, not the speaker.
+            (
+                "- Business Analyst: gathers requirements",
+                "- Business Analyst: gathers requirements",
+                None,
+            ),
         ] {
             for n in [1, 2, 5, 100] {
                 let mut p = protocol(&["Maya", "Business Analyst"]);
@@ -241,22 +262,23 @@ mod tests {
         let _ = heard(&mut p, raw, 4);
         // Cleanup ended the reply at the list's third point.
         let kept = "Research first.\n1. Users\n2. Budget\n";
-        assert_eq!(p.question(kept, Some("3. Time\n")).as_deref(), Some("Which users matter most?"));
+        let cut_at = raw.find("3. Time");
+        assert_eq!(p.question(kept, cut_at).as_deref(), Some("Which users matter most?"));
         // Where cleanup kept the marker, its question is the one kept.
         let kept = "Research first.\n!?@human Which users?";
-        assert_eq!(p.question(kept, Some("3. Time\n")).as_deref(), Some("Which users?"));
+        assert_eq!(p.question(kept, cut_at).as_deref(), Some("Which users?"));
         // Dropped with its sentence, not stopped before: it asks nothing.
         assert_eq!(p.question("Research first.\n", None), None);
         // No marker written: no question, whatever the text asks.
         let mut p = protocol(&["Maya"]);
         let _ = heard(&mut p, "Which users matter most?", 4);
-        assert_eq!(p.question("Which users matter most?", Some("x")), None);
+        assert_eq!(p.question("Which users matter most?", Some(0)), None);
         // A marker cleanup read and dropped before the point it stopped at
         // (the facilitator's question handed back, then a loop) asks nothing.
         let mut p = protocol(&["Maya"]);
         let raw = "!?@human Should we rewrite it?\nShip small. Ship small.";
         let _ = heard(&mut p, raw, 4);
-        assert_eq!(p.question("Ship small. ", Some("Ship small.")), None);
+        assert_eq!(p.question("Ship small. ", raw.rfind("Ship small.")), None);
     }
 
     #[test]
