@@ -296,6 +296,10 @@ struct Tally {
     /// The rounds' agreement scores by tag and method: the calibration of
     /// the similarity measures on real replies.
     scores: BTreeMap<(String, String), Vec<f64>>,
+    /// Every question put to the facilitator: the round's tag, who asked, the question.
+    questions: Vec<(String, String, String)>,
+    /// The host's questions not put (`reading::unfit`), by why.
+    withheld: BTreeMap<String, usize>,
     listing: String,
 }
 
@@ -377,17 +381,25 @@ fn score(log: &Path, t: &mut Tally) {
                 } else {
                     format!("; heard {}", heard.join(" "))
                 };
-                t.listing.push_str(&format!(
-                    "    (reading {ms} ms: {read} -> {}{heard})\n",
-                    e["act"].as_str().unwrap_or_default()
-                ));
+                let act = e["act"].as_str().unwrap_or_default();
+                t.listing.push_str(&format!("    (reading {ms} ms: {read} -> {act}{heard})\n"));
+                if act.starts_with("nothing: the question") || act.starts_with("nothing: the message gave") {
+                    *t.withheld.entry(act.to_string()).or_default() += 1;
+                }
                 *t.read_as.entry(read).or_default() += 1;
             }
             kind @ ("end_proposal" | "agent_question" | "confirmation_request" | "room_repeats") => {
                 let Some((_, c)) = rounds.last_mut() else { continue };
                 match kind {
                     "end_proposal" => c.end = 1,
-                    "agent_question" => c.ask = 1,
+                    "agent_question" => {
+                        c.ask = 1;
+                        t.questions.push((
+                            tag.clone(),
+                            e["name"].as_str().unwrap_or_default().to_string(),
+                            e["question"].as_str().unwrap_or_default().to_string(),
+                        ));
+                    }
                     "room_repeats" => c.repeats = 1,
                     _ if e["kind"] == "consensus" => c.consensus = 1,
                     _ => {}
@@ -442,6 +454,7 @@ fn report(t: &Tally, label: &str) -> String {
     let (ask_in, ask_n) = sum(&|k| k == "ask", &|c| c.ask);
     let (ask_out, ask_other) = sum(&|k| k != "ask", &|c| c.ask);
     let (cons_dis, dis_n) = sum(&|k| k == "disagree", &|c| c.consensus);
+    let (cons_open, open_n) = sum(&|k| k == "disagree" || k == "choice", &|c| c.consensus);
     let (cons_all, all_n) = sum(&|_| true, &|c| c.consensus);
     let mut s = format!("## Judgement bench: {label}\n\n| measure | value |\n|---|---|\n");
     s.push_str(&format!("| end proposed where invited (`end` rounds) | {} |\n", pct(end_in, end_n)));
@@ -458,6 +471,10 @@ fn report(t: &Tally, label: &str) -> String {
     s.push_str(&format!(
         "| consensus during a live disagreement (`disagree` rounds) | {} |\n",
         pct(cons_dis, dis_n)
+    ));
+    s.push_str(&format!(
+        "| consensus where a disagreement or an open choice is asked (`disagree`, `choice` rounds) | {} |\n",
+        pct(cons_open, open_n)
     ));
     s.push_str(&format!("| consensus proposed, all rounds | {} |\n", pct(cons_all, all_n)));
     s.push_str(&format!(
@@ -502,6 +519,13 @@ fn report(t: &Tally, label: &str) -> String {
         xs.sort_by(f64::total_cmp);
         let list: Vec<String> = xs.iter().map(|x| format!("{x:.2}")).collect();
         s.push_str(&format!("- `{tag}` ({method}): {}\n", list.join(" ")));
+    }
+    s.push_str("\nQuestions put to the facilitator (the round's tag, who asked):\n\n");
+    for (tag, who, q) in &t.questions {
+        s.push_str(&format!("- `{tag}` {who}: {q}\n"));
+    }
+    for (why, n) in &t.withheld {
+        s.push_str(&format!("- the host's question not put, {n}×: {why}\n"));
     }
     s.push_str("\nPer tag (rounds: end proposals / questions / consensus / repeats noticed):\n\n");
     for (tag, c) in &t.by_tag {

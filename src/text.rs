@@ -232,41 +232,66 @@ pub(crate) fn found_inside_words(c: char) -> bool {
     is_cjk(c) || is_hangul(c)
 }
 
+/// A piece of a text as the matchers read it (`runs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Run<'a> {
+    /// Letters and digits of a script written with spaces (an apostrophe
+    /// inside too, when asked for: "what's").
+    Word(&'a str),
+    /// Chinese or Japanese characters, which run on without spaces.
+    Cjk(&'a str),
+}
+
+/// The words and the CJK runs of `text`, in order; everything else
+/// separates them.
+pub(crate) fn runs(text: &str, apostrophes: bool) -> Vec<Run<'_>> {
+    let mut out = Vec::new();
+    let mut start: Option<(usize, bool)> = None;
+    for (i, c) in text.char_indices() {
+        let kind = if is_cjk(c) {
+            Some(true)
+        } else if c.is_alphanumeric() || (apostrophes && c == '\'') {
+            Some(false)
+        } else {
+            None
+        };
+        if let Some((from, cjk)) = start {
+            if kind != Some(cjk) {
+                out.push(if cjk { Run::Cjk(&text[from..i]) } else { Run::Word(&text[from..i]) });
+                start = None;
+            }
+        }
+        if start.is_none() {
+            start = kind.map(|k| (i, k));
+        }
+    }
+    if let Some((from, cjk)) = start {
+        out.push(if cjk { Run::Cjk(&text[from..]) } else { Run::Word(&text[from..]) });
+    }
+    out
+}
+
 /// Terms for lexical matching: lowercased words (crudely stemmed) for
 /// space-separated scripts, character bigrams for CJK runs.
 pub(crate) fn terms(text: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut word = String::new();
-    let mut cjk_run: Vec<char> = Vec::new();
-    let flush_word = |word: &mut String, out: &mut Vec<String>| {
-        if word.chars().count() >= 3 && !is_stopword(word) {
-            out.push(stem(word));
-        }
-        word.clear();
-    };
-    let flush_cjk = |run: &mut Vec<char>, out: &mut Vec<String>| {
-        if run.len() == 1 {
-            out.push(run[0].to_string());
-        }
-        for pair in run.windows(2) {
-            out.push(pair.iter().collect());
-        }
-        run.clear();
-    };
-    for c in text.chars() {
-        if is_cjk(c) {
-            flush_word(&mut word, &mut out);
-            cjk_run.push(c);
-        } else if c.is_alphanumeric() {
-            flush_cjk(&mut cjk_run, &mut out);
-            word.extend(c.to_lowercase());
-        } else {
-            flush_word(&mut word, &mut out);
-            flush_cjk(&mut cjk_run, &mut out);
+    for run in runs(text, false) {
+        match run {
+            Run::Word(w) => {
+                let word = w.to_lowercase();
+                if word.chars().count() >= 3 && !is_stopword(&word) {
+                    out.push(stem(&word));
+                }
+            }
+            Run::Cjk(r) => {
+                let chars: Vec<char> = r.chars().collect();
+                if chars.len() == 1 {
+                    out.push(r.to_string());
+                }
+                out.extend(chars.windows(2).map(|pair| pair.iter().collect::<String>()));
+            }
         }
     }
-    flush_word(&mut word, &mut out);
-    flush_cjk(&mut cjk_run, &mut out);
     out
 }
 
@@ -304,6 +329,17 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_text_runs_as_words_and_cjk_runs() {
+        assert_eq!(
+            runs("What's 新产品发布会, v2.0?", true),
+            [Run::Word("What's"), Run::Cjk("新产品发布会"), Run::Word("v2"), Run::Word("0")]
+        );
+        assert_eq!(runs("What's", false), [Run::Word("What"), Run::Word("s")]);
+        assert_eq!(runs("지민이 왔다", false), [Run::Word("지민이"), Run::Word("왔다")]);
+        assert!(runs(" ,. ", true).is_empty());
+    }
 
     #[test]
     fn a_shortened_end_keeps_the_last_characters() {

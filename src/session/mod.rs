@@ -105,6 +105,10 @@ pub struct ReadingRecord {
     /// because the message invited the close or asked for agreement.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub held_question: Option<String>,
+    /// The question the host wrote for the facilitator, asked (`ask_facts`,
+    /// `ask_invited`) or not (the act says why: `reading::Unfit`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub question: Option<String>,
     /// Replies whose own words said neither yes nor no when agreement was
     /// asked for, as the host heard them (`hear_answer`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -10,6 +10,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod asked;
 mod cleanup;
 mod context_budget;
 mod endpoints;

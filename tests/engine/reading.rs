@@ -158,7 +158,7 @@ async fn a_job_without_its_facts_gets_the_hosts_question_once() {
     // then with the earlier messages): not asked twice.
     server.push_readings([
         letter("C"),
-        stream_of("Question: \"How many people, and when?\""),
+        stream_of("Question: \"How many people will join the offsite, and when?\""),
         letter("C"),
         letter("C"),
     ]);
@@ -167,7 +167,10 @@ async fn a_job_without_its_facts_gets_the_hosts_question_once() {
         .await;
     assert_eq!(
         questions(&events),
-        [("moderator".to_string(), "How many people, and when?".to_string())]
+        [(
+            "moderator".to_string(),
+            "How many people will join the offsite, and when?".to_string()
+        )]
     );
     // The round the answer opened is answered by the room, not by the host.
     let second: Vec<String> = rounds(&events).into_iter().nth(1).unwrap_or_default();
@@ -244,6 +247,9 @@ async fn agreement_asked_for_and_stated_in_the_replies_own_words_is_consensus() 
     .await;
     assert_eq!(requests(&events, ConfirmKind::Consensus), 1);
     assert_eq!(exit_reason(&events), Some(ExitReason::Consensus));
+    // The proposal quotes what the facilitator asked.
+    assert!(events.iter().any(|e| matches!(e, Event::ConfirmationRequest { text, .. }
+        if text.starts_with("🤝 You asked \"Does everyone agree on Compass?\", and the room agrees."))));
 }
 
 #[tokio::test]

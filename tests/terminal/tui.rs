@@ -338,7 +338,7 @@ async fn turn_reset_budget_and_consensus_modals() {
     );
 
     let mut app = app_from(&base);
-    app.on_event(Event::ConfirmationRequest { request_id: "req-5".into(), kind: ConfirmKind::Consensus, text: "🤝 The room seems to agree (agreement 0.91 over the last 3 rounds). End the party now? Press Enter to end, or type a message to keep going.".into(), extend: None });
+    app.on_event(Event::ConfirmationRequest { request_id: "req-5".into(), kind: ConfirmKind::Consensus, text: "🤝 You asked \"Are we all agreed on Compass?\", and the room agrees. End the party now? Press Enter to end, or type a message to keep going.".into(), extend: None });
     let t = render(&app, 80, 24);
     snapshot("modal_consensus", &t);
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());

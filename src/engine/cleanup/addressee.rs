@@ -101,6 +101,9 @@ mod tests {
             "What about using \"Team Plan Keeper\"? Is this more fitting?",
             "小林，你觉得我们如何命名这个工具？",
             "我们是不是应该先做一个预热视频？",
+            // Seen on the 1.5B (s20-asks-final): a proposal, and the facilitator's view asked for.
+            "Can we agree to establish such guidelines for laptop usage during meetings?",
+            "你有没有具体的需求和建议？",
         ] {
             assert!(for_the_room(q, names), "{q}");
         }
@@ -115,6 +118,7 @@ mod tests {
             "Could we get the budget?",
             "你觉得大概多少人参加？",
             "我们是否有预算上限？",
+            "外包的预算你有什么建议上限吗？",
             // A phrase is a whole word: "could we" is not "could weather".
             "Could weather delay the move, in your experience?",
         ] {

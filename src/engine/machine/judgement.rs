@@ -226,7 +226,11 @@ impl Party {
 
     /// After a round with replies: the agreement score, then (when no
     /// question is open) consensus and repetition, which may end the party.
-    pub(super) async fn judge_round(&mut self, round: u32) -> Next {
+    /// `message`: the facilitator's message that opened the round; one
+    /// that asks about a disagreement or leaves a choice open
+    /// (`Asked::keeps_positions_open`) proposes no consensus, however
+    /// alike the replies.
+    pub(super) async fn judge_round(&mut self, round: u32, message: Option<&str>) -> Next {
         let lookback = self.room.cfg.party.consensus.lookback.max(1) as usize;
         // Consensus looks back `lookback` rounds, repetition compares the last two.
         let rounds = self.replies_by_round(lookback.max(2));
@@ -267,7 +271,11 @@ impl Party {
             return Next::Wait;
         }
         let c = self.room.cfg.party.consensus.clone();
-        if c.enabled && round >= self.judgement.consensus_quiet_until {
+        let open = message.is_some_and(|m| self.asked(m).keeps_positions_open());
+        if open {
+            tracing::info!(round, "the message asked about a disagreement or an open choice: no consensus");
+        }
+        if c.enabled && !open && round >= self.judgement.consensus_quiet_until {
             let rule = ConsensusRule {
                 threshold: c.threshold,
                 lookback,
@@ -275,7 +283,7 @@ impl Party {
                 disagreement_words: &c.disagreement_words,
             };
             match rule.judge(&views) {
-                Verdict::Reached => return self.consensus_reached(score.unwrap_or(0.0), lookback).await,
+                Verdict::Reached => return self.consensus_reached(score.unwrap_or(0.0), lookback, message).await,
                 Verdict::NotYet(why) => tracing::debug!(round, %why, "no consensus"),
             }
         }
@@ -301,12 +309,20 @@ impl Party {
         self.judgement.stances.get(&(round, agent.to_string())).copied()
     }
 
-    /// Consensus measured over `rounds` rounds at `score`: proposed.
-    async fn consensus_reached(&mut self, score: f64, rounds: usize) -> Next {
-        let text = self.render(
-            "consensus_proposal",
-            &[("score", &format!("{score:.2}")), ("rounds", &rounds.to_string())],
-        );
+    /// Consensus measured over `rounds` rounds at `score`: proposed, naming
+    /// the facilitator's question when it asked whether the room agrees
+    /// (`message`, the round's), else saying nobody was asked.
+    async fn consensus_reached(&mut self, score: f64, rounds: usize, message: Option<&str>) -> Next {
+        let words = &self.room.cfg.party.consensus.agreement_words;
+        let question = message.and_then(|m| crate::engine::reading::agreement_question(m, words));
+        let (score, rounds) = (format!("{score:.2}"), rounds.to_string());
+        let text = match question {
+            Some(q) => {
+                let q = crate::text::ellipsize(q, 160);
+                self.render("consensus_asked", &[("question", &q), ("score", &score), ("rounds", &rounds)])
+            }
+            None => self.render("consensus_proposal", &[("score", &score), ("rounds", &rounds)]),
+        };
         self.propose_consensus(text).await
     }
 

@@ -10,7 +10,9 @@
 use super::party::Party;
 use super::stream::{Reply, StreamMode};
 use super::Next;
-use crate::engine::reading::{act, agreed, asks_yes_or_no, cannot_read, caveat, heard_yes, invited, parse, yes_in_words, Act, RoundFacts};
+use crate::engine::reading::{
+    act, agreed, asked, cannot_read, caveat, heard_yes, invited, parse, unfit, yes_in_words, Act, Asked, Discussion, RoundFacts, Unfit,
+};
 use crate::engine::stated::{disagrees_outright, stated_stance};
 use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue, Role};
@@ -140,11 +142,12 @@ impl Party {
         self.room.cfg.party.read_messages && (!self.judgement.cannot_read || invited(message).is_some())
     }
 
-    /// Whether `message` may ask whether the room agrees (`asks_yes_or_no`,
-    /// with the configured words).
-    pub(super) fn asks_for_agreement(&self, message: &str) -> bool {
+    /// What `message` asks of the room (`reading::asked`, with the
+    /// configured words and the room's names).
+    pub(super) fn asked(&self, message: &str) -> Asked {
         let c = &self.room.cfg.party.consensus;
-        asks_yes_or_no(message, &c.open_question_words, &c.agreement_words)
+        let names: Vec<&str> = self.room.agents.iter().map(|a| a.name.as_str()).collect();
+        asked(message, &names, &c.open_question_words, &c.agreement_words)
     }
 
     /// Acts on the reading of `message`, the facilitator's message that
@@ -162,7 +165,7 @@ impl Party {
             replies: replies.len(),
             passed,
             just_answered: self.answers_question(round),
-            asks: self.asks_for_agreement(message),
+            asked: self.asked(message),
             first_round: round <= 1,
         };
         let made = match made {
@@ -200,9 +203,16 @@ impl Party {
             Act::AskInvited => Some(self.invited_question(round).await),
             _ => None,
         };
+        let mut wrote = None;
         match written {
             Some(Err(next)) => return Some(next),
-            Some(Ok(Some(q))) => question = Some(q),
+            Some(Ok(Some(q))) => {
+                match self.question_unfit(round, &q, decided == Act::AskFacts) {
+                    Some(why) => done = why.act(),
+                    None => question = Some(q.clone()),
+                }
+                wrote = Some(crate::text::ellipsize(&q, 200));
+            }
             Some(Ok(None)) => done = "nothing: no question in the answer",
             None => {}
         }
@@ -223,6 +233,7 @@ impl Party {
             act: done.to_string(),
             error,
             held_question: held,
+            question: wrote,
             heard,
             ms,
         })
@@ -233,7 +244,8 @@ impl Party {
         if unfit {
             self.stop_reading().await;
         }
-        self.act_on_reading(round, done, &replies, &stances, passed, question).await
+        self.act_on_reading(round, message, done, &replies, &stances, passed, question)
+            .await
     }
 
     /// The reading in the session file, then shown (`Event::Reading`).
@@ -263,9 +275,11 @@ impl Party {
 
     /// What the reading decided (`done`, as recorded): the host's proposal
     /// to end, the room's consensus, the host's question for the facts.
+    #[allow(clippy::too_many_arguments, reason = "the reading's parts, each used once")]
     async fn act_on_reading(
         &mut self,
         round: u32,
+        message: &str,
         done: &str,
         replies: &[(String, String)],
         stances: &[Stance],
@@ -285,7 +299,12 @@ impl Party {
             "check_agreement" if agreed(stances, passed, self.stated_agreement(replies, stances)) => {
                 // Every speaker passed: the room had nothing to add.
                 let unopposed = stances.is_empty();
-                let text = self.render(if unopposed { "agreement_unopposed" } else { "agreement_proposal" }, &[]);
+                // The facilitator's own question, quoted: the proposal says what they asked.
+                let q = crate::text::ellipsize(crate::engine::reading::last_question(message).unwrap_or(message), 160);
+                let text = self.render(
+                    if unopposed { "agreement_unopposed" } else { "agreement_proposal" },
+                    &[("question", &q)],
+                );
                 outcome = Some(self.propose_consensus(text).await);
             }
             "check_agreement" => tracing::info!(round, ?stances, "agreement asked for, not given"),
@@ -307,6 +326,46 @@ impl Party {
     fn stated_agreement(&self, replies: &[(String, String)], stances: &[Stance]) -> bool {
         let c = &self.room.cfg.party.consensus;
         yes_in_words(replies, stances, &c.agreement_words, &c.disagreement_words)
+    }
+
+    /// Why the question the host wrote in `round` is not put to the
+    /// facilitator (`reading::unfit`): weighed against the topic and the
+    /// facilitator's messages so far, the room's turns, and the questions
+    /// put to them before (the host's, and the agents').
+    fn question_unfit(&self, round: u32, q: &str, job: bool) -> Option<Unfit> {
+        let turns = &self.session.turns;
+        let of = |kind: TurnKind| {
+            turns
+                .iter()
+                .filter(move |t| t.kind == kind && t.round <= round)
+                .map(|t| t.text.clone())
+        };
+        let said: Vec<String> = std::iter::once(self.session.fm.topic.clone())
+            .chain(of(TurnKind::Facilitator))
+            .collect();
+        let room: Vec<String> = of(TurnKind::Agent).collect();
+        let asked: Vec<String> = self
+            .session
+            .fm
+            .readings
+            .iter()
+            .filter(|r| r.act.starts_with("ask_"))
+            .filter_map(|r| r.question.clone())
+            .chain(of(TurnKind::Question))
+            .collect();
+        let why = unfit(
+            q,
+            &Discussion {
+                said: &said,
+                turns: &room,
+                asked: &asked,
+                job,
+            },
+        );
+        if let Some(why) = why {
+            tracing::info!(round, question = %q, ?why, "the host's question is not put to the facilitator");
+        }
+        why
     }
 
     /// The host's proposal to end an invited close: with the point a reply

@@ -175,7 +175,7 @@ impl Party {
             return false;
         }
         let just_answered = self.answers_question(round);
-        let asks = message.is_some_and(|m| self.asks_for_agreement(m));
+        let asks = message.is_some_and(|m| self.asked(m).may_ask_agreement());
         let reading = made.as_ref().and_then(Read::reading);
         if crate::engine::reading::holds_question(reading, just_answered, round <= 1, asks) {
             tracing::info!(agent = %agent.id, %question, just_answered, "an agent's question held back");
@@ -538,8 +538,8 @@ impl Party {
         // A round everyone passed answered too: nothing more to add.
         let answered = tally.ok > 0 || tally.yielded.passed > 0;
         let reads = !tally.interrupted && answered;
-        if let Some(message) = read.filter(|m| reads && self.reads_message(m)) {
-            if let Some(next) = self.read_message(round, &message, made, tally.yielded.passed).await {
+        if let Some(message) = read.as_deref().filter(|m| reads && self.reads_message(m)) {
+            if let Some(next) = self.read_message(round, message, made, tally.yielded.passed).await {
                 self.idle.room_acted();
                 return next;
             }
@@ -552,7 +552,7 @@ impl Party {
         if tally.ok == 0 {
             return next;
         }
-        let next = self.judge_round(round).await;
+        let next = self.judge_round(round, read.as_deref()).await;
         // Judging may have called the model (embeddings, the moderator).
         self.idle.room_acted();
         if matches!(next, Next::Wait) && self.clock.time_up {

@@ -7,84 +7,10 @@
 //! Which words invite is only ever written in `words/` (one file per
 //! language); a message they do not settle is read by the model as before.
 
-use std::sync::LazyLock;
-
-use include_dir::{include_dir, Dir};
-use serde::Deserialize;
-
+use super::words::{plain, Phrase, WORDS};
 use crate::engine::similarity::negated_before;
 use crate::engine::stated::word_at;
 use crate::verdict::Reading;
-
-static FILES: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/src/engine/reading/words");
-
-/// One language file (see `words/en.toml`).
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, deny_unknown_fields)]
-struct File {
-    close: Vec<String>,
-    ask: Vec<String>,
-    close_blockers: Vec<String>,
-    courtesies: Vec<String>,
-}
-
-/// A phrase of the files, its marks read once: `^` before it, it must open
-/// its clause; `$` after it, it must end it.
-#[derive(Debug)]
-struct Phrase {
-    words: String,
-    opens: bool,
-    ends: bool,
-}
-
-impl Phrase {
-    fn read(written: &str) -> Phrase {
-        let (opens, rest) = written.strip_prefix('^').map_or((false, written), |w| (true, w));
-        let (ends, words) = rest.strip_suffix('$').map_or((false, rest), |w| (true, w));
-        Phrase {
-            words: plain(words.trim()),
-            opens,
-            ends,
-        }
-    }
-}
-
-/// Every language's invitations together.
-#[derive(Debug, Default)]
-struct Words {
-    close: Vec<Phrase>,
-    ask: Vec<Phrase>,
-    close_blockers: Vec<String>,
-    courtesies: Vec<String>,
-}
-
-/// As the message is compared: lowercased, its apostrophes straight.
-fn plain(text: &str) -> String {
-    text.to_lowercase().replace('’', "'")
-}
-
-/// The built-in languages, read once. A file that does not parse is a
-/// build's mistake, caught by the test below, never a user's.
-static WORDS: LazyLock<Words> = LazyLock::new(|| {
-    let mut all = Words::default();
-    let mut files: Vec<_> = FILES
-        .files()
-        .filter_map(|f| Some((f.path().to_str()?, f.contents_utf8()?)))
-        .collect();
-    files.sort();
-    for (name, text) in files {
-        match toml::from_str::<File>(text) {
-            Ok(f) => {
-                all.close.extend(f.close.iter().map(|p| Phrase::read(p)));
-                all.ask.extend(f.ask.iter().map(|p| Phrase::read(p)));
-                all.close_blockers.extend(f.close_blockers.iter().map(|p| plain(p)));
-                all.courtesies.extend(f.courtesies.iter().map(|p| plain(p)));
-            }
-            Err(e) => panic!("src/engine/reading/words/{name}: {e}"),
-        }
-    }
-    all
-});
 
 /// What `message` invites in so many words: the close (`Reading::Close`)
 /// or the room's questions (`Reading::QuestionsInvited`), with the phrase
@@ -147,16 +73,6 @@ fn found(clause: &str, earlier: &str, phrases: &[Phrase]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_word_files_parse_and_hold_both_lists() {
-        assert!(WORDS.close.len() > 10 && WORDS.ask.len() > 10, "{:?}", *WORDS);
-        assert!(WORDS.close.iter().chain(&WORDS.ask).all(|p| !p.words.is_empty()));
-        assert!(
-            WORDS.ask.iter().any(|p| p.opens) && WORDS.close.iter().any(|p| p.ends),
-            "the marks are read"
-        );
-    }
 
     #[test]
     fn a_close_invited_in_so_many_words_is_read_as_one() {

@@ -11,7 +11,12 @@
 
 use serde_json::Value;
 
+mod asked;
+mod fit;
 mod invitations;
+mod words;
+pub(crate) use asked::{agreement_question, asked, last_question, Asked};
+pub(crate) use fit::{unfit, Discussion, Unfit};
 pub(crate) use invitations::invited;
 
 use crate::engine::cleanup::first_sentences;
@@ -152,7 +157,7 @@ pub(crate) fn cannot_read(reading: Option<Reading>, first_round: bool) -> bool {
 /// where the room works with the answer (unless it invites more
 /// questions: then they are asked). Only what `act` acts on holds
 /// it: not in the opening round, and agreement only when `asks`
-/// (`asks_yes_or_no`). `reading` None: nothing was read, and the agent's
+/// (`Asked::may_ask_agreement`). `reading` None: nothing was read, and the agent's
 /// own judgement stands.
 pub(crate) fn holds_question(reading: Option<Reading>, just_answered: bool, first_round: bool, asks: bool) -> bool {
     (reading != Some(Reading::QuestionsInvited) && just_answered)
@@ -162,42 +167,6 @@ pub(crate) fn holds_question(reading: Option<Reading>, just_answered: bool, firs
                 Some(Reading::Agreement) => asks,
                 _ => false,
             }
-}
-
-/// Whether `message` ends on a question that may ask whether the room
-/// agrees: a yes/no question ("Are we all on board?", "大家都同意吗？"), or
-/// any question that names agreement ("What do you say, do we agree?").
-/// An open question ("What should the first hour cover?", "Argue it out:
-/// who is right?": a clause opening with an `open_words` word in English,
-/// one held anywhere in Chinese) asks for content, however a small model
-/// sorts it.
-pub(crate) fn asks_yes_or_no(message: &str, open_words: &[String], agreement_words: &[String]) -> bool {
-    let marks = ['?', '？'];
-    let Some(end) = message.rfind(marks) else {
-        return false;
-    };
-    let before = &message[..end];
-    let start = before
-        .rfind(['.', '!', '?', '。', '！', '？', '\n'])
-        .map_or(0, |i| i + before[i..].chars().next().map_or(1, char::len_utf8));
-    let question = before[start..].trim();
-    if crate::engine::stated::find_word(question, agreement_words).is_some() {
-        return true;
-    }
-    // Each clause's first word: "Argue it out: who is right, and why…?"
-    let firsts: Vec<String> = question
-        .split([',', ':', ';', '，', '：', '；'])
-        .filter_map(|clause| clause.split_whitespace().next())
-        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase())
-        .collect();
-    !open_words.iter().any(|w| {
-        let w = w.to_lowercase();
-        if w.chars().any(crate::text::found_inside_words) {
-            question.contains(w.as_str())
-        } else {
-            firsts.contains(&w)
-        }
-    })
 }
 
 /// What the round the message opened came to, as the reading's decision
@@ -211,10 +180,10 @@ pub(crate) struct RoundFacts {
     /// The room asked the facilitator something in the round before (a
     /// message answering it is not asked again).
     pub just_answered: bool,
-    /// The message ends on a yes/no question (`asks_yes_or_no`): only such
-    /// a question asks whether everyone agrees, however a small model sorts
-    /// a statement or an open question.
-    pub asks: bool,
+    /// What the message asks of the room (`asked`): only a yes/no question
+    /// to the room asks whether everyone agrees, and only a statement or a
+    /// request gives a job, however a small model sorts the message.
+    pub asked: Asked,
     /// The party's first round: the opening message starts the discussion,
     /// so it can neither invite its close nor ask whether the room agrees,
     /// however a small model sorts it.
@@ -252,10 +221,12 @@ pub(crate) fn act(reading: Reading, round: RoundFacts) -> Act {
         // Asked whether everyone agrees, so do speakers with nothing to add.
         // The opening round has discussed nothing yet: a "should we…?" that
         // the room says yes to is an opinion, not a room that has converged.
-        Reading::Agreement if round.asks && !round.first_round && round.replies + round.passed > 0 => Act::CheckAgreement,
+        Reading::Agreement if round.asked.may_ask_agreement() && !round.first_round && round.replies + round.passed > 0 => {
+            Act::CheckAgreement
+        }
         _ if round.replies == 0 => Act::Nothing,
         Reading::Close | Reading::Agreement => Act::Nothing,
-        Reading::MissingFacts if !round.just_answered => Act::AskFacts,
+        Reading::MissingFacts if !round.just_answered && round.asked.may_lack_facts() => Act::AskFacts,
         Reading::MissingFacts | Reading::Other | Reading::QuestionsInvited => Act::Nothing,
     }
 }
@@ -417,7 +388,7 @@ mod tests {
     fn only_a_yes_or_no_question_asks_whether_the_room_agrees() {
         let open = crate::config::Config::default().party.consensus.open_question_words;
         let yes = crate::config::Config::default().party.consensus.agreement_words;
-        let asks = |m: &str| asks_yes_or_no(m, &open, &yes);
+        let asks = |m: &str| asked(m, &["Maya", "Kofi"], &open, &yes).may_ask_agreement();
         assert!(asks("So flat pricing with a seat cap. Are we all on board with that?"));
         assert!(asks("Compass gets my vote too. Does everyone agree we go with Compass?"));
         assert!(asks("那就先做深色模式，下个版本上线。大家都同意吗？"));
@@ -428,6 +399,9 @@ mod tests {
         assert!(!asks(
             "Maya, you lean one way. Argue it out: who is right, and why is the other wrong?"
         ));
+        assert!(!asks("Kofi, you disagree with Maya on this — why?"));
+        assert!(!asks("Maya, do you agree?"), "one member's view");
+        assert!(!asks("Maya wants Compass, Kofi Atlas. Thoughts?"), "an open question");
         assert!(asks("Alright, so Compass. Everyone on board?"));
         assert!(!asks("So we go with Compass."), "no question at all");
     }
@@ -444,13 +418,25 @@ mod tests {
             ..quiet
         };
         assert_eq!(act(Reading::Close, opening), Act::Nothing);
-        let asks_first = RoundFacts { asks: true, ..opening };
+        let asks_first = RoundFacts {
+            asked: Asked::YesOrNo,
+            ..opening
+        };
         assert_eq!(
             act(Reading::Agreement, asks_first),
             Act::Nothing,
             "the opening round agrees on nothing yet"
         );
-        assert_eq!(act(Reading::Agreement, RoundFacts { asks: true, ..quiet }), Act::CheckAgreement);
+        assert_eq!(
+            act(
+                Reading::Agreement,
+                RoundFacts {
+                    asked: Asked::YesOrNo,
+                    ..quiet
+                }
+            ),
+            Act::CheckAgreement
+        );
         assert_eq!(act(Reading::Close, RoundFacts::default()), Act::Nothing);
         let all_passed = RoundFacts {
             passed: 2,
@@ -458,7 +444,13 @@ mod tests {
         };
         assert_eq!(act(Reading::Close, all_passed), Act::ProposeEnd, "nothing more to add");
         assert_eq!(
-            act(Reading::Agreement, RoundFacts { asks: true, ..all_passed }),
+            act(
+                Reading::Agreement,
+                RoundFacts {
+                    asked: Asked::YesOrNo,
+                    ..all_passed
+                }
+            ),
             Act::CheckAgreement,
             "nothing to add to a yes/no question"
         );
@@ -563,7 +555,10 @@ mod tests {
             ..RoundFacts::default()
         };
         assert_eq!(act(Reading::Agreement, round), Act::Nothing);
-        let asks = RoundFacts { asks: true, ..round };
+        let asks = RoundFacts {
+            asked: Asked::YesOrNo,
+            ..round
+        };
         assert_eq!(act(Reading::Agreement, asks), Act::CheckAgreement);
     }
 }
