@@ -463,3 +463,28 @@ mod bench_messages {
         assert!(missed.len() <= 2, "{missed:#?}");
     }
 }
+
+/// The facilitator's text is untrusted: any message reads as something,
+/// never a panic, and a quoted question is a piece of the message.
+#[cfg(test)]
+mod any_message {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_message_reads_without_a_panic(
+            message in prop_oneof![any::<String>(), "[a-zA-Z ,.?？。！，：:;—'@0-9一-龥]{0,80}"],
+        ) {
+            let agree = vec!["agree".to_string(), "同意".to_string()];
+            let open = vec!["what".to_string(), "什么".to_string()];
+            let _ = asked(&message, &["Priya", "小林", "Tomás"], &open, &agree);
+            if let Some(q) = last_question(&message) {
+                prop_assert!(message.contains(q));
+            }
+            if let Some(q) = agreement_question(&message, &agree) {
+                prop_assert!(message.contains(q));
+            }
+        }
+    }
+}

@@ -335,3 +335,29 @@ mod tests {
         assert_eq!(unfit("团建大概多少人参加？", &on(&once, true)), None, "一次 is no count");
     }
 }
+
+/// The host's question is a model's text: any question and any
+/// discussion are weighed without a panic.
+#[cfg(test)]
+mod any_question {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #[test]
+        fn any_question_is_weighed_without_a_panic(
+            question in prop_oneof![any::<String>(), "[a-zA-Z ,.?？'0-9一-龥]{0,60}"],
+            said in prop_oneof![any::<String>(), "[a-zA-Z ,.'0-9一-龥]{0,80}"],
+            job in any::<bool>(),
+        ) {
+            let said = vec![said];
+            let asked = vec![question.clone()];
+            let d = Discussion { said: &said, turns: &said, asked: &[], job };
+            let _ = unfit(&question, &d);
+            let again = Discussion { asked: &asked, ..d };
+            if !terms(&question).is_empty() {
+                prop_assert_eq!(unfit(&question, &again), Some(Unfit::AskedBefore));
+            }
+        }
+    }
+}
