@@ -5,10 +5,10 @@
 //! still open ("Billing or search?"), one person's view ("Ingrid, what
 //! would it cost us?") or another open question asks for something else,
 //! however a small model sorts it and however alike the replies come out:
-//! no consensus is proposed from it. The words are data (`words/`); what
-//! they do not know is read as an open question at worst: no agreement
-//! check, though a consensus by score may still be proposed, saying nobody
-//! asked for it.
+//! no consensus is proposed from it. The words are data (`words/`); a
+//! question whose words say none of these is read by its form (a clause
+//! opening with a question word is open, else yes/no), and the model's
+//! reading decides whether a yes/no one asks for agreement.
 
 use super::words::{plain, WORDS};
 use crate::engine::similarity::negated_before;
