@@ -102,6 +102,14 @@ impl Step {
 }
 
 impl Party {
+    /// A party of two speakers a round: the rounds the reading and the
+    /// judgement tests script reply by reply.
+    pub fn two_a_round(server: &FakeOpenAi) -> Party {
+        let mut party = Party::new(server);
+        party.config.party.agents_per_round = (2, 2);
+        party
+    }
+
     pub fn new(server: &FakeOpenAi) -> Party {
         Party {
             dir: tempfile::tempdir().expect("tempdir"),

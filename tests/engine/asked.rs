@@ -29,8 +29,7 @@ fn check(stance: &str) -> Reply {
 /// what the reading of the third message did.
 async fn agreeing_room(message: &'static str, reading: &'static str, confirm: bool) -> (Vec<String>, String) {
     let server = FakeOpenAi::varied().await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let mut party = Party::two_a_round(&server);
     party.config.party.self_check = true;
     party.config.party.consensus.lookback = 2;
     server.push_checks(["new", "new", "agree", "agree", "agree", "agree"].map(check));
@@ -85,8 +84,7 @@ async fn a_consensus_quotes_the_question_asked_or_says_nobody_asked() {
 #[tokio::test]
 async fn a_question_put_to_one_member_gets_no_question_for_a_jobs_facts() {
     let server = FakeOpenAi::varied().await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let party = Party::two_a_round(&server);
     // The model reads both as a job without its facts; only the job is one.
     server.push_readings([
         stream_of("D"),
@@ -113,8 +111,7 @@ async fn a_question_put_to_one_member_gets_no_question_for_a_jobs_facts() {
 #[tokio::test]
 async fn a_hosts_question_from_a_template_or_for_a_count_just_given_is_not_put() {
     let server = FakeOpenAi::varied().await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let party = Party::two_a_round(&server);
     server.push_readings([
         stream_of("C"),
         stream_of("How many people will be attending the meeting?"),

@@ -49,8 +49,7 @@ async fn heard_round_with(
         _ => stream_of(&varied_reply(n)),
     })
     .await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let mut party = Party::two_a_round(&server);
     party.config.party.consensus.enabled = consensus;
     server.push_readings([stream_of("D"), stream_of("B")]);
     server.push_hearings(hearings);

@@ -30,8 +30,7 @@ fn replies(events: &[Event]) -> usize {
 /// A party on a server whose every turn differs (no echoes, no similarity).
 async fn varied_party() -> (FakeOpenAi, Party) {
     let server = FakeOpenAi::varied().await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let mut party = Party::two_a_round(&server);
     party.config.party.self_check = true;
     (server, party)
 }
@@ -215,8 +214,7 @@ async fn one_disagreeing_stance_keeps_consensus_away() {
 #[tokio::test]
 async fn a_declined_proposal_is_not_raised_again_for_the_quiet_rounds() {
     let server = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let mut party = Party::two_a_round(&server);
     party.config.party.self_check = true;
     party.config.party.end_detection.quiet_rounds = 2;
     // Every stance agrees too: consensus would be proposed in the quiet rounds.
@@ -266,8 +264,7 @@ async fn a_room_where_everyone_passes_is_summed_up_then_offered_the_end() {
         }
     })
     .await;
-    let mut party = Party::new(&server);
-    party.config.party.agents_per_round = (2, 2);
+    let party = Party::two_a_round(&server);
     let events = party
         .run(vec![
             Step::Say("What should our plugin API look like for third-party developers?"),

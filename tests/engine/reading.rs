@@ -32,16 +32,10 @@ fn questions(events: &[Event]) -> Vec<(String, String)> {
         .collect()
 }
 
-async fn party_on(server: &FakeOpenAi) -> Party {
-    let mut party = Party::new(server);
-    party.config.party.agents_per_round = (2, 2);
-    party
-}
-
 #[tokio::test]
 async fn an_invited_close_read_by_the_host_is_proposed_and_the_facilitator_decides() {
     let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), letter("A")]);
     let events = party
         .run(vec![
@@ -89,7 +83,7 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
         })
     })
     .await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), letter("A")]);
     let events = party
         .run(vec![Step::Say("The rollout."), Step::Say("Anything left, or is that it?")])
@@ -114,7 +108,7 @@ async fn an_invited_close_with_a_point_still_raised_is_proposed_with_the_point_n
 #[tokio::test]
 async fn an_invitation_in_so_many_words_is_read_without_a_call() {
     let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), stream_of("How many customers pay monthly today?")]);
     let events = party
         .run(vec![
@@ -153,7 +147,7 @@ async fn an_invitation_in_so_many_words_is_read_without_a_call() {
 #[tokio::test]
 async fn a_job_without_its_facts_gets_the_hosts_question_once() {
     let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     // The answer to the question reads as a job without facts again (alone,
     // then with the earlier messages): not asked twice.
     server.push_readings([
@@ -191,7 +185,7 @@ async fn a_job_without_its_facts_gets_the_hosts_question_once() {
 #[tokio::test]
 async fn the_end_marker_in_the_round_that_answers_the_rooms_question_is_not_raised() {
     let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("C")]);
     server.push([
         stream_of(&varied_reply(1)),
@@ -220,7 +214,7 @@ async fn agreement_round(first: &'static str, rest: &'static str, question: &'st
         _ => stream_of(&varied_reply(n)),
     })
     .await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), letter("B")]);
     let mut script = vec![Step::Say("Which name?"), Step::Say(question)];
     if confirm {
@@ -288,7 +282,7 @@ async fn a_question_that_hands_the_facilitator_their_own_message_back_is_not_ask
         }
     })
     .await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     let events = party.run(vec![Step::Say("我们的应用要不要加深色模式？")]).await;
     assert!(questions(&events).is_empty(), "{:?}", questions(&events));
     assert_eq!(agent_messages(&events).len(), 2, "the round played in full");
@@ -297,7 +291,7 @@ async fn a_question_that_hands_the_facilitator_their_own_message_back_is_not_ask
 #[tokio::test]
 async fn unreadable_and_failed_readings_change_nothing() {
     let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([
         stream_of("I think the leader wants a plan."),
         Reply::Status {
@@ -319,7 +313,7 @@ async fn unreadable_and_failed_readings_change_nothing() {
 #[tokio::test]
 async fn a_letter_wrapped_in_prose_or_json_is_read() {
     let server = FakeOpenAi::varied().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([stream_of("\"D\" -"), stream_of("{\"answer\": \"A\"}")]);
     let events = party
         .run(vec![
@@ -334,14 +328,14 @@ async fn a_letter_wrapped_in_prose_or_json_is_read() {
 #[tokio::test]
 async fn continue_rounds_and_a_room_that_reads_nothing_make_no_reading() {
     let server = FakeOpenAi::varied().await;
-    let mut party = party_on(&server).await;
+    let mut party = Party::two_a_round(&server);
     let events = party
         .run(vec![Step::Say("Plugins?"), Step::Cmd(bmad_party::engine::Command::Continue)])
         .await;
     assert_eq!(server.readings().len(), 1, "the message is read, [C] is not");
     assert!(events.iter().any(|e| matches!(e, Event::Reading { .. })));
     let server = FakeOpenAi::varied().await;
-    party = party_on(&server).await;
+    party = Party::two_a_round(&server);
     party.config.party.read_messages = false;
     party.run(vec![Step::Say("Plugins?")]).await;
     assert!(server.readings().is_empty());
@@ -362,7 +356,7 @@ async fn asking_room() -> FakeOpenAi {
 #[tokio::test]
 async fn an_agents_question_after_an_invited_close_is_held_and_the_close_proposed() {
     let server = asking_room().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), letter("A")]);
     let events = party
         .run(vec![
@@ -400,7 +394,7 @@ async fn an_agents_question_after_a_call_for_agreement_is_held_and_the_round_goe
         _ => stream_of(&varied_reply(n)),
     })
     .await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), letter("B")]);
     let events = party
         .run(vec![Step::Say("Which name?"), Step::Say("Compass, then. Does everyone agree?")])
@@ -416,7 +410,7 @@ async fn an_agents_question_after_a_call_for_agreement_is_held_and_the_round_goe
 #[tokio::test]
 async fn an_agents_question_on_any_other_message_is_asked_and_stands_for_the_hosts() {
     let server = asking_room().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     // The job reads as lacking its facts: the agent's question is the one
     // asked, and no second call writes the host's.
     server.push_readings([letter("D"), letter("C"), letter("C")]);
@@ -434,7 +428,7 @@ async fn an_agents_question_on_any_other_message_is_asked_and_stands_for_the_hos
 #[tokio::test]
 async fn an_agents_question_stands_when_the_reading_fails() {
     let server = asking_room().await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), stream_of("Well, it depends.")]);
     let events = party
         .run(vec![Step::Say("Which name?"), Step::Say("Anything left, or is that it?")])
@@ -453,7 +447,7 @@ async fn an_agents_question_in_the_round_that_answers_the_rooms_question_is_held
         }
     })
     .await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     let events = party
         .run(vec![Step::Say("Plan our offsite."), Step::Say("Twelve people in March.")])
         .await;
@@ -514,7 +508,7 @@ async fn an_invited_close_that_every_speaker_passes_on_is_proposed() {
     // Asked whether the room is done, every speaker only repeats the topic.
     // Nothing more to add is an answer.
     let server = room_repeating_the_topic_on("Shall we wrap up?").await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     let events = close_after_the_topic(&party, &server).await;
     let passed = events.iter().filter(|e| matches!(e, Event::AgentPassed { round: 2, .. })).count();
     assert_eq!(passed, 2, "every speaker of the close passed");
@@ -528,7 +522,7 @@ async fn agreement_asked_for_that_every_speaker_passes_on_is_proposed_as_unoppos
     // Asked whether everyone agrees, every speaker only repeats the topic:
     // nothing to add to a yes/no question is no objection.
     let server = room_repeating_the_topic_on("Is everyone fine with that?").await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("D"), letter("B")]);
     let events = party
         .run(vec![
@@ -555,7 +549,7 @@ async fn agreement_asked_for_that_every_speaker_passes_on_is_proposed_as_unoppos
 #[tokio::test]
 async fn the_opening_read_as_a_close_is_never_proposed_and_stops_the_reading() {
     let server = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     // The 0.5B answers A (a close) to every message, the opening too.
     server.push_readings([letter("A"), letter("A")]);
     let events = party
@@ -583,7 +577,7 @@ async fn the_opening_read_as_a_close_is_never_proposed_and_stops_the_reading() {
 #[tokio::test]
 async fn a_close_in_so_many_words_is_proposed_after_the_reading_stopped() {
     let server = FakeOpenAi::start(|_, n| stream_of(&varied_reply(n))).await;
-    let party = party_on(&server).await;
+    let party = Party::two_a_round(&server);
     server.push_readings([letter("A")]);
     let events = party
         .run(vec![

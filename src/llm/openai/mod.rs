@@ -34,22 +34,26 @@ mod listing;
 /// `details.parameter_size`), in billions of parameters; None from any
 /// other server (a 404) or on any doubt.
 async fn ollama_size(http: &reqwest::Client, settings: &OpenAiSettings, model: &str) -> Option<f64> {
-    let base = settings.base_url.trim_end_matches('/');
+    let v = root_json(http, &settings.base_url, "api/tags", &settings.api_key).await?;
+    crate::llm::discovery::server_size(&v, model)
+}
+
+/// `GET PATH` at the server's root (its base URL without `/v1`), where
+/// llama.cpp and Ollama answer what the OpenAI API does not: the JSON, or
+/// None for any failure, status or body that is not JSON. A probe, so
+/// short (`window::PROBE_TIMEOUT`).
+async fn root_json(http: &reqwest::Client, base_url: &str, path: &str, key: &str) -> Option<serde_json::Value> {
+    let base = base_url.trim_end_matches('/');
     let root = base.strip_suffix("/v1").unwrap_or(base);
-    let req = http
-        .get(format!("{root}/api/tags"))
-        .bearer_auth(&settings.api_key)
-        .timeout(window::PROBE_TIMEOUT);
-    let v = req
-        .send()
+    let req = http.get(format!("{root}/{path}")).bearer_auth(key).timeout(window::PROBE_TIMEOUT);
+    req.send()
         .await
         .ok()?
         .error_for_status()
         .ok()?
         .json::<serde_json::Value>()
         .await
-        .ok()?;
-    crate::llm::discovery::server_size(&v, model)
+        .ok()
 }
 
 #[cfg(test)]
@@ -59,7 +63,7 @@ mod wire;
 
 use errors::{classify, parse_retry_after, redact, HttpStatus, Refused};
 use listing::{Listed, Listing};
-use window::{window_in_models, window_in_props, PROBE_TIMEOUT};
+use window::{window_in_models, window_in_props};
 pub use wire::read_chunk;
 use wire::WireCache;
 
@@ -347,17 +351,7 @@ impl Provider for OpenAiProvider {
                 return Some(n);
             }
             // llama.cpp's server: `/props` at the server's root.
-            let root = base.strip_suffix("/v1").unwrap_or(&base);
-            let req = http.get(format!("{root}/props")).bearer_auth(&key).timeout(PROBE_TIMEOUT);
-            let v = req
-                .send()
-                .await
-                .ok()?
-                .error_for_status()
-                .ok()?
-                .json::<serde_json::Value>()
-                .await
-                .ok()?;
+            let v = root_json(&http, &base, "props", &key).await?;
             window_in_props(&v)
         })
     }
