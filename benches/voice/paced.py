@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """A facilitator who takes time to read and write, against a real model.
 
-Runs one headless party (`--headless --events json`): the topic, then after
-each round a pause of PAUSE seconds (reading the replies, typing: a typing
+Runs one headless party (`--headless --events json`): the topic (typed over
+TYPE_TOPIC seconds after the welcome, a draft told at every word, as the
+full screen tells one at every key; 0 sends it at once), then after each round a pause of PAUSE seconds (reading the replies, typing: a typing
 event every 10 s, which holds off the idle push) before the room is let go on
 ([C]), for ROUNDS rounds; then the exit. Prints each reply's time
 to first token by round and speaking position, and the median of every
 round's second and third speakers (docs/real-models.md, "Reading ahead").
 
     python3 benches/voice/paced.py --bin target/release/bmad-party --pause 45 \\
-        --rounds 3 --topic "…" [--config c.yaml] [-- more bmad-party flags]
+        --type-topic 30 --rounds 3 --topic "…" [--config c.yaml] [-- more bmad-party flags]
 
 The model's server comes from OPENAI_BASE_URL / OPENAI_MODEL as for any party.
 """
@@ -26,6 +27,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True)
     ap.add_argument("--pause", type=float, default=45.0)
+    ap.add_argument("--type-topic", type=float, default=0.0)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--topic", required=True)
     ap.add_argument("--config")
@@ -43,7 +45,17 @@ def main():
         p.stdin.write((obj if isinstance(obj, str) else json.dumps(obj)) + "\n")
         p.stdin.flush()
 
-    send(a.topic)
+    def type_topic():
+        # The words come evenly over the typing time, each told as a draft.
+        words = a.topic.split(" ")
+        for k in range(1, len(words) + 1):
+            time.sleep(a.type_topic / len(words))
+            send({"type": "draft", "text": " ".join(words[:k])})
+        send(a.topic)
+
+    if a.type_topic <= 0:
+        send(a.topic)
+    topic_sent = a.type_topic <= 0
     rounds_done = 0
     by_round = {}
     current = 0
@@ -68,6 +80,9 @@ def main():
             round_over = True
         elif kind == "confirmation_request":
             send({"type": "answer", "request_id": ev["request_id"], "confirmed": True})
+        elif kind == "awaiting_input" and ev.get("kind") == "message" and not topic_sent:
+            topic_sent = True
+            type_topic()
         elif kind == "awaiting_input" and ev.get("kind") == "message" and round_over:
             round_over = False
             if rounds_done >= a.rounds:
@@ -84,12 +99,15 @@ def main():
             break
     p.stdin.close()
     p.wait()
-    later = []
+    later, first = [], []
     for r in sorted(by_round):
         print(f"round {r}: " + ", ".join(f"{n} {ms / 1000:.1f} s" for n, ms in by_round[r]))
         later += [ms for _, ms in by_round[r][1:]]
+        first += [ms for _, ms in by_round[r][:1]]
     if later:
         print(f"2nd/3rd speakers: {[round(ms / 1000, 1) for ms in later]} median {statistics.median(later) / 1000:.1f} s")
+    if first:
+        print(f"1st speakers: {[round(ms / 1000, 1) for ms in first]} median {statistics.median(first) / 1000:.1f} s")
     print(f"session file: {session_file}")
     return 0
 

@@ -9,6 +9,8 @@ holds a copy of the logits buffer (n_batch x vocabulary floats: 311 MB for
 Qwen2.5), so `--cache_size 2147483648` grew past 23 GB and was killed for want
 of memory. Counting both makes `--cache_size` mean what it says.
 """
+import sys
+
 import llama_cpp.llama_cache as cache
 
 
@@ -17,6 +19,19 @@ def _held(self):
 
 
 cache.LlamaRAMCache.cache_size = property(_held)
+
+_set = cache.LlamaRAMCache.__setitem__
+
+
+def _told(self, key, value):
+    """Each state kept, and what the cache holds after it (the server's log)."""
+    _set(self, key, value)
+    held = [len(k) for k in self.cache_state]
+    print(f"prompt cache: kept {len(key)} tokens; holds {len(held)} states {held}, "
+          f"{self.cache_size / 2**20:.0f} MiB", file=sys.stderr, flush=True)
+
+
+cache.LlamaRAMCache.__setitem__ = _told
 
 from llama_cpp.server.__main__ import main  # noqa: E402
 

@@ -62,6 +62,9 @@ pub enum Command {
     Left,
     /// The facilitator is typing: postpones an automatic push and the idle timeout.
     Typing,
+    /// Before the topic, what the facilitator has typed so far: the room
+    /// reads ahead the prompts of the agents it points to. Never saved.
+    Draft { text: String },
     /// The answer to a turn-reset request (`TurnConfirmationResponse`, the
     /// protocol's own name for it).
     TurnConfirmationResponse(TurnConfirmationResponse),

@@ -88,6 +88,9 @@ pub enum Step {
     },
     /// Wait this long before the next step (the clock keeps running).
     Wait(Duration),
+    /// Send a command the engine answers with nothing (a draft), then go
+    /// on to the next step at once.
+    Send(Command),
     /// Do something outside the party before the next step.
     Do(Box<dyn FnOnce() + Send>),
 }
@@ -210,6 +213,10 @@ impl Party {
                             f();
                             continue;
                         }
+                        Some(Step::Send(c)) => {
+                            let _ = h.commands.send(c);
+                            continue;
+                        }
                         None => Command::Left,
                     };
                     // The engine may have ended on its own (a timer) meanwhile.
@@ -298,4 +305,10 @@ pub fn requests(events: &[Event], kind: bmad_party::session::ConfirmKind) -> usi
         .iter()
         .filter(|e| matches!(e, Event::ConfirmationRequest { kind: k, .. } if *k == kind))
         .count()
+}
+
+/// The speaker a request to the loopback server is for (its persona: "You
+/// are Maya, …"), "" for calls of no agent's.
+pub fn speaker(r: &bmad_party::testing::Recorded) -> String {
+    r.speaker().unwrap_or_default()
 }

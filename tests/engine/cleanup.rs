@@ -17,11 +17,6 @@ use bmad_party::engine::Event;
 use bmad_party::testing::{chunk, events_of, stream_events, FakeOpenAi, Recorded};
 use common::*;
 
-/// The speaker of a request (its persona: "You are Maya, …").
-fn speaker(r: &Recorded) -> String {
-    r.speaker().unwrap_or_default()
-}
-
 /// Someone in the room other than `name`.
 fn other_than(name: &str) -> &'static str {
     if name == "Kofi" {

@@ -58,10 +58,6 @@ fn estimate(r: &Recorded) -> u32 {
         .unwrap_or(0)
 }
 
-fn speaker(r: &Recorded) -> String {
-    r.speaker().unwrap_or_default()
-}
-
 fn is_turn(r: &Recorded) -> bool {
     r.prompt_text()
         .contains("Note from the session, not part of the conversation: round")

@@ -20,6 +20,7 @@ mod fuzz;
 mod hearing;
 mod hostile;
 mod judgement;
+mod read_ahead;
 mod reading;
 mod room;
 mod round_modes;

@@ -19,11 +19,6 @@ use bmad_party::session::TurnKind;
 use bmad_party::testing::{events_of, FakeOpenAi, Recorded, Reply};
 use common::*;
 
-/// The speaker a request is for.
-fn speaker(r: &Recorded) -> String {
-    r.speaker().unwrap_or_default()
-}
-
 /// Each persona's reply streams at its own pace: Maya's slowest, Kofi's
 /// fastest, so replies finish in another order than they were picked.
 fn paced(r: &Recorded, n: usize) -> Reply {

@@ -100,9 +100,17 @@ async fn ctrl_c_stops_then_quits() {
 async fn typing_enter_and_new_lines() {
     let (events, _d) = rehearsal_events(&[], Config::default()).await;
     let mut app = app_from(&events[..2]);
+    let mut told = Vec::new();
     for c in "Plugins".chars() {
-        app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now());
+        told.extend(
+            app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now())
+                .commands,
+        );
     }
+    // Before the topic, each key tells the engine what is typed so far
+    // (the read-ahead's guess of who opens).
+    assert_eq!(told.len(), 7);
+    assert_eq!(told.last(), Some(&Command::Draft { text: "Plugins".into() }));
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT), Instant::now());
     app.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE), Instant::now());
     assert_eq!(
@@ -113,8 +121,27 @@ async fn typing_enter_and_new_lines() {
     let out = app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE), Instant::now());
     assert_eq!(out.commands, vec![Command::Message { text: "Plugins\n?".into() }]);
     assert!(app.input.is_empty());
-    app.on_paste("pasted \u{1b}[31mtext");
+    let told = app.on_paste("pasted \u{1b}[31mtext");
     assert_eq!(app.input.lines(), ["pasted text"], "pasted control sequences are stripped");
+    assert_eq!(
+        told,
+        Some(Command::Draft {
+            text: "pasted text".into()
+        })
+    );
+}
+
+#[tokio::test]
+async fn after_the_topic_typing_tells_no_draft() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let mut app = app_from(&events);
+    let out = app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE), Instant::now());
+    assert!(
+        out.commands.iter().all(|c| !matches!(c, Command::Draft { .. })),
+        "{:?}",
+        out.commands
+    );
+    assert_eq!(app.on_paste("more"), None);
 }
 
 #[tokio::test]
@@ -123,7 +150,11 @@ async fn a_one_megabyte_paste_is_kept_whole_and_drawn() {
     let mut app = app_from(&events[..2]);
     let big: String = "lorem ipsum dolor sit amet ".repeat(40_000);
     assert!(big.len() > 1_000_000);
-    app.on_paste(&big);
+    let draft = app.on_paste(&big);
+    assert!(
+        matches!(draft, Some(Command::Draft { text }) if text.len() <= 8_000),
+        "a draft is only its start"
+    );
     assert_eq!(app.input.lines().join("\n").len(), big.len(), "nothing lost");
     render(&app, 80, 24);
     render(&app, 1, 1);

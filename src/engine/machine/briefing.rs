@@ -31,7 +31,7 @@ impl Party {
                 return text.clone();
             }
         }
-        let text = self.fit_briefing(endpoint);
+        let text = self.room.fit_briefing(endpoint);
         self.context.briefing.insert(name.to_string(), (key, text.clone()));
         text
     }
@@ -42,7 +42,7 @@ impl Party {
     /// notes") is no answer. What the memory and the documents hold may be
     /// quoted.
     pub(super) fn briefing_frames(&self) -> Vec<String> {
-        let mut out: Vec<String> = self.scene().into_iter().collect();
+        let mut out: Vec<String> = self.room.scene().into_iter().collect();
         if self.room.memory.as_ref().is_some_and(|m| !m.entries.is_empty()) {
             out.push(self.render("memory_brief", &[("user_name", &self.room.user_name), ("entries", "")]));
         }
@@ -53,25 +53,43 @@ impl Party {
         out
     }
 
+    /// `/context PATH`: the document joins the room from the next call on,
+    /// and the session file names it for a resume.
+    pub(super) async fn attach(&mut self, path: &str) {
+        let Some(text) = self.room.attach(path) else { return };
+        for d in &self.room.documents {
+            let shown = d.path.display().to_string();
+            if !self.session.fm.context.contains(&shown) {
+                self.session.fm.context.push(shown);
+            }
+        }
+        self.context.briefing.clear();
+        self.notice(NoticeKind::Info, text).await;
+    }
+}
+
+impl Room {
     /// A named party's scene, as every member is given it.
-    fn scene(&self) -> Option<String> {
-        let p = self.room.party.as_ref()?;
+    pub(super) fn scene(&self) -> Option<String> {
+        let p = self.party.as_ref()?;
         let scene = p.scene.as_ref()?;
         Some(self.render("party_scene", &[("party", &p.name), ("scene", scene)]))
     }
 
-    fn fit_briefing(&self, endpoint: Option<&str>) -> String {
-        let budget = self.room.budget_of(endpoint);
+    /// The briefing fitted to the budget of `endpoint`'s server: the same
+    /// text for the same budget and documents (`Party::briefing` keeps it).
+    pub(super) fn fit_briefing(&self, endpoint: Option<&str>) -> String {
+        let budget = self.budget_of(endpoint);
         let limit = budget.prompt_limit();
         let mut parts: Vec<String> = self.scene().into_iter().collect();
-        if let Some(m) = self.room.memory.as_ref() {
-            let lines = brief(&m.entries, MEMORY_TOKENS.min(limit / 8), &self.room.agents);
+        if let Some(m) = self.memory.as_ref() {
+            let lines = brief(&m.entries, MEMORY_TOKENS.min(limit / 8), &self.agents);
             if !lines.is_empty() {
                 let entries = lines.join("\n");
-                parts.push(self.render("memory_brief", &[("user_name", &self.room.user_name), ("entries", &entries)]));
+                parts.push(self.render("memory_brief", &[("user_name", &self.user_name), ("entries", &entries)]));
             }
         }
-        let docs = &self.room.documents;
+        let docs = &self.documents;
         if !docs.is_empty() {
             // Each document's frame (its name twice) comes out of its share.
             let frame = |d: &documents::Document| budget.cost(&self.render("document", &[("name", &d.name), ("text", "")]));
@@ -94,22 +112,6 @@ impl Party {
         parts.join("\n\n")
     }
 
-    /// `/context PATH`: the document joins the room from the next call on,
-    /// and the session file names it for a resume.
-    pub(super) async fn attach(&mut self, path: &str) {
-        let Some(text) = self.room.attach(path) else { return };
-        for d in &self.room.documents {
-            let shown = d.path.display().to_string();
-            if !self.session.fm.context.contains(&shown) {
-                self.session.fm.context.push(shown);
-            }
-        }
-        self.context.briefing.clear();
-        self.notice(NoticeKind::Info, text).await;
-    }
-}
-
-impl Room {
     /// Reads the document `/context` names into the room: the notice that
     /// says so, or None when it was refused (the front ends were told why).
     pub(super) fn attach(&mut self, path: &str) -> Option<String> {

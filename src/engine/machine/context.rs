@@ -47,7 +47,7 @@ const ROOM: &str = "";
 const NOTE_ALLOWANCE: u32 = 250;
 
 /// The longest the first round waits for the server to say its window.
-const PROBE_WAIT: Duration = Duration::from_secs(8);
+pub(super) const PROBE_WAIT: Duration = Duration::from_secs(8);
 
 /// A round opens with one of these: the only places a history is cut.
 fn opens_round(t: &Turn) -> bool {
@@ -79,6 +79,52 @@ pub(super) fn tail_start(costs: &[u32], free: u32) -> usize {
 }
 
 impl Room {
+    /// The system prompt of every speaker's call: the `briefing` (scene,
+    /// memory, documents), then `PromptEnv::room_system` with the markers
+    /// this party uses. The rules come last: a small model keeps to the
+    /// form it read most recently (a document last made it answer like an
+    /// assistant summarising it, at length).
+    pub(super) fn system_with(&self, briefing: &str) -> String {
+        let party = &self.cfg.party;
+        let end = party
+            .end_detection
+            .enable_detection
+            .then_some(party.end_detection.end_marker.as_str());
+        let rules = self.env().room_system(end, Some(&party.ask_marker));
+        if briefing.is_empty() {
+            rules
+        } else {
+            [briefing, "\n\n", rules.as_str()].concat()
+        }
+    }
+
+    /// Takes the servers' answers about their windows: every one, waiting
+    /// up to `PROBE_WAIT` for each (`wait`), or only those already in
+    /// (the read-ahead before the topic, which must not hold the lobby).
+    /// True when no answer is awaited any more.
+    pub(super) async fn settle_windows(&mut self, wait: bool) -> bool {
+        let due = |p: &mut tokio::task::JoinHandle<Option<u32>>| wait || p.is_finished();
+        if let Some(probe) = self.window_probe.take_if(due) {
+            let told = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten();
+            let source = match told {
+                Some(n) => {
+                    self.budget.window = n;
+                    "the server"
+                }
+                None => "the default for this endpoint",
+            };
+            tracing::info!(window = self.budget.window, source, "context window");
+        }
+        for s in &mut self.servers {
+            let Some(probe) = s.window_probe.take_if(due) else { continue };
+            if let Some(n) = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten() {
+                s.budget.window = n;
+            }
+            tracing::info!(endpoint = %s.name, window = s.budget.window, "context window");
+        }
+        self.window_probe.is_none() && self.servers.iter().all(|s| s.window_probe.is_none())
+    }
+
     /// Asks each server for its window in the background, unless the
     /// config sets it: the party starts meanwhile.
     pub(super) fn probe_window(&mut self) {
@@ -99,24 +145,7 @@ impl Party {
     /// The window the prompts are fitted to: the config's, else the
     /// server's (asked once), else a default by kind of endpoint.
     pub(super) async fn settle_window(&mut self) {
-        if let Some(probe) = self.room.window_probe.take() {
-            let told = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten();
-            let source = match told {
-                Some(n) => {
-                    self.room.budget.window = n;
-                    "the server"
-                }
-                None => "the default for this endpoint",
-            };
-            tracing::info!(window = self.room.budget.window, source, "context window");
-        }
-        for s in &mut self.room.servers {
-            let Some(probe) = s.window_probe.take() else { continue };
-            if let Some(n) = tokio::time::timeout(PROBE_WAIT, probe).await.ok().and_then(Result::ok).flatten() {
-                s.budget.window = n;
-            }
-            tracing::info!(endpoint = %s.name, window = s.budget.window, "context window");
-        }
+        self.room.settle_windows(true).await;
         self.keep_lowered_window();
         self.record_window();
     }
@@ -208,24 +237,11 @@ impl Party {
         self.context.turn_estimates.iter().map(|&e| budget.scale(e)).collect()
     }
 
-    /// The system prompt of every speaker's call: the briefing (scene,
-    /// memory, documents), then `PromptEnv::room_system` with the markers
-    /// this party uses. The rules come last: a small model keeps to the
-    /// form it read most recently (a document last made it answer like an
-    /// assistant summarising it, at length).
+    /// The system prompt of every speaker's call (`Room::system_with`),
+    /// its briefing fitted once for the budget of `endpoint`.
     pub(super) fn room_system(&mut self, endpoint: Option<&str>) -> String {
-        let party = &self.room.cfg.party;
-        let end = party
-            .end_detection
-            .enable_detection
-            .then_some(party.end_detection.end_marker.as_str());
-        let rules = self.env().room_system(end, Some(&party.ask_marker));
         let briefing = self.briefing(endpoint);
-        if briefing.is_empty() {
-            rules
-        } else {
-            [briefing.as_str(), "\n\n", rules.as_str()].concat()
-        }
+        self.room.system_with(&briefing)
     }
 
     /// The messages of a speaker's call ending with `note` (a turn's, a

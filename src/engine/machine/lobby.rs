@@ -2,6 +2,7 @@
 //! welcomes the facilitator, and the first message becomes the topic. There
 //! is no session yet, so nothing here is saved and no timer runs.
 
+use super::clock::at;
 use super::Room;
 use crate::engine::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::text::sanitize;
@@ -71,6 +72,9 @@ impl Room {
         };
         self.emit(Event::Welcome { text });
         self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
+        // While the topic is typed, the likeliest openers' prompts are read
+        // ahead (`warm`).
+        let mut reads = self.opening_reads();
         loop {
             self.emit(Event::AwaitingInput { kind: InputKind::Message });
             // The endpoints' answers are told as soon as they come, while
@@ -78,7 +82,10 @@ impl Room {
             let cmd = loop {
                 let named = self.servers.iter().any(|s| s.check.is_some());
                 tokio::select! {
-                    cmd = self.rx.recv() => break cmd.unwrap_or(Command::Quit),
+                    cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
+                        Command::Draft { text } => reads.drafted(sanitize(&text)),
+                        cmd => break cmd,
+                    },
                     (i, check) = super::endpoint::next_named_answer(&mut self.servers), if named => self.tell_named(i, check),
                     done = async {
                         match self.endpoint_check.as_mut() {
@@ -90,6 +97,16 @@ impl Room {
                         if let Ok(Some(check)) = done {
                             self.tell_endpoint(&check);
                         }
+                    }
+                    _ = at(reads.due), if reads.due.is_some() => self.read_next_opener(&mut reads).await,
+                    _ = async {
+                        match reads.under_way.as_mut() {
+                            Some(read) => { let _ = read.await; }
+                            None => std::future::pending().await,
+                        }
+                    }, if reads.under_way.is_some() => {
+                        reads.under_way = None;
+                        reads.due = Some(tokio::time::Instant::now());
                     }
                 }
             };
@@ -105,6 +122,7 @@ impl Room {
                                 kind: NoticeKind::Info,
                                 text,
                             });
+                            reads.briefing_changed();
                         }
                         continue;
                     }
@@ -120,7 +138,7 @@ impl Room {
                 | Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id, .. }) => {
                     self.reject_answer(&request_id)
                 }
-                Command::Typing | Command::Abort => {}
+                Command::Typing | Command::Draft { .. } | Command::Abort => {}
             }
         }
     }

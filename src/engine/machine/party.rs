@@ -230,6 +230,9 @@ impl Party {
         }
         match cmd {
             Command::Typing | Command::Abort => Next::Wait,
+            // Only the lobby reads a draft (`warm`); after the topic it
+            // is typing, told nothing new.
+            Command::Draft { .. } => Next::Listen,
             Command::TurnConfirmationResponse(r) => self.answer(&r.request_id, r.confirmed, r.reason.map(|x| sanitize(&x)), None).await,
             Command::Message { text } => {
                 let text = sanitize(&text).trim().to_string();

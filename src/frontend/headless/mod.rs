@@ -81,11 +81,11 @@ pub(crate) async fn run(mut setup: Setup, format: EventFormat, topic: Option<Str
                 let _ = engine.commands.send(Command::Quit);
             }
         }
-        if awaiting {
-            if let Some(cmd) = input.next_command() {
-                awaiting = false;
-                let _ = engine.commands.send(cmd);
-            }
+        // A draft answers nothing: the engine still waits for a line.
+        while awaiting {
+            let Some(cmd) = input.next_command() else { break };
+            awaiting = matches!(cmd, Command::Draft { .. });
+            let _ = engine.commands.send(cmd);
         }
     }
     printer.flush();

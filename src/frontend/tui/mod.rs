@@ -199,7 +199,9 @@ impl Run {
                 self.dirty |= out.redraw;
             }
             Some(Ok(TermEvent::Paste(text))) => {
-                app.on_paste(&text);
+                if let Some(c) = app.on_paste(&text) {
+                    let _ = commands.send(c);
+                }
                 self.dirty = true;
             }
             Some(Ok(TermEvent::Mouse(m))) => {

@@ -12,6 +12,9 @@ use super::{new_input, App, Focus, KeyOutcome, Modal, ScrollAction};
 use crate::engine::Command;
 use crate::i18n::{Say, Screen};
 
+/// The most of the message box a draft carries (`App::draft`).
+const DRAFT_BYTES: usize = 4_000;
+
 impl App {
     fn take_input(&mut self) -> String {
         let text = self.input.lines().join("\n");
@@ -20,16 +23,42 @@ impl App {
     }
 
     /// Bracketed paste: into the modal's field or the input box.
-    pub fn on_paste(&mut self, text: &str) {
+    /// A paste goes into the open modal, else the message box; before the
+    /// topic, the message box's text is told as a draft (`draft`).
+    pub fn on_paste(&mut self, text: &str) -> Option<Command> {
         let clean = crate::text::sanitize(text);
         if let Some(m) = self.modals.front_mut() {
             m.component_mut().paste(&clean);
-            return;
+            return None;
         }
         if self.modals.is_empty() && !self.help && self.ended.is_none() {
             self.focus = Focus::Input;
             self.input.insert_str(&clean);
+            return self.draft();
         }
+        None
+    }
+
+    /// Before the topic, what is typed so far: the engine reads ahead the
+    /// prompts of the agents it points to (`Command::Draft`).
+    fn draft(&self) -> Option<Command> {
+        if self.topic.is_some() {
+            return None;
+        }
+        // Its start is enough to guess from: a long paste is not copied
+        // at every key.
+        let mut text = String::new();
+        for line in self.input.lines() {
+            if text.len() >= DRAFT_BYTES {
+                break;
+            }
+            if !text.is_empty() {
+                text.push('\n');
+            }
+            let room = DRAFT_BYTES.saturating_sub(text.len());
+            text.push_str(&line[..crate::text::floor_char_boundary(line, room)]);
+        }
+        Some(Command::Draft { text })
     }
 
     pub fn on_key(&mut self, key: KeyEvent, now: Instant) -> KeyOutcome {
@@ -140,6 +169,9 @@ impl App {
                     out.commands.push(Command::Typing);
                 }
                 self.input.input(key);
+                if edits {
+                    out.commands.extend(self.draft());
+                }
             }
         }
     }
