@@ -100,11 +100,18 @@ async fn json_protocol_against_a_real_endpoint() {
         .env("OPENAI_API_KEY", "k")
         .args(["--headless", "--events", "json", "--max-rounds", "2", "--model", "m-1", "--output"])
         .arg(dir.path());
-    let input = "Topic\n{\"type\":\"message\",\"text\":\"Second, as JSON\"}\n{\"type\":\"dance\"}\n{\"type\":\"answer\",\"request_id\":\"req-1\",\"confirmed\":true}\n";
+    // A draft answers nothing: the topic on the next line goes at once.
+    let input = "{\"type\":\"draft\",\"text\":\"Top\"}\nTopic\n{\"type\":\"message\",\"text\":\"Second, as JSON\"}\n{\"type\":\"dance\"}\n{\"type\":\"answer\",\"request_id\":\"req-1\",\"confirmed\":true}\n";
     let (code, stdout, stderr) = run_with_input(cmd, input).await;
     assert_eq!(code, 0, "{stderr}");
-    assert!(stderr.contains("stdin line 3: not a command"), "{stderr}");
+    assert!(stderr.contains("stdin line 4: not a command"), "{stderr}");
     let ev = json_lines(&stdout);
+    let said: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["type"] == "facilitator_message")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(said[..2], ["Topic", "Second, as JSON"], "the draft is no message");
     let types: Vec<&str> = ev.iter().map(|e| e["type"].as_str().unwrap()).collect();
     for t in [
         "session_started",

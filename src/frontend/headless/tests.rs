@@ -18,4 +18,8 @@ fn lines_are_messages_or_commands() {
         })
     );
     assert!(matches!(parse_line(r#"{"type":"dance"}"#), Line::Invalid(_)));
+    assert_eq!(
+        parse_line(r#"{"type":"draft","text":"How do"}"#),
+        Line::Command(Command::Draft { text: "How do".into() })
+    );
 }
