@@ -222,8 +222,13 @@ pub(crate) fn goes_on_word(c: char) -> bool {
 /// A Hangul letter or syllable: Korean words take their particles
 /// (`목록을`), so a Korean phrase is found inside a word.
 pub(crate) fn is_hangul(c: char) -> bool {
-    unicode_script::UnicodeScript::script(&c) == unicode_script::Script::Hangul
+    // No Hangul comes before the Jamo block: most text is answered
+    // without the script table's search.
+    c >= HANGUL_FROM && unicode_script::UnicodeScript::script(&c) == unicode_script::Script::Hangul
 }
+
+/// The first Hangul character (the Jamo block's start).
+const HANGUL_FROM: char = '\u{1100}';
 
 /// Whether a word holding `c` is found inside longer runs of letters:
 /// Chinese and Japanese have no spaces, and Korean attaches its particles
@@ -329,6 +334,14 @@ pub(crate) fn is_stopword(w: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn hangul_is_told_without_the_table_only_where_there_is_none() {
+        use unicode_script::{Script, UnicodeScript};
+        let before = ('\0'..HANGUL_FROM).filter(|c| c.script() == Script::Hangul).count();
+        assert_eq!(before, 0);
+        assert!(is_hangul('\u{1100}') && is_hangul('목') && !is_hangul('a') && !is_hangul('中'));
+    }
 
     #[test]
     fn a_text_runs_as_words_and_cjk_runs() {

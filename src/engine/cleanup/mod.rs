@@ -12,7 +12,7 @@
 //! What is cut is reported as [`Cut`]s, for the log and the session file's
 //! counters, never for the screen.
 
-use std::collections::HashSet;
+use foldhash::HashSet;
 
 pub(crate) use addressee::for_the_room;
 pub(crate) use asks::asks_for_list;
@@ -21,7 +21,7 @@ pub(crate) use level::Level;
 pub(crate) use level::{choose as choose_level, ModelFacts, Why};
 pub(crate) use sentences::first_sentences;
 pub(crate) use verdict::Left;
-pub(crate) use voices::Voices;
+pub(crate) use voices::{TokenMemo, Voices};
 
 mod addressee;
 mod asks;
@@ -146,9 +146,9 @@ impl Cleanup {
             heading: None,
             kept: String::new(),
             took_up: String::new(),
-            own: HashSet::new(),
-            own_short: HashSet::new(),
-            own_whole: HashSet::new(),
+            own: HashSet::default(),
+            own_short: HashSet::default(),
+            own_whole: HashSet::default(),
             copy_seen: std::cell::Cell::new(false),
             copy_memo: std::cell::RefCell::new(None),
             wrap: None,

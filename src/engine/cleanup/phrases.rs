@@ -3,7 +3,12 @@
 //! the other languages. The rules in this module say what a kind of phrase
 //! does; which words make one is only ever written in those files.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, Mutex};
+
+use regex_automata::nfa::thompson::{
+    self,
+    pikevm::{self, PikeVM},
+};
 
 use include_dir::{include_dir, Dir};
 use serde::Deserialize;
@@ -231,13 +236,46 @@ fn compiled(patterns: &[String], list: &str) -> Vec<regex::Regex> {
         .collect()
 }
 
+/// Patterns only asked whether they match: each compiled to one forward
+/// automaton run by the PikeVM, without the reverse automaton and the
+/// DFAs `regex::Regex` also builds. A sentence is matched in microseconds
+/// either way; building those took most of the patterns' compile time,
+/// which a party pays once, at its first reply (`docs/performance.md`).
+pub(super) struct Matchers {
+    vms: Vec<PikeVM>,
+    caches: Mutex<Vec<pikevm::Cache>>,
+}
+
+impl Matchers {
+    fn new(patterns: &[String], list: &str) -> Matchers {
+        let nfa = thompson::Config::new().which_captures(thompson::WhichCaptures::None);
+        let vms: Vec<PikeVM> = patterns
+            .iter()
+            .map(|p| {
+                PikeVM::builder()
+                    .thompson(nfa.clone())
+                    .build(&format!("(?ix){p}"))
+                    .unwrap_or_else(|e| panic!("a {list} pattern: {e}"))
+            })
+            .collect();
+        let caches = Mutex::new(vms.iter().map(PikeVM::create_cache).collect());
+        Matchers { vms, caches }
+    }
+
+    /// Whether any pattern matches `s`.
+    pub(super) fn any(&self, s: &str) -> bool {
+        let mut caches = self.caches.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.vms.iter().zip(caches.iter_mut()).any(|(vm, cache)| vm.is_match(cache, s))
+    }
+}
+
 /// The out-of-character patterns of every language, each its own
 /// expression: joined into one, they pass the regex crate's size limit.
-pub(super) static OUT_OF_CHARACTER: LazyLock<Vec<regex::Regex>> = LazyLock::new(|| compiled(&PHRASES.out_of_character, "out_of_character"));
+pub(super) static OUT_OF_CHARACTER: LazyLock<Matchers> = LazyLock::new(|| Matchers::new(&PHRASES.out_of_character, "out_of_character"));
 
 /// Whether `s` matches an out-of-character pattern.
 pub(super) fn out_of_character(s: &str) -> bool {
-    OUT_OF_CHARACTER.iter().any(|r| r.is_match(s))
+    OUT_OF_CHARACTER.any(s)
 }
 
 /// The job introductions of every language, each with an `intro` group:

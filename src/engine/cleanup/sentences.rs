@@ -138,15 +138,24 @@ pub(super) fn token_hashes(text: &str) -> Vec<u64> {
     let mut word = String::new();
     let push = |w: &str, out: &mut Vec<u64>| out.push(state.hash_one(w));
     for c in text.chars() {
-        if is_cjk(c) {
+        // The common case first: ASCII, whose lower case is one byte.
+        if c.is_ascii() {
+            if c.is_ascii_alphanumeric() || c == '\'' {
+                word.push(c.to_ascii_lowercase());
+                continue;
+            }
+        } else if is_cjk(c) {
             if !word.is_empty() {
                 push(&word, &mut out);
                 word.clear();
             }
             push(c.encode_utf8(&mut [0; 4]), &mut out);
-        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+            continue;
+        } else if c.is_alphanumeric() || c == '’' {
             word.extend(c.to_lowercase());
-        } else if !word.is_empty() {
+            continue;
+        }
+        if !word.is_empty() {
             push(&word, &mut out);
             word.clear();
         }

@@ -3,7 +3,8 @@
 //! earlier turns a reply must not copy.
 
 use crate::engine::protocol::markers::RoomMarkers;
-use std::collections::{HashMap, HashSet};
+use foldhash::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 use super::sentences::{gram_hash, is_short, sentence_end, token_hashes};
 use crate::text::is_cjk;
@@ -76,6 +77,79 @@ pub(crate) struct Voices {
     pub(super) authors: Vec<String>,
     /// Each run of words said before, by the bits of its `authors`.
     pub(super) by: HashMap<u64, u64>,
+    /// The texts indexed for earlier calls (`TokenMemo`).
+    pub(crate) memo: Option<Arc<Mutex<TokenMemo>>>,
+    /// `names`, as one hash: the memo's texts were tokenised with them.
+    names_key: u64,
+}
+
+/// Texts as indexing needs them (`Indexed`), kept from one call's
+/// `Voices` to the next: a party's earlier turns, persona and notes are
+/// indexed for every call, and tokenised once. It holds what the last two
+/// calls indexed, no more, for one room's names.
+#[derive(Debug, Default)]
+pub(crate) struct TokenMemo {
+    /// The names and run length the texts were tokenised with.
+    key: u64,
+    now: HashMap<String, Arc<Indexed>>,
+    before: HashMap<String, Arc<Indexed>>,
+}
+
+impl TokenMemo {
+    /// A new call begins: what the call before last indexed and this one
+    /// has not is let go.
+    pub(crate) fn next_call(&mut self) {
+        self.before = std::mem::take(&mut self.now);
+    }
+
+    fn get(&mut self, key: u64, text: &str, make: impl FnOnce() -> Indexed) -> Arc<Indexed> {
+        if key != self.key {
+            self.now.clear();
+            self.before.clear();
+            self.key = key;
+        }
+        if let Some(t) = self.now.get(text) {
+            return t.clone();
+        }
+        let (text, t) = self
+            .before
+            .remove_entry(text)
+            .unwrap_or_else(|| (text.to_string(), Arc::new(make())));
+        self.now.insert(text, t.clone());
+        t
+    }
+}
+
+/// A text as indexing needs it: its tokens, every name the same one, and
+/// the hashes of its sentences too short for runs of words.
+#[derive(Debug)]
+pub(crate) struct Indexed {
+    toks: Vec<u64>,
+    short: Vec<u64>,
+    /// Where its questions are (`questions`).
+    questions: Vec<std::ops::Range<usize>>,
+}
+
+impl Indexed {
+    fn new(v: &Voices, text: &str) -> Indexed {
+        let mut short = Vec::new();
+        let mut rest = text;
+        while !rest.is_empty() {
+            let end = sentence_end(rest).unwrap_or(rest.len());
+            let toks = v.tokens(&rest[..end]);
+            if is_short(toks.len(), v.gram) {
+                short.push(gram_hash(&toks));
+            }
+            rest = &rest[end..];
+        }
+        let at = |q: &str| q.as_ptr() as usize - text.as_ptr() as usize;
+        let questions = questions(text).map(|q| at(q)..at(q) + q.len()).collect();
+        Indexed {
+            toks: v.tokens(text),
+            short,
+            questions,
+        }
+    }
 }
 
 /// The token every name stands for in copy comparisons.
@@ -90,7 +164,7 @@ impl Voices {
     ) -> Voices {
         let others = with_plain_forms(others.into_iter().filter(|n| !n.trim().is_empty()).collect());
         let unspoken = with_plain_forms(unspoken);
-        let mut names = HashSet::new();
+        let mut names = HashSet::default();
         for n in others.iter().map(String::as_str).chain([own]) {
             // Single CJK characters are words of their own: never names here.
             for word in n.split_whitespace().filter(|w| !w.chars().any(is_cjk)) {
@@ -100,6 +174,9 @@ impl Voices {
                 }
             }
         }
+        let mut sorted: Vec<u64> = names.iter().copied().collect();
+        sorted.sort_unstable();
+        let names_key = gram_hash(&sorted);
         Voices {
             own: own.to_string(),
             own_plain: Some(plain(own)).filter(|p| p != own).unwrap_or_default(),
@@ -112,11 +189,14 @@ impl Voices {
             hosts: Vec::new(),
             keep_echoes: false,
             points: None,
-            grams: HashMap::new(),
-            short: HashSet::new(),
+            // A party's earlier turns hold a few thousand runs of words.
+            grams: HashMap::with_capacity_and_hasher(4096, Default::default()),
+            short: HashSet::default(),
             names,
             authors: Vec::new(),
-            by: HashMap::new(),
+            by: HashMap::with_capacity_and_hasher(4096, Default::default()),
+            memo: None,
+            names_key,
         }
     }
 
@@ -154,6 +234,16 @@ impl Voices {
         toks
     }
 
+    /// `text` as indexing needs it: from the memo when there is one.
+    fn indexed(&self, text: &str) -> Arc<Indexed> {
+        let Some(memo) = &self.memo else {
+            return Arc::new(Indexed::new(self, text));
+        };
+        let key = self.names_key ^ self.gram as u64;
+        let mut memo = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        memo.get(key, text, || Indexed::new(self, text))
+    }
+
     /// The runtime's own text (rules, instructions): a reply that continues
     /// it is cut there.
     pub(crate) fn runtime(mut self, text: &str) -> Voices {
@@ -174,10 +264,10 @@ impl Voices {
     /// made a statement at a reply's start are an answer to it
     /// (`copies.rs`, `answers_in_its_words`).
     pub(crate) fn facilitator(mut self, name: &str, text: &str) -> Voices {
-        self.index(text, EARLIER | HOST);
-        self.index_author(name, text);
-        for q in questions(text) {
-            self.index_runs(q, HOST_ASKED);
+        let ix = self.index(text, EARLIER | HOST);
+        self.index_author(name, &ix.toks);
+        for q in &ix.questions {
+            self.index_runs(&text[q.clone()], HOST_ASKED);
         }
         self
     }
@@ -187,34 +277,27 @@ impl Voices {
     /// or none), is no question of the speaker's own (`copies.rs`,
     /// `copy_source`): the room has it already.
     pub(crate) fn another(mut self, name: &str, text: &str) -> Voices {
-        self.index(text, EARLIER | SPOKEN);
-        self.index_author(name, text);
-        for q in questions(text) {
-            self.index_runs(q, ASKED);
+        let ix = self.index(text, EARLIER | SPOKEN);
+        self.index_author(name, &ix.toks);
+        for q in &ix.questions {
+            self.index_runs(&text[q.clone()], ASKED);
         }
         self
     }
 
     /// Marks `text`'s runs of words as said by `source`, and, when it was
-    /// said before, its sentences too short for runs.
-    fn index(&mut self, text: &str, source: u8) {
-        self.index_runs(text, source);
+    /// said before, its sentences too short for runs; gives back its tokens.
+    fn index(&mut self, text: &str, source: u8) -> Arc<Indexed> {
+        let ix = self.index_runs(text, source);
         if source & EARLIER != 0 {
-            let mut rest = text;
-            while !rest.is_empty() {
-                let end = sentence_end(rest).unwrap_or(rest.len());
-                let toks = self.tokens(&rest[..end]);
-                if is_short(toks.len(), self.gram) {
-                    self.short.insert(gram_hash(&toks));
-                }
-                rest = &rest[end..];
-            }
+            self.short.extend(&ix.short);
         }
+        ix
     }
 
-    /// Marks `text`'s runs of words as said by `name` (up to 64 people: a
-    /// room's agents and its facilitator).
-    fn index_author(&mut self, name: &str, text: &str) {
+    /// Marks the runs of words of `toks` (a text's `tokens`) as said by
+    /// `name` (up to 64 people: a room's agents and its facilitator).
+    fn index_author(&mut self, name: &str, toks: &[u64]) {
         let at = match self.authors.iter().position(|a| a == name) {
             Some(i) => i,
             None if self.authors.len() < 64 => {
@@ -223,7 +306,6 @@ impl Voices {
             }
             None => return,
         };
-        let toks = self.tokens(text);
         for w in toks.windows(self.gram) {
             *self.by.entry(gram_hash(w)).or_default() |= 1u64 << at;
         }
@@ -242,11 +324,13 @@ impl Voices {
             .collect()
     }
 
-    fn index_runs(&mut self, text: &str, source: u8) {
-        let toks = self.tokens(text);
-        for w in toks.windows(self.gram) {
+    /// Marks `text`'s runs of words as said by `source`.
+    fn index_runs(&mut self, text: &str, source: u8) -> Arc<Indexed> {
+        let ix = self.indexed(text);
+        for w in ix.toks.windows(self.gram) {
             *self.grams.entry(gram_hash(w)).or_default() |= source;
         }
+        ix
     }
 }
 
@@ -286,4 +370,55 @@ fn with_plain_forms(names: Vec<String>) -> Vec<String> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn built(memo: Option<Arc<Mutex<TokenMemo>>>, others: &[&str]) -> Voices {
+        let mut v = Voices::new("Kofi", others.iter().map(|s| s.to_string()).collect(), vec![], None);
+        if let Some(m) = &memo {
+            m.lock().unwrap().next_call();
+        }
+        v.memo = memo;
+        v.runtime("Speak as Kofi, in one or two points.")
+            .earlier("Kofi said the rollout needs a pilot first. Thank you, Maya.")
+            .another("Maya", "Maya thinks the budget is too small for this. Who owns the pilot?")
+            .facilitator("Ada", "What should we decide about the pilot? List three risks.")
+    }
+
+    fn same(a: &Voices, b: &Voices) {
+        assert_eq!(a.grams, b.grams);
+        assert_eq!(a.short, b.short);
+        assert_eq!(a.by, b.by);
+        assert_eq!(a.authors, b.authors);
+    }
+
+    #[test]
+    fn a_memo_indexes_as_tokenising_afresh_does() {
+        let room = ["Maya", "Ada"];
+        let afresh = built(None, &room);
+        let memo = Arc::new(Mutex::new(TokenMemo::default()));
+        let first = built(Some(memo.clone()), &room);
+        let second = built(Some(memo.clone()), &room);
+        same(&afresh, &first);
+        same(&afresh, &second);
+        // Another room's names make other tokens: the memo starts again.
+        let other_room = ["Maya", "Ada", "Pilot"];
+        same(&built(None, &other_room), &built(Some(memo), &other_room));
+    }
+
+    #[test]
+    fn a_memo_keeps_only_the_last_two_calls_texts() {
+        let memo = Arc::new(Mutex::new(TokenMemo::default()));
+        let mut v = Voices::new("Kofi", vec!["Maya".into()], vec![], None);
+        v.memo = Some(memo.clone());
+        for text in ["one two three four five", "six seven eight nine ten", "eleven twelve"] {
+            memo.lock().unwrap().next_call();
+            v = v.earlier(text);
+        }
+        let m = memo.lock().unwrap();
+        assert_eq!(m.now.len() + m.before.len(), 2, "{m:?}");
+    }
 }

@@ -41,6 +41,8 @@ pub(super) struct Party {
     pub(super) insert_at: Option<usize>,
     /// Agents' prompts being read ahead while the room waits (`warm`).
     pub(super) warming: Option<super::warm::Warming>,
+    /// The earlier turns' words, tokenised once for every call's `Voices`.
+    pub(super) tokens: std::sync::Arc<std::sync::Mutex<crate::engine::cleanup::TokenMemo>>,
 }
 
 impl Party {
@@ -58,6 +60,7 @@ impl Party {
             context: Default::default(),
             insert_at: None,
             warming: None,
+            tokens: Default::default(),
         }
     }
 

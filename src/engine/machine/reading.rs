@@ -248,7 +248,10 @@ impl Party {
             .await
     }
 
-    /// The reading in the session file, then shown (`Event::Reading`).
+    /// The reading in the session file, then shown (`Event::Reading`). A
+    /// reading that leads to no act changes nothing else: it goes into the
+    /// file with the next save (the next message, a notice, the exit), one
+    /// disk sync a round fewer. What acts is saved at once.
     async fn record_reading(&mut self, record: ReadingRecord) {
         if let Some(e) = &record.error {
             tracing::info!(round = record.round, error = %e, answer = %record.answer, "the reading judged nothing");
@@ -260,8 +263,11 @@ impl Party {
             heard: record.heard.iter().map(|h| h.yes).collect(),
             ms: record.ms,
         };
+        let acts = !record.act.starts_with("nothing");
         self.session.fm.readings.push(record);
-        self.save().await;
+        if acts {
+            self.save().await;
+        }
         self.emit(event);
     }
 

@@ -45,6 +45,8 @@ impl Party {
         // The language agents speak, whatever the program's own is.
         let language = crate::engine::cleanup::language::of(&self.room.speech_language);
         let mut v = Voices::new(&agent.name, self.other_labels(agent), unspoken, language);
+        self.tokens.lock().unwrap_or_else(std::sync::PoisonError::into_inner).next_call();
+        v.memo = Some(self.tokens.clone());
         // Its title in the party's language, and in the others it has.
         v.titles = std::iter::once(agent.title.clone())
             .chain(agent.translations.values().filter_map(|p| p.title.clone()))
