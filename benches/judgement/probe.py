@@ -7,7 +7,8 @@ temperature 0, and scored against what a facilitator expects (end / ask / stance
     python3 benches/judgement/probe.py what-was-said own-opinion    # designs/NAME.txt + NAME.schema.json
     python3 benches/judgement/probe.py --logprobs                   # yes/no questions, P(yes)
 
-A server must answer on --port (18555): benches/voice/local-model.sh starts one. The states
+A server must answer on --port (18555): benches/voice/local-model.sh starts one
+(`LOCAL_MODEL_LOGITS_ALL=True` for --logprobs: llama-cpp-python gives none without). The states
 are the ones the designs were tried on; judge a design on the judgement bench's holdout.
 """
 import argparse, json, math, os, time, urllib.request

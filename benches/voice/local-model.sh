@@ -7,9 +7,10 @@
 # Usage: local-model.sh PORT [0.5b|1.5b]   env: LOCAL_MODEL_CTX (default 8192),
 #   LOCAL_MODEL_CACHE: bytes of prompt states kept in RAM (default 4 GiB: ~12 states; 0: none),
 #   LOCAL_MODEL_SEED: the sampling seed (unset: the server's own, the same every start),
-#   LOCAL_MODEL_LOGITS_ALL: False keeps only the last token's logits, as llama.cpp's own
-#   server does (default True, the package's: every prompt token's logits are computed and
-#   kept, ~0.6 MiB a token in each saved state, and restoring a state clears a 5 GB array).
+#   LOCAL_MODEL_LOGITS_ALL: False (the default since 2026-11-28) keeps only the last token's
+#   logits, as llama.cpp's own server (and so Ollama, LM Studio) does; True is the package's
+#   own default, which figures before that date ran: every prompt token's logits computed
+#   and kept, ~0.6 MiB a token in each saved state, and restoring a state clears a 5 GB array.
 # Runs in the foreground; one request at a time, others queue.
 set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
@@ -66,5 +67,5 @@ SEED=()
 exec venv/bin/python "$HERE/serve.py" "${CACHE[@]}" "${SEED[@]}" \
   --model "$GGUF" --model_alias "qwen2.5-coder-$SIZE-instruct" \
   --host 127.0.0.1 --port "$PORT" \
-  --n_ctx "${LOCAL_MODEL_CTX:-8192}" --n_threads "$(nproc)" --logits_all "${LOCAL_MODEL_LOGITS_ALL:-True}" \
+  --n_ctx "${LOCAL_MODEL_CTX:-8192}" --n_threads "$(nproc)" --logits_all "${LOCAL_MODEL_LOGITS_ALL:-False}" \
   --interrupt_requests False
