@@ -239,7 +239,7 @@ fn compiled(patterns: &[String], list: &str) -> Vec<regex::Regex> {
 /// Patterns only asked whether they match: each compiled to one forward
 /// automaton run by the PikeVM, without the reverse automaton and the
 /// DFAs `regex::Regex` also builds. A sentence is matched in microseconds
-/// either way; building those took most of the patterns' compile time,
+/// either way; building those took half of the patterns' compile time,
 /// which a party pays once, at its first reply (`docs/performance.md`).
 pub(super) struct Matchers {
     vms: Vec<PikeVM>,
