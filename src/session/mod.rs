@@ -67,8 +67,10 @@ pub struct Frontmatter {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub self_checks: Vec<SelfCheckRecord>,
     /// The host's readings of the facilitator's messages (`read_messages`):
-    /// what came back, what it was read as, what the host did.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    /// what came back, what it was read as, what the host did. Written
+    /// last, by the session store, entry by entry: a long party has one a
+    /// round, and each save renders only the new ones (`SessionStore::render`).
+    #[serde(default, skip_serializing)]
     pub readings: Vec<ReadingRecord>,
 }
 

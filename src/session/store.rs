@@ -31,6 +31,8 @@ pub struct SessionStore {
     /// Where each rendered turn starts in `body`.
     starts: Vec<usize>,
     title: String,
+    /// Each reading as last rendered, with its YAML (a list item).
+    readings: Vec<(super::ReadingRecord, String)>,
     /// This process's claim on the file (see `lock`); none when the folder
     /// could not be written, where saving reports the problem anyway.
     lock: Option<SessionLock>,
@@ -76,6 +78,7 @@ impl SessionStore {
             rendered: 0,
             starts: Vec::new(),
             title: String::new(),
+            readings: Vec::new(),
             lock: None,
         }
     }
@@ -109,12 +112,32 @@ impl SessionStore {
             render_turn(&mut self.body, t);
         }
         self.rendered = session.turns.len();
-        let yaml = serde_saphyr::to_string(&session.fm).map_err(|e| format!("cannot serialise the session state: {e}"))?;
-        let mut head = String::with_capacity(yaml.len() + self.title.len() + 16);
+        let failed = |e: serde_saphyr::SerializeError| format!("cannot serialise the session state: {e}");
+        let yaml = serde_saphyr::to_string(&session.fm).map_err(failed)?;
+        let readings = &session.fm.readings;
+        self.readings.truncate(readings.len());
+        for (i, r) in readings.iter().enumerate() {
+            if self.readings.get(i).is_some_and(|(was, _)| was == r) {
+                continue;
+            }
+            let item = (r.clone(), serde_saphyr::to_string(&std::slice::from_ref(r)).map_err(failed)?);
+            match self.readings.get_mut(i) {
+                Some(old) => *old = item,
+                None => self.readings.push(item),
+            }
+        }
+        let items: usize = self.readings.iter().map(|(_, y)| y.len()).sum();
+        let mut head = String::with_capacity(yaml.len() + items + self.title.len() + 32);
         head.push_str("---\n");
         head.push_str(&yaml);
         if !yaml.ends_with('\n') {
             head.push('\n');
+        }
+        if !self.readings.is_empty() {
+            head.push_str("readings:\n");
+            for (_, item) in &self.readings {
+                head.push_str(item);
+            }
         }
         head.push_str("---\n\n");
         head.push_str(&self.title);

@@ -204,3 +204,43 @@ fn a_model_named_with_spaces_quotes_markers_or_control_characters_round_trips_th
     let back = load(&path).unwrap();
     assert_eq!(back.turns, s.turns);
 }
+
+#[test]
+fn readings_rendered_one_by_one_read_as_the_whole_list_and_follow_changes() {
+    let reading = |round, answer: &str, error: Option<&str>| ReadingRecord {
+        round,
+        answer: answer.into(),
+        reading: Some(crate::verdict::Reading::Other),
+        act: "nothing".into(),
+        error: error.map(str::to_string),
+        held_question: None,
+        question: Some("Budget: \"how much\"?\n- second line: yes".into()),
+        heard: vec![HeardRecord {
+            agent: "pm".into(),
+            answer: "#not a comment: {x}".into(),
+            yes: Some(true),
+        }],
+        ms: 20,
+    };
+    let mut s = sample();
+    s.fm.readings = vec![reading(1, "D", None), reading(2, "'B' — 好", Some("timed out: 30 s"))];
+    let mut store = SessionStore::reopen(Path::new("x.md"));
+    let text = store.render(&s).unwrap().to_text();
+    #[derive(serde::Serialize)]
+    struct List<'a> {
+        readings: &'a [ReadingRecord],
+    }
+    let whole = serde_saphyr::to_string(&List { readings: &s.fm.readings }).unwrap();
+    assert!(text.contains(&format!("{whole}---\n")), "{text}");
+    // An earlier entry changed, one more added, then one taken away: each
+    // save writes the list as it is.
+    s.fm.readings[0].act = "propose_end".into();
+    s.fm.readings.push(reading(3, "A", None));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.md");
+    for _ in 0..2 {
+        write_atomic(&path, &store.render(&s).unwrap().parts(), Folder::MayBeNew).unwrap();
+        assert_eq!(load(&path).unwrap().fm, s.fm);
+        s.fm.readings.pop();
+    }
+}

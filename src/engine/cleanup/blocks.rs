@@ -43,7 +43,8 @@ impl Cleanup {
         if self.block_line {
             // The rest of a block's line passes as it comes.
             let end = self.cur.find('\n').map_or(self.cur.len(), |n| n + 1);
-            let text: String = self.cur.drain(..end).collect();
+            let text = self.cur[..end].to_string();
+            self.cur.replace_range(..end, "");
             self.keep_block(&text, step);
             if text.ends_with('\n') {
                 self.block_line = false;

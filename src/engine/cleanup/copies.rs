@@ -2,7 +2,7 @@
 //! runtime's notes, earlier turns, the facilitator's message, this reply's
 //! own sentences — and whether an unfinished one has begun to.
 
-use super::sentences::{floor_char_boundary, gram_hash, is_short, TAIL_BYTES};
+use super::sentences::{floor_char_boundary, gram_hash, is_short, token_starts, TAIL_BYTES};
 use super::voices::{ASKED, EARLIER, HOST, HOST_ASKED, RUNTIME, SPOKEN};
 use super::{Cleanup, Cut, CutKind};
 use crate::engine::protocol::markers::MarkerKind;
@@ -141,7 +141,8 @@ impl Cleanup {
         // it: the text before those is never tokenised again.
         let start = floor_char_boundary(&self.cur, from.saturating_sub(TAIL_BYTES));
         let toks = self.voices.tokens(&self.cur[start..]);
-        let first = self.voices.tokens(&self.cur[start..from]).len().saturating_sub(gram - 1);
+        // The tokens starting before `from`, a word it cuts included.
+        let first = token_starts(&self.cur[start..from]).len().saturating_sub(gram - 1);
         let seen = toks.get(first..).is_some_and(|t| {
             t.windows(gram).any(|w| {
                 let h = gram_hash(w);

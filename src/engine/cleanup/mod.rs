@@ -193,7 +193,8 @@ impl Cleanup {
             let Some(end) = sentence_end_from(&self.cur, self.scanned.min(self.cur.len())) else {
                 break;
             };
-            let sentence: String = self.cur.drain(..end).collect();
+            let sentence = self.cur[..end].to_string();
+            self.cur.replace_range(..end, "");
             self.line_start = sentence.ends_with('\n');
             self.copy_seen.set(false);
             self.scanned = 0;

@@ -182,10 +182,17 @@ pub(super) fn token_starts(text: &str) -> Vec<usize> {
     let mut out = Vec::new();
     let mut in_word = false;
     for (i, c) in text.char_indices() {
-        if is_cjk(c) {
+        // As `token_hashes`: ASCII first, CJK only above it.
+        let word_char = if c.is_ascii() {
+            c.is_ascii_alphanumeric() || c == '\''
+        } else if is_cjk(c) {
             out.push(i);
             in_word = false;
-        } else if c.is_alphanumeric() || c == '\'' || c == '’' {
+            continue;
+        } else {
+            c.is_alphanumeric() || c == '’'
+        };
+        if word_char {
             if !in_word {
                 out.push(i);
             }

@@ -46,7 +46,13 @@ pub(super) const EARLIER: &str = "We should ship the smallest thing that could w
 
 #[test]
 fn token_starts_match_the_tokens() {
-    for s in ["", "Kofi's plan, v2 — ship it!", "我们 should 试试 MVP。", "  a  b\n\nc "] {
+    for s in [
+        "",
+        "Kofi's plan, v2 — ship it!",
+        "我们 should 试试 MVP。",
+        "  a  b\n\nc ",
+        "Tomás’ café, naïve—Ω ok",
+    ] {
         assert_eq!(token_starts(s).len(), token_hashes(s).len(), "{s:?}");
     }
     assert_eq!(token_starts("ab 我们c"), [0, 3, 6, 9]);

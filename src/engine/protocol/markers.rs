@@ -315,7 +315,8 @@ impl MarkerFilter {
             .max()
             .unwrap_or(0);
         let cut = self.pending.len() - hold;
-        let out: String = self.pending.drain(..cut).collect();
+        let out = self.pending[..cut].to_string();
+        self.pending.replace_range(..cut, "");
         // Blanks let through at a line's start leave it the line's start:
         // a marker after them opens its line (and takes a comma).
         let line_tail = &out[out.rfind('\n').map_or(0, |n| n + 1)..];
