@@ -6,6 +6,7 @@
 pub mod budget;
 pub(crate) mod cleanup;
 pub mod documents;
+pub(crate) mod hands;
 mod machine;
 pub(crate) mod memory;
 pub(crate) mod prompts;
@@ -242,6 +243,12 @@ pub struct Status {
     pub push_budget: u32,
     /// An agent asked the facilitator a question and waits for the answer.
     pub awaiting_answer_from: Option<String>,
+    /// Agents muted (`/mute`), by id.
+    #[serde(default)]
+    pub muted: Vec<String>,
+    /// The agents the next round goes to alone (`/only`), by id.
+    #[serde(default)]
+    pub only: Vec<String>,
 }
 
 /// What the engine tells front ends.

@@ -216,6 +216,12 @@ pub struct ConversationState {
     /// Agreement among the last round's replies.
     #[serde(default)]
     pub consensus_score: Option<f64>,
+    /// Agents the facilitator muted (`/mute`): in the room, never picked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub muted: Vec<String>,
+    /// The agents the next round goes to alone, in order (`/only`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub only: Vec<String>,
 }
 
 impl ConversationState {
@@ -240,6 +246,8 @@ impl ConversationState {
             endpoint_tokens: std::collections::BTreeMap::new(),
             awaiting_answer_from: None,
             consensus_score: None,
+            muted: Vec::new(),
+            only: Vec::new(),
         }
     }
 }

@@ -17,6 +17,7 @@ mod endpoints;
 mod engine;
 mod faults;
 mod fuzz;
+mod hands;
 mod hearing;
 mod hostile;
 mod judgement;

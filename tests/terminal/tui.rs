@@ -97,6 +97,8 @@ fn status(round: u32, active: u64, phase: Phase) -> Event {
         push_used: 1,
         push_budget: 3,
         awaiting_answer_from: None,
+        muted: Vec::new(),
+        only: Vec::new(),
     })
 }
 
@@ -601,4 +603,25 @@ async fn a_room_of_several_models_names_the_model_on_each_pane_and_reply() {
     let screen = screen_text(&t);
     assert!(screen.contains("[gpt-4o-mini]") && screen.contains("[llama3.2]"), "{screen}");
     assert_eq!(screen.matches("[llama3.2]").count(), 2, "the pane and the reply: {screen}");
+}
+
+#[tokio::test]
+async fn the_status_bar_names_a_pending_only_and_the_muted() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let base = prefix_until(&events, |e| matches!(e, Event::RoundFinished { .. }));
+    let mut app = app_from(&base);
+    let Event::Status(mut s) = status(3, 600, Phase::Waiting) else {
+        unreachable!("a status")
+    };
+    s.muted = vec!["developer".into()];
+    s.only = vec!["analyst".into(), "architect".into()];
+    app.on_event(Event::Status(s));
+    // (A wide character takes two cells: the row shows a space after it.)
+    let t = render(&app, 160, 24);
+    let row = row_text(&t, 23);
+    assert!(row.contains("only Maya, Ingrid │") && row.contains(" Kofi │"), "{row}");
+    // Narrower, the pending `only` stays and the muted go first.
+    let t = render(&app, 100, 24);
+    let row = row_text(&t, 23);
+    assert!(row.contains("only Maya, Ingrid │") && !row.contains("Kofi"), "{row}");
 }

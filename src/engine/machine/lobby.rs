@@ -126,6 +126,24 @@ impl Room {
                         }
                         continue;
                     }
+                    if let Some(hand) = crate::engine::hands::read(&text, &self.agents) {
+                        let mut early = self.early.clone();
+                        match self.apply_hand(&mut early, hand) {
+                            Err(message) => self.emit(Event::Rejected { message }),
+                            Ok(done) => {
+                                self.early = early;
+                                self.emit(Event::Notice {
+                                    kind: NoticeKind::Info,
+                                    text: done.notice,
+                                });
+                                self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
+                                if let Some(topic) = done.message {
+                                    return Opening::Topic(topic);
+                                }
+                            }
+                        }
+                        continue;
+                    }
                     if !text.is_empty() {
                         return Opening::Topic(text);
                     }
@@ -179,6 +197,8 @@ impl Room {
             push_used: 0,
             push_budget: p.diligence.push_max,
             awaiting_answer_from: None,
+            muted: self.early.muted.clone(),
+            only: self.early.only.clone(),
         }
     }
 

@@ -29,6 +29,7 @@ mod context;
 mod diligence;
 mod endpoint;
 mod graceful_exit;
+mod hands;
 mod judgement;
 mod levels;
 mod lobby;
@@ -145,6 +146,8 @@ struct Room {
     memory: Option<super::Memory>,
     /// Documents in front of the room (`briefing`).
     documents: Vec<super::documents::Document>,
+    /// Mutes and an `/only` typed before the topic, for the session it opens.
+    early: hands::Hands,
 }
 
 impl Room {
@@ -247,6 +250,7 @@ impl Engine {
             party: setup.party,
             memory: setup.memory,
             documents: setup.documents,
+            early: hands::Hands::default(),
         };
         room.round_mode = room.decide_round_mode(info.rehearsal);
         tracing::info!(round_mode = ?room.round_mode, "round mode");

@@ -81,7 +81,11 @@ impl Party {
             agents_loaded: true,
             party_active: true,
             workflow_completed: false,
-            conversation_state: ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes),
+            conversation_state: ConversationState {
+                muted: room.early.muted.clone(),
+                only: room.early.only.clone(),
+                ..ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes)
+            },
             diligence: DiligenceState {
                 budget: p.diligence.push_max,
                 used: 0,
@@ -243,6 +247,8 @@ impl Party {
                     // A document, not a word to the room: it answers no open question.
                     self.attach(path).await;
                     Next::Wait
+                } else if let Some(hand) = crate::engine::hands::read(&text, &self.room.agents) {
+                    self.hands(hand).await
                 } else if !self.pending.is_empty() {
                     self.answer_with_message(text).await
                 } else if !text.is_empty() {
@@ -268,7 +274,7 @@ impl Party {
         }
     }
 
-    async fn facilitator_message(&mut self, text: String) -> Next {
+    pub(super) async fn facilitator_message(&mut self, text: String) -> Next {
         self.idle.pushes_paused = false;
         if self.is_reset_trigger(&text) {
             self.request_reset(text).await;
@@ -320,6 +326,8 @@ impl Party {
             push_used: self.session.fm.diligence.used,
             push_budget: self.session.fm.diligence.budget,
             awaiting_answer_from: s.awaiting_answer_from.clone(),
+            muted: s.muted.clone(),
+            only: s.only.clone(),
         }
     }
 

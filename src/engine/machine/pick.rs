@@ -21,10 +21,21 @@ impl Party {
     /// Who speaks this round, in order; None when the facilitator quit
     /// while the model was choosing.
     pub(super) async fn pick_agents(&mut self, message: &str, pushed: bool) -> Option<Vec<usize>> {
+        // The facilitator's `/only` is the choice, in its order.
+        if let Some(only) = self.take_only() {
+            return Some(only);
+        }
         let heuristic = self.heuristic_pick(message, pushed);
         let picked = if self.room.cfg.party.selection == crate::config::Selection::Llm && !pushed {
             match self.llm_select(message, &heuristic).await {
-                Chosen::Agents(picked) => picked,
+                Chosen::Agents(mut picked) => {
+                    picked.retain(|&i| !self.is_muted(&self.room.agents[i].id));
+                    if picked.is_empty() {
+                        heuristic
+                    } else {
+                        picked
+                    }
+                }
                 Chosen::Fallback => heuristic,
                 Chosen::Quit => return None,
             }
@@ -37,7 +48,7 @@ impl Party {
     /// The agent who asked the facilitator hears the answer first; the
     /// host, who asks for the room (`reading`), leaves it to the room.
     pub(super) fn asker_first(&self, mut picked: Vec<usize>) -> Vec<usize> {
-        if let Some(id) = &self.state().awaiting_answer_from {
+        if let Some(id) = self.state().awaiting_answer_from.as_ref().filter(|id| !self.is_muted(id)) {
             if let Some(i) = self.room.agents.iter().position(|a| &a.id == id && !a.moderator) {
                 picked.retain(|&x| x != i);
                 picked.insert(0, i);
@@ -63,7 +74,8 @@ impl Party {
             .join("\n");
         let (history, rounds_played) = round_history(&self.session.turns, selection::RECENT_ROUNDS);
         // Agents whose push budget is below 1 never take part in pushed rounds.
-        let eligible = |a: &Agent| !pushed || a.diligence_push_max.is_none_or(|m| m >= 1);
+        // Nor do muted agents, ever.
+        let eligible = |a: &Agent| !self.is_muted(&a.id) && (!pushed || a.diligence_push_max.is_none_or(|m| m >= 1));
         selection::select(
             &self.room.agents,
             &self.room.profiles,
@@ -86,6 +98,7 @@ impl Party {
             .room
             .agents
             .iter()
+            .filter(|a| !self.is_muted(&a.id))
             .map(|a| format!("- {}: {} ({}) — {}", a.id, a.name, a.title, a.role))
             .collect::<Vec<_>>()
             .join("\n");

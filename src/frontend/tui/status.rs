@@ -137,6 +137,25 @@ fn attention(app: &App, s: &Status, now: Instant) -> Vec<(u8, Span<'static>)> {
         let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
         shown.push((0, Span::styled(Screen::AgentAsksYou { name: &name }.say(app.lang), bold(ASK))));
     }
+    // Who the facilitator's hands hold: a pending `/only`, the muted.
+    let names = |ids: &[String]| {
+        ids.iter()
+            .map(|id| app.agent(id).map_or_else(|| id.clone(), |a| a.name.clone()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if !s.only.is_empty() {
+        shown.push((
+            1,
+            Span::styled(Screen::OnlyNext { names: &names(&s.only) }.say(app.lang), bold(ASK)),
+        ));
+    }
+    if !s.muted.is_empty() {
+        shown.push((
+            2,
+            Span::styled(Screen::MutedNow { names: &names(&s.muted) }.say(app.lang), Style::new().fg(MUTED)),
+        ));
+    }
     if s.phase == Phase::Confirming || !app.modals.is_empty() {
         shown.push((1, Span::styled(Screen::AwaitingYourAnswer.say(app.lang), bold(ASK))));
     }

@@ -75,6 +75,12 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::ExitWordsDo => "  typed as a whole message: end the party".into(),
         Screen::ContextCommand => "/context PATH".into(),
         Screen::ContextCommandDoes => "  put a document (Markdown or text) in front of the room".into(),
+        Screen::MuteCommand => "/mute NAME · /unmute [NAME]".into(),
+        Screen::MuteCommandDoes => "  keep a speaker quiet (still in the room) · let them (everyone) speak again".into(),
+        Screen::OnlyCommand => "/only NAME… [message]".into(),
+        Screen::OnlyCommandDoes => "  the next round goes to these speakers alone, in that order (/only alone takes it back)".into(),
+        Screen::MutedNow { names } => format!("🔇 {names}"),
+        Screen::OnlyNext { names } => format!("👉 only {names}"),
 
         // The final screen.
         Screen::SessionSavedTo => "Session saved to".into(),

@@ -82,8 +82,33 @@ pub(crate) enum Room<'a> {
         there: &'a str,
     },
 
+    // The facilitator's hands on who speaks (`/mute`, `/unmute`, `/only`).
+    Muted {
+        names: &'a str,
+    },
+    Unmuted {
+        names: &'a str,
+    },
+    UnmutedEveryone,
+    OnlyNextRound {
+        names: &'a str,
+    },
+    OnlyTakenBack,
+
     // Commands refused.
     ContextNeedsFile,
+    NoSuchSpeaker {
+        word: &'a str,
+        room: &'a str,
+    },
+    MuteNeedsName {
+        room: &'a str,
+    },
+    OneStaysUnmuted,
+    OnlyMutedSpeaker {
+        name: &'a str,
+        id: &'a str,
+    },
     NothingToContinue,
     NoOpenRequest {
         request_id: &'a str,

@@ -110,6 +110,17 @@ pub(crate) enum Screen<'a> {
     ExitWordsDo,
     ContextCommand,
     ContextCommandDoes,
+    MuteCommand,
+    MuteCommandDoes,
+    OnlyCommand,
+    OnlyCommandDoes,
+    /// The status bar: muted agents, a pending `/only`.
+    MutedNow {
+        names: &'a str,
+    },
+    OnlyNext {
+        names: &'a str,
+    },
 
     // The final screen.
     SessionSavedTo,

@@ -77,6 +77,12 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::ExitWordsDo => "  作为完整消息发送：结束派对".into(),
         Screen::ContextCommand => "/context 路径".into(),
         Screen::ContextCommandDoes => "  把一份文档（Markdown 或文本）放到房间面前".into(),
+        Screen::MuteCommand => "/mute 名字 · /unmute [名字]".into(),
+        Screen::MuteCommandDoes => "  让某位发言者安静（仍在房间里）· 让其（或所有人）重新发言".into(),
+        Screen::OnlyCommand => "/only 名字… [消息]".into(),
+        Screen::OnlyCommandDoes => "  下一轮只由这几位按此顺序发言（只输入 /only 则取消）".into(),
+        Screen::MutedNow { names } => format!("🔇 {names}"),
+        Screen::OnlyNext { names } => format!("👉 仅 {names}"),
 
         // The final screen.
         Screen::SessionSavedTo => "会话已保存到".into(),
