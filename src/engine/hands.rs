@@ -28,7 +28,7 @@ pub(crate) enum HandError {
     /// A word where a speaker's name was wanted.
     Unknown { word: String },
     /// `/mute` with no name.
-    NoName { command: &'static str },
+    MuteWithoutName,
 }
 
 const MUTE: &str = "/mute";
@@ -51,7 +51,7 @@ pub(crate) fn read(text: &str, agents: &[Agent]) -> Option<Result<Hand, HandErro
             message: message.trim_start_matches([':', '：', '-', '—', ',', '，']).trim().to_string(),
         }),
         _ if !message.is_empty() => Err(unknown(message)),
-        MUTE if named.is_empty() => Err(HandError::NoName { command: MUTE }),
+        MUTE if named.is_empty() => Err(HandError::MuteWithoutName),
         MUTE => Ok(Hand::Mute(named)),
         _ => Ok(Hand::Unmute(named)),
     })
@@ -127,7 +127,7 @@ mod tests {
         );
         assert_eq!(read("/unmute Architect", &room), Some(Ok(Hand::Unmute(ids(&["architect"])))));
         assert_eq!(read("/unmute", &room), Some(Ok(Hand::Unmute(vec![]))));
-        assert_eq!(read("/mute", &room), Some(Err(HandError::NoName { command: MUTE })));
+        assert_eq!(read("/mute", &room), Some(Err(HandError::MuteWithoutName)));
         assert_eq!(read("/mute kofi bob", &room), Some(Err(HandError::Unknown { word: "bob".into() })));
     }
 

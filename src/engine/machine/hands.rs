@@ -32,7 +32,7 @@ impl Room {
         let room = self.speaker_names(|_| true);
         let hand = hand.map_err(|e| match e {
             HandError::Unknown { word } => Said::NoSuchSpeaker { word: &word, room: &room }.say(lang),
-            HandError::NoName { .. } => Said::MuteNeedsName { room: &room }.say(lang),
+            HandError::MuteWithoutName => Said::MuteNeedsName { room: &room }.say(lang),
         })?;
         let done = |notice: String| Done { notice, message: None };
         match hand {

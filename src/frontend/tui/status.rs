@@ -133,17 +133,13 @@ fn attention(app: &App, s: &Status, now: Instant) -> Vec<(u8, Span<'static>)> {
     if app.server_down_since.is_some() {
         shown.push((0, Span::styled(format!("⏳ {}", app.server_down(now, true)), bold(AMBER))));
     }
+    // An agent's name, its id for one no longer in the room.
+    let name = |id: &String| app.agent(id).map_or_else(|| id.clone(), |a| a.name.clone());
+    let names = |ids: &[String]| ids.iter().map(name).collect::<Vec<_>>().join(", ");
     if let Some(id) = &s.awaiting_answer_from {
-        let name = app.agent(id).map(|a| a.name.clone()).unwrap_or_else(|| id.clone());
-        shown.push((0, Span::styled(Screen::AgentAsksYou { name: &name }.say(app.lang), bold(ASK))));
+        shown.push((0, Span::styled(Screen::AgentAsksYou { name: &name(id) }.say(app.lang), bold(ASK))));
     }
     // Who the facilitator's hands hold: a pending `/only`, the muted.
-    let names = |ids: &[String]| {
-        ids.iter()
-            .map(|id| app.agent(id).map_or_else(|| id.clone(), |a| a.name.clone()))
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
     if !s.only.is_empty() {
         shown.push((
             1,
