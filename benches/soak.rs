@@ -156,6 +156,7 @@ async fn tui_first_frame(file: &Path, out: &Path) -> (f64, usize, bool) {
         config: bmad_party::config::Config::default(),
         workflow: bmad_party::workflow::Workflow::load(WorkflowSource::default()).unwrap(),
         agents: bmad_party::roster::agents::load_roster(&embedded_agents()).unwrap(),
+        pool: bmad_party::roster::agents::load_roster(&embedded_agents()).unwrap(),
         provider: std::sync::Arc::new(bmad_party::llm::Rehearsal::default()),
         endpoints: vec![],
         lang: bmad_party::i18n::Lang::En,

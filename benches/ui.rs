@@ -44,11 +44,13 @@ fn app_with(entries: usize) -> App {
                 icon: "🏗️".into(),
                 color: Some("cyan".into()),
                 model: None,
+                moderator: false,
             })
             .collect(),
         lang: Lang::En,
         user_name: "Ada".into(),
         party: None,
+        out: vec![],
         resumed: false,
         file: Some("/tmp/x.md".into()),
         topic: Some("A topic".into()),

@@ -1,5 +1,8 @@
-//! The facilitator's hands on who speaks, typed in the message box:
-//! `/mute NAME…` keeps agents in the room but never picks them,
+//! The facilitator's hands on who is in the room and who speaks, typed in
+//! the message box: `/invite NAME…` brings agents of the roster in (any
+//! agent the program knows that is not in the room), `/dismiss NAME…`
+//! sends speakers out (their earlier turns stay), `/mute NAME…` keeps
+//! agents in the room but never picks them,
 //! `/unmute [NAME…]` lets them (everyone, with no name) be picked again,
 //! `/only NAME… [message]` gives the next round to those agents alone, in
 //! that order (with no message, the next message's round; `/only` alone
@@ -11,6 +14,10 @@ use crate::roster::agents::Agent;
 /// A typed room command, agents by id.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Hand {
+    /// Agents of the roster, not in the room, in the order named.
+    Invite(Vec<String>),
+    /// Speakers in the room.
+    Dismiss(Vec<String>),
     Mute(Vec<String>),
     /// Empty: everyone muted.
     Unmute(Vec<String>),
@@ -27,22 +34,31 @@ pub(crate) enum Hand {
 pub(crate) enum HandError {
     /// A word where a speaker's name was wanted.
     Unknown { word: String },
-    /// `/mute` with no name.
-    MuteWithoutName,
+    /// `/invite` of a word that names no agent out of the room (`here`:
+    /// the agent it names is in the room already).
+    NotInvitable { word: String, here: bool },
+    /// `/mute`, `/invite` or `/dismiss` with no name.
+    NoName { command: &'static str },
 }
 
 const MUTE: &str = "/mute";
 const UNMUTE: &str = "/unmute";
 const ONLY: &str = "/only";
+const INVITE: &str = "/invite";
+const DISMISS: &str = "/dismiss";
 
 /// The room command `text` types, if it is one: None for any other
-/// message (`/muted` is a message).
-pub(crate) fn read(text: &str, agents: &[Agent]) -> Option<Result<Hand, HandError>> {
+/// message (`/muted` is a message). `agents`: the room; `pool`: every
+/// agent the program knows (the room's among them).
+pub(crate) fn read(text: &str, agents: &[Agent], pool: &[Agent]) -> Option<Result<Hand, HandError>> {
     let text = text.trim();
-    let (command, rest) = [MUTE, UNMUTE, ONLY].into_iter().find_map(|c| {
+    let (command, rest) = [MUTE, UNMUTE, ONLY, INVITE, DISMISS].into_iter().find_map(|c| {
         let rest = text.strip_prefix(c)?;
         (rest.is_empty() || rest.starts_with(char::is_whitespace)).then_some((c, rest.trim()))
     })?;
+    if command == INVITE {
+        return Some(invite(rest, agents, pool));
+    }
     let (named, message) = leading_names(rest, agents);
     Some(match command {
         ONLY if named.is_empty() && !message.is_empty() => Err(unknown(message)),
@@ -51,10 +67,28 @@ pub(crate) fn read(text: &str, agents: &[Agent]) -> Option<Result<Hand, HandErro
             message: message.trim_start_matches([':', '：', '-', '—', ',', '，']).trim().to_string(),
         }),
         _ if !message.is_empty() => Err(unknown(message)),
-        MUTE if named.is_empty() => Err(HandError::MuteWithoutName),
+        MUTE | DISMISS if named.is_empty() => Err(HandError::NoName { command }),
         MUTE => Ok(Hand::Mute(named)),
+        DISMISS => Ok(Hand::Dismiss(named)),
         _ => Ok(Hand::Unmute(named)),
     })
+}
+
+/// `/invite`'s names: agents of `pool` not in the room, each once.
+fn invite(rest: &str, agents: &[Agent], pool: &[Agent]) -> Result<Hand, HandError> {
+    let out: Vec<Agent> = pool.iter().filter(|p| !agents.iter().any(|a| a.id == p.id)).cloned().collect();
+    let (named, left) = leading_names(rest, &out);
+    if let Some(word) = left.split_whitespace().next() {
+        let here = agent_named(word, agents).is_some();
+        return Err(HandError::NotInvitable {
+            word: word.to_string(),
+            here,
+        });
+    }
+    if named.is_empty() {
+        return Err(HandError::NoName { command: INVITE });
+    }
+    Ok(Hand::Invite(named))
 }
 
 fn unknown(rest: &str) -> HandError {
@@ -120,15 +154,18 @@ mod tests {
     #[test]
     fn mute_and_unmute_take_ids_names_and_mentions() {
         let room = room();
-        assert_eq!(read("/mute kofi", &room), Some(Ok(Hand::Mute(ids(&["developer"])))));
+        assert_eq!(read("/mute kofi", &room, &room), Some(Ok(Hand::Mute(ids(&["developer"])))));
         assert_eq!(
-            read("/mute @Maya, ingrid", &room),
+            read("/mute @Maya, ingrid", &room, &room),
             Some(Ok(Hand::Mute(ids(&["analyst", "architect"]))))
         );
-        assert_eq!(read("/unmute Architect", &room), Some(Ok(Hand::Unmute(ids(&["architect"])))));
-        assert_eq!(read("/unmute", &room), Some(Ok(Hand::Unmute(vec![]))));
-        assert_eq!(read("/mute", &room), Some(Err(HandError::MuteWithoutName)));
-        assert_eq!(read("/mute kofi bob", &room), Some(Err(HandError::Unknown { word: "bob".into() })));
+        assert_eq!(read("/unmute Architect", &room, &room), Some(Ok(Hand::Unmute(ids(&["architect"])))));
+        assert_eq!(read("/unmute", &room, &room), Some(Ok(Hand::Unmute(vec![]))));
+        assert_eq!(read("/mute", &room, &room), Some(Err(HandError::NoName { command: "/mute" })));
+        assert_eq!(
+            read("/mute kofi bob", &room, &room),
+            Some(Err(HandError::Unknown { word: "bob".into() }))
+        );
     }
 
     #[test]
@@ -141,28 +178,72 @@ mod tests {
             }))
         };
         assert_eq!(
-            read("/only kofi maya what would you two cut?", &room),
+            read("/only kofi maya what would you two cut?", &room, &room),
             only(&["developer", "analyst"], "what would you two cut?")
         );
         assert_eq!(
-            read("/only @Kofi, @Maya: cut what?", &room),
+            read("/only @Kofi, @Maya: cut what?", &room, &room),
             only(&["developer", "analyst"], "cut what?")
         );
-        assert_eq!(read("/only kofi", &room), only(&["developer"], ""));
-        assert_eq!(read("/only", &room), only(&[], ""));
+        assert_eq!(read("/only kofi", &room, &room), only(&["developer"], ""));
+        assert_eq!(read("/only", &room, &room), only(&[], ""));
         assert_eq!(
-            read("/only everyone but kofi", &room),
+            read("/only everyone but kofi", &room, &room),
             Some(Err(HandError::Unknown { word: "everyone".into() }))
         );
         // A name later in the message is the message's.
-        assert_eq!(read("/only maya ask kofi", &room), only(&["analyst"], "ask kofi"));
+        assert_eq!(read("/only maya ask kofi", &room, &room), only(&["analyst"], "ask kofi"));
+    }
+
+    #[test]
+    fn invite_takes_agents_out_of_the_room_and_dismiss_those_in_it() {
+        let pool = room();
+        let (here, out): (Vec<Agent>, Vec<Agent>) = pool.iter().cloned().partition(|a| a.id != "developer" && a.id != "test-architect");
+        assert_eq!(out.len(), 2);
+        assert_eq!(
+            read("/invite kofi @Hiro", &here, &pool),
+            Some(Ok(Hand::Invite(ids(&["developer", "test-architect"]))))
+        );
+        assert_eq!(
+            read("/invite maya", &here, &pool),
+            Some(Err(HandError::NotInvitable {
+                word: "maya".into(),
+                here: true
+            }))
+        );
+        assert_eq!(
+            read("/invite kofi bob", &here, &pool),
+            Some(Err(HandError::NotInvitable {
+                word: "bob".into(),
+                here: false
+            }))
+        );
+        assert_eq!(read("/invite", &here, &pool), Some(Err(HandError::NoName { command: "/invite" })));
+        assert_eq!(
+            read("/dismiss maya, ingrid", &here, &pool),
+            Some(Ok(Hand::Dismiss(ids(&["analyst", "architect"]))))
+        );
+        assert_eq!(
+            read("/dismiss kofi", &here, &pool),
+            Some(Err(HandError::Unknown { word: "kofi".into() })),
+            "kofi is not in the room"
+        );
+        assert_eq!(read("/dismiss", &here, &pool), Some(Err(HandError::NoName { command: "/dismiss" })));
     }
 
     #[test]
     fn other_messages_are_no_room_command() {
         let room = room();
-        for text in ["/muted voices", "mute kofi", "/context notes.md", "Kofi, /mute that", "/onlyone"] {
-            assert_eq!(read(text, &room), None, "{text}");
+        for text in [
+            "/muted voices",
+            "mute kofi",
+            "/context notes.md",
+            "Kofi, /mute that",
+            "/onlyone",
+            "/invited",
+            "/dismissal",
+        ] {
+            assert_eq!(read(text, &room, &room), None, "{text}");
         }
     }
 }

@@ -125,6 +125,9 @@ pub struct AgentInfo {
     /// room of more than one endpoint or model, where it tells voices apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub model: Option<String>,
+    /// The room's host (the moderator): in the room, never a speaker.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub moderator: bool,
 }
 
 impl From<&Agent> for AgentInfo {
@@ -136,6 +139,7 @@ impl From<&Agent> for AgentInfo {
             icon: a.icon.clone(),
             color: a.color.clone(),
             model: None,
+            moderator: a.moderator,
         }
     }
 }
@@ -269,6 +273,17 @@ pub enum Event {
         /// The named party's name (None: the default room).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         party: Option<String>,
+        /// The agents the program knows that are out of the room: who
+        /// `/invite` can bring in.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        out: Vec<AgentInfo>,
+    },
+    /// Someone came into the room or left it (`/invite`, `/dismiss`):
+    /// `agents` is the room now, in its order, and `out` who of the
+    /// roster is out of it. An agent who left keeps their earlier turns.
+    RoomChanged {
+        agents: Vec<AgentInfo>,
+        out: Vec<AgentInfo>,
     },
     /// No model was named, and the endpoint's list gave this one: the
     /// header shows it from now on (a notice says so).
@@ -488,6 +503,9 @@ pub struct Setup {
     pub config: Config,
     pub workflow: Workflow,
     pub agents: Vec<Agent>,
+    /// Every agent the program knows (the roster, a BMAD project's
+    /// party-only members), the room's among them: who can be invited.
+    pub pool: Vec<Agent>,
     /// The default endpoint's provider: the moderator's, the note-taker's,
     /// the host's, and every agent's that names no endpoint.
     pub provider: Arc<dyn Provider>,

@@ -222,6 +222,15 @@ pub struct ConversationState {
     /// The agents the next round goes to alone, in order (`/only`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub only: Vec<String>,
+    /// Agents the facilitator brought in (`/invite`) beyond the cast the
+    /// session opened with, in the order they came: `--resume` brings
+    /// them in again.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub invited: Vec<String>,
+    /// Agents of that cast the facilitator sent out (`/dismiss`): `--resume`
+    /// leaves them out.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dismissed: Vec<String>,
 }
 
 impl ConversationState {
@@ -248,6 +257,8 @@ impl ConversationState {
             consensus_score: None,
             muted: Vec::new(),
             only: Vec::new(),
+            invited: Vec::new(),
+            dismissed: Vec::new(),
         }
     }
 }

@@ -270,6 +270,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     }
     let parties = parties_of(&room, &config);
     let mut chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
+    let pool = room.pool();
     let endpoints = endpoints_of(cli, &config, (&provider.info(), resume.as_ref()), &mut chosen, lang, &mut notices)?;
     roster_notices(&room, &chosen, lang, &mut notices);
     // A resumed session stays in the folder it was written to.
@@ -298,6 +299,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         memory,
         documents,
         agents: chosen.agents,
+        pool,
         provider,
         endpoints,
         lang,

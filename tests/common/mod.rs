@@ -69,6 +69,8 @@ pub struct Party {
     /// A workflow folder whose files override the built-in ones.
     pub workflow_dir: Option<PathBuf>,
     pub agents: Vec<bmad_party::roster::agents::Agent>,
+    /// Everyone `/invite` can bring in (the whole built-in roster).
+    pub pool: Vec<bmad_party::roster::agents::Agent>,
     /// Where the graceful exit writes takeaways.
     pub takeaways: bmad_party::engine::TakeawaysTo,
     pub party: Option<bmad_party::roster::parties::NamedParty>,
@@ -132,6 +134,7 @@ impl Party {
             resume: None,
             workflow_dir: None,
             agents: load_roster(&embedded_agents()).expect("agents"),
+            pool: load_roster(&embedded_agents()).expect("agents"),
             takeaways: Default::default(),
             party: None,
             memory: None,
@@ -152,6 +155,7 @@ impl Party {
             })
             .expect("workflow"),
             agents: self.agents.clone(),
+            pool: self.pool.clone(),
             provider: self.provider.clone(),
             endpoints: self.endpoints.clone(),
             lang: self.lang,

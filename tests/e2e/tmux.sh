@@ -138,6 +138,42 @@ t send-keys -t "$S" Enter
 wait_for 'waiting for the server at 127.0.0.1:9 \([0-9]+ s\)' 15
 quit_now
 
+# The room's hands: typed room commands before the topic, then the roster
+# modal ([R] in the menu) brings back the one sent out; the next round is
+# the one named agent's; a resume keeps the mute.
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=10 $BIN --max-rounds 3 --output $WORK/hands" Enter
+wait_for 'What would you like to discuss' 15
+t send-keys -t "$S" -l '/dismiss maya'
+t send-keys -t "$S" Enter
+wait_for 'Maya \(analyst\) left the room' 5
+t send-keys -t "$S" -l '/mute kofi'
+t send-keys -t "$S" Enter
+wait_for 'muted: Kofi' 5
+t send-keys -t "$S" Escape
+t send-keys -t "$S" r
+wait_for 'Who is in the room' 5
+screen | grep -q 'Kofi — Senior Developer  🔇 muted' || fail "the roster marks the muted"
+screen | grep -q 'Out of the room' || fail "the roster lists who is out"
+for _ in 1 2 3 4 5 6 7 8 9; do t send-keys -t "$S" j; done
+t send-keys -t "$S" Enter
+wait_for 'every agent the program knows is in the room' 5
+t send-keys -t "$S" Escape
+wait_for 'Maya \(analyst\) joined the room' 5
+t send-keys -t "$S" i
+t send-keys -t "$S" -l '/only hiro: What would you test first?'
+t send-keys -t "$S" Enter
+wait_for 'Round 1/3 ' 20
+screen | grep -q '🧪 Hiro' || fail "the round is Hiro's"
+quit_now
+HANDS="$(ls "$WORK"/hands/party-mode/*.md)"
+grep -A1 '^  muted:' "$HANDS" | grep -q -- '- developer' || fail "the mute is saved"
+grep -q 'dismissed:' "$HANDS" && fail "Maya came back: nobody is sent out"
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=10 $BIN --resume $HANDS" Enter
+wait_for 'Round 1/3 ' 15
+sleep 0.3
+screen | tail -n 1 | grep -qE '🔇 +Kofi' || fail "the resumed status bar shows Kofi muted"
+quit_now
+
 # A topic on the command line opens the party at once.
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/topic 'Pricing from the command line'" Enter
 wait_for '▶ .*' 15

@@ -1,6 +1,7 @@
-//! The facilitator's hands on who speaks (`/mute`, `/unmute`, `/only`),
-//! end to end against the loopback OpenAI server: before the topic and
-//! during the party, refused with a reason, saved, and kept by a resume.
+//! The facilitator's hands on who is in the room and who speaks
+//! (`/invite`, `/dismiss`, `/mute`, `/unmute`, `/only`), end to end
+//! against the loopback OpenAI server: before the topic and during the
+//! party, refused with a reason, saved, and kept by a resume.
 
 use crate::common;
 
@@ -104,4 +105,109 @@ async fn mute_and_only_choose_who_speaks_are_saved_and_a_resume_keeps_them() {
     assert!(last.contains("and you, Kofi?"), "the message reaches the one it is for");
     let saved = load(&path).fm.conversation_state;
     assert!(saved.muted.is_empty() && saved.only.is_empty());
+}
+
+/// The room as the last `room_changed` (else `session_started`) told it.
+fn room_told(events: &[Event]) -> (Vec<String>, Vec<String>) {
+    let ids = |v: &[bmad_party::engine::AgentInfo]| v.iter().map(|a| a.id.clone()).collect::<Vec<_>>();
+    events
+        .iter()
+        .rev()
+        .find_map(|e| match e {
+            Event::RoomChanged { agents, out } | Event::SessionStarted { agents, out, .. } => Some((ids(agents), ids(out))),
+            _ => None,
+        })
+        .expect("the room is told")
+}
+
+#[tokio::test]
+async fn invite_and_dismiss_change_the_room_its_prompts_and_file_and_a_resume_keeps_them() {
+    let server = FakeOpenAi::always("A point of my own about it.").await;
+    let mut party = Party::new(&server);
+    party.config.party.agents_per_round = (2, 2);
+    party.agents.retain(|a| a.id != "developer" && a.id != "test-architect");
+    let events = party
+        .run(vec![
+            Step::Say("/invite maya"),
+            Step::Say("/invite"),
+            Step::Say("How should we price the new plan?"),
+            Step::Say("/invite hiro @Kofi"),
+            Step::Say("/dismiss maya ingrid amara priya tomás"),
+            Step::Say("/mute lena"),
+            Step::Say("What would you test first?"),
+            Step::Say("/dismiss kofi hiro"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let refused = rejected(&events);
+    assert!(refused[0].contains("Maya (analyst) is in the room already"), "{refused:?}");
+    assert!(
+        refused[1].contains("/invite needs a name") && refused[1].contains("Kofi (developer)"),
+        "it names who can be invited: {refused:?}"
+    );
+    assert!(refused[2].contains("one speaker at least stays unmuted"), "{refused:?}");
+    let notes = notices(&events);
+    assert!(
+        notes
+            .iter()
+            .any(|n| n.contains("🚪 Hiro (test-architect), Kofi (developer) joined the room")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("👋 Maya (analyst), Ingrid (architect)")),
+        "{notes:?}"
+    );
+    let (room, out) = room_told(&events);
+    assert_eq!(room, ["moderator", "scrum-master", "test-architect", "developer"]);
+    assert_eq!(out.len(), 5, "the five sent out can be invited again: {out:?}");
+    let rounds = rounds(&events);
+    assert_eq!(rounds.len(), 2);
+    assert!(
+        rounds[1].iter().all(|a| a == "developer" || a == "test-architect"),
+        "Lena is muted, the others gone: {rounds:?}"
+    );
+    // The newcomers see the conversation so far and the room as it is.
+    let received = server.received();
+    let last = received
+        .iter()
+        .rev()
+        .find(|r| r.prompt_text().contains("Note from the session"))
+        .unwrap()
+        .prompt_text();
+    assert!(last.contains("How should we price the new plan?"), "{last}");
+    assert!(last.contains("Hiro (Test Architect)") && last.contains("Lena (Scrum Master)"));
+    assert!(!last.contains("Maya (Business Analyst)"), "one sent out is not in the room's list");
+
+    let path = session_file(&events);
+    let fm = load(&path).fm;
+    let cs = &fm.conversation_state;
+    assert_eq!(cs.invited, ["test-architect", "developer"]);
+    assert_eq!(cs.dismissed, ["analyst", "architect", "tech-writer", "ux-designer", "pm"]);
+    assert!(fm.agents.contains(&"developer".to_string()) && fm.cast.iter().any(|c| c.id == "test-architect"));
+
+    // A resume rebuilds the room as it was left, from the same cast; one
+    // sent out comes back with /invite.
+    let mut again = Party::new(&server);
+    again.config.party.agents_per_round = (2, 2);
+    again.agents = party.agents.clone();
+    again.resume = Some(path.clone());
+    let events = again
+        .run(vec![
+            Step::Say("And the price?"),
+            Step::Say("/invite maya"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let started = room_told(&events[..1 + events.iter().position(|e| matches!(e, Event::SessionStarted { .. })).unwrap()]);
+    assert_eq!(started.0, ["moderator", "scrum-master", "test-architect", "developer"]);
+    assert!(
+        notices(&events).iter().all(|n| !n.contains("not in the room")),
+        "nobody is missing: {:?}",
+        notices(&events)
+    );
+    assert!(common::rounds(&events)[0].iter().all(|a| a == "developer" || a == "test-architect"));
+    assert_eq!(room_told(&events).0.last().map(String::as_str), Some("analyst"));
+    let cs = load(&path).fm.conversation_state;
+    assert_eq!(cs.dismissed, ["architect", "tech-writer", "ux-designer", "pm"]);
+    assert_eq!(cs.muted, ["scrum-master"]);
 }

@@ -41,6 +41,7 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
         config,
         workflow: Workflow::load(WorkflowSource::default()).unwrap(),
         agents: load_roster(&embedded_agents()).unwrap(),
+        pool: load_roster(&embedded_agents()).unwrap(),
         provider: Arc::new(Rehearsal {
             token_delay: Duration::ZERO,
             propose_every: 4,

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use bmad_party::config::Config;
 use bmad_party::engine::{Command, Event, Phase, Status};
-use bmad_party::frontend::tui::app::{Focus, Modal};
+use bmad_party::frontend::tui::app::{App, Focus, Modal};
 use bmad_party::frontend::tui::view;
 use bmad_party::session::ConfirmKind;
 use ratatui::backend::TestBackend;
@@ -624,4 +624,68 @@ async fn the_status_bar_names_a_pending_only_and_the_muted() {
     let t = render(&app, 100, 24);
     let row = row_text(&t, 23);
     assert!(row.contains("only Maya, Ingrid │") && !row.contains("Kofi"), "{row}");
+}
+
+#[tokio::test]
+async fn the_roster_modal_lists_who_is_in_and_out_and_sends_room_commands() {
+    let (events, _d) = rehearsal_events(&["/dismiss maya", "/mute kofi", "Topic"], Config::default()).await;
+    // Before the topic: the lobby keeps both for the session.
+    let mut app = app_from(&prefix_until(&events, |e| matches!(e, Event::FacilitatorMessage { .. })));
+    let key = |app: &mut App, code: KeyCode| app.on_key(KeyEvent::new(code, KeyModifiers::NONE), Instant::now());
+    key(&mut app, KeyCode::Esc);
+    let hints = row_text(&render(&app, 180, 30), 29);
+    assert!(hints.contains("[R] Room"), "the menu offers it: {hints}");
+    key(&mut app, KeyCode::Char('r'));
+    let t = render(&app, 100, 30);
+    snapshot("modal_roster", &t);
+    // The first row is the room's first speaker; Maya is out, Kofi muted.
+    let screen = |app: &App| {
+        let t = render(app, 100, 30);
+        (0..30).map(|y| row_text(&t, y)).collect::<Vec<_>>().join("\n")
+    };
+    let text = screen(&app);
+    let (out_at, maya_at) = (text.find("Out of the room").unwrap(), text.find("Maya — Business Analyst").unwrap());
+    assert!(out_at < maya_at, "Maya is out");
+    let speakers: Vec<&String> = app.room.iter().filter(|id| *id != "moderator").collect();
+    let kofi = speakers.iter().position(|id| *id == "developer").expect("Kofi is in");
+    for _ in 0..kofi {
+        key(&mut app, KeyCode::Down);
+    }
+    let highlighted = |text: &str| text.lines().position(|l| l.contains("▶") && l.contains("Kofi"));
+    assert!(highlighted(&screen(&app)).is_some(), "the highlight is on Kofi");
+    let out = key(&mut app, KeyCode::Char('m'));
+    assert_eq!(
+        out.commands,
+        [Command::Message {
+            text: "/unmute developer".into()
+        }]
+    );
+    let out = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        out.commands,
+        [Command::Message {
+            text: "/dismiss developer".into()
+        }]
+    );
+    assert!(matches!(app.modals.front(), Some(Modal::Roster(_))), "it stays open");
+    // The engine's answer moves Kofi out; the highlight follows him.
+    let (mut room, mut gone) = match events.iter().rev().find(|e| matches!(e, Event::RoomChanged { .. })) {
+        Some(Event::RoomChanged { agents, out }) => (agents.clone(), out.clone()),
+        _ => panic!("the room was told"),
+    };
+    let kofi = room.iter().position(|a| a.id == "developer").unwrap();
+    gone.push(room.remove(kofi));
+    app.on_event(Event::RoomChanged { agents: room, out: gone });
+    let text = screen(&app);
+    let heading = text.lines().position(|l| l.contains("Out of the room")).unwrap();
+    assert!(highlighted(&text).is_some_and(|k| k > heading), "{text}");
+    let out = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        out.commands,
+        [Command::Message {
+            text: "/invite developer".into()
+        }]
+    );
+    key(&mut app, KeyCode::Esc);
+    assert!(app.modals.is_empty());
 }

@@ -26,15 +26,8 @@ impl Room {
             model: info.model.clone(),
             rehearsal: info.rehearsal,
             base_url: info.base_url,
-            agents: self
-                .agents
-                .iter()
-                .zip(self.told_labels.clone())
-                .map(|(a, model)| AgentInfo {
-                    model,
-                    ..AgentInfo::from(a)
-                })
-                .collect(),
+            agents: self.agent_infos(),
+            out: self.out_of_room().map(AgentInfo::from).collect(),
             lang: self.lang,
             user_name: self.user_name.clone(),
             resumed: resume.is_some(),
@@ -126,12 +119,16 @@ impl Room {
                         }
                         continue;
                     }
-                    if let Some(hand) = crate::engine::hands::read(&text, &self.agents) {
+                    if let Some(hand) = crate::engine::hands::read(&text, &self.agents, &self.pool) {
                         let mut early = self.early.clone();
                         match self.apply_hand(&mut early, hand) {
                             Err(message) => self.emit(Event::Rejected { message }),
                             Ok(done) => {
                                 self.early = early;
+                                if let Some(change) = &done.change {
+                                    self.apply_change(change);
+                                    reads.briefing_changed();
+                                }
                                 self.emit(Event::Notice {
                                     kind: NoticeKind::Info,
                                     text: done.notice,

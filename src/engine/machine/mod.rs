@@ -16,7 +16,8 @@
 //! - beside them: `confirm` (questions for the facilitator), `diligence`
 //!   (the push text and budget, the idle timeout), `judgement` (consensus,
 //!   a room going in circles), `question` (an agent asks the facilitator),
-//!   `reset` (the turn reset), `clock` (active time), `save`, `remember`
+//!   `reset` (the turn reset), `hands` and `members` (the facilitator's
+//!   room commands), `clock` (active time), `save`, `remember`
 //!   (the party's memory), and the prompt side: `context` (the context
 //!   budget), `briefing` (the scene, the memory brief and the documents
 //!   beside the room's rules), `voices` (who a reply must not speak as)
@@ -33,6 +34,7 @@ mod hands;
 mod judgement;
 mod levels;
 mod lobby;
+mod members;
 mod party;
 mod pick;
 mod question;
@@ -106,7 +108,11 @@ enum RoundInput {
 struct Room {
     cfg: Config,
     workflow: Workflow,
+    /// Who is in the room now, in its order (`members`).
     agents: Vec<Agent>,
+    /// Every agent the program knows, the room's among them: who
+    /// `/invite` can bring in.
+    pool: Vec<Agent>,
     provider: Arc<dyn Provider>,
     /// The named endpoints' servers (`servers`).
     servers: Vec<servers::Server>,
@@ -236,6 +242,7 @@ impl Engine {
             cfg: setup.config,
             workflow: setup.workflow,
             agents: setup.agents,
+            pool: setup.pool,
             provider: setup.provider,
             lang: setup.lang,
             speech_language: setup.speech_language,
@@ -252,6 +259,9 @@ impl Engine {
             documents: setup.documents,
             early: hands::Hands::default(),
         };
+        if let Some(r) = &setup.resume {
+            room.as_left(&r.session.fm.conversation_state);
+        }
         room.round_mode = room.decide_round_mode(info.rehearsal);
         tracing::info!(round_mode = ?room.round_mode, "round mode");
         Engine {

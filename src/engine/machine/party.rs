@@ -81,10 +81,10 @@ impl Party {
             agents_loaded: true,
             party_active: true,
             workflow_completed: false,
-            conversation_state: ConversationState {
-                muted: room.early.muted.clone(),
-                only: room.early.only.clone(),
-                ..ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes)
+            conversation_state: {
+                let mut s = ConversationState::new(now, p.max_rounds, p.warn_at_rounds, p.max_duration_minutes, p.warn_at_minutes);
+                room.early.clone().into_state(&mut s);
+                s
             },
             diligence: DiligenceState {
                 budget: p.diligence.push_max,
@@ -128,11 +128,12 @@ impl Party {
             c.reason = Some("session resumed".into());
         }
         session.fm.conversation_state.exit_flags = ExitFlags::default();
+        let cs = &session.fm.conversation_state;
         let missing: Vec<String> = session
             .fm
             .agents
             .iter()
-            .filter(|id| !room.agents.iter().any(|a| &a.id == *id))
+            .filter(|id| !room.agents.iter().any(|a| &a.id == *id) && !cs.dismissed.contains(id))
             .cloned()
             .collect();
         // A session written before the cast was saved learns it from the room.
@@ -247,7 +248,7 @@ impl Party {
                     // A document, not a word to the room: it answers no open question.
                     self.attach(path).await;
                     Next::Wait
-                } else if let Some(hand) = crate::engine::hands::read(&text, &self.room.agents) {
+                } else if let Some(hand) = crate::engine::hands::read(&text, &self.room.agents, &self.room.pool) {
                     self.hands(hand).await
                 } else if !self.pending.is_empty() {
                     self.answer_with_message(text).await

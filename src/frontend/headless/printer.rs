@@ -134,6 +134,7 @@ impl Printer {
         match ev {
             Event::SessionStarted { .. }
             | Event::AgentModels { .. }
+            | Event::RoomChanged { .. }
             | Event::CleanupLevels { .. }
             | Event::Earlier { .. }
             | Event::SessionFile { .. }
@@ -219,6 +220,13 @@ impl Printer {
                     if let Some(a) = self.agents.get_mut(&m.id) {
                         a.model = m.model.clone();
                     }
+                }
+            }
+            // Nothing printed (a notice says who came or went): a newcomer's
+            // name and label are known from now on, a leaver's kept.
+            Event::RoomChanged { agents, .. } => {
+                for a in agents {
+                    self.agents.insert(a.id.clone(), a.clone());
                 }
             }
             Event::Earlier { turns } => {
@@ -552,6 +560,7 @@ mod tests {
             icon: "🏗️".into(),
             color: Some("red".into()),
             model: None,
+            moderator: false,
         };
         let printed = |ink: bool| {
             let mut p = Printer::new(EventFormat::Text, Lang::En, false, ink);
@@ -575,6 +584,7 @@ mod tests {
             icon: "🏗️".into(),
             color: None,
             model: None,
+            moderator: false,
         };
         let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
         p.agents = [("architect".to_string(), agent)].into_iter().collect();

@@ -87,7 +87,13 @@ fn new_input() -> TextArea<'static> {
 
 pub struct App {
     pub lang: Lang,
+    /// Every agent the session has had in the room (the headings of their
+    /// turns read them from here).
     pub agents: Vec<AgentInfo>,
+    /// Who is in the room now, by id, in its order.
+    pub room: Vec<String>,
+    /// The agents of the roster out of the room (`/invite` brings them in).
+    pub out: Vec<AgentInfo>,
     pub user_name: String,
     pub provider: String,
     pub model: String,
@@ -149,6 +155,8 @@ impl App {
         App {
             lang,
             agents: Vec::new(),
+            room: Vec::new(),
+            out: Vec::new(),
             user_name: String::new(),
             provider: String::new(),
             model: String::new(),
@@ -180,6 +188,23 @@ impl App {
             consensus: None,
             typing_sent: None,
         }
+    }
+
+    /// The roster modal's rows from who is in the room now.
+    fn refresh(&self, roster: &mut super::modals::Roster) {
+        let (muted, next) = self.status.as_ref().map_or((&[][..], &[][..]), |s| (&s.muted[..], &s.only[..]));
+        roster.refresh(&self.agents, &self.room, &self.out, muted, next);
+    }
+
+    /// An open roster modal follows the room.
+    fn refresh_roster(&mut self) {
+        let mut modals = std::mem::take(&mut self.modals);
+        for m in modals.iter_mut() {
+            if let Modal::Roster(r) = m {
+                self.refresh(r);
+            }
+        }
+        self.modals = modals;
     }
 
     pub(crate) fn agent(&self, id: &str) -> Option<&AgentInfo> {

@@ -54,6 +54,7 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
     let typed = [
         (Screen::ExitWords.say(lang), Screen::ExitWordsDo.say(lang)),
         (Screen::ContextCommand.say(lang), Screen::ContextCommandDoes.say(lang)),
+        (Screen::InviteCommand.say(lang), Screen::InviteCommandDoes.say(lang)),
         (Screen::MuteCommand.say(lang), Screen::MuteCommandDoes.say(lang)),
         (Screen::OnlyCommand.say(lang), Screen::OnlyCommandDoes.say(lang)),
     ];

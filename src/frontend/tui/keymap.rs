@@ -23,6 +23,7 @@ pub(crate) enum Context {
     LimitModal,
     ResetModal,
     BudgetModal,
+    RosterModal,
 }
 
 impl Context {
@@ -39,6 +40,7 @@ impl Context {
             Context::LimitModal => KeyWords::SectionLimitModal,
             Context::ResetModal => KeyWords::SectionResetModal,
             Context::BudgetModal => KeyWords::SectionBudgetModal,
+            Context::RosterModal => KeyWords::SectionRosterModal,
         }
     }
 }
@@ -75,6 +77,12 @@ pub(crate) enum Action {
     Erase,
     Close,
     Quit,
+    /// Who is in the room: the roster modal.
+    Roster,
+    /// Mute or unmute the highlighted speaker.
+    Mute,
+    /// Give the highlighted speaker the next round.
+    Only,
     /// The session as a self-contained HTML page, beside it.
     ExportHtml,
     /// The session as a clean Markdown transcript, beside it.
@@ -177,6 +185,7 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::Typing, &[Plain(K::Esc)], A::OpenMenu, "Esc", W::TypingOpenMenu, h(W::TypingOpenMenuHint)),
     b(C::Menu, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::Exit, "E", W::MenuExit, h(W::MenuExitHint)),
     b(C::Menu, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::Continue, "C", W::MenuContinue, h(W::MenuContinueHint)),
+    b(C::Menu, &[Plain(K::Char('r')), Plain(K::Char('R'))], A::Roster, "R", W::MenuRoster, h(W::MenuRosterHint)),
     b(C::Menu, &[Plain(K::Char('?'))], A::Help, "?", W::MenuHelp, h(W::MenuHelpHint)),
     b(C::Menu, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::MenuLineUp, hk("↑↓", W::MenuLineUpHint)),
     b(C::Menu, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::MenuLineDown, None),
@@ -210,6 +219,12 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::ResetModal, &[AnyChar], A::TypeChar, "type", W::ResetModalTypeChar, h(W::ResetModalTypeCharHint)),
     b(C::BudgetModal, &[ Plain(K::Enter), Plain(K::Char('y')), Plain(K::Char('Y')), Plain(K::Char('c')), Plain(K::Char('C')), ], A::Confirm, "Enter", W::BudgetModalConfirm, h(W::BudgetModalConfirmHint)),
     b(C::BudgetModal, &[ Plain(K::Esc), Plain(K::Char('n')), Plain(K::Char('N')), Plain(K::Char('s')), Plain(K::Char('S')), ], A::Decline, "Esc", W::BudgetModalDecline, h(W::BudgetModalDeclineHint)),
+    b(C::RosterModal, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::RosterModalLineUp, hk("↑↓", W::RosterModalLineUpHint)),
+    b(C::RosterModal, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::RosterModalLineDown, None),
+    b(C::RosterModal, &[Plain(K::Enter)], A::Confirm, "Enter", W::RosterModalConfirm, h(W::RosterModalConfirmHint)),
+    b(C::RosterModal, &[Plain(K::Char('m')), Plain(K::Char('M'))], A::Mute, "M", W::RosterModalMute, h(W::RosterModalMuteHint)),
+    b(C::RosterModal, &[Plain(K::Char('o')), Plain(K::Char('O'))], A::Only, "O", W::RosterModalOnly, h(W::RosterModalOnlyHint)),
+    b(C::RosterModal, &[Plain(K::Esc), Plain(K::Char('q')), Plain(K::Char('r')), Plain(K::Char('R'))], A::Close, "Esc", W::RosterModalClose, h(W::RosterModalCloseHint)),
 ];
 
 /// What `key` does in `context`, if anything.
@@ -277,6 +292,7 @@ pub(crate) fn help(lang: Lang) -> Vec<(String, Vec<(String, String)>)> {
         C::LimitModal,
         C::ResetModal,
         C::BudgetModal,
+        C::RosterModal,
     ];
     order
         .iter()

@@ -82,7 +82,14 @@ pub(crate) enum Room<'a> {
         there: &'a str,
     },
 
-    // The facilitator's hands on who speaks (`/mute`, `/unmute`, `/only`).
+    // The facilitator's hands on who is in the room and who speaks
+    // (`/invite`, `/dismiss`, `/mute`, `/unmute`, `/only`).
+    Invited {
+        names: &'a str,
+    },
+    Dismissed {
+        names: &'a str,
+    },
     Muted {
         names: &'a str,
     },
@@ -101,8 +108,21 @@ pub(crate) enum Room<'a> {
         word: &'a str,
         room: &'a str,
     },
-    MuteNeedsName {
+    NeedsName {
+        command: &'a str,
         room: &'a str,
+    },
+    InviteNeedsName {
+        out: &'a str,
+    },
+    NotInvitable {
+        word: &'a str,
+        out: &'a str,
+    },
+    /// Every agent the program knows is in the room: nobody to invite.
+    NobodyOut,
+    InTheRoomAlready {
+        name: &'a str,
     },
     OneStaysUnmuted,
     OnlyMutedSpeaker {

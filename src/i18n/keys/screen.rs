@@ -114,6 +114,15 @@ pub(crate) enum Screen<'a> {
     MuteCommandDoes,
     OnlyCommand,
     OnlyCommandDoes,
+    InviteCommand,
+    InviteCommandDoes,
+    // The roster modal ([R] in the menu).
+    RosterTitle,
+    RosterIn,
+    RosterOut,
+    RosterNobodyOut,
+    RosterMuted,
+    RosterNext,
     /// The status bar: muted agents, a pending `/only`.
     MutedNow {
         names: &'a str,

@@ -32,6 +32,7 @@ impl App {
             ev @ (Event::SessionStarted { .. }
             | Event::ModelChosen { .. }
             | Event::AgentModels { .. }
+            | Event::RoomChanged { .. }
             | Event::CleanupLevels { .. }
             | Event::SessionFile { .. }
             | Event::Earlier { .. }
@@ -63,7 +64,9 @@ impl App {
             | Event::TurnConfirmationRequest(..)
             | Event::ConfirmationResolved { .. }
             | Event::AgentQuestion { .. }) => self.on_question_event(ev),
-            Event::AwaitingInput { .. } => return false,
+            // The engine waits: nothing typed is queued any more (a room
+            // command has no message to show for it).
+            Event::AwaitingInput { .. } => return std::mem::take(&mut self.queued) > 0,
             // Judgement records: the session file and the JSON lines have them.
             Event::SelfCheck { .. } | Event::Reading { .. } | Event::RoomRepeats { .. } => {}
         }
@@ -84,8 +87,11 @@ impl App {
                 topic,
                 party,
                 base_url,
+                out,
                 ..
             } => {
+                self.room = agents.iter().map(|a| a.id.clone()).collect();
+                self.out = out;
                 self.party = party;
                 self.provider = provider;
                 self.model = model;
@@ -108,6 +114,19 @@ impl App {
                     }
                 }
             }
+            // Who is in the room now and who is out; a leaver stays known,
+            // for their earlier turns' headings.
+            Event::RoomChanged { agents, out } => {
+                self.room = agents.iter().map(|a| a.id.clone()).collect();
+                for a in agents {
+                    match self.agents.iter_mut().find(|b| b.id == a.id) {
+                        Some(b) => *b = a,
+                        None => self.agents.push(a),
+                    }
+                }
+                self.out = out;
+                self.refresh_roster();
+            }
             Event::SessionFile { path } => self.file = Some(path),
             Event::Earlier { turns } => {
                 for t in turns {
@@ -125,6 +144,7 @@ impl App {
             Event::Status(s) => {
                 self.status = Some(s);
                 self.status_at = Instant::now();
+                self.refresh_roster();
             }
             Event::Rejected { message } => self.flash = Some(message),
             Event::SaveFailed { path, error } => self.push(EntryKind::Notice(NoticeKind::Error), format!("⚠️ {path}: {error}")),
@@ -359,6 +379,7 @@ mod tests {
             icon: String::new(),
             color: None,
             model: model.map(String::from),
+            moderator: false,
         };
         app.agents = vec![info("architect", None), info("developer", Some("llama3.2"))];
         let label = |id: &str, model: &str| AgentModel {

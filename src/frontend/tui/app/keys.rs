@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::super::keymap::{self, Action, Context};
-use super::super::modals::{ConfirmExit, Outcome};
+use super::super::modals::{ConfirmExit, Outcome, Roster};
 use super::{new_input, App, Focus, KeyOutcome, Modal, ScrollAction};
 use crate::engine::Command;
 use crate::i18n::{Say, Screen};
@@ -94,14 +94,18 @@ impl App {
                     (Some(a), Some(m)) => m.component_mut().on_action(a, &key),
                     _ => Outcome::Keep,
                 };
-                if let Outcome::Close(command) = outcome {
-                    self.modals.pop_front();
-                    if let Some(c) = command {
-                        if matches!(c, Command::Message { .. }) {
-                            self.queued += 1;
+                match outcome {
+                    Outcome::Close(command) => {
+                        self.modals.pop_front();
+                        if let Some(c) = command {
+                            if matches!(c, Command::Message { .. }) {
+                                self.queued += 1;
+                            }
+                            out.commands.push(c);
                         }
-                        out.commands.push(c);
                     }
+                    Outcome::Send(c) => out.commands.push(c),
+                    Outcome::Keep => {}
                 }
             }
             _ => match keymap::action(Context::Screen, &key) {
@@ -184,6 +188,11 @@ impl App {
                 if self.topic.is_some() && !self.streaming() {
                     out.commands.push(Command::Continue);
                 }
+            }
+            Some(Action::Roster) => {
+                let mut roster = Roster { rows: Vec::new(), at: 0 };
+                self.refresh(&mut roster);
+                self.modals.push_front(Modal::Roster(roster));
             }
             Some(Action::Help) => {
                 self.help = true;

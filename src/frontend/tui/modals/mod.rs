@@ -7,6 +7,7 @@ mod exit;
 mod limit;
 mod proposal;
 mod reset;
+mod roster;
 
 use ratatui::crossterm::event::KeyEvent;
 use ratatui::layout::Rect;
@@ -20,6 +21,7 @@ pub use exit::ConfirmExit;
 pub use limit::Limit;
 pub use proposal::Proposal;
 pub use reset::TurnReset;
+pub(crate) use roster::Roster;
 
 use super::keymap::{Action, Context};
 use super::theme::{centered, Speakers};
@@ -35,6 +37,8 @@ pub(crate) enum Outcome {
     Keep,
     /// Answered: the modal closes, and this goes to the engine.
     Close(Option<Command>),
+    /// This goes to the engine, and the modal stays open (the roster).
+    Send(Command),
 }
 
 /// What a modal shows inside its frame.
@@ -64,6 +68,8 @@ pub enum Modal {
     Limit(Limit),
     TurnReset(TurnReset),
     Budget(Budget),
+    /// Who is in the room, opened from the menu.
+    Roster(Roster),
 }
 
 impl Modal {
@@ -74,6 +80,7 @@ impl Modal {
             Modal::Limit(m) => m,
             Modal::TurnReset(m) => m,
             Modal::Budget(m) => m,
+            Modal::Roster(m) => m,
         }
     }
 
@@ -84,6 +91,7 @@ impl Modal {
             Modal::Limit(m) => m,
             Modal::TurnReset(m) => m,
             Modal::Budget(m) => m,
+            Modal::Roster(m) => m,
         }
     }
 }
