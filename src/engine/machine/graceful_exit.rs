@@ -70,7 +70,7 @@ impl Party {
     /// facilitator did not quit.
     async fn highlights(&mut self, reason: ExitReason, topic: &str, quit: bool) -> String {
         let rounds = self.state().current_round;
-        let perspectives = engaged_names(&self.room.agents, &self.session);
+        let perspectives = engaged_names(&self.room.anyone(), &self.session);
         let count = perspectives.len();
         let perspectives = perspectives.join(", ");
         let why = self.reason_text(reason);

@@ -35,6 +35,12 @@ impl Room {
             .filter(|p| !p.moderator && !self.agents.iter().any(|a| a.id == p.id))
     }
 
+    /// Everyone who may have spoken in this session: the room, then the
+    /// roster's agents out of it (one sent out has their turns still).
+    pub(super) fn anyone(&self) -> Vec<Agent> {
+        self.agents.iter().chain(self.out_of_room()).cloned().collect()
+    }
+
     /// Why `/invite` names nobody to bring in: no name, or `word` that
     /// names nobody out of the room.
     pub(super) fn invite_refused(&self, word: Option<&str>) -> String {

@@ -104,7 +104,9 @@ enum RoundInput {
 }
 
 /// What a party is made of and does not change with the session: the
-/// configuration, the agents, the model, the channels to the front ends.
+/// configuration, the agents (who is in the room changes only by the
+/// facilitator's hand: `members`), the model, the channels to the front
+/// ends.
 struct Room {
     cfg: Config,
     workflow: Workflow,

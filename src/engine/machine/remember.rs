@@ -62,7 +62,7 @@ impl Party {
     /// agents who spoke, not the whole room).
     fn session_line(&self) -> String {
         let fm = &self.session.fm;
-        let names = engaged_names(&self.room.agents, &self.session).join(", ");
+        let names = engaged_names(&self.room.anyone(), &self.session).join(", ");
         let topic = crate::text::ellipsize(&fm.topic, 120);
         crate::i18n::Room::MemoryLine {
             date: &fm.date.to_string(),
