@@ -46,6 +46,7 @@ fn session(messages: usize) -> Session {
         hygiene: Default::default(),
         cleanup: Default::default(),
         self_checks: Vec::new(),
+        set_aside: Vec::new(),
         readings: Vec::new(),
     };
     let turns = (0..messages)

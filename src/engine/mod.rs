@@ -13,6 +13,7 @@ pub(crate) mod prompts;
 pub(crate) mod proposals;
 pub mod protocol;
 pub(crate) mod reading;
+pub(crate) mod redo;
 pub(crate) mod reply;
 pub mod selection;
 pub(crate) mod self_check;

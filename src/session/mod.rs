@@ -66,6 +66,10 @@ pub struct Frontmatter {
     /// back and what it was read as.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub self_checks: Vec<SelfCheckRecord>,
+    /// Turns of a last round the facilitator set aside (`/redo`, `/undo`,
+    /// `/edit`, `/take`), oldest first: kept, so a take can be brought back.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub set_aside: Vec<SetAside>,
     /// The host's readings of the facilitator's messages (`read_messages`):
     /// what came back, what it was read as, what the host did. Written
     /// last, by the session store, entry by entry: a long party has one a
@@ -361,6 +365,51 @@ pub struct ProviderRecord {
     /// (kind, model, address, windows); a file without it loads.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub endpoints: std::collections::BTreeMap<String, ProviderRecord>,
+}
+
+/// Turns set aside: the tail of a round from one turn on, as it stood.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetAside {
+    pub round: u32,
+    /// The place of its first turn in the transcript.
+    pub at: usize,
+    /// What set it aside: `redo`, `undo`, `edit`, `take`.
+    pub by: String,
+    pub turns: Vec<SetAsideTurn>,
+}
+
+/// A turn set aside, as it was said.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SetAsideTurn {
+    pub kind: TurnKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    pub label: String,
+    pub text: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
+    pub at: DateTime<Utc>,
+}
+
+impl SetAsideTurn {
+    pub(crate) fn of(t: Turn) -> SetAsideTurn {
+        SetAsideTurn {
+            kind: t.kind,
+            agent: t.agent,
+            label: t.label,
+            text: t.text,
+            interrupted: t.interrupted,
+            at: t.at,
+        }
+    }
+
+    pub(crate) fn into_turn(self, round: u32) -> Turn {
+        Turn {
+            interrupted: self.interrupted,
+            at: self.at,
+            ..Turn::said(self.kind, self.agent.as_deref(), round, &self.label, self.text)
+        }
+    }
 }
 
 /// One entry of the transcript.

@@ -27,6 +27,7 @@ pub(crate) fn sample() -> Session {
         hygiene: Default::default(),
         cleanup: Default::default(),
         self_checks: Vec::new(),
+        set_aside: Vec::new(),
         readings: Vec::new(),
         provider: ProviderRecord {
             kind: "rehearsal".into(),

@@ -172,7 +172,26 @@ t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=10 $BIN --resume $HAND
 wait_for 'Round 1/3 ' 15
 sleep 0.3
 screen | tail -n 1 | grep -qE '🔇 +Kofi' || fail "the resumed status bar shows Kofi muted"
+# Second thoughts from the menu, after a round played to its end: A asks
+# the last reply again, /takes lists the one set aside, U takes the round
+# back; the file keeps both takes.
+t send-keys -t "$S" -l 'And what would you automate?'
+t send-keys -t "$S" Enter
+wait_for 'Round 2/3 ' 20
+sleep 4
+t send-keys -t "$S" Escape
+t send-keys -t "$S" a
+wait_for 'set aside as take 1' 10
+sleep 3
+t send-keys -t "$S" i
+t send-keys -t "$S" -l '/takes'
+t send-keys -t "$S" Enter
+wait_for 'take 1 \(/redo' 10
+t send-keys -t "$S" Escape
+t send-keys -t "$S" u
+wait_for 'round 2 taken back' 10
 quit_now
+grep -q 'by: redo' "$HANDS" && grep -q 'by: undo' "$HANDS" || fail "the takes are in the session file"
 
 # A topic on the command line opens the party at once.
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/topic 'Pricing from the command line'" Enter

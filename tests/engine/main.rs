@@ -23,6 +23,7 @@ mod hostile;
 mod judgement;
 mod read_ahead;
 mod reading;
+mod redo;
 mod room;
 mod round_modes;
 mod slow_models;

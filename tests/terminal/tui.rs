@@ -250,7 +250,7 @@ async fn help_overlay() {
     }
     let t = render(&app, 80, 24);
     let text = screen(&t);
-    assert!(text.contains("Push budget spent") && text.contains("Esc n keep talking"), "{text}");
+    assert!(text.contains("Push budget spent") && text.contains("/takes · /take N"), "{text}");
     assert!(app.help, "scrolling keeps the help open");
     app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE), Instant::now());
     assert!(!app.help);
@@ -688,4 +688,24 @@ async fn the_roster_modal_lists_who_is_in_and_out_and_sends_room_commands() {
     );
     key(&mut app, KeyCode::Esc);
     assert!(app.modals.is_empty());
+}
+
+#[tokio::test]
+async fn the_menu_asks_again_takes_back_and_puts_the_last_message_up_for_editing() {
+    let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
+    let finished = events.iter().position(|e| matches!(e, Event::RoundFinished { .. })).unwrap();
+    let waiting = finished
+        + events[finished..]
+            .iter()
+            .position(|e| matches!(e, Event::AwaitingInput { .. }))
+            .unwrap();
+    let mut app = app_from(&events[..=waiting]);
+    let key = |app: &mut App, c: char| app.on_key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE), Instant::now());
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
+    assert_eq!(key(&mut app, 'a').commands, [Command::Message { text: "/redo".into() }]);
+    assert_eq!(key(&mut app, 'u').commands, [Command::Message { text: "/undo".into() }]);
+    let out = key(&mut app, 'l');
+    assert!(out.commands.is_empty());
+    assert_eq!(app.focus, Focus::Input);
+    assert_eq!(app.input.lines().join("\n"), "/edit Topic", "the last message, ready to change");
 }

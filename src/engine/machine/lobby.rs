@@ -119,6 +119,12 @@ impl Room {
                         }
                         continue;
                     }
+                    if crate::engine::redo::read(&text, &self.agents).is_some() {
+                        self.emit(Event::Rejected {
+                            message: crate::i18n::Say::say(&crate::i18n::Room::NothingToTakeBack, self.lang),
+                        });
+                        continue;
+                    }
                     if let Some(hand) = crate::engine::hands::read(&text, &self.agents, &self.pool) {
                         let mut early = self.early.clone();
                         match self.apply_hand(&mut early, hand) {

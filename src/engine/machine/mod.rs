@@ -39,6 +39,7 @@ mod party;
 mod pick;
 mod question;
 mod reading;
+mod redo;
 mod remember;
 mod reset;
 mod round;

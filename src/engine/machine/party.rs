@@ -97,6 +97,7 @@ impl Party {
             hygiene: Default::default(),
             cleanup: Default::default(),
             self_checks: Vec::new(),
+            set_aside: Vec::new(),
             readings: Vec::new(),
             provider: ProviderRecord {
                 kind: info.kind,
@@ -250,6 +251,8 @@ impl Party {
                     Next::Wait
                 } else if let Some(hand) = crate::engine::hands::read(&text, &self.room.agents, &self.room.pool) {
                     self.hands(hand).await
+                } else if let Some(redo) = crate::engine::redo::read(&text, &self.room.agents) {
+                    self.redo(redo).await
                 } else if !self.pending.is_empty() {
                     self.answer_with_message(text).await
                 } else if !text.is_empty() {

@@ -30,13 +30,13 @@ impl Party {
         turns.iter().rposition(|t| t.kind == TurnKind::Reset).map_or(0, |i| i + 1)
     }
 
-    /// After a confirmed reset and before the next facilitator message.
+    /// Before the first facilitator message that stands since the last
+    /// confirmed reset, or since the start (one taken back with `/undo` or
+    /// `/edit` does not stand): the next message is the topic.
     pub(super) fn reset_topic_pending(&self) -> bool {
         let turns = self.session.turns.as_slice();
-        match turns.iter().rposition(|t| t.kind == TurnKind::Reset) {
-            Some(i) => !turns[i..].iter().any(|t| t.kind == TurnKind::Facilitator),
-            None => false,
-        }
+        let from = turns.iter().rposition(|t| t.kind == TurnKind::Reset).unwrap_or(0);
+        !turns[from..].iter().any(|t| t.kind == TurnKind::Facilitator)
     }
 
     pub(super) async fn request_reset(&mut self, message: String) {

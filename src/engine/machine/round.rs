@@ -106,6 +106,24 @@ impl Party {
         let Some(picked) = self.pick_agents(message.as_deref().unwrap_or(&topic), pushed).await else {
             return Next::Quit;
         };
+        // The host reads what the facilitator wrote (not a push, not [C]).
+        let read = message.clone().filter(|_| matches!(input, RoundInput::Message(_)));
+        let continued = !matches!(input, RoundInput::Message(_));
+        self.play(round, picked, message, read, continued, Vec::new()).await
+    }
+
+    /// The picked speakers' replies, in their groups, and the round's
+    /// close: a round just opened, or the rest of the last one asked again
+    /// (`redo`), `earlier` the replies that stand before them.
+    pub(super) async fn play(
+        &mut self,
+        round: u32,
+        picked: Vec<usize>,
+        message: Option<String>,
+        read: Option<String>,
+        continued: bool,
+        earlier: Vec<(String, String)>,
+    ) -> Next {
         self.state_mut().awaiting_answer_from = None;
         // The groups read in turn are the speaking order the round announces.
         let groups = self.room.round_groups(&picked);
@@ -113,17 +131,15 @@ impl Party {
             round,
             max_rounds: self.state().max_rounds,
             agents: groups.iter().flatten().map(|&i| self.room.agents[i].id.clone()).collect(),
-            continued: !matches!(input, RoundInput::Message(_)),
+            continued,
         });
         self.set_phase(Phase::Round);
         let mut floor = Floor {
             round,
             message,
-            topic,
-            earlier: Vec::new(),
+            topic: self.session.fm.topic.clone(),
+            earlier,
         };
-        // The host reads what the facilitator wrote (not a push, not [C]).
-        let read = floor.message.clone().filter(|_| matches!(input, RoundInput::Message(_)));
         // Named servers found gone in an earlier round stay gone until a
         // later round asks them again (`servers::asked_in`).
         let mut tally = Tally {
@@ -194,7 +210,8 @@ impl Party {
     async fn open_round(&mut self, round: u32, input: &RoundInput) -> Option<String> {
         if let RoundInput::Message(text) = input {
             if self.reset_topic_pending() {
-                // The first message after a reset is the new topic.
+                // The first message that stands since a reset (or since
+                // the start, round 1 taken back) is the topic.
                 self.session.fm.topic = text.clone();
             }
         }

@@ -56,6 +56,8 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
         (Screen::ContextCommand.say(lang), Screen::ContextCommandDoes.say(lang)),
         (Screen::InviteCommand.say(lang), Screen::InviteCommandDoes.say(lang)),
         (Screen::MuteCommand.say(lang), Screen::MuteCommandDoes.say(lang)),
+        (Screen::RedoCommand.say(lang), Screen::RedoCommandDoes.say(lang)),
+        (Screen::TakeCommand.say(lang), Screen::TakeCommandDoes.say(lang)),
         (Screen::OnlyCommand.say(lang), Screen::OnlyCommandDoes.say(lang)),
     ];
     for (k, what) in typed {

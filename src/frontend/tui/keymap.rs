@@ -79,6 +79,13 @@ pub(crate) enum Action {
     Quit,
     /// Who is in the room: the roster modal.
     Roster,
+    /// Ask the last round's last reply again (`/redo`).
+    AskAgain,
+    /// Take the last round back (`/undo`).
+    Undo,
+    /// The facilitator's last message into the message box, to edit and
+    /// send again (`/edit`).
+    EditLast,
     /// Mute or unmute the highlighted speaker.
     Mute,
     /// Give the highlighted speaker the next round.
@@ -186,6 +193,9 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::Menu, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::Exit, "E", W::MenuExit, h(W::MenuExitHint)),
     b(C::Menu, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::Continue, "C", W::MenuContinue, h(W::MenuContinueHint)),
     b(C::Menu, &[Plain(K::Char('r')), Plain(K::Char('R'))], A::Roster, "R", W::MenuRoster, h(W::MenuRosterHint)),
+    b(C::Menu, &[Plain(K::Char('a')), Plain(K::Char('A'))], A::AskAgain, "A", W::MenuAskAgain, None),
+    b(C::Menu, &[Plain(K::Char('u')), Plain(K::Char('U'))], A::Undo, "U", W::MenuUndo, None),
+    b(C::Menu, &[Plain(K::Char('l')), Plain(K::Char('L'))], A::EditLast, "L", W::MenuEditLast, None),
     b(C::Menu, &[Plain(K::Char('?'))], A::Help, "?", W::MenuHelp, h(W::MenuHelpHint)),
     b(C::Menu, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::MenuLineUp, hk("↑↓", W::MenuLineUpHint)),
     b(C::Menu, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::MenuLineDown, None),

@@ -102,6 +102,58 @@ pub(crate) enum Room<'a> {
     },
     OnlyTakenBack,
 
+    // Second thoughts on the last round (`/redo`, `/undo`, `/edit`,
+    // `/takes`, `/take`).
+    AskedAgain {
+        names: &'a str,
+        round: u32,
+        take: usize,
+    },
+    RoundTakenBack {
+        round: u32,
+        take: usize,
+    },
+    MessageEdited {
+        round: u32,
+        take: usize,
+    },
+    TakeLine {
+        take: usize,
+        by: &'a str,
+        turns: usize,
+        said: &'a str,
+    },
+    TakeBack {
+        take: usize,
+        now: usize,
+    },
+    RoundBack {
+        take: usize,
+        round: u32,
+    },
+    NothingToTakeBack,
+    DidNotSpeak {
+        name: &'a str,
+        round: u32,
+    },
+    NoReplyToAskAgain {
+        round: u32,
+    },
+    NobodyToAskAgain,
+    NoMessageToEdit {
+        round: u32,
+    },
+    NoTakes,
+    NoSuchTake {
+        n: usize,
+        count: usize,
+    },
+    EditNeedsMessage,
+    TakeNeedsNumber,
+    TakesNothingAfter {
+        command: &'a str,
+    },
+
     // Commands refused.
     ContextNeedsFile,
     NoSuchSpeaker {

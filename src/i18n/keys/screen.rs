@@ -116,6 +116,10 @@ pub(crate) enum Screen<'a> {
     OnlyCommandDoes,
     InviteCommand,
     InviteCommandDoes,
+    RedoCommand,
+    RedoCommandDoes,
+    TakeCommand,
+    TakeCommandDoes,
     // The roster modal ([R] in the menu).
     RosterTitle,
     RosterIn,

@@ -194,6 +194,23 @@ impl App {
                 self.refresh(&mut roster);
                 self.modals.push_front(Modal::Roster(roster));
             }
+            Some(Action::AskAgain) | Some(Action::Undo) if self.topic.is_some() && !self.streaming() => {
+                let text = if action == Some(Action::Undo) { "/undo" } else { "/redo" };
+                out.commands.push(Command::Message { text: text.into() });
+            }
+            Some(Action::EditLast) => {
+                let last = self
+                    .transcript
+                    .entries()
+                    .iter()
+                    .rev()
+                    .find(|e| e.kind == super::EntryKind::Facilitator);
+                if let Some(text) = last.map(|e| format!("/edit {}", e.text)) {
+                    self.input = new_input();
+                    self.input.insert_str(&text);
+                    self.focus = Focus::Input;
+                }
+            }
             Some(Action::Help) => {
                 self.help = true;
                 self.help_scroll = 0;

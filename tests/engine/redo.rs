@@ -1,0 +1,192 @@
+//! The facilitator's second thoughts on the last round (`/redo`, `/undo`,
+//! `/edit`, `/takes`, `/take`), end to end against the loopback OpenAI
+//! server: what the next speakers and rounds are sent, what the session
+//! file keeps, and a resume of it.
+
+use crate::common;
+
+use bmad_party::engine::{Command, Event};
+use bmad_party::session::TurnKind;
+use bmad_party::testing::FakeOpenAi;
+use common::*;
+
+/// The agents' replies standing in the session, in order: (agent, text).
+fn replies(path: &std::path::Path) -> Vec<(String, String)> {
+    load(path)
+        .turns
+        .into_iter()
+        .filter(|t| t.kind == TurnKind::Agent)
+        .map(|t| (t.agent.unwrap_or_default(), t.text))
+        .collect()
+}
+
+fn rejected(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejected { message } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The last agent call's prompt.
+fn last_agent_prompt(server: &FakeOpenAi) -> String {
+    server
+        .received()
+        .iter()
+        .rev()
+        .find(|r| r.prompt_text().contains("Note from the session"))
+        .expect("an agent was called")
+        .prompt_text()
+}
+
+#[tokio::test]
+async fn a_reply_asked_again_replaces_it_for_the_room_and_every_take_is_kept() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::two_a_round(&server);
+    party
+        .agents
+        .retain(|a| ["moderator", "analyst", "architect", "developer"].contains(&a.id.as_str()));
+    let events = party
+        .run(vec![
+            Step::Say("How should we price the new plan?"),
+            Step::Say("/redo"),
+            Step::Say("/takes"),
+            Step::Say("/redo bob"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let path = session_file(&events);
+    let fm = load(&path).fm;
+    assert_eq!(fm.set_aside.len(), 1, "one take set aside");
+    let take = &fm.set_aside[0];
+    assert_eq!((take.round, take.by.as_str(), take.turns.len()), (1, "redo", 1));
+    let set = take.turns[0].clone();
+    let now = replies(&path);
+    assert_eq!(now.len(), 2, "the round still has its two replies: {now:?}");
+    assert_eq!(now[1].0, set.agent.clone().unwrap(), "the same speaker was asked again");
+    assert_ne!(now[1].1, set.text, "with a new reply");
+    assert!(rejected(&events).iter().any(|m| m.contains("“bob”")));
+    let notes = notices(&events);
+    assert!(notes.iter().any(|n| n.starts_with("take 1 (/redo, 1 turns)")), "{notes:?}");
+    // The asked-again speaker saw the first reply, not its own set-aside one.
+    let asked = last_agent_prompt(&server);
+    assert!(asked.contains(&now[0].1[..20]) && !asked.contains(&set.text[..30]));
+
+    // The next round is sent the reply that stands; /take brings the
+    // earlier one back and the new one becomes a take; a resume keeps it all.
+    let mut again = Party::two_a_round(&server);
+    again.agents = party.agents.clone();
+    again.resume = Some(path.clone());
+    let events = again
+        .run(vec![
+            Step::Say("/take 1"),
+            Step::Say("What would you cut first?"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    assert!(
+        notices(&events)
+            .iter()
+            .any(|n| n.contains("take 1 is back; what stood there is take 1 now")),
+        "{:?}",
+        notices(&events)
+    );
+    let prompt = last_agent_prompt(&server);
+    assert!(prompt.contains(&set.text[..30]), "the take brought back is what the room sees");
+    assert!(!prompt.contains(&now[1].1[..30]), "the reply set aside is not");
+    let fm = load(&path).fm;
+    assert_eq!(fm.set_aside.len(), 1);
+    let kept: Vec<&str> = fm.set_aside[0]
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Agent)
+        .map(|t| t.text.as_str())
+        .collect();
+    assert_eq!(
+        kept,
+        [now[1].1.as_str()],
+        "the reply it replaced is kept, with the notice that asked again"
+    );
+}
+
+#[tokio::test]
+async fn redo_of_an_earlier_speaker_asks_the_later_ones_again_too() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::new(&server);
+    party.config.party.agents_per_round = (3, 3);
+    let events = party
+        .run(vec![Step::Say("How should we price the new plan?"), Step::Cmd(Command::Quit)])
+        .await;
+    let path = session_file(&events);
+    let first = replies(&path);
+    assert_eq!(first.len(), 3);
+    let mut again = Party::new(&server);
+    again.config.party.agents_per_round = (3, 3);
+    again.resume = Some(path.clone());
+    let second = first[1].0.clone();
+    let say: &'static str = Box::leak(format!("/redo {second}").into_boxed_str());
+    let events = again.run(vec![Step::Say(say), Step::Cmd(Command::Quit)]).await;
+    let rounds = rounds(&events);
+    assert_eq!(
+        rounds,
+        [vec![first[1].0.clone(), first[2].0.clone()]],
+        "the second and third speak again"
+    );
+    let now = replies(&path);
+    assert_eq!(now.len(), 3);
+    assert_eq!(now[0], first[0], "the first reply stands");
+    assert!(now[1].1 != first[1].1 && now[2].1 != first[2].1);
+    let take = &load(&path).fm.set_aside[0];
+    assert_eq!(take.turns.iter().filter(|t| t.kind == TurnKind::Agent).count(), 2);
+}
+
+#[tokio::test]
+async fn undo_edit_and_take_move_rounds_and_the_topic() {
+    let server = FakeOpenAi::varied().await;
+    let party = Party::two_a_round(&server);
+    let events = party
+        .run(vec![
+            Step::Say("How should we price the new plan?"),
+            Step::Say("What would you cut first?"),
+            Step::Say("/undo"),
+            Step::Say("/edit What would you keep no matter what?"),
+            Step::Say("/takes"),
+            Step::Say("/undo"),
+            Step::Say("/undo"),
+            Step::Say("/edit nothing"),
+            Step::Say("/takes"),
+            Step::Say("Shall we start over on onboarding?"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let notes = notices(&events);
+    assert!(
+        notes.iter().any(|n| n.contains("round 2 taken back, set aside as take 1")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("round 1 is played again from your edited message")),
+        "{notes:?}"
+    );
+    assert!(rejected(&events).iter().any(|m| m.contains("nothing to take back")));
+    let path = session_file(&events);
+    let s = load(&path);
+    assert_eq!(
+        s.fm.topic, "Shall we start over on onboarding?",
+        "round 1 taken back: the next message is the topic"
+    );
+    let facilitator: Vec<&str> = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Facilitator)
+        .map(|t| t.text.as_str())
+        .collect();
+    assert_eq!(facilitator, ["Shall we start over on onboarding?"]);
+    assert_eq!(s.fm.conversation_state.current_round, 1);
+    let by: Vec<&str> = s.fm.set_aside.iter().map(|t| t.by.as_str()).collect();
+    assert_eq!(by, ["undo", "edit", "undo"], "every take kept");
+    let prompt = last_agent_prompt(&server);
+    assert!(!prompt.contains("What would you cut first?"), "a round taken back is not sent");
+}
