@@ -252,9 +252,86 @@ pub(crate) fn render(h: &Heading, notes: &Notes, positions: &[(String, String)])
     crate::text::sanitize(&out)
 }
 
+/// Where the room stands (`/summary`), for the transcript: the same
+/// lists and positions as the takeaways, without the document around them.
+pub(crate) fn summary(round: u32, notes: &Notes, positions: &[(String, String)], lang: Lang) -> String {
+    let mut out = Room::WhereWeAre { round }.say(lang);
+    for (title, items) in [
+        (Room::Decisions.say(lang), &notes.decisions),
+        (Room::OpenQuestions.say(lang), &notes.questions),
+        (Room::Disagreements.say(lang), &notes.disagreements),
+    ] {
+        if !items.is_empty() {
+            out.push_str(&format!("\n**{title}**\n"));
+            for i in items {
+                out.push_str(&format!("- {}\n", i.replace('\n', " ")));
+            }
+        }
+    }
+    if !positions.is_empty() {
+        out.push_str(&format!("\n**{}**\n", Room::Positions.say(lang)));
+        for (label, said) in positions {
+            out.push_str(&format!("- {label}: {said}\n"));
+        }
+    }
+    crate::text::sanitize(out.trim_end())
+}
+
+/// A typed ask for the notes while the party goes on.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum OnDemand {
+    /// `/summary`: where the room stands, into the transcript.
+    Summary,
+    /// `/takeaways [PATH]`: the takeaways file, now (None: where the party
+    /// writes it, else beside the session).
+    Takeaways(Option<std::path::PathBuf>),
+}
+
+/// The ask `text` types, if it is one (`/summaryx` is a message).
+pub(crate) fn on_demand(text: &str) -> Option<OnDemand> {
+    let text = text.trim();
+    let word = |c: &str| {
+        let rest = text.strip_prefix(c)?;
+        (rest.is_empty() || rest.starts_with(char::is_whitespace)).then(|| rest.trim())
+    };
+    if word("/summary").is_some_and(str::is_empty) {
+        return Some(OnDemand::Summary);
+    }
+    let rest = word("/takeaways")?;
+    Some(OnDemand::Takeaways((!rest.is_empty()).then(|| std::path::PathBuf::from(rest))))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn summary_and_takeaways_are_asked_for_by_typed_commands() {
+        assert_eq!(on_demand(" /summary "), Some(OnDemand::Summary));
+        assert_eq!(on_demand("/takeaways"), Some(OnDemand::Takeaways(None)));
+        assert_eq!(
+            on_demand("/takeaways notes/pricing.md"),
+            Some(OnDemand::Takeaways(Some("notes/pricing.md".into())))
+        );
+        for text in ["/summary of it", "/summarize", "summary", "/takeawaysx"] {
+            assert_eq!(on_demand(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn the_summary_lists_what_it_has_and_who_stands_where() {
+        let notes = Notes {
+            decisions: vec!["Start with the annual plan.".into()],
+            questions: vec![],
+            disagreements: vec!["Whether to discount.".into()],
+        };
+        let positions = [("🏗️ Ingrid".to_string(), "Price by seat.".to_string())];
+        let text = summary(3, &notes, &positions, Lang::En);
+        assert!(text.starts_with("📍 Where we are after round 3"), "{text}");
+        assert!(text.contains("**Decisions**\n- Start with the annual plan."));
+        assert!(!text.contains("Open questions"), "an empty list is left out");
+        assert!(text.contains("**Positions**\n- 🏗️ Ingrid: Price by seat."));
+    }
 
     fn turn(kind: TurnKind, agent: &str, label: &str, text: &str) -> Turn {
         Turn::said(kind, (!agent.is_empty()).then_some(agent), 1, label, text)

@@ -173,8 +173,8 @@ wait_for 'Round 1/3 ' 15
 sleep 0.3
 screen | tail -n 1 | grep -qE '🔇 +Kofi' || fail "the resumed status bar shows Kofi muted"
 # Second thoughts from the menu, after a round played to its end: A asks
-# the last reply again, /takes lists the one set aside, U takes the round
-# back; the file keeps both takes.
+# the last reply again, /takes lists the one set aside, W sums up, U takes
+# the round back; the file keeps both takes.
 t send-keys -t "$S" -l 'And what would you automate?'
 t send-keys -t "$S" Enter
 wait_for 'Round 2/3 ' 20
@@ -187,7 +187,10 @@ t send-keys -t "$S" i
 t send-keys -t "$S" -l '/takes'
 t send-keys -t "$S" Enter
 wait_for 'take 1 \(/redo' 10
+# W: where we are, into the transcript.
 t send-keys -t "$S" Escape
+t send-keys -t "$S" w
+wait_for 'Positions' 10
 t send-keys -t "$S" u
 wait_for 'round 2 taken back' 10
 quit_now

@@ -21,6 +21,7 @@ mod hands;
 mod hearing;
 mod hostile;
 mod judgement;
+mod on_demand;
 mod read_ahead;
 mod reading;
 mod redo;

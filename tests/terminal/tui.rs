@@ -691,7 +691,7 @@ async fn the_roster_modal_lists_who_is_in_and_out_and_sends_room_commands() {
 }
 
 #[tokio::test]
-async fn the_menu_asks_again_takes_back_and_puts_the_last_message_up_for_editing() {
+async fn the_menu_asks_again_takes_back_sums_up_and_puts_the_last_message_up_for_editing() {
     let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
     let finished = events.iter().position(|e| matches!(e, Event::RoundFinished { .. })).unwrap();
     let waiting = finished
@@ -704,6 +704,7 @@ async fn the_menu_asks_again_takes_back_and_puts_the_last_message_up_for_editing
     app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
     assert_eq!(key(&mut app, 'a').commands, [Command::Message { text: "/redo".into() }]);
     assert_eq!(key(&mut app, 'u').commands, [Command::Message { text: "/undo".into() }]);
+    assert_eq!(key(&mut app, 'w').commands, [Command::Message { text: "/summary".into() }]);
     let out = key(&mut app, 'l');
     assert!(out.commands.is_empty());
     assert_eq!(app.focus, Focus::Input);

@@ -119,9 +119,15 @@ impl Room {
                         }
                         continue;
                     }
-                    if crate::engine::redo::read(&text, &self.agents).is_some() {
+                    // Second thoughts and notes need a round played.
+                    let early = if crate::engine::redo::read(&text, &self.agents).is_some() {
+                        Some(crate::i18n::Room::NothingToTakeBack)
+                    } else {
+                        crate::engine::takeaways::on_demand(&text).map(|_| crate::i18n::Room::NothingToSumUp)
+                    };
+                    if let Some(refused) = early {
                         self.emit(Event::Rejected {
-                            message: crate::i18n::Say::say(&crate::i18n::Room::NothingToTakeBack, self.lang),
+                            message: crate::i18n::Say::say(&refused, self.lang),
                         });
                         continue;
                     }

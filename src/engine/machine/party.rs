@@ -253,6 +253,8 @@ impl Party {
                     self.hands(hand).await
                 } else if let Some(redo) = crate::engine::redo::read(&text, &self.room.agents) {
                     self.redo(redo).await
+                } else if let Some(ask) = crate::engine::takeaways::on_demand(&text) {
+                    self.on_demand(ask).await
                 } else if !self.pending.is_empty() {
                     self.answer_with_message(text).await
                 } else if !text.is_empty() {

@@ -58,6 +58,7 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
         (Screen::MuteCommand.say(lang), Screen::MuteCommandDoes.say(lang)),
         (Screen::RedoCommand.say(lang), Screen::RedoCommandDoes.say(lang)),
         (Screen::TakeCommand.say(lang), Screen::TakeCommandDoes.say(lang)),
+        (Screen::SummaryCommand.say(lang), Screen::SummaryCommandDoes.say(lang)),
         (Screen::OnlyCommand.say(lang), Screen::OnlyCommandDoes.say(lang)),
     ];
     for (k, what) in typed {

@@ -83,6 +83,8 @@ pub(crate) enum Action {
     AskAgain,
     /// Take the last round back (`/undo`).
     Undo,
+    /// Where the room stands, into the transcript (`/summary`).
+    Summary,
     /// The facilitator's last message into the message box, to edit and
     /// send again (`/edit`).
     EditLast,
@@ -196,6 +198,7 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::Menu, &[Plain(K::Char('a')), Plain(K::Char('A'))], A::AskAgain, "A", W::MenuAskAgain, None),
     b(C::Menu, &[Plain(K::Char('u')), Plain(K::Char('U'))], A::Undo, "U", W::MenuUndo, None),
     b(C::Menu, &[Plain(K::Char('l')), Plain(K::Char('L'))], A::EditLast, "L", W::MenuEditLast, None),
+    b(C::Menu, &[Plain(K::Char('w')), Plain(K::Char('W'))], A::Summary, "W", W::MenuSummary, None),
     b(C::Menu, &[Plain(K::Char('?'))], A::Help, "?", W::MenuHelp, h(W::MenuHelpHint)),
     b(C::Menu, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::MenuLineUp, hk("↑↓", W::MenuLineUpHint)),
     b(C::Menu, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::MenuLineDown, None),

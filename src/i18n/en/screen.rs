@@ -83,6 +83,8 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::RedoCommandDoes => "  ask the last round's reply (NAME's, and those after it) again · take the round back · play it again from your message as edited".into(),
         Screen::TakeCommand => "/takes · /take N".into(),
         Screen::TakeCommandDoes => "  list what of the last round was set aside · bring take N back in place of what stands".into(),
+        Screen::SummaryCommand => "/summary · /takeaways [PATH]".into(),
+        Screen::SummaryCommandDoes => "  where the room stands, into the transcript · the takeaways file now (beside the session)".into(),
         Screen::RosterTitle => "Who is in the room".into(),
         Screen::RosterIn => "In the room".into(),
         Screen::RosterOut => "Out of the room (the roster)".into(),

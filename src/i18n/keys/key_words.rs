@@ -88,6 +88,7 @@ pub(crate) enum KeyWords {
     MenuAskAgain,
     MenuUndo,
     MenuEditLast,
+    MenuSummary,
     MenuRosterHint,
     RosterModalLineUp,
     RosterModalLineUpHint,

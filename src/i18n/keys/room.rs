@@ -132,6 +132,14 @@ pub(crate) enum Room<'a> {
         round: u32,
     },
     NothingToTakeBack,
+    /// `/summary`'s first line.
+    WhereWeAre {
+        round: u32,
+    },
+    NothingToSumUp,
+    TakeawaysWritten {
+        path: &'a str,
+    },
     DidNotSpeak {
         name: &'a str,
         round: u32,

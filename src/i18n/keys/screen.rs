@@ -120,6 +120,8 @@ pub(crate) enum Screen<'a> {
     RedoCommandDoes,
     TakeCommand,
     TakeCommandDoes,
+    SummaryCommand,
+    SummaryCommandDoes,
     // The roster modal ([R] in the menu).
     RosterTitle,
     RosterIn,

@@ -85,6 +85,8 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::RedoCommandDoes => "  重新生成上一轮的回复（该名字的及其后的）· 撤回该轮 · 按修改后的消息重新进行该轮".into(),
         Screen::TakeCommand => "/takes · /take N".into(),
         Screen::TakeCommandDoes => "  列出上一轮被搁置的版本 · 取回第 N 版替换现有内容".into(),
+        Screen::SummaryCommand => "/summary · /takeaways [路径]".into(),
+        Screen::SummaryCommandDoes => "  把房间当前的状况写进记录 · 立即写出要点文件（在会话文件旁）".into(),
         Screen::RosterTitle => "房间里有谁".into(),
         Screen::RosterIn => "在房间里".into(),
         Screen::RosterOut => "房间外（名单）".into(),

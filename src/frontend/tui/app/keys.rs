@@ -194,8 +194,12 @@ impl App {
                 self.refresh(&mut roster);
                 self.modals.push_front(Modal::Roster(roster));
             }
-            Some(Action::AskAgain) | Some(Action::Undo) if self.topic.is_some() && !self.streaming() => {
-                let text = if action == Some(Action::Undo) { "/undo" } else { "/redo" };
+            Some(Action::AskAgain | Action::Undo | Action::Summary) if self.topic.is_some() && !self.streaming() => {
+                let text = match action {
+                    Some(Action::Undo) => "/undo",
+                    Some(Action::Summary) => "/summary",
+                    _ => "/redo",
+                };
                 out.commands.push(Command::Message { text: text.into() });
             }
             Some(Action::EditLast) => {

@@ -1,0 +1,66 @@
+//! Notes while the party goes on (`/summary`, `/takeaways [PATH]`), end to
+//! end against the loopback OpenAI server.
+
+use crate::common;
+
+use bmad_party::engine::{Command, Event};
+use bmad_party::session::TurnKind;
+use bmad_party::testing::FakeOpenAi;
+use common::*;
+
+#[tokio::test]
+async fn summary_and_takeaways_come_on_demand_and_the_party_goes_on() {
+    let server = FakeOpenAi::varied().await;
+    let party = Party::two_a_round(&server);
+    let mine = party.dir.path().join("mine.md");
+    let take_mine: &'static str = Box::leak(format!("/takeaways {}", mine.display()).into_boxed_str());
+    let events = party
+        .run(vec![
+            Step::Say("/summary"),
+            Step::Say("How should we price the new plan?"),
+            Step::Say("/summary"),
+            Step::Say("/takeaways"),
+            Step::Say(take_mine),
+            Step::Say("What would you cut first?"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let refused: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejected { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(refused[0].contains("nothing to sum up yet"), "before the topic: {refused:?}");
+    let notes = notices(&events);
+    let summary = notes
+        .iter()
+        .find(|n| n.starts_with("📍 Where we are after round 1"))
+        .expect("the summary is in the transcript");
+    assert!(summary.contains("**Positions**"), "{summary}");
+    let written: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Takeaways { path } => Some(std::path::PathBuf::from(path)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(written.len(), 2);
+    assert!(
+        written[0].to_string_lossy().ends_with(".takeaways.md"),
+        "beside the session: {written:?}"
+    );
+    assert_eq!(written[1], mine);
+    for p in &written {
+        let doc = std::fs::read_to_string(p).unwrap();
+        assert!(doc.starts_with("# Takeaways: How should we price the new plan?"), "{doc}");
+    }
+    assert_eq!(rounds(&events).len(), 2, "the party went on");
+    let path = session_file(&events);
+    let kept = load(&path)
+        .turns
+        .iter()
+        .any(|t| t.kind == TurnKind::Notice && t.text.starts_with("📍 Where we are"));
+    assert!(kept, "the summary is saved with the session");
+}
