@@ -47,6 +47,7 @@ fn session(messages: usize) -> Session {
         cleanup: Default::default(),
         self_checks: Vec::new(),
         set_aside: Vec::new(),
+        pinned: Vec::new(),
         readings: Vec::new(),
     };
     let turns = (0..messages)

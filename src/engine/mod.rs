@@ -9,6 +9,7 @@ pub mod documents;
 pub(crate) mod hands;
 mod machine;
 pub(crate) mod memory;
+pub(crate) mod pins;
 pub(crate) mod prompts;
 pub(crate) mod proposals;
 pub mod protocol;

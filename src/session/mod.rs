@@ -70,6 +70,10 @@ pub struct Frontmatter {
     /// `/edit`, `/take`), oldest first: kept, so a take can be brought back.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub set_aside: Vec<SetAside>,
+    /// Replies the facilitator pinned as decisions (`/pin`), in order: first
+    /// in the highlights, the takeaways and the party's memory.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pinned: Vec<Pin>,
     /// The host's readings of the facilitator's messages (`read_messages`):
     /// what came back, what it was read as, what the host did. Written
     /// last, by the session store, entry by entry: a long party has one a
@@ -365,6 +369,22 @@ pub struct ProviderRecord {
     /// (kind, model, address, windows); a file without it loads.
     #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
     pub endpoints: std::collections::BTreeMap<String, ProviderRecord>,
+}
+
+/// A reply pinned as a decision.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Pin {
+    pub round: u32,
+    pub agent: String,
+    pub label: String,
+    pub text: String,
+}
+
+impl Pin {
+    /// As the decisions list it: `🏗️ Ingrid: the reply`.
+    pub(crate) fn line(&self) -> String {
+        format!("{}: {}", self.label, crate::text::ellipsize(&self.text.replace('\n', " "), 300))
+    }
 }
 
 /// Turns set aside: the tail of a round from one turn on, as it stood.

@@ -28,6 +28,7 @@ pub(crate) fn sample() -> Session {
         cleanup: Default::default(),
         self_checks: Vec::new(),
         set_aside: Vec::new(),
+        pinned: Vec::new(),
         readings: Vec::new(),
         provider: ProviderRecord {
             kind: "rehearsal".into(),

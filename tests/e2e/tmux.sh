@@ -44,6 +44,7 @@ wait_for() {
 # A plain shell with a known prompt, in a 100x30 terminal.
 t -f /dev/null new-session -d -s "$S" -x 100 -y 30 "env -i PATH=$PATH HOME=$WORK TERM=xterm-256color LANG=C.UTF-8 PS1='e2e-prompt\$ ' bash --norc --noprofile"
 wait_for 'e2e-prompt\$' 10
+t set -g set-clipboard on
 t send-keys -t "$S" "cd $WORK && BMAD_PARTY_REHEARSAL_DELAY_MS=15 $BIN --max-rounds 3 --output $WORK/out" Enter
 
 wait_for 'OFFLINE REHEARSAL' 15
@@ -191,10 +192,21 @@ wait_for 'take 1 \(/redo' 10
 t send-keys -t "$S" Escape
 t send-keys -t "$S" w
 wait_for 'Positions' 10
+# Y: the last reply to the clipboard (OSC 52 reaches tmux's buffer with
+# set-clipboard on); /pin: the reply pinned as a decision.
+t send-keys -t "$S" y
+wait_for 'copied to the clipboard' 5
+t show-buffer | grep -qE 'Speaking as|From where I sit|Let me put' || fail "OSC 52 put the reply in tmux's buffer"
+t send-keys -t "$S" i
+t send-keys -t "$S" -l '/pin'
+t send-keys -t "$S" Enter
+wait_for 'pinned as a decision' 5
+t send-keys -t "$S" Escape
 t send-keys -t "$S" u
 wait_for 'round 2 taken back' 10
 quit_now
 grep -q 'by: redo' "$HANDS" && grep -q 'by: undo' "$HANDS" || fail "the takes are in the session file"
+grep -q '^pinned:' "$HANDS" || fail "the pin is in the session file"
 
 # A topic on the command line opens the party at once.
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/topic 'Pricing from the command line'" Enter

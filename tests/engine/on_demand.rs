@@ -9,6 +9,67 @@ use bmad_party::testing::FakeOpenAi;
 use common::*;
 
 #[tokio::test]
+async fn a_pinned_reply_comes_first_in_the_highlights_and_the_takeaways() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::two_a_round(&server);
+    party
+        .agents
+        .retain(|a| ["moderator", "analyst", "architect"].contains(&a.id.as_str()));
+    party.takeaways = bmad_party::engine::TakeawaysTo::BesideSession;
+    let events = party
+        .run(vec![
+            Step::Say("/pin"),
+            Step::Say("How should we price the new plan?"),
+            Step::Say("/pin kofi"),
+            Step::Say("/pin"),
+            Step::Say("/unpin"),
+            Step::Say("/pin maya"),
+            Step::Cmd(Command::Exit),
+        ])
+        .await;
+    let refused: Vec<_> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejected { message } => Some(message.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(refused[0].contains("no reply to pin yet"), "before the topic: {refused:?}");
+    assert!(
+        refused.iter().any(|m| m.contains("no speaker here is called “kofi”")),
+        "{refused:?}"
+    );
+    assert_eq!(rounds(&events).len(), 1, "no pin command became a message");
+    let path = session_file(&events);
+    let s = load(&path);
+    let maya = s
+        .turns
+        .iter()
+        .rfind(|t| t.kind == TurnKind::Agent && t.agent.as_deref() == Some("analyst"))
+        .expect("Maya spoke");
+    assert_eq!(s.fm.pinned.len(), 1, "/unpin took the first back");
+    assert_eq!((s.fm.pinned[0].agent.as_str(), &s.fm.pinned[0].text), ("analyst", &maya.text));
+    let highlights = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Highlights { text } => Some(text.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(highlights.contains("Pinned as decided: 📊 Maya:"), "{highlights}");
+    let written = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Takeaways { path } => Some(path.clone()),
+            _ => None,
+        })
+        .unwrap();
+    let doc = std::fs::read_to_string(written).unwrap();
+    let decisions = doc.split("## Decisions\n\n").nth(1).unwrap();
+    assert!(decisions.starts_with("- 📊 Maya: "), "the pin is the first decision: {doc}");
+}
+
+#[tokio::test]
 async fn summary_and_takeaways_come_on_demand_and_the_party_goes_on() {
     let server = FakeOpenAi::varied().await;
     let party = Party::two_a_round(&server);

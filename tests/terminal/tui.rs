@@ -245,7 +245,7 @@ async fn help_overlay() {
     // Taller than 24 rows: it scrolls to its last section, the modals' keys.
     let screen = |t: &Terminal<TestBackend>| (0..24).map(|y| row_text(t, y)).collect::<Vec<_>>().join("\n");
     assert!(!screen(&t).contains("Push budget spent"));
-    for _ in 0..3 {
+    for _ in 0..8 {
         app.on_key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE), Instant::now());
     }
     let t = render(&app, 80, 24);
@@ -705,6 +705,29 @@ async fn the_menu_asks_again_takes_back_sums_up_and_puts_the_last_message_up_for
     assert_eq!(key(&mut app, 'a').commands, [Command::Message { text: "/redo".into() }]);
     assert_eq!(key(&mut app, 'u').commands, [Command::Message { text: "/undo".into() }]);
     assert_eq!(key(&mut app, 'w').commands, [Command::Message { text: "/summary".into() }]);
+    let out = key(&mut app, 'y');
+    let last = app
+        .transcript
+        .entries()
+        .iter()
+        .rev()
+        .find(|e| matches!(e.kind, bmad_party::frontend::tui::app::EntryKind::Agent { .. }));
+    assert_eq!(
+        out.copy.as_deref(),
+        last.map(|e| e.text.as_str()),
+        "the last reply goes to the clipboard"
+    );
+    let flash = app.flash.clone().unwrap_or_default();
+    assert!(
+        flash.contains("copied to the clipboard (OSC 52") && flash.contains(".copied.md"),
+        "{flash}"
+    );
+    let beside = flash.rsplit(" and to ").next().unwrap();
+    assert_eq!(
+        std::fs::read_to_string(beside).ok().as_deref(),
+        out.copy.as_deref(),
+        "and beside the session"
+    );
     let out = key(&mut app, 'l');
     assert!(out.commands.is_empty());
     assert_eq!(app.focus, Focus::Input);

@@ -87,6 +87,14 @@ impl Party {
                 outcomes = shown.trim().replace('\n', " ");
             }
         }
+        let pinned: Vec<String> = self.session.fm.pinned.iter().map(|p| p.line()).collect();
+        if !pinned.is_empty() {
+            let list = pinned.join("; ");
+            outcomes = format!(
+                "{} {outcomes}",
+                crate::i18n::Say::say(&crate::i18n::Room::PinnedDecisions { list: &list }, self.room.lang)
+            );
+        }
         let highlights = self.render(
             "highlights",
             &[

@@ -122,6 +122,8 @@ impl Room {
                     // Second thoughts and notes need a round played.
                     let early = if crate::engine::redo::read(&text, &self.agents).is_some() {
                         Some(crate::i18n::Room::NothingToTakeBack)
+                    } else if crate::engine::pins::read(&text, &self.agents).is_some() {
+                        Some(crate::i18n::Room::NothingToPin)
                     } else {
                         crate::engine::takeaways::on_demand(&text).map(|_| crate::i18n::Room::NothingToSumUp)
                     };

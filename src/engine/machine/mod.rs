@@ -37,6 +37,7 @@ mod lobby;
 mod members;
 mod party;
 mod pick;
+mod pins;
 mod question;
 mod reading;
 mod redo;

@@ -98,6 +98,7 @@ impl Party {
             cleanup: Default::default(),
             self_checks: Vec::new(),
             set_aside: Vec::new(),
+            pinned: Vec::new(),
             readings: Vec::new(),
             provider: ProviderRecord {
                 kind: info.kind,
@@ -255,6 +256,8 @@ impl Party {
                     self.redo(redo).await
                 } else if let Some(ask) = crate::engine::takeaways::on_demand(&text) {
                     self.on_demand(ask).await
+                } else if let Some(pin) = crate::engine::pins::read(&text, &self.room.agents) {
+                    self.pin(pin).await
                 } else if !self.pending.is_empty() {
                     self.answer_with_message(text).await
                 } else if !text.is_empty() {

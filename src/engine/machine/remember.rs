@@ -55,6 +55,13 @@ impl Party {
         if entries.is_empty() {
             entries = fallback(&self.transcript_notes(), &self.session_line());
         }
+        let pinned = self
+            .session
+            .fm
+            .pinned
+            .iter()
+            .map(|p| Entry::new("outcome", Some(&p.agent), &p.text));
+        let entries: Vec<Entry> = pinned.chain(entries).collect();
         self.write_memory(&entries);
     }
 

@@ -88,7 +88,9 @@ impl Party {
                 Reply::Interrupted { .. } | Reply::Quit { .. } => {}
             }
         }
-        notes.unwrap_or_else(|| self.transcript_notes())
+        let mut notes = notes.unwrap_or_else(|| self.transcript_notes());
+        notes.decisions = crate::engine::pins::decisions_first(&self.session.fm.pinned, &notes.decisions);
+        notes
     }
 
     /// `/summary` and `/takeaways [PATH]` while the party goes on: where

@@ -75,6 +75,8 @@ pub struct KeyOutcome {
     pub commands: Vec<Command>,
     pub quit: bool,
     pub redraw: bool,
+    /// Text for the terminal's clipboard (OSC 52).
+    pub copy: Option<String>,
 }
 
 /// The message box: soft-wrapped, no highlighted cursor line.

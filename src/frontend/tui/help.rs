@@ -18,7 +18,7 @@ const MAIN_SECTIONS: usize = 4;
 
 /// More than the help's rows on the narrowest screen: the drawing stops
 /// the scroll at the last row anyway.
-pub(crate) const MAX_SCROLL: u16 = 80;
+pub(crate) const MAX_SCROLL: u16 = 200;
 
 pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
     let lang = app.lang;
@@ -59,6 +59,7 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
         (Screen::RedoCommand.say(lang), Screen::RedoCommandDoes.say(lang)),
         (Screen::TakeCommand.say(lang), Screen::TakeCommandDoes.say(lang)),
         (Screen::SummaryCommand.say(lang), Screen::SummaryCommandDoes.say(lang)),
+        (Screen::PinCommand.say(lang), Screen::PinCommandDoes.say(lang)),
         (Screen::OnlyCommand.say(lang), Screen::OnlyCommandDoes.say(lang)),
     ];
     for (k, what) in typed {

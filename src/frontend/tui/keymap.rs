@@ -85,6 +85,8 @@ pub(crate) enum Action {
     Undo,
     /// Where the room stands, into the transcript (`/summary`).
     Summary,
+    /// The last reply to the clipboard.
+    Copy,
     /// The facilitator's last message into the message box, to edit and
     /// send again (`/edit`).
     EditLast,
@@ -199,6 +201,7 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::Menu, &[Plain(K::Char('u')), Plain(K::Char('U'))], A::Undo, "U", W::MenuUndo, None),
     b(C::Menu, &[Plain(K::Char('l')), Plain(K::Char('L'))], A::EditLast, "L", W::MenuEditLast, None),
     b(C::Menu, &[Plain(K::Char('w')), Plain(K::Char('W'))], A::Summary, "W", W::MenuSummary, None),
+    b(C::Menu, &[Plain(K::Char('y')), Plain(K::Char('Y'))], A::Copy, "Y", W::MenuCopy, None),
     b(C::Menu, &[Plain(K::Char('?'))], A::Help, "?", W::MenuHelp, h(W::MenuHelpHint)),
     b(C::Menu, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::MenuLineUp, hk("↑↓", W::MenuLineUpHint)),
     b(C::Menu, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::MenuLineDown, None),

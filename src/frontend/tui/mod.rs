@@ -187,6 +187,9 @@ impl Run {
         match ev {
             Some(Ok(TermEvent::Key(key))) if key.kind != KeyEventKind::Release => {
                 let out = app.on_key(key, Instant::now());
+                if let Some(text) = &out.copy {
+                    let _ = execute!(stdout(), ratatui::crossterm::clipboard::CopyToClipboard::to_clipboard_from(text));
+                }
                 for c in out.commands {
                     if c == Command::Quit {
                         self.quitting = true;

@@ -90,6 +90,7 @@ pub(in crate::i18n) fn key_words(k: &KeyWords) -> String {
         KeyWords::MenuAskAgain => "ask the last reply again (the one set aside is kept: /takes, /take N)".into(),
         KeyWords::MenuUndo => "take the last round back (kept: /take N brings it back)".into(),
         KeyWords::MenuSummary => "where are we? decisions, open questions, who stands where (/summary)".into(),
+        KeyWords::MenuCopy => "copy the last reply to the clipboard (OSC 52) and beside the session".into(),
         KeyWords::MenuEditLast => "your last message into the box as /edit, to change and send again".into(),
         KeyWords::RosterModalLineUp => "highlight the agent above".into(),
         KeyWords::RosterModalLineUpHint => "Move".into(),

@@ -89,6 +89,7 @@ pub(crate) enum KeyWords {
     MenuUndo,
     MenuEditLast,
     MenuSummary,
+    MenuCopy,
     MenuRosterHint,
     RosterModalLineUp,
     RosterModalLineUpHint,

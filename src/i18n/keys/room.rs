@@ -137,6 +137,20 @@ pub(crate) enum Room<'a> {
         round: u32,
     },
     NothingToSumUp,
+    Pinned {
+        line: &'a str,
+    },
+    Unpinned {
+        n: usize,
+    },
+    NothingToPin,
+    NotSpokenYet {
+        name: &'a str,
+    },
+    /// The highlights' pinned decisions, before the note-taker's outcomes.
+    PinnedDecisions {
+        list: &'a str,
+    },
     TakeawaysWritten {
         path: &'a str,
     },

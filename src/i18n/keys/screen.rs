@@ -120,8 +120,15 @@ pub(crate) enum Screen<'a> {
     RedoCommandDoes,
     TakeCommand,
     TakeCommandDoes,
+    Copied {
+        name: &'a str,
+        file: &'a str,
+    },
+    NothingToCopy,
     SummaryCommand,
     SummaryCommandDoes,
+    PinCommand,
+    PinCommandDoes,
     // The roster modal ([R] in the menu).
     RosterTitle,
     RosterIn,

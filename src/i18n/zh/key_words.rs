@@ -90,6 +90,7 @@ pub(in crate::i18n) fn key_words(k: &KeyWords) -> String {
         KeyWords::MenuAskAgain => "重新生成最后一条回复（原回复保留：/takes、/take N）".into(),
         KeyWords::MenuUndo => "撤回上一轮（保留：/take N 可取回）".into(),
         KeyWords::MenuSummary => "我们在哪里？决定、未决问题、各自立场（/summary）".into(),
+        KeyWords::MenuCopy => "复制最后一条回复到剪贴板（OSC 52）并存到会话文件旁".into(),
         KeyWords::MenuEditLast => "把你的上一条消息以 /edit 放进输入框，修改后重新发送".into(),
         KeyWords::RosterModalLineUp => "选中上一位".into(),
         KeyWords::RosterModalLineUpHint => "移动".into(),

@@ -118,6 +118,37 @@ impl App {
         out
     }
 
+    /// The last reply to the clipboard (OSC 52, `KeyOutcome::copy`) and,
+    /// since a terminal may refuse it unsaid, into `<session>.copied.md`
+    /// beside the session file; the flash says where.
+    fn copy_last(&mut self, out: &mut KeyOutcome) {
+        let last = self.transcript.entries().iter().rev().find_map(|e| match &e.kind {
+            super::EntryKind::Agent { id, .. } => Some((id.clone(), e.text.clone())),
+            _ => None,
+        });
+        let Some((id, text)) = last else {
+            self.flash = Some(Screen::NothingToCopy.say(self.lang));
+            return;
+        };
+        let name = self.agent(&id).map_or(id.clone(), |a| a.name.clone());
+        let file = self.file.as_deref().map(std::path::Path::new).map(|p| {
+            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            p.with_file_name(format!("{stem}.copied.md"))
+        });
+        let shown = match file.map(|f| {
+            (
+                crate::session::store_write(&f, &[text.as_bytes()], crate::session::Folder::Known),
+                f,
+            )
+        }) {
+            Some((Ok(()), f)) => f.display().to_string(),
+            Some((Err(e), f)) => format!("{}: {e}", f.display()),
+            None => "-".into(),
+        };
+        self.flash = Some(Screen::Copied { name: &name, file: &shown }.say(self.lang));
+        out.copy = Some(text);
+    }
+
     /// Writes the ended session's keepsake beside it and says where (or why not).
     fn keep(&mut self, format: crate::export::Format) {
         let Some(file) = self.ended.as_ref().and_then(|(f, _)| f.clone()) else {
@@ -202,6 +233,7 @@ impl App {
                 };
                 out.commands.push(Command::Message { text: text.into() });
             }
+            Some(Action::Copy) => self.copy_last(out),
             Some(Action::EditLast) => {
                 let last = self
                     .transcript
