@@ -175,6 +175,7 @@ async fn tui_first_frame(file: &Path, out: &Path) -> (f64, usize, bool) {
         party: None,
         memory: None,
         documents: vec![],
+        parties: vec![],
     };
     let mut h = engine::spawn(setup);
     let mut app = App::new(bmad_party::i18n::Lang::En);

@@ -1,7 +1,8 @@
 //! The facilitator's hands on who is in the room and who speaks, typed in
 //! the message box: `/invite NAME…` brings agents of the roster in (any
 //! agent the program knows that is not in the room), `/dismiss NAME…`
-//! sends speakers out (their earlier turns stay), `/mute NAME…` keeps
+//! sends speakers out (their earlier turns stay), `/party NAME` brings
+//! another named party's cast in their place, `/mute NAME…` keeps
 //! agents in the room but never picks them,
 //! `/unmute [NAME…]` lets them (everyone, with no name) be picked again,
 //! `/only NAME… [message]` gives the next round to those agents alone, in
@@ -18,6 +19,9 @@ pub(crate) enum Hand {
     Invite(Vec<String>),
     /// Speakers in the room.
     Dismiss(Vec<String>),
+    /// Another named party's cast in place of the room's (`/party NAME`;
+    /// empty: none named).
+    Switch(String),
     Mute(Vec<String>),
     /// Empty: everyone muted.
     Unmute(Vec<String>),
@@ -46,18 +50,22 @@ const UNMUTE: &str = "/unmute";
 const ONLY: &str = "/only";
 const INVITE: &str = "/invite";
 const DISMISS: &str = "/dismiss";
+const PARTY: &str = "/party";
 
 /// The room command `text` types, if it is one: None for any other
 /// message (`/muted` is a message). `agents`: the room; `pool`: every
 /// agent the program knows (the room's among them).
 pub(crate) fn read(text: &str, agents: &[Agent], pool: &[Agent]) -> Option<Result<Hand, HandError>> {
     let text = text.trim();
-    let (command, rest) = [MUTE, UNMUTE, ONLY, INVITE, DISMISS].into_iter().find_map(|c| {
+    let (command, rest) = [MUTE, UNMUTE, ONLY, INVITE, DISMISS, PARTY].into_iter().find_map(|c| {
         let rest = text.strip_prefix(c)?;
         (rest.is_empty() || rest.starts_with(char::is_whitespace)).then_some((c, rest.trim()))
     })?;
     if command == INVITE {
         return Some(invite(rest, agents, pool));
+    }
+    if command == PARTY {
+        return Some(Ok(Hand::Switch(rest.to_string())));
     }
     let (named, message) = leading_names(rest, agents);
     Some(match command {
@@ -229,6 +237,12 @@ mod tests {
             "kofi is not in the room"
         );
         assert_eq!(read("/dismiss", &here, &pool), Some(Err(HandError::NoName { command: "/dismiss" })));
+        assert_eq!(
+            read("/party Launch crew", &here, &pool),
+            Some(Ok(Hand::Switch("Launch crew".into())))
+        );
+        assert_eq!(read("/party", &here, &pool), Some(Ok(Hand::Switch(String::new()))));
+        assert_eq!(read("/partying", &here, &pool), None);
     }
 
     #[test]

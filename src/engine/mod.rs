@@ -286,6 +286,9 @@ pub enum Event {
     RoomChanged {
         agents: Vec<AgentInfo>,
         out: Vec<AgentInfo>,
+        /// The named party the room is now (None: the default room).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        party: Option<String>,
     },
     /// No model was named, and the endpoint's list gave this one: the
     /// header shows it from now on (a notice says so).
@@ -535,6 +538,18 @@ pub struct Setup {
     pub memory: Option<Memory>,
     /// Documents in front of the room (`--context`, a resumed session's).
     pub documents: Vec<documents::Document>,
+    /// The named parties `/party NAME` can switch to: each one's cast
+    /// (from `pool`) and memory, resolved at start.
+    pub parties: Vec<Standing>,
+}
+
+/// A named party as a switch brings it in.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Standing {
+    pub party: crate::roster::parties::NamedParty,
+    pub agents: Vec<Agent>,
+    /// None: it keeps no memory (or this run keeps none).
+    pub memory: Option<Memory>,
 }
 
 /// A party's memory: where it is kept and what it held when the party

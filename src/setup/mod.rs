@@ -288,6 +288,8 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     // party mode).
     let remembers = chosen.memory && !cli.no_memory && !provider.info().rehearsal;
     let memory = remembers.then(|| memory_of(&parties, &output, &chosen, lang, &mut notices));
+    let keeps_memory = !cli.no_memory && !provider.info().rehearsal;
+    let standing = standing_parties(&parties, &room, &output, keeps_memory, lang, &mut notices);
     let documents = documents_of(cli, resume.as_ref(), lang, &mut notices)?;
     Ok(Setup {
         speech_language,
@@ -298,6 +300,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         party: chosen.named(),
         memory,
         documents,
+        parties: standing,
         agents: chosen.agents,
         pool,
         provider,
@@ -395,6 +398,33 @@ fn cast(
             None => Err(StartError::Party(e)),
         },
     }
+}
+
+/// The named parties a switch (`/party NAME`) can bring in: each cast
+/// resolved from the roster's pool, with its memory when it keeps one and
+/// this run keeps memories. One that resolves to nobody is left out (its
+/// `--party` start says why).
+fn standing_parties(
+    parties: &Parties,
+    room: &Roster,
+    output: &Path,
+    keeps_memory: bool,
+    lang: Lang,
+    notices: &mut Vec<String>,
+) -> Vec<crate::engine::Standing> {
+    parties
+        .defs
+        .iter()
+        .filter_map(|def| {
+            let chosen = choose(parties, &room.agents, &room.pool(), Some(&def.id)).ok()?;
+            let memory = (keeps_memory && chosen.memory).then(|| memory_of(parties, output, &chosen, lang, notices));
+            Some(crate::engine::Standing {
+                party: chosen.named()?,
+                agents: chosen.agents,
+                memory,
+            })
+        })
+        .collect()
 }
 
 /// The party's memory file and what it holds; one that cannot be read

@@ -76,6 +76,8 @@ pub struct Party {
     pub party: Option<bmad_party::roster::parties::NamedParty>,
     pub memory: Option<bmad_party::engine::Memory>,
     pub documents: Vec<bmad_party::engine::documents::Document>,
+    /// The named parties `/party NAME` can switch to.
+    pub parties: Vec<bmad_party::engine::Standing>,
 }
 
 /// One step of a facilitator script, fed when the engine asks for input.
@@ -139,6 +141,7 @@ impl Party {
             party: None,
             memory: None,
             documents: vec![],
+            parties: vec![],
         }
     }
 
@@ -170,6 +173,7 @@ impl Party {
             party: self.party.clone(),
             memory: self.memory.clone(),
             documents: self.documents.clone(),
+            parties: self.parties.clone(),
         }
     }
 

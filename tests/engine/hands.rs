@@ -114,7 +114,7 @@ fn room_told(events: &[Event]) -> (Vec<String>, Vec<String>) {
         .iter()
         .rev()
         .find_map(|e| match e {
-            Event::RoomChanged { agents, out } | Event::SessionStarted { agents, out, .. } => Some((ids(agents), ids(out))),
+            Event::RoomChanged { agents, out, .. } | Event::SessionStarted { agents, out, .. } => Some((ids(agents), ids(out))),
             _ => None,
         })
         .expect("the room is told")
@@ -210,4 +210,73 @@ async fn invite_and_dismiss_change_the_room_its_prompts_and_file_and_a_resume_ke
     let cs = load(&path).fm.conversation_state;
     assert_eq!(cs.dismissed, ["architect", "tech-writer", "ux-designer", "pm"]);
     assert_eq!(cs.muted, ["scrum-master"]);
+}
+
+#[tokio::test]
+async fn party_switches_the_cast_scene_and_record_and_the_thread_goes_on() {
+    let server = FakeOpenAi::varied().await;
+    let mut party = Party::new(&server);
+    party.config.party.agents_per_round = (2, 2);
+    let pool = party.pool.clone();
+    party
+        .agents
+        .retain(|a| ["moderator", "analyst", "architect"].contains(&a.id.as_str()));
+    party.parties = vec![bmad_party::engine::Standing {
+        party: bmad_party::roster::parties::NamedParty {
+            id: "launch".into(),
+            name: "Launch crew".into(),
+            scene: Some("A launch review the night before the release.".into()),
+        },
+        agents: pool
+            .iter()
+            .filter(|a| a.id == "developer" || a.id == "test-architect")
+            .cloned()
+            .collect(),
+        memory: None,
+    }];
+    let events = party
+        .run(vec![
+            Step::Say("How should we launch the new plan?"),
+            Step::Say("/party"),
+            Step::Say("/party nope"),
+            Step::Say("/party launch CREW"),
+            Step::Say("/party launch"),
+            Step::Say("What could break tonight?"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let refused = rejected(&events);
+    assert!(
+        refused[0].contains("/party needs a name") && refused[0].contains("Launch crew"),
+        "{refused:?}"
+    );
+    assert!(refused[1].contains("no party is called “nope”"), "{refused:?}");
+    assert!(refused[2].contains("the room is Launch crew already"), "{refused:?}");
+    assert!(
+        notices(&events)
+            .iter()
+            .any(|n| n.starts_with("🎪 the room is Launch crew now: Kofi (developer), Hiro (test-architect)")),
+        "{:?}",
+        notices(&events)
+    );
+    let (room, _) = room_told(&events);
+    assert_eq!(room, ["moderator", "developer", "test-architect"]);
+    assert!(events
+        .iter()
+        .any(|e| matches!(e, Event::RoomChanged { party: Some(p), .. } if p == "Launch crew")));
+    let rounds = rounds(&events);
+    assert!(rounds[1].iter().all(|a| a == "developer" || a == "test-architect"), "{rounds:?}");
+    let received = server.received();
+    let last = received
+        .iter()
+        .rev()
+        .find(|r| r.prompt_text().contains("Note from the session"))
+        .unwrap()
+        .prompt_text();
+    assert!(last.contains("the night before the release"), "the new scene");
+    assert!(last.contains("How should we launch the new plan?"), "the thread carried over");
+    let fm = load(&session_file(&events)).fm;
+    assert_eq!(fm.party.as_deref(), Some("launch"), "recorded: a resume opens the new party");
+    assert!(fm.conversation_state.invited.is_empty() && fm.conversation_state.dismissed.is_empty());
+    assert!(fm.cast.iter().any(|c| c.id == "test-architect"));
 }

@@ -60,6 +60,7 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
         party: None,
         memory: None,
         documents: vec![],
+        parties: vec![],
     };
     let mut h = engine::spawn(setup);
     let mut events = Vec::new();

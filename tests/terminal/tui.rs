@@ -242,15 +242,18 @@ async fn help_overlay() {
     app.on_key(KeyEvent::new(KeyCode::Char('?'), KeyModifiers::NONE), Instant::now());
     let t = render(&app, 80, 24);
     snapshot("help_overlay", &t);
-    // Taller than 24 rows: it scrolls to its last section, the modals' keys.
+    // Taller than 24 rows: it scrolls to its last rows, the typed commands.
     let screen = |t: &Terminal<TestBackend>| (0..24).map(|y| row_text(t, y)).collect::<Vec<_>>().join("\n");
     assert!(!screen(&t).contains("Push budget spent"));
-    for _ in 0..8 {
+    for _ in 0..20 {
         app.on_key(KeyEvent::new(KeyCode::PageDown, KeyModifiers::NONE), Instant::now());
     }
     let t = render(&app, 80, 24);
     let text = screen(&t);
-    assert!(text.contains("Push budget spent") && text.contains("/takes · /take N"), "{text}");
+    assert!(
+        text.contains("/pin [NAME]") && text.contains("/only alone takes it back"),
+        "the last rows: {text}"
+    );
     assert!(app.help, "scrolling keeps the help open");
     app.on_key(KeyEvent::new(KeyCode::Char('x'), KeyModifiers::NONE), Instant::now());
     assert!(!app.help);
@@ -670,12 +673,16 @@ async fn the_roster_modal_lists_who_is_in_and_out_and_sends_room_commands() {
     assert!(matches!(app.modals.front(), Some(Modal::Roster(_))), "it stays open");
     // The engine's answer moves Kofi out; the highlight follows him.
     let (mut room, mut gone) = match events.iter().rev().find(|e| matches!(e, Event::RoomChanged { .. })) {
-        Some(Event::RoomChanged { agents, out }) => (agents.clone(), out.clone()),
+        Some(Event::RoomChanged { agents, out, .. }) => (agents.clone(), out.clone()),
         _ => panic!("the room was told"),
     };
     let kofi = room.iter().position(|a| a.id == "developer").unwrap();
     gone.push(room.remove(kofi));
-    app.on_event(Event::RoomChanged { agents: room, out: gone });
+    app.on_event(Event::RoomChanged {
+        agents: room,
+        out: gone,
+        party: None,
+    });
     let text = screen(&app);
     let heading = text.lines().position(|l| l.contains("Out of the room")).unwrap();
     assert!(highlighted(&text).is_some_and(|k| k > heading), "{text}");

@@ -75,6 +75,7 @@ impl Room {
         match hand {
             Hand::Invite(ids) => self.invite(hands, ids),
             Hand::Dismiss(ids) => self.dismiss(hands, ids),
+            Hand::Switch(name) => self.switch(hands, &name),
             Hand::Mute(ids) => {
                 let mut muted = hands.muted.clone();
                 muted.extend(ids.iter().filter(|id| !hands.muted.contains(id)).cloned());

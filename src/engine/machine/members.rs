@@ -14,7 +14,7 @@
 use super::hands::{names_of, Done, Hands};
 use super::party::Party;
 use super::Room;
-use crate::engine::{AgentInfo, Event};
+use crate::engine::{AgentInfo, Event, Standing};
 use crate::i18n::{Room as Said, Say};
 use crate::roster::Agent;
 use crate::session::CastMember;
@@ -24,6 +24,13 @@ use crate::session::CastMember;
 pub(super) enum Change {
     In(Vec<Agent>),
     Out(Vec<String>),
+    /// Another named party: its cast in the room's place (the host
+    /// stays), its scene and its memory.
+    Switch {
+        out: Vec<String>,
+        joining: Vec<Agent>,
+        party: Box<Standing>,
+    },
 }
 
 impl Room {
@@ -122,12 +129,82 @@ impl Room {
         self.profiles = crate::engine::selection::Profiles::new(&self.agents);
     }
 
+    /// `/party NAME`: that party's cast in the room's place, with its scene
+    /// and memory; the thread goes on (newcomers see it all). Who was
+    /// brought in or sent out until now no longer counts: a resume builds
+    /// the room from the new party's cast.
+    pub(super) fn switch(&self, hands: &mut Hands, name: &str) -> Result<Done, String> {
+        let known = || self.parties.iter().map(|p| p.party.name.clone()).collect::<Vec<_>>().join(", ");
+        if self.parties.is_empty() {
+            return Err(Said::NoParties.say(self.lang));
+        }
+        let wanted = name.trim();
+        if wanted.is_empty() {
+            return Err(Said::PartyNeedsName { known: &known() }.say(self.lang));
+        }
+        let Some(party) = self
+            .parties
+            .iter()
+            .find(|p| p.party.id.eq_ignore_ascii_case(wanted) || p.party.name.eq_ignore_ascii_case(wanted))
+        else {
+            return Err(Said::NoSuchParty {
+                name: wanted,
+                known: &known(),
+            }
+            .say(self.lang));
+        };
+        if self.party.as_ref().is_some_and(|p| p.id == party.party.id) {
+            return Err(Said::PartyAlready { name: &party.party.name }.say(self.lang));
+        }
+        let out: Vec<String> = self
+            .agents
+            .iter()
+            .filter(|a| !a.moderator && !party.agents.iter().any(|b| b.id == a.id))
+            .map(|a| a.id.clone())
+            .collect();
+        let joining: Vec<Agent> = party
+            .agents
+            .iter()
+            .filter(|a| !self.agents.iter().any(|b| b.id == a.id))
+            .map(|a| {
+                let mut a = a.clone();
+                a.endpoint = self.server(a.endpoint.as_deref()).map(|s| s.name.clone());
+                a
+            })
+            .collect();
+        hands.muted.retain(|id| party.agents.iter().any(|a| &a.id == id));
+        hands.only.clear();
+        hands.invited.clear();
+        hands.dismissed.clear();
+        let scene = party.party.scene.as_deref().unwrap_or("");
+        Ok(Done {
+            notice: Said::Switched {
+                party: &party.party.name,
+                names: &names_of(party.agents.iter().filter(|a| !a.moderator)),
+                scene,
+            }
+            .say(self.lang),
+            message: None,
+            change: Some(Change::Switch {
+                out,
+                joining,
+                party: Box::new(party.clone()),
+            }),
+        })
+    }
+
     /// The room with `change` made: who is in it, what the choice of
     /// speakers knows of them, and the front ends told (`room_changed`).
     pub(super) fn apply_change(&mut self, change: &Change) {
         match change {
             Change::In(joining) => self.agents.extend(joining.iter().cloned()),
             Change::Out(ids) => self.agents.retain(|a| !ids.contains(&a.id)),
+            Change::Switch { out, joining, party } => {
+                self.agents.retain(|a| !out.contains(&a.id));
+                self.agents.extend(joining.iter().cloned());
+                self.party = Some(party.party.clone());
+                self.memory = party.memory.clone();
+            }
         }
         self.profiles = crate::engine::selection::Profiles::new(&self.agents);
         self.told_labels = self.voice_labels();
@@ -140,6 +217,7 @@ impl Room {
         Event::RoomChanged {
             agents: self.agent_infos(),
             out: self.out_of_room().map(AgentInfo::from).collect(),
+            party: self.party.as_ref().map(|p| p.name.clone()),
         }
     }
 
@@ -163,7 +241,10 @@ impl Party {
     /// was, gone.
     pub(super) fn change_room(&mut self, change: Change) {
         self.room.apply_change(&change);
-        if let Change::In(joining) = &change {
+        if let Change::Switch { party, .. } = &change {
+            self.session.fm.party = Some(party.party.id.clone());
+        }
+        if let Change::In(joining) | Change::Switch { joining, .. } = &change {
             let fm = &mut self.session.fm;
             for a in joining {
                 if !fm.agents.contains(&a.id) {

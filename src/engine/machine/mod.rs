@@ -158,6 +158,8 @@ struct Room {
     documents: Vec<super::documents::Document>,
     /// Mutes and an `/only` typed before the topic, for the session it opens.
     early: hands::Hands,
+    /// The named parties `/party NAME` can switch to (`members`).
+    parties: Vec<super::Standing>,
 }
 
 impl Room {
@@ -262,6 +264,7 @@ impl Engine {
             memory: setup.memory,
             documents: setup.documents,
             early: hands::Hands::default(),
+            parties: setup.parties,
         };
         if let Some(r) = &setup.resume {
             room.as_left(&r.session.fm.conversation_state);

@@ -593,21 +593,4 @@ impl Party {
             fm.steps_completed.push(StepId::Number(2));
         }
     }
-
-    fn remaining_text(&self, round: u32) -> Option<String> {
-        let s = self.state();
-        if !(s.warned_rounds || s.warned_time) {
-            return None;
-        }
-        let rounds_left = s.max_rounds.saturating_sub(round) + 1;
-        let secs_left = self.max_seconds().saturating_sub(self.active());
-        let minutes_left = secs_left.div_ceil(60);
-        Some(self.render(
-            "remaining",
-            &[
-                ("rounds_left", &rounds_left.to_string()),
-                ("minutes_left", &minutes_left.to_string()),
-            ],
-        ))
-    }
 }

@@ -49,6 +49,24 @@ pub(super) fn verdict(s: &ConversationState, time_up: bool, limit_fired: bool, t
 }
 
 impl Party {
+    /// After a warning, what a speaker is told is left (rounds, minutes).
+    pub(super) fn remaining_text(&self, round: u32) -> Option<String> {
+        let s = self.state();
+        if !(s.warned_rounds || s.warned_time) {
+            return None;
+        }
+        let rounds_left = s.max_rounds.saturating_sub(round) + 1;
+        let secs_left = self.max_seconds().saturating_sub(self.active());
+        let minutes_left = secs_left.div_ceil(60);
+        Some(self.render(
+            "remaining",
+            &[
+                ("rounds_left", &rounds_left.to_string()),
+                ("minutes_left", &minutes_left.to_string()),
+            ],
+        ))
+    }
+
     pub(super) async fn check_termination(&mut self) -> Next {
         let time_question_open = self.pending.iter().any(|p| p.kind == ConfirmKind::TimeLimit);
         match verdict(self.state(), self.clock.time_up, self.clock.limit_fired, time_question_open) {

@@ -90,6 +90,22 @@ pub(crate) enum Room<'a> {
     Dismissed {
         names: &'a str,
     },
+    Switched {
+        party: &'a str,
+        names: &'a str,
+        scene: &'a str,
+    },
+    NoParties,
+    PartyNeedsName {
+        known: &'a str,
+    },
+    NoSuchParty {
+        name: &'a str,
+        known: &'a str,
+    },
+    PartyAlready {
+        name: &'a str,
+    },
     Muted {
         names: &'a str,
     },

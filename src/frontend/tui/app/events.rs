@@ -116,7 +116,8 @@ impl App {
             }
             // Who is in the room now and who is out; a leaver stays known,
             // for their earlier turns' headings.
-            Event::RoomChanged { agents, out } => {
+            Event::RoomChanged { agents, out, party } => {
+                self.party = party;
                 self.room = agents.iter().map(|a| a.id.clone()).collect();
                 for a in agents {
                     match self.agents.iter_mut().find(|b| b.id == a.id) {
