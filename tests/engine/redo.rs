@@ -190,3 +190,41 @@ async fn undo_edit_and_take_move_rounds_and_the_topic() {
     let prompt = last_agent_prompt(&server);
     assert!(!prompt.contains("What would you cut first?"), "a round taken back is not sent");
 }
+
+#[tokio::test]
+async fn a_speaker_who_passes_when_asked_again_is_no_room_run_dry() {
+    use std::sync::{Arc, Mutex};
+    // After the flip every reply copies the room's first one: the agent
+    // asked again passes.
+    let sent: Arc<Mutex<Vec<String>>> = Arc::default();
+    let echo = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let (s, e) = (sent.clone(), echo.clone());
+    let server = FakeOpenAi::start(move |_, n| {
+        let mut sent = s.lock().unwrap();
+        let text = match sent.first() {
+            Some(first) if e.load(std::sync::atomic::Ordering::SeqCst) => first.clone(),
+            _ => bmad_party::testing::varied_reply(n),
+        };
+        sent.push(text.clone());
+        bmad_party::testing::stream_of(&text)
+    })
+    .await;
+    let party = Party::two_a_round(&server);
+    let flip = echo.clone();
+    let events = party
+        .run(vec![
+            Step::Say("How should we price the new plan?"),
+            Step::Do(Box::new(move || flip.store(true, std::sync::atomic::Ordering::SeqCst))),
+            Step::Say("/redo"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    assert!(
+        events.iter().any(|e| matches!(e, Event::AgentPassed { .. })),
+        "the agent asked again passed"
+    );
+    assert!(
+        !events.iter().any(|e| matches!(e, Event::RoomRepeats { .. })),
+        "one pass in a part asked again is not a room run dry"
+    );
+}

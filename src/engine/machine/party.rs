@@ -461,6 +461,21 @@ impl Party {
         }
     }
 
+    pub(super) fn record_round_turn(&mut self, round: u32, kind: TurnKind, agent: &Agent, text: String, interrupted: bool) {
+        self.push_turn_in(round, kind, Some(agent), text, interrupted);
+    }
+
+    /// A round counts from its first reply on, and is saved with it: a crash
+    /// later in the round resumes after it (no second round of the same
+    /// number), and the round's end needs no save of its own.
+    pub(super) fn count_round(&mut self, round: u32) {
+        let fm = &mut self.session.fm;
+        fm.conversation_state.current_round = round;
+        if !fm.steps_completed.contains(&StepId::Number(2)) {
+            fm.steps_completed.push(StepId::Number(2));
+        }
+    }
+
     /// A notice for the transcript and the front ends.
     pub(super) async fn notice(&mut self, kind: NoticeKind, text: String) {
         self.push_turn(TurnKind::Notice, None, text.clone(), false);

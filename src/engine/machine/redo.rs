@@ -7,9 +7,10 @@
 //! take in turn). Asking an agent again asks again everyone who spoke
 //! after it in that round too: they answered a reply that no longer
 //! stands. The round's judgement (the host's reading, the speakers'
-//! self-checks, consensus, a room going in circles or run dry) is made
-//! again when the round is played again; a question or proposal the
-//! set-aside turns raised expires.
+//! self-checks, consensus, a room going in circles) is made again when
+//! the round is played again, but for the run-dry count (a speaker who
+//! passes when asked again is not a room run dry); a question or proposal
+//! the set-aside turns raised expires.
 
 use super::party::Party;
 use super::Next;
@@ -119,7 +120,13 @@ impl Party {
         .say(lang);
         self.notice(NoticeKind::Info, text).await;
         self.stop_warming();
-        self.play(round, picked, message, read, continued, earlier).await
+        let opened = super::round::Opened {
+            message,
+            read,
+            continued,
+            replay: true,
+        };
+        self.play(round, picked, opened, earlier).await
     }
 
     /// `/undo`: the whole last round is set aside.

@@ -18,7 +18,7 @@ use crate::engine::{Event, NoticeKind, Phase};
 use crate::i18n::Say;
 use crate::llm::{ChatMessage, ChatRequest, Cue};
 use crate::roster::agents::Agent;
-use crate::session::{StepId, TurnKind};
+use crate::session::TurnKind;
 use crate::verdict::SelfCheck;
 
 /// The round as the next speaker finds it.
@@ -29,6 +29,17 @@ struct Floor {
     topic: String,
     /// The replies so far this round: (name, text).
     earlier: Vec<(String, String)>,
+}
+
+/// How a round's replies were opened: the message the room answers (a
+/// push's text counts), the facilitator's message the host reads, whether
+/// no message of theirs opened it, and whether it is the rest of a round
+/// asked again (`redo`).
+pub(super) struct Opened {
+    pub(super) message: Option<String>,
+    pub(super) read: Option<String>,
+    pub(super) continued: bool,
+    pub(super) replay: bool,
 }
 
 /// What the round's replies came to.
@@ -51,6 +62,9 @@ struct Tally {
     question: Option<(Agent, String)>,
     /// What the speakers came to, for the run-dry rule.
     yielded: RoundYield,
+    /// The rest of a round asked again: its yield is a part's, not the
+    /// room's, so it does not count towards a room run dry.
+    replay: bool,
 }
 
 impl Tally {
@@ -107,23 +121,25 @@ impl Party {
             return Next::Quit;
         };
         // The host reads what the facilitator wrote (not a push, not [C]).
-        let read = message.clone().filter(|_| matches!(input, RoundInput::Message(_)));
-        let continued = !matches!(input, RoundInput::Message(_));
-        self.play(round, picked, message, read, continued, Vec::new()).await
+        let opened = Opened {
+            read: message.clone().filter(|_| matches!(input, RoundInput::Message(_))),
+            message,
+            continued: !matches!(input, RoundInput::Message(_)),
+            replay: false,
+        };
+        self.play(round, picked, opened, Vec::new()).await
     }
 
     /// The picked speakers' replies, in their groups, and the round's
     /// close: a round just opened, or the rest of the last one asked again
     /// (`redo`), `earlier` the replies that stand before them.
-    pub(super) async fn play(
-        &mut self,
-        round: u32,
-        picked: Vec<usize>,
-        message: Option<String>,
-        read: Option<String>,
-        continued: bool,
-        earlier: Vec<(String, String)>,
-    ) -> Next {
+    pub(super) async fn play(&mut self, round: u32, picked: Vec<usize>, opened: Opened, earlier: Vec<(String, String)>) -> Next {
+        let Opened {
+            message,
+            read,
+            continued,
+            replay,
+        } = opened;
         self.state_mut().awaiting_answer_from = None;
         // The groups read in turn are the speaking order the round announces.
         let groups = self.room.round_groups(&picked);
@@ -144,6 +160,7 @@ impl Party {
         // later round asks them again (`servers::asked_in`).
         let mut tally = Tally {
             gone: self.room.gone_in(round),
+            replay,
             ..Tally::default()
         };
         let mut made = None;
@@ -561,7 +578,7 @@ impl Party {
                 return next;
             }
         }
-        if !tally.interrupted {
+        if !tally.interrupted && !tally.replay {
             if let Some(next) = self.judge_yield(round, tally.yielded).await {
                 return next;
             }
@@ -577,20 +594,5 @@ impl Party {
             return self.check_termination().await;
         }
         next
-    }
-
-    pub(super) fn record_round_turn(&mut self, round: u32, kind: TurnKind, agent: &Agent, text: String, interrupted: bool) {
-        self.push_turn_in(round, kind, Some(agent), text, interrupted);
-    }
-
-    /// A round counts from its first reply on, and is saved with it: a crash
-    /// later in the round resumes after it (no second round of the same
-    /// number), and the round's end needs no save of its own.
-    pub(super) fn count_round(&mut self, round: u32) {
-        let fm = &mut self.session.fm;
-        fm.conversation_state.current_round = round;
-        if !fm.steps_completed.contains(&StepId::Number(2)) {
-            fm.steps_completed.push(StepId::Number(2));
-        }
     }
 }
