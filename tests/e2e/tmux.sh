@@ -208,6 +208,51 @@ quit_now
 grep -q 'by: redo' "$HANDS" && grep -q 'by: undo' "$HANDS" || fail "the takes are in the session file"
 grep -q '^pinned:' "$HANDS" || fail "the pin is in the session file"
 
+# The menu's L puts the last message up for editing; sent, the round is
+# played again; /takes and /take bring the first version back; /takeaways
+# writes the file now; /party switches to a configured party, and a
+# resume opens that party.
+cat > "$WORK/parties.yaml" <<'YAML'
+bmad:
+  parties:
+    street-crew:
+      name: Street crew
+      members: [pm, test-architect]
+      scene: A rainy Monday at the back door.
+YAML
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=10 $BIN --max-rounds 5 --config $WORK/parties.yaml --output $WORK/more" Enter
+wait_for 'What would you like to discuss' 15
+t send-keys -t "$S" -l 'How should we deliver by bicycle?'
+t send-keys -t "$S" Enter
+wait_for 'Round 1/5 ' 20
+sleep 3
+t send-keys -t "$S" Escape
+t send-keys -t "$S" l
+wait_for '/edit How should we deliver by bicycle\?' 5
+t send-keys -t "$S" -l ' In winter?'
+t send-keys -t "$S" Enter
+wait_for 'played again from your edited message' 10
+sleep 3
+t send-keys -t "$S" -l '/takes'
+t send-keys -t "$S" Enter
+wait_for 'take 1 \(/edit' 10
+t send-keys -t "$S" -l '/take 1'
+t send-keys -t "$S" Enter
+wait_for 'take 1 is back' 10
+t send-keys -t "$S" -l '/takeaways'
+t send-keys -t "$S" Enter
+wait_for 'takeaways written to' 20
+t send-keys -t "$S" -l '/party street crew'
+t send-keys -t "$S" Enter
+wait_for 'the room is Street crew now' 10
+quit_now
+MORE="$(ls "$WORK"/more/party-mode/*.md | grep -v takeaways | head -1)"
+grep -q '^party: street-crew' "$MORE" || fail "the switch is in the session file"
+ls "$WORK"/more/party-mode/*.takeaways.md >/dev/null || fail "the takeaways file beside the session"
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=10 $BIN --config $WORK/parties.yaml --resume $MORE" Enter
+wait_for 'Street crew' 15
+quit_now
+
 # A topic on the command line opens the party at once.
 t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=20 $BIN --output $WORK/topic 'Pricing from the command line'" Enter
 wait_for '▶ .*' 15

@@ -598,3 +598,78 @@ async fn bad_files_are_reported_in_the_users_own_words() {
     }
     insta::assert_snapshot!("bad_files_in_the_users_words", report);
 }
+
+#[tokio::test]
+async fn the_facilitators_controls_work_over_json_on_the_real_binary() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("config.yaml");
+    std::fs::write(
+        &config,
+        "bmad:\n  parties:\n    street-crew:\n      name: Street crew\n      members: [pm, test-architect]\n      scene: A rainy Monday.\n",
+    )
+    .unwrap();
+    let mut cmd = party(dir.path());
+    cmd.args(["--headless", "--events", "json", "--max-rounds", "6", "--config"])
+        .arg(&config)
+        .arg("--output")
+        .arg(dir.path().join("out"));
+    let line = |text: &str| format!("{}\n", serde_json::json!({"type": "message", "text": text}));
+    let input: String = [
+        "How should we deliver by bicycle?",
+        "/redo",
+        "/undo",
+        "/take 1",
+        "/pin",
+        "/summary",
+        "/takeaways",
+        "/dismiss maya",
+        "/invite maya",
+        "/mute kofi",
+        "/edit How should we deliver by bicycle in winter?",
+        "/party street crew",
+        "What could break tonight?",
+    ]
+    .iter()
+    .map(|t| line(t))
+    .collect();
+    let (code, stdout, stderr) = run_with_input(cmd, &input).await;
+    assert_eq!(code, 0, "{stderr}");
+    let ev = json_lines(&stdout);
+    assert!(!ev.iter().any(|e| e["type"] == "rejected"), "every control was taken: {stdout}");
+    let notices: Vec<&str> = ev
+        .iter()
+        .filter(|e| e["type"] == "notice")
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    for said in [
+        "set aside as take 1",
+        "round 1 taken back",
+        "take 1 is back",
+        "pinned as a decision",
+        "📍 Where we are after round 1",
+        "takeaways written to",
+        "Maya (analyst) left the room",
+        "Maya (analyst) joined the room",
+        "muted: Kofi",
+        "played again from your edited message",
+        "the room is Street crew now",
+    ] {
+        assert!(notices.iter().any(|n| n.contains(said)), "{said:?} in {notices:#?}");
+    }
+    let changed: Vec<_> = ev.iter().filter(|e| e["type"] == "room_changed").collect();
+    assert_eq!(changed.len(), 3, "dismiss, invite, party");
+    assert_eq!(changed[2]["party"], "Street crew");
+    let files = session_files(&dir.path().join("out"));
+    let s = bmad_party::session::load(&files[0]).unwrap();
+    assert_eq!(
+        s.fm.topic, "How should we deliver by bicycle in winter?",
+        "round 1 edited: the topic"
+    );
+    assert_eq!(s.fm.party.as_deref(), Some("street-crew"));
+    assert!(!s.fm.set_aside.is_empty() && s.fm.pinned.len() == 1);
+    assert!(std::fs::read_dir(files[0].parent().unwrap()).unwrap().any(|f| f
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".takeaways.md")));
+}
