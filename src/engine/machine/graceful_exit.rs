@@ -89,10 +89,12 @@ impl Party {
         }
         let pinned: Vec<String> = self.session.fm.pinned.iter().map(|p| p.line()).collect();
         if !pinned.is_empty() {
+            // The phrase ends the list with its own full stop.
             let list = pinned.join("; ");
+            let list = list.trim_end_matches(['.', '。', '!', '！', '?', '？', '…']);
             outcomes = format!(
                 "{} {outcomes}",
-                crate::i18n::Say::say(&crate::i18n::Room::PinnedDecisions { list: &list }, self.room.lang)
+                crate::i18n::Say::say(&crate::i18n::Room::PinnedDecisions { list }, self.room.lang)
             );
         }
         let highlights = self.render(
