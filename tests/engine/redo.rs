@@ -228,3 +228,42 @@ async fn a_speaker_who_passes_when_asked_again_is_no_room_run_dry() {
         "one pass in a part asked again is not a room run dry"
     );
 }
+
+#[tokio::test]
+async fn redo_asks_the_last_speaker_again_not_the_host_whose_summary_goes_with_the_round() {
+    use bmad_party::testing::{shuffled, stream_of, varied_reply};
+    // Every speaker says the same in other words: round 2 circles, and the
+    // moderator sums up and redirects at its end.
+    let server = FakeOpenAi::start(|r, n| {
+        if r.prompt_text().contains("Note from the session") {
+            stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
+        } else {
+            stream_of(&varied_reply(n))
+        }
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.config.party.silence.consecutive_similar_rounds = 2;
+    party.config.party.consensus.enabled = false;
+    let events = party
+        .run(vec![
+            Step::Say("Roadmap?"),
+            Step::Say("Again?"),
+            Step::Say("/redo"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let host_spoke = events
+        .iter()
+        .any(|e| matches!(e, Event::AgentMessage { agent, round: 2, .. } if agent == "moderator"));
+    assert!(host_spoke, "the moderator summed up round 2");
+    let rounds = rounds(&events);
+    let asked = rounds.last().unwrap();
+    assert_eq!(asked.len(), 1, "one speaker asked again: {rounds:?}");
+    assert_ne!(asked[0], "moderator", "the host is no speaker to ask again");
+    let take = &load(&session_file(&events)).fm.set_aside[0];
+    assert!(
+        take.turns.iter().any(|t| t.agent.as_deref() == Some("moderator")),
+        "the summary went with the part it summed up"
+    );
+}

@@ -70,9 +70,12 @@ impl Party {
         let Some((round, start)) = self.last_round() else {
             return self.refuse(Said::NothingToTakeBack.say(lang));
         };
+        // The host's summary is no reply to ask again: it goes with the
+        // part it summed up.
+        let host = |id: &str| self.room.agents.iter().any(|a| a.id == id && a.moderator);
         let replied = |t: &crate::session::Turn| {
             matches!(t.kind, TurnKind::Agent | TurnKind::Failed | TurnKind::Question)
-                && t.agent.is_some()
+                && t.agent.as_deref().is_some_and(|id| !host(id))
                 && agent.is_none_or(|a| t.agent.as_deref() == Some(a))
         };
         let Some(cut) = (start..self.session.turns.len()).rev().find(|&i| replied(&self.session.turns[i])) else {
@@ -85,7 +88,9 @@ impl Party {
         // named one even if muted since, the others only if not.
         let mut picked: Vec<usize> = Vec::new();
         for t in &self.session.turns[cut..] {
-            let Some(id) = t.agent.as_deref() else { continue };
+            let Some(id) = t.agent.as_deref().filter(|id| !host(id)) else {
+                continue;
+            };
             let Some(i) = self.room.agents.iter().position(|a| a.id == id) else {
                 continue;
             };
