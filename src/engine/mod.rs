@@ -280,9 +280,9 @@ pub enum Event {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         out: Vec<AgentInfo>,
     },
-    /// Someone came into the room or left it (`/invite`, `/dismiss`):
-    /// `agents` is the room now, in its order, and `out` who of the
-    /// roster is out of it. An agent who left keeps their earlier turns.
+    /// Someone came into the room or left it (`/invite`, `/dismiss`,
+    /// `/party`): `agents` is the room now, in its order, and `out` who of
+    /// the roster is out of it. An agent who left keeps their earlier turns.
     RoomChanged {
         agents: Vec<AgentInfo>,
         out: Vec<AgentInfo>,

@@ -21,12 +21,11 @@ impl Format {
     /// Where a keepsake of `session` goes unless told: beside it, same stem
     /// (`…/2026-11-24-plugins.md` → `….html`, `….transcript.md`).
     pub(crate) fn default_path(self, session: &Path) -> PathBuf {
-        let stem = session.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-        let name = match self {
-            Format::Html => format!("{stem}.html"),
-            Format::Markdown => format!("{stem}.transcript.md"),
+        let suffix = match self {
+            Format::Html => "html",
+            Format::Markdown => "transcript.md",
         };
-        session.with_file_name(name)
+        crate::session::beside(session, suffix)
     }
 }
 

@@ -371,6 +371,13 @@ pub struct ProviderRecord {
     pub endpoints: std::collections::BTreeMap<String, ProviderRecord>,
 }
 
+/// A file kept beside the session file, by the same stem and `suffix`
+/// (`…/2026-11-24-plugins.md` → `….takeaways.md` for `takeaways.md`).
+pub(crate) fn beside(session: &std::path::Path, suffix: &str) -> std::path::PathBuf {
+    let stem = session.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    session.with_file_name(format!("{stem}.{suffix}"))
+}
+
 /// A reply pinned as a decision.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Pin {

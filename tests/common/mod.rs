@@ -254,6 +254,39 @@ pub fn load(path: &Path) -> Session {
     session::load(path).expect("session file parses")
 }
 
+/// A room going in circles: every speaker's turn says the same thing in
+/// other words; every other call (summaries, farewells) varies.
+pub fn circling_reply(r: &bmad_party::testing::Recorded, n: usize) -> bmad_party::testing::Reply {
+    use bmad_party::testing::{shuffled, stream_of, varied_reply};
+    if r.prompt_text().contains("Note from the session") {
+        stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
+    } else {
+        stream_of(&varied_reply(n))
+    }
+}
+
+/// What the engine refused, in order.
+pub fn rejected(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Rejected { message } => Some(message.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The prompt of the last call that asked an agent for its turn.
+pub fn last_agent_prompt(server: &bmad_party::testing::FakeOpenAi) -> String {
+    server
+        .received()
+        .iter()
+        .rev()
+        .find(|r| r.prompt_text().contains("Note from the session"))
+        .expect("an agent was called")
+        .prompt_text()
+}
+
 pub fn notices(events: &[Event]) -> Vec<String> {
     events
         .iter()

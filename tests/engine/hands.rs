@@ -9,16 +9,6 @@ use bmad_party::engine::{Command, Event};
 use bmad_party::testing::FakeOpenAi;
 use common::*;
 
-fn rejected(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rejected { message } => Some(message.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
 /// The agents each agent call of the server went to, in order.
 fn called(server: &FakeOpenAi, from: usize) -> Vec<String> {
     server.received()[from..]
@@ -167,13 +157,7 @@ async fn invite_and_dismiss_change_the_room_its_prompts_and_file_and_a_resume_ke
         "Lena is muted, the others gone: {rounds:?}"
     );
     // The newcomers see the conversation so far and the room as it is.
-    let received = server.received();
-    let last = received
-        .iter()
-        .rev()
-        .find(|r| r.prompt_text().contains("Note from the session"))
-        .unwrap()
-        .prompt_text();
+    let last = last_agent_prompt(&server);
     assert!(last.contains("How should we price the new plan?"), "{last}");
     assert!(last.contains("Hiro (Test Architect)") && last.contains("Lena (Scrum Master)"));
     assert!(!last.contains("Maya (Business Analyst)"), "one sent out is not in the room's list");
@@ -266,13 +250,7 @@ async fn party_switches_the_cast_scene_and_record_and_the_thread_goes_on() {
         .any(|e| matches!(e, Event::RoomChanged { party: Some(p), .. } if p == "Launch crew")));
     let rounds = rounds(&events);
     assert!(rounds[1].iter().all(|a| a == "developer" || a == "test-architect"), "{rounds:?}");
-    let received = server.received();
-    let last = received
-        .iter()
-        .rev()
-        .find(|r| r.prompt_text().contains("Note from the session"))
-        .unwrap()
-        .prompt_text();
+    let last = last_agent_prompt(&server);
     assert!(last.contains("the night before the release"), "the new scene");
     assert!(last.contains("How should we launch the new plan?"), "the thread carried over");
     let fm = load(&session_file(&events)).fm;

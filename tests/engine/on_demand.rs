@@ -27,13 +27,7 @@ async fn a_pinned_reply_comes_first_in_the_highlights_and_the_takeaways() {
             Step::Cmd(Command::Exit),
         ])
         .await;
-    let refused: Vec<_> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rejected { message } => Some(message.as_str()),
-            _ => None,
-        })
-        .collect();
+    let refused = rejected(&events);
     assert!(refused[0].contains("no reply to pin yet"), "before the topic: {refused:?}");
     assert!(
         refused.iter().any(|m| m.contains("no speaker here is called “kofi”")),
@@ -86,13 +80,7 @@ async fn summary_and_takeaways_come_on_demand_and_the_party_goes_on() {
             Step::Cmd(Command::Quit),
         ])
         .await;
-    let refused: Vec<_> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rejected { message } => Some(message.as_str()),
-            _ => None,
-        })
-        .collect();
+    let refused = rejected(&events);
     assert!(refused[0].contains("nothing to sum up yet"), "before the topic: {refused:?}");
     let notes = notices(&events);
     let summary = notes

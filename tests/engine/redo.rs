@@ -20,27 +20,6 @@ fn replies(path: &std::path::Path) -> Vec<(String, String)> {
         .collect()
 }
 
-fn rejected(events: &[Event]) -> Vec<String> {
-    events
-        .iter()
-        .filter_map(|e| match e {
-            Event::Rejected { message } => Some(message.clone()),
-            _ => None,
-        })
-        .collect()
-}
-
-/// The last agent call's prompt.
-fn last_agent_prompt(server: &FakeOpenAi) -> String {
-    server
-        .received()
-        .iter()
-        .rev()
-        .find(|r| r.prompt_text().contains("Note from the session"))
-        .expect("an agent was called")
-        .prompt_text()
-}
-
 #[tokio::test]
 async fn a_reply_asked_again_replaces_it_for_the_room_and_every_take_is_kept() {
     let server = FakeOpenAi::varied().await;
@@ -231,17 +210,8 @@ async fn a_speaker_who_passes_when_asked_again_is_no_room_run_dry() {
 
 #[tokio::test]
 async fn redo_asks_the_last_speaker_again_not_the_host_whose_summary_goes_with_the_round() {
-    use bmad_party::testing::{shuffled, stream_of, varied_reply};
-    // Every speaker says the same in other words: round 2 circles, and the
-    // moderator sums up and redirects at its end.
-    let server = FakeOpenAi::start(|r, n| {
-        if r.prompt_text().contains("Note from the session") {
-            stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
-        } else {
-            stream_of(&varied_reply(n))
-        }
-    })
-    .await;
+    // Round 2 circles, and the moderator sums up and redirects at its end.
+    let server = FakeOpenAi::start(circling_reply).await;
     let mut party = Party::new(&server);
     party.config.party.silence.consecutive_similar_rounds = 2;
     party.config.party.consensus.enabled = false;

@@ -261,14 +261,7 @@ async fn an_idle_facilitator_is_warned_then_the_party_ends() {
 
 #[tokio::test]
 async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
-    let same = |r: &Recorded, n: usize| {
-        if turn_reply(r) {
-            stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
-        } else {
-            stream_of(&varied_reply(n))
-        }
-    };
-    let server = FakeOpenAi::start(same).await;
+    let server = FakeOpenAi::start(circling_reply).await;
     let mut party = Party::new(&server);
     party.config.party.silence.consecutive_similar_rounds = 2;
     party.config.party.consensus.enabled = false;
@@ -305,7 +298,7 @@ async fn a_room_repeating_itself_gets_a_moderator_then_a_proposal() {
     assert!(s.fm.conversation_state.exit_flags.silence);
 
     // Without a moderator agent the runtime summarises.
-    let server = FakeOpenAi::start(same).await;
+    let server = FakeOpenAi::start(circling_reply).await;
     let mut party = Party::new(&server);
     party.agents.retain(|a| !a.moderator);
     party.config.party.silence.consecutive_similar_rounds = 2;
@@ -326,10 +319,8 @@ async fn a_moderator_summary_that_only_repeats_the_room_gives_way_to_the_runtime
                 .filter(|text| text.contains("roadmap") && text.split_whitespace().count() >= 5)
                 .collect();
             stream_of(&said[said.len().saturating_sub(2)..].join(" "))
-        } else if turn_reply(r) {
-            stream_of(&shuffled("We keep saying the roadmap needs more research first.", n))
         } else {
-            stream_of(&varied_reply(n))
+            circling_reply(r, n)
         }
     })
     .await;

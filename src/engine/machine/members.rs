@@ -59,14 +59,27 @@ impl Room {
         }
     }
 
+    /// `a` as it sits in this room: through its endpoint when this sitting
+    /// has that server open, else through the default one.
+    fn seated(&self, a: &Agent) -> Agent {
+        Agent {
+            endpoint: self.server(a.endpoint.as_deref()).map(|s| s.name.clone()),
+            ..a.clone()
+        }
+    }
+
+    /// The agents out of the room that `ids` names, seated, in that order.
+    fn newcomers(&self, ids: &[String]) -> Vec<Agent> {
+        ids.iter()
+            .filter_map(|id| self.out_of_room().find(|a| &a.id == id))
+            .map(|a| self.seated(a))
+            .collect()
+    }
+
     /// `/invite`: the agents `ids` names (out of the room) join it.
     pub(super) fn invite(&self, hands: &mut Hands, ids: Vec<String>) -> Result<Done, String> {
-        let mut joining: Vec<Agent> = ids
-            .iter()
-            .filter_map(|id| self.out_of_room().find(|a| &a.id == id).cloned())
-            .collect();
-        for a in &mut joining {
-            a.endpoint = self.server(a.endpoint.as_deref()).map(|s| s.name.clone());
+        let joining = self.newcomers(&ids);
+        for a in &joining {
             match hands.dismissed.iter().position(|d| d == &a.id) {
                 Some(i) => _ = hands.dismissed.remove(i),
                 None if !hands.invited.contains(&a.id) => hands.invited.push(a.id.clone()),
@@ -116,15 +129,7 @@ impl Room {
     /// it).
     pub(super) fn as_left(&mut self, state: &crate::session::ConversationState) {
         self.agents.retain(|a| !state.dismissed.contains(&a.id));
-        let joining: Vec<Agent> = state
-            .invited
-            .iter()
-            .filter_map(|id| self.out_of_room().find(|a| &a.id == id).cloned())
-            .map(|mut a| {
-                a.endpoint = self.server(a.endpoint.as_deref()).map(|s| s.name.clone());
-                a
-            })
-            .collect();
+        let joining = self.newcomers(&state.invited);
         self.agents.extend(joining);
         self.profiles = crate::engine::selection::Profiles::new(&self.agents);
     }
@@ -166,11 +171,7 @@ impl Room {
             .agents
             .iter()
             .filter(|a| !self.agents.iter().any(|b| b.id == a.id))
-            .map(|a| {
-                let mut a = a.clone();
-                a.endpoint = self.server(a.endpoint.as_deref()).map(|s| s.name.clone());
-                a
-            })
+            .map(|a| self.seated(a))
             .collect();
         hands.muted.retain(|id| party.agents.iter().any(|a| &a.id == id));
         hands.only.clear();

@@ -28,13 +28,7 @@ impl Party {
 
     /// `<session>.takeaways.md`, beside the session file.
     fn beside_session(&self) -> PathBuf {
-        let stem = self
-            .store
-            .path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        self.store.path.with_file_name(format!("{stem}.takeaways.md"))
+        crate::session::beside(&self.store.path, "takeaways.md")
     }
 
     /// The takeaways written to `path` (the note-taker asked when `ask`);

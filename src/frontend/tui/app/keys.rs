@@ -131,18 +131,14 @@ impl App {
             return;
         };
         let name = self.agent(&id).map_or(id.clone(), |a| a.name.clone());
-        let file = self.file.as_deref().map(std::path::Path::new).map(|p| {
-            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            p.with_file_name(format!("{stem}.copied.md"))
-        });
-        let shown = match file.map(|f| {
-            (
-                crate::session::store_write(&f, &[text.as_bytes()], crate::session::Folder::Known),
-                f,
-            )
-        }) {
-            Some((Ok(()), f)) => f.display().to_string(),
-            Some((Err(e), f)) => format!("{}: {e}", f.display()),
+        let shown = match self.file.as_deref() {
+            Some(session) => {
+                let f = crate::session::beside(std::path::Path::new(session), "copied.md");
+                match crate::session::store_write(&f, &[text.as_bytes()], crate::session::Folder::Known) {
+                    Ok(()) => f.display().to_string(),
+                    Err(e) => format!("{}: {e}", f.display()),
+                }
+            }
             None => "-".into(),
         };
         self.flash = Some(Screen::Copied { name: &name, file: &shown }.say(self.lang));

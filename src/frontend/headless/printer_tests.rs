@@ -1,0 +1,86 @@
+//! The text printer's tests: what each event prints.
+
+use super::*;
+
+#[test]
+fn a_server_outage_is_told_when_it_starts_and_every_ten_seconds() {
+    let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
+    let mut lines = |waits: &[u64]| {
+        for &w in waits {
+            p.print(&Event::ServerWaiting {
+                agent: String::new(),
+                waited_ms: w,
+                window_ms: 60_000,
+                cause: "cannot connect".into(),
+            });
+        }
+        let text = String::from_utf8(std::mem::take(&mut p.buf)).unwrap();
+        text.lines().map(|l| l.trim().to_string()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        lines(&[30, 400, 1500, 4000, 9000, 12_500, 16_000, 21_000]),
+        [
+            "⏳ waiting for the server (0 s of 60 s): cannot connect",
+            "⏳ waiting for the server (12 s of 60 s): cannot connect",
+            "⏳ waiting for the server (21 s of 60 s): cannot connect",
+        ]
+    );
+    // A short outage, then another: each is told when it starts.
+    let told = ["⏳ waiting for the server (0 s of 60 s): cannot connect"];
+    assert_eq!(lines(&[20, 300, 2500]), told);
+    assert_eq!(lines(&[40, 900]), told);
+}
+
+#[test]
+fn names_are_inked_only_when_asked() {
+    let agent = crate::engine::AgentInfo {
+        id: "architect".into(),
+        name: "Ingrid".into(),
+        title: "Architect".into(),
+        icon: "🏗️".into(),
+        color: Some("red".into()),
+        model: None,
+        moderator: false,
+    };
+    let printed = |ink: bool| {
+        let mut p = Printer::new(EventFormat::Text, Lang::En, false, ink);
+        p.agents = [("architect".to_string(), agent.clone())].into_iter().collect();
+        p.print(&Event::AgentStarted {
+            agent: "architect".into(),
+            round: 1,
+        });
+        String::from_utf8(std::mem::take(&mut p.buf)).unwrap()
+    };
+    assert_eq!(printed(true), "\n\u{1b}[1;31m🏗️ Ingrid\u{1b}[0m: ");
+    assert_eq!(printed(false), "\n🏗️ Ingrid: ");
+}
+
+#[test]
+fn a_model_label_learnt_later_names_the_speaker_from_then_on() {
+    let agent = crate::engine::AgentInfo {
+        id: "architect".into(),
+        name: "Ingrid".into(),
+        title: "Architect".into(),
+        icon: "🏗️".into(),
+        color: None,
+        model: None,
+        moderator: false,
+    };
+    let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
+    p.agents = [("architect".to_string(), agent)].into_iter().collect();
+    p.print(&Event::AgentModels {
+        agents: vec![crate::engine::AgentModel {
+            id: "architect".into(),
+            model: Some("listed-model".into()),
+        }],
+    });
+    assert!(p.buf.is_empty(), "nothing printed of its own");
+    p.print(&Event::AgentStarted {
+        agent: "architect".into(),
+        round: 1,
+    });
+    assert_eq!(
+        String::from_utf8(std::mem::take(&mut p.buf)).unwrap(),
+        "\n🏗️ Ingrid [listed-model]: "
+    );
+}
