@@ -239,6 +239,14 @@ pub struct ConversationState {
     /// leaves them out.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub dismissed: Vec<String>,
+    /// The last number given to a take (`set_aside`): the next is one more,
+    /// so a number brought back and gone is never given again.
+    #[serde(default, skip_serializing_if = "is_none_yet")]
+    pub last_take: usize,
+}
+
+fn is_none_yet(n: &usize) -> bool {
+    *n == 0
 }
 
 impl ConversationState {
@@ -267,6 +275,7 @@ impl ConversationState {
             only: Vec::new(),
             invited: Vec::new(),
             dismissed: Vec::new(),
+            last_take: 0,
         }
     }
 }
@@ -387,6 +396,17 @@ pub struct Pin {
     pub text: String,
 }
 
+/// Gives each take read without a number the next free one, in order,
+/// and keeps `last_take` at least the highest number given.
+pub(crate) fn number_takes(fm: &mut Frontmatter) {
+    let last = &mut fm.conversation_state.last_take;
+    *last = fm.set_aside.iter().map(|s| s.take).fold(*last, usize::max);
+    for s in fm.set_aside.iter_mut().filter(|s| s.take == 0) {
+        *last += 1;
+        s.take = *last;
+    }
+}
+
 impl Pin {
     /// As the decisions list it: `🏗️ Ingrid: the reply`.
     pub(crate) fn line(&self) -> String {
@@ -397,6 +417,10 @@ impl Pin {
 /// Turns set aside: the tail of a round from one turn on, as it stood.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetAside {
+    /// Its number for `/takes` and `/take N`: given once, never reused
+    /// (a file without it numbers its takes in order when read).
+    #[serde(default)]
+    pub take: usize,
     pub round: u32,
     /// The place of its first turn in the transcript.
     pub at: usize,

@@ -400,7 +400,7 @@ pub fn parse(text: &str, file: &str) -> Result<Session, SessionFileError> {
     let Some((yaml, body, first_line)) = split_frontmatter(text) else {
         return Err(SessionFileError::NotASession { file: file.to_string() });
     };
-    let fm: Frontmatter =
+    let mut fm: Frontmatter =
         serde_saphyr::from_str(yaml).map_err(|e| SessionFileError::Frontmatter(yaml_error(&e, file, text, first_line - 1)))?;
     if fm.workflow_type != "party-mode" {
         return Err(SessionFileError::WrongWorkflow {
@@ -414,6 +414,7 @@ pub fn parse(text: &str, file: &str) -> Result<Session, SessionFileError> {
         line: body_line + line,
         message,
     })?;
+    super::number_takes(&mut fm);
     Ok(Session { fm, turns })
 }
 

@@ -246,3 +246,40 @@ fn readings_rendered_one_by_one_read_as_the_whole_list_and_follow_changes() {
         s.fm.readings.pop();
     }
 }
+
+#[test]
+fn takes_keep_their_numbers_and_a_file_without_them_numbers_them_in_order() {
+    let mut s = sample();
+    let at = s.turns[0].at;
+    let take = |take, round| SetAside {
+        take,
+        round,
+        at: 2,
+        by: "redo".into(),
+        turns: vec![SetAsideTurn {
+            kind: TurnKind::Agent,
+            agent: Some("pm".into()),
+            label: "📋 John".into(),
+            text: "as it was".into(),
+            interrupted: false,
+            at,
+        }],
+    };
+    s.fm.set_aside = vec![take(2, 1), take(5, 1)];
+    let dir = tempfile::tempdir().unwrap();
+    let mut store = SessionStore::create(dir.path(), &s.fm.topic, Utc::now());
+    let text = store.render(&s).unwrap().to_text();
+    let read = parse(&text, "s.md").unwrap().fm;
+    assert_eq!(
+        read.set_aside.iter().map(|t| t.take).collect::<Vec<_>>(),
+        [2, 5],
+        "numbers are kept as written, gaps and all"
+    );
+    assert_eq!(read.conversation_state.last_take, 5, "the next take is 6");
+    let older = text
+        .replace("- take: 2\n  round", "- round")
+        .replace("- take: 5\n  round", "- round");
+    assert_ne!(older, text, "the file had the numbers to take out:\n{text}");
+    let back = parse(&older, "s.md").unwrap().fm.set_aside;
+    assert_eq!(back.iter().map(|t| t.take).collect::<Vec<_>>(), [1, 2]);
+}

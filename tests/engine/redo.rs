@@ -68,7 +68,7 @@ async fn a_reply_asked_again_replaces_it_for_the_room_and_every_take_is_kept() {
     assert!(
         notices(&events)
             .iter()
-            .any(|n| n.contains("take 1 is back; what stood there is take 1 now")),
+            .any(|n| n.contains("take 1 is back; what stood there is take 2 now")),
         "{:?}",
         notices(&events)
     );
@@ -77,6 +77,7 @@ async fn a_reply_asked_again_replaces_it_for_the_room_and_every_take_is_kept() {
     assert!(!prompt.contains(&now[1].1[..30]), "the reply set aside is not");
     let fm = load(&path).fm;
     assert_eq!(fm.set_aside.len(), 1);
+    assert_eq!(fm.set_aside[0].take, 2, "a number is never given twice");
     let kept: Vec<&str> = fm.set_aside[0]
         .turns
         .iter()
@@ -88,6 +89,44 @@ async fn a_reply_asked_again_replaces_it_for_the_room_and_every_take_is_kept() {
         [now[1].1.as_str()],
         "the reply it replaced is kept, with the notice that asked again"
     );
+}
+
+#[tokio::test]
+async fn a_take_keeps_its_number_while_others_come_and_go() {
+    let server = FakeOpenAi::varied().await;
+    let party = Party::two_a_round(&server);
+    let events = party
+        .run(vec![
+            Step::Say("How should we price the new plan?"),
+            Step::Say("/redo"),
+            Step::Say("/redo"),
+            Step::Say("/take 1"),
+            Step::Say("/takes"),
+            Step::Say("/take 9"),
+            Step::Say("What would you cut first?"),
+            Step::Say("/take 2"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let notes = notices(&events);
+    assert!(
+        notes.iter().any(|n| n.contains("take 1 is back; what stood there is take 3 now")),
+        "{notes:?}"
+    );
+    let listed = notes.iter().find(|n| n.starts_with("take ")).expect("/takes listed them");
+    let numbers: Vec<&str> = listed.lines().filter_map(|l| l.split(' ').nth(1)).collect();
+    assert_eq!(numbers, ["2", "3"], "take 1 came back; the others kept their numbers:\n{listed}");
+    let refused = rejected(&events);
+    assert!(
+        refused.iter().any(|m| m.contains("there is no take 9: this round's are 2, 3")),
+        "{refused:?}"
+    );
+    assert!(
+        refused.iter().any(|m| m.contains("take 2 (round 1) cannot come back now")),
+        "{refused:?}"
+    );
+    let kept: Vec<usize> = load(&session_file(&events)).fm.set_aside.iter().map(|t| t.take).collect();
+    assert_eq!(kept, [2, 3]);
 }
 
 #[tokio::test]

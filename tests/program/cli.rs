@@ -618,7 +618,7 @@ async fn the_facilitators_controls_work_over_json_on_the_real_binary() {
         "How should we deliver by bicycle?",
         "/redo",
         "/undo",
-        "/take 1",
+        "/take 2",
         "/pin",
         "/summary",
         "/takeaways",
@@ -644,7 +644,8 @@ async fn the_facilitators_controls_work_over_json_on_the_real_binary() {
     for said in [
         "set aside as take 1",
         "round 1 taken back",
-        "take 1 is back",
+        "round 1 taken back, set aside as take 2",
+        "take 2 is back",
         "pinned as a decision",
         "📍 Where we are after round 1",
         "takeaways written to",

@@ -2,9 +2,10 @@
 //! `/edit`, `/takes`, `/take`; read by `engine::redo`).
 //!
 //! What is taken back is set aside, never lost: the tail of the round from
-//! one turn on goes into the session's `set_aside` as a numbered take, and
-//! `/take N` brings a take back in place of what stands (which becomes a
-//! take in turn). Asking an agent again asks again everyone who spoke
+//! one turn on goes into the session's `set_aside` as a numbered take (its
+//! number is never reused, so `/takes` before each `/take` is not needed),
+//! and `/take N` brings a take back in place of what stands (which becomes
+//! a take in turn, with the next number). Asking an agent again asks again everyone who spoke
 //! after it in that round too: they answered a reply that no longer
 //! stands. The round's judgement (the host's reading, the speakers'
 //! self-checks, consensus, a room going in circles) is made again when
@@ -190,8 +191,7 @@ impl Party {
         }
         let lines: Vec<String> = takes
             .iter()
-            .enumerate()
-            .map(|(n, &i)| {
+            .map(|&i| {
                 let s = &self.session.fm.set_aside[i];
                 let first = s.turns.iter().find(|t| t.agent.is_some()).or(s.turns.first());
                 let said = first.map_or(String::new(), |t| {
@@ -203,7 +203,7 @@ impl Party {
                     format!("{who}{}", crate::text::ellipsize(&t.text, 80))
                 });
                 Said::TakeLine {
-                    take: n + 1,
+                    take: s.take,
                     by: &s.by,
                     turns: s.turns.len(),
                     said: &said,
@@ -223,8 +223,15 @@ impl Party {
     async fn bring_back(&mut self, n: usize) -> Next {
         let lang = self.room.lang;
         let takes = self.takes();
-        let Some(&i) = takes.get(n - 1) else {
-            return self.refuse(Said::NoSuchTake { n, count: takes.len() }.say(lang));
+        let Some(&i) = takes.iter().find(|&&i| self.session.fm.set_aside[i].take == n) else {
+            if let Some(s) = self.session.fm.set_aside.iter().find(|s| s.take == n) {
+                return self.refuse(Said::TakeOfAnotherRound { n, round: s.round }.say(lang));
+            }
+            if takes.is_empty() {
+                return self.refuse(Said::NoTakes.say(lang));
+            }
+            let have: Vec<String> = takes.iter().map(|&i| self.session.fm.set_aside[i].take.to_string()).collect();
+            return self.refuse(Said::NoSuchTake { n, have: &have.join(", ") }.say(lang));
         };
         let take = self.session.fm.set_aside.remove(i);
         // A round taken back whole comes back after what was said since;
@@ -267,10 +274,9 @@ impl Party {
         Next::Wait
     }
 
-    /// The number `/takes` gives the take set aside last (0: none).
+    /// The number of the take set aside last (0: none).
     fn take_number(&self) -> usize {
-        let last = self.session.fm.set_aside.len().wrapping_sub(1);
-        self.takes().iter().position(|&i| i == last).map_or(0, |p| p + 1)
+        self.session.fm.set_aside.last().map_or(0, |s| s.take)
     }
 
     /// The turns from `at` on set aside as a take of the last round; what
@@ -303,7 +309,10 @@ impl Party {
                 reason: Some("the round was taken back".into()),
             });
         }
+        self.state_mut().last_take += 1;
+        let take = self.state().last_take;
         self.session.fm.set_aside.push(SetAside {
+            take,
             round,
             at,
             by: by.to_string(),

@@ -184,7 +184,13 @@ pub(crate) enum Room<'a> {
     NoTakes,
     NoSuchTake {
         n: usize,
-        count: usize,
+        /// The numbers that can come back, comma-separated.
+        have: &'a str,
+    },
+    /// `/take N` of a take that cannot come back now (an earlier round).
+    TakeOfAnotherRound {
+        n: usize,
+        round: u32,
     },
     EditNeedsMessage,
     TakeNeedsNumber,
