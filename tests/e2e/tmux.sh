@@ -209,7 +209,8 @@ grep -q 'by: redo' "$HANDS" && grep -q 'by: undo' "$HANDS" || fail "the takes ar
 grep -q '^pinned:' "$HANDS" || fail "the pin is in the session file"
 
 # The menu's L puts the last message up for editing; sent, the round is
-# played again; /takes and /take bring the first version back; /takeaways
+# played again; T lists the takes and puts /take in the box, and take 1
+# brings the first version back; /takeaways
 # writes the file now; /party switches to a configured party, and a
 # resume opens that party.
 cat > "$WORK/parties.yaml" <<'YAML'
@@ -233,12 +234,12 @@ t send-keys -t "$S" -l ' In winter?'
 t send-keys -t "$S" Enter
 wait_for 'played again from your edited message' 10
 sleep 3
-t send-keys -t "$S" -l '/takes'
-t send-keys -t "$S" Enter
+t send-keys -t "$S" Escape
+t send-keys -t "$S" t
 wait_for 'take 1 \(/edit' 10
-t send-keys -t "$S" -l '/take 1'
+t send-keys -t "$S" -l '1'
 t send-keys -t "$S" Enter
-wait_for 'take 1 is back' 10
+wait_for 'take 1 is back; what stood there is take 2' 10
 t send-keys -t "$S" -l '/takeaways'
 t send-keys -t "$S" Enter
 wait_for 'takeaways written to' 20

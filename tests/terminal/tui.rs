@@ -698,7 +698,7 @@ async fn the_roster_modal_lists_who_is_in_and_out_and_sends_room_commands() {
 }
 
 #[tokio::test]
-async fn the_menu_asks_again_takes_back_sums_up_and_puts_the_last_message_up_for_editing() {
+async fn the_menu_asks_again_takes_back_sums_up_edits_and_browses_takes() {
     let (events, _d) = rehearsal_events(&["Topic"], Config::default()).await;
     let finished = events.iter().position(|e| matches!(e, Event::RoundFinished { .. })).unwrap();
     let waiting = finished
@@ -739,4 +739,8 @@ async fn the_menu_asks_again_takes_back_sums_up_and_puts_the_last_message_up_for
     assert!(out.commands.is_empty());
     assert_eq!(app.focus, Focus::Input);
     assert_eq!(app.input.lines().join("\n"), "/edit Topic", "the last message, ready to change");
+    app.on_key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE), Instant::now());
+    assert_eq!(key(&mut app, 't').commands, [Command::Message { text: "/takes".into() }]);
+    assert_eq!(app.focus, Focus::Input);
+    assert_eq!(app.input.lines().join("\n"), "/take ", "the number to bring back goes after it");
 }

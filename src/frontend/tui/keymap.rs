@@ -90,6 +90,9 @@ pub(crate) enum Action {
     /// The facilitator's last message into the message box, to edit and
     /// send again (`/edit`).
     EditLast,
+    /// The takes set aside listed (`/takes`), and `/take ` in the message
+    /// box for the number to bring back.
+    Takes,
     /// Mute or unmute the highlighted speaker.
     Mute,
     /// Give the highlighted speaker the next round.
@@ -198,6 +201,7 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::Menu, &[Plain(K::Char('c')), Plain(K::Char('C'))], A::Continue, "C", W::MenuContinue, h(W::MenuContinueHint)),
     b(C::Menu, &[Plain(K::Char('r')), Plain(K::Char('R'))], A::Roster, "R", W::MenuRoster, h(W::MenuRosterHint)),
     b(C::Menu, &[Plain(K::Char('a')), Plain(K::Char('A'))], A::AskAgain, "A", W::MenuAskAgain, None),
+    b(C::Menu, &[Plain(K::Char('t')), Plain(K::Char('T'))], A::Takes, "T", W::MenuTakes, None),
     b(C::Menu, &[Plain(K::Char('u')), Plain(K::Char('U'))], A::Undo, "U", W::MenuUndo, None),
     b(C::Menu, &[Plain(K::Char('l')), Plain(K::Char('L'))], A::EditLast, "L", W::MenuEditLast, None),
     b(C::Menu, &[Plain(K::Char('w')), Plain(K::Char('W'))], A::Summary, "W", W::MenuSummary, None),

@@ -87,6 +87,7 @@ pub(in crate::i18n) fn key_words(k: &KeyWords) -> String {
         KeyWords::BudgetModalDeclineHint => "Wait for me".into(),
         KeyWords::MenuRoster => "who is in the room: invite, send out, mute, next round".into(),
         KeyWords::MenuRosterHint => "Room".into(),
+        KeyWords::MenuTakes => "list the takes set aside; the box gets /take for the number".into(),
         KeyWords::MenuAskAgain => "ask the last reply again (the one set aside is kept: /takes, /take N)".into(),
         KeyWords::MenuUndo => "take the last round back (kept: /take N brings it back)".into(),
         KeyWords::MenuSummary => "where are we? decisions, open questions, who stands where (/summary)".into(),

@@ -86,6 +86,7 @@ pub(crate) enum KeyWords {
     BudgetModalDeclineHint,
     MenuRoster,
     MenuAskAgain,
+    MenuTakes,
     MenuUndo,
     MenuEditLast,
     MenuSummary,

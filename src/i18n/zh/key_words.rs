@@ -87,6 +87,7 @@ pub(in crate::i18n) fn key_words(k: &KeyWords) -> String {
         KeyWords::BudgetModalDeclineHint => "等我发言".into(),
         KeyWords::MenuRoster => "房间里有谁：邀请、请离、静音、下一轮".into(),
         KeyWords::MenuRosterHint => "房间".into(),
+        KeyWords::MenuTakes => "列出被搁置的版本；输入框里放好 /take，填上版本号".into(),
         KeyWords::MenuAskAgain => "重新生成最后一条回复（原回复保留：/takes、/take N）".into(),
         KeyWords::MenuUndo => "撤回上一轮（保留：/take N 可取回）".into(),
         KeyWords::MenuSummary => "我们在哪里？决定、未决问题、各自立场（/summary）".into(),

@@ -229,6 +229,12 @@ impl App {
                 };
                 out.commands.push(Command::Message { text: text.into() });
             }
+            Some(Action::Takes) if self.topic.is_some() && !self.streaming() => {
+                out.commands.push(Command::Message { text: "/takes".into() });
+                self.input = new_input();
+                self.input.insert_str("/take ");
+                self.focus = Focus::Input;
+            }
             Some(Action::Copy) => self.copy_last(out),
             Some(Action::EditLast) => {
                 let last = self
