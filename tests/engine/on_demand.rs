@@ -64,7 +64,7 @@ async fn a_pinned_reply_comes_first_in_the_highlights_and_the_takeaways() {
 }
 
 #[tokio::test]
-async fn summary_and_takeaways_come_on_demand_and_the_party_goes_on() {
+async fn summary_and_takeaways_come_on_demand_the_party_goes_on_and_a_resume_keeps_them() {
     let server = FakeOpenAi::varied().await;
     let party = Party::two_a_round(&server);
     let mine = party.dir.path().join("mine.md");
@@ -112,4 +112,39 @@ async fn summary_and_takeaways_come_on_demand_and_the_party_goes_on() {
         .iter()
         .any(|t| t.kind == TurnKind::Notice && t.text.starts_with("📍 Where we are"));
     assert!(kept, "the summary is saved with the session");
+
+    // A resume shows the summary where it stood, the room as it was, and
+    // the agents' prompts leave the notice out.
+    let mut again = Party::two_a_round(&server);
+    again.resume = Some(path.clone());
+    let events = again
+        .run(vec![Step::Say("And what would you keep?"), Step::Cmd(Command::Quit)])
+        .await;
+    let earlier = events
+        .iter()
+        .find_map(|e| match e {
+            Event::Earlier { turns } => Some(turns.clone()),
+            _ => None,
+        })
+        .expect("the resumed turns are shown");
+    let at = earlier
+        .iter()
+        .position(|t| t.kind == TurnKind::Notice && t.text.starts_with("📍 Where we are after round 1"))
+        .expect("the summary is among them");
+    assert!(
+        earlier[at + 1..]
+            .iter()
+            .any(|t| t.kind == TurnKind::Facilitator && t.text == "What would you cut first?"),
+        "in its place, before round 2"
+    );
+    assert_eq!(rounds(&events).len(), 1, "round 3 was played");
+    assert!(!last_agent_prompt(&server).contains("Where we are"), "no agent is sent the summary");
+    let s = load(&path);
+    assert_eq!(s.fm.conversation_state.current_round, 3);
+    let summaries = s
+        .turns
+        .iter()
+        .filter(|t| t.kind == TurnKind::Notice && t.text.starts_with("📍 Where we are"))
+        .count();
+    assert_eq!(summaries, 1, "kept once across the resume");
 }
