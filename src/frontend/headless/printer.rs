@@ -339,9 +339,12 @@ impl Printer {
                 let (icon, name) = self.agent(agent);
                 let _ = write!(
                     out,
-                    "  ↻ {} #{attempt} in {:.1} s: {cause}\n{icon} {name}: ",
-                    Printed::Retrying.say(self.lang),
-                    *delay_ms as f64 / 1000.0
+                    "  ↻ {}: {cause}\n{icon} {name}: ",
+                    Printed::Retrying {
+                        attempt: *attempt,
+                        secs: *delay_ms as f64 / 1000.0
+                    }
+                    .say(self.lang),
                 );
                 self.mid_line = true;
             }

@@ -84,3 +84,25 @@ fn a_model_label_learnt_later_names_the_speaker_from_then_on() {
         "\n🏗️ Ingrid [listed-model]: "
     );
 }
+
+#[test]
+fn a_retry_is_told_whole_in_the_party_language() {
+    let printed = |lang: Lang| {
+        let mut p = Printer::new(EventFormat::Text, lang, false, false);
+        p.print(&Event::AgentRetrying {
+            agent: "architect".into(),
+            attempt: 2,
+            delay_ms: 1500,
+            cause: "503".into(),
+        });
+        String::from_utf8(std::mem::take(&mut p.buf)).unwrap()
+    };
+    assert!(
+        printed(Lang::En).starts_with("  ↻ retrying #2 in 1.5 s: 503\n"),
+        "{}",
+        printed(Lang::En)
+    );
+    let zh = printed(Lang::Zh);
+    assert!(zh.starts_with("  ↻ 1.5 秒后第 2 次重试: 503\n"), "{zh}");
+    assert!(!zh.contains(" in "), "no English word in a Chinese line: {zh}");
+}

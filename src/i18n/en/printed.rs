@@ -10,7 +10,7 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::SessionFile { path } => format!("📄 Session file: {path}"),
         Printed::SittingBegins => "this sitting begins here".into(),
         Printed::RoundRule { n, max } => format!("── Round {n}/{max} ──"),
-        Printed::Retrying => "retrying".into(),
+        Printed::Retrying { attempt, secs } => format!("retrying #{attempt} in {secs:.1} s"),
         Printed::Interrupted => "(interrupted)".into(),
         Printed::CouldNotAnswer { cause } => format!("⚠️ could not answer: {cause}"),
         Printed::AgentFailed { icon, name, cause } => format!("⚠️ {icon} {name} could not answer: {cause}"),

@@ -20,7 +20,11 @@ pub(crate) enum Printed<'a> {
         n: u32,
         max: u32,
     },
-    Retrying,
+    /// Attempt `attempt` after `secs` seconds (one decimal).
+    Retrying {
+        attempt: u32,
+        secs: f64,
+    },
     Interrupted,
     /// On the failed agent's own header line.
     CouldNotAnswer {

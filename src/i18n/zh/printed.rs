@@ -18,7 +18,7 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         Printed::SessionFile { path } => format!("📄 会话文件: {path}"),
         Printed::SittingBegins => "本次从这里继续".into(),
         Printed::RoundRule { n, max } => format!("── 轮次 {n}/{max} ──"),
-        Printed::Retrying => "正在重试".into(),
+        Printed::Retrying { attempt, secs } => format!("{secs:.1} 秒后第 {attempt} 次重试"),
         Printed::Interrupted => "（已中断）".into(),
         Printed::CouldNotAnswer { cause } => format!("⚠️ 未能回答: {cause}"),
         Printed::AgentFailed { icon, name, cause } => format!("⚠️ {icon} {name} 未能回答: {cause}"),
