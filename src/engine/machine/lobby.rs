@@ -46,7 +46,8 @@ impl Room {
     /// The welcome, then commands until one opens the party or ends it.
     pub(super) async fn wait_for_topic(&mut self) -> Opening {
         let sample = self.welcome_sample();
-        let count = self.agents.len().to_string();
+        // The speakers: the host runs the room and is not counted.
+        let count = self.agents.iter().filter(|a| !a.moderator).count().to_string();
         let text = match &self.party {
             Some(p) => self.render(
                 "welcome_party",
