@@ -118,6 +118,10 @@ pub struct ChatRequest {
     /// output are asked to (`response_format`); the reply is read leniently
     /// either way.
     pub json_schema: Option<serde_json::Value>,
+    /// A sampling seed (`seed`), sent only when set: a reply asked again
+    /// (`/redo`) gets one of its own, so a server that samples the same
+    /// prompt the same way every time writes another reply.
+    pub seed: Option<u64>,
     pub cue: Cue,
 }
 

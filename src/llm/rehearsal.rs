@@ -82,9 +82,14 @@ pub(crate) fn turn_reply(
     message: Option<&str>,
     topic: &str,
     earlier: &[(String, String)],
+    again: Option<u64>,
     lang: Lang,
 ) -> String {
-    let seed = hash(&[&agent.id, &round.to_string(), message.unwrap_or(""), &earlier.len().to_string()]);
+    let (round, earlier_len, again) = (round.to_string(), earlier.len().to_string(), again.map(|s| s.to_string()));
+    let mut parts = vec![agent.id.as_str(), &round, message.unwrap_or(""), &earlier_len];
+    // A reply asked again (`seed`) rehearses another one.
+    parts.extend(again.as_deref());
+    let seed = hash(&parts);
     let subject = focus(message.unwrap_or(topic));
     let cap = capability(agent, seed >> 8);
     let rule = principle(agent, seed >> 16);
@@ -114,7 +119,8 @@ fn highlights(topic: &str, rounds: u32, lang: Lang) -> String {
 }
 
 impl Rehearsal {
-    fn reply(&self, cue: &Cue) -> String {
+    /// `again`: the request's seed, set when a reply is asked again.
+    fn reply(&self, cue: &Cue, again: Option<u64>) -> String {
         match cue {
             Cue::Turn {
                 agent,
@@ -126,7 +132,7 @@ impl Rehearsal {
                 ask_marker,
                 lang,
             } => {
-                let mut text = turn_reply(agent, *round, message.as_deref(), topic, earlier, *lang);
+                let mut text = turn_reply(agent, *round, message.as_deref(), topic, earlier, again, *lang);
                 // The first speaker of round 2 (then every 5th) asks the
                 // facilitator directly, so the question protocol shows up too.
                 if let Some(marker) = ask_marker {
@@ -200,7 +206,7 @@ impl Provider for Rehearsal {
     }
 
     fn stream(&self, req: ChatRequest) -> BoxStream<'static, LlmEvent> {
-        let text = self.reply(&req.cue);
+        let text = self.reply(&req.cue, req.seed);
         let prompt_tokens: u64 = req.messages.iter().map(|m| m.content.chars().count() as u64 / 4 + 1).sum();
         let parts = pieces(&text);
         let completion = parts.len() as u64;
@@ -243,5 +249,18 @@ mod tests {
         let t = "Hello **world**, 中文测试 <!-- END -->";
         assert_eq!(pieces(t).concat(), t);
         assert!(pieces(t).len() > 4);
+    }
+
+    #[test]
+    fn a_reply_asked_again_rehearses_another_and_the_first_stays_as_it_was() {
+        let agent = crate::roster::agents::load_roster(&crate::assets::embedded_agents())
+            .unwrap()
+            .into_iter()
+            .find(|a| a.id == "architect")
+            .expect("the built-in architect");
+        let say = |again| turn_reply(&agent, 2, Some("Pricing?"), "Pricing", &[], again, Lang::En);
+        assert_eq!(say(None), say(None), "the same party rehearses the same way");
+        assert_ne!(say(Some(1)), say(None));
+        assert_ne!(say(Some(1)), say(Some(2)));
     }
 }

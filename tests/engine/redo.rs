@@ -127,6 +127,8 @@ async fn a_take_keeps_its_number_while_others_come_and_go() {
     );
     let kept: Vec<usize> = load(&session_file(&events)).fm.set_aside.iter().map(|t| t.take).collect();
     assert_eq!(kept, [2, 3]);
+    let seeds: Vec<u64> = server.received().iter().filter_map(|r| r.body.get("seed")?.as_u64()).collect();
+    assert_eq!(seeds, [1, 2], "each redo is sampled with its own take's seed");
 }
 
 #[tokio::test]
@@ -275,4 +277,48 @@ async fn redo_asks_the_last_speaker_again_not_the_host_whose_summary_goes_with_t
         take.turns.iter().any(|t| t.agent.as_deref() == Some("moderator")),
         "the summary went with the part it summed up"
     );
+}
+
+#[tokio::test]
+async fn a_reply_asked_again_is_sampled_with_its_takes_seed_and_a_server_refusing_it_is_asked_without() {
+    use bmad_party::testing::Reply;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // The server refuses the first request that carries a seed, as OpenAI
+    // refuses an argument it does not know.
+    let refused = Arc::new(AtomicBool::new(false));
+    let once = refused.clone();
+    let server = FakeOpenAi::start(move |r, n| {
+        if r.body.get("seed").is_some() && !once.swap(true, Ordering::SeqCst) {
+            return Reply::Status {
+                code: 400,
+                headers: vec![],
+                body: r#"{"error":{"message":"Unrecognized request argument supplied: seed","type":"invalid_request_error"}}"#.into(),
+            };
+        }
+        bmad_party::testing::stream_of(&bmad_party::testing::varied_reply(n))
+    })
+    .await;
+    let party = Party::two_a_round(&server);
+    let events = party
+        .run(vec![
+            Step::Say("How should we price the new plan?"),
+            Step::Say("/redo"),
+            Step::Say("/redo"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    assert!(refused.load(Ordering::SeqCst), "the seed was sent");
+    let turns: Vec<_> = server
+        .received()
+        .into_iter()
+        .filter(|r| r.prompt_text().contains("Note from the session"))
+        .collect();
+    let seeds: Vec<Option<u64>> = turns.iter().map(|r| r.body.get("seed").and_then(|s| s.as_u64())).collect();
+    assert_eq!(
+        seeds,
+        [None, None, Some(1), None, None],
+        "round 1 unseeded; the redo seeded with take 1, refused, asked again without; from then on none"
+    );
+    assert_eq!(replies(&session_file(&events)).len(), 2, "both redos were answered");
 }

@@ -181,6 +181,7 @@ impl Party {
             max_tokens: Some(self.room.budget_of(agent.endpoint.as_deref()).reply.min(120)),
             stop: self.stop_labels(agent),
             json_schema: None,
+            seed: None,
             cue: Cue::Farewell {
                 agent: agent.clone(),
                 topic: topic.to_string(),
@@ -215,6 +216,7 @@ impl Party {
             max_tokens: Some(300),
             stop: vec![],
             json_schema: None,
+            seed: None,
             cue,
         }
     }

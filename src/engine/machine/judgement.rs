@@ -426,6 +426,7 @@ impl Party {
             max_tokens: Some(self.room.budget_of(m.endpoint.as_deref()).reply),
             stop: self.stop_labels(m),
             json_schema: None,
+            seed: None,
             cue: Cue::Turn {
                 agent: m.clone(),
                 round,
@@ -495,6 +496,7 @@ impl Party {
             max_tokens: Some(250),
             stop: vec![],
             json_schema: None,
+            seed: None,
             cue: Cue::Highlights {
                 topic: self.session.fm.topic.clone(),
                 rounds: round,

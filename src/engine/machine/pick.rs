@@ -116,6 +116,7 @@ impl Party {
             max_tokens: Some(64),
             stop: vec![],
             json_schema: None,
+            seed: None,
             cue: Cue::Selection {
                 candidates: heuristic.iter().map(|&i| self.room.agents[i].id.clone()).collect(),
             },

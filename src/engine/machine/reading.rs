@@ -44,6 +44,7 @@ fn neutral(messages: Vec<ChatMessage>, max_tokens: u32, stop: Vec<String>, cue: 
         max_tokens: Some(max_tokens),
         stop,
         json_schema: None,
+        seed: None,
         cue,
     }
 }

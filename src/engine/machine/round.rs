@@ -29,6 +29,9 @@ struct Floor {
     topic: String,
     /// The replies so far this round: (name, text).
     earlier: Vec<(String, String)>,
+    /// The sampling seed of a part asked again (`redo`): its take's number,
+    /// so the same prompt is not sampled the same way as the reply set aside.
+    seed: Option<u64>,
 }
 
 /// How a round's replies were opened: the message the room answers (a
@@ -155,6 +158,7 @@ impl Party {
             message,
             topic: self.session.fm.topic.clone(),
             earlier,
+            seed: replay.then(|| self.state().last_take as u64),
         };
         // Named servers found gone in an earlier round stay gone until a
         // later round asks them again (`servers::asked_in`).
@@ -368,6 +372,7 @@ impl Party {
             max_tokens: Some(self.room.budget_of(agent.endpoint.as_deref()).reply),
             stop: self.stop_labels(agent),
             json_schema: None,
+            seed: floor.seed,
             cue: Cue::Turn {
                 agent: agent.clone(),
                 round,

@@ -46,6 +46,7 @@ impl Party {
             max_tokens: Some(CHECK_MAX_TOKENS),
             stop: vec![],
             json_schema: Some(schema()),
+            seed: None,
             cue: Cue::SelfCheck {
                 agent: agent.clone(),
                 round,

@@ -187,6 +187,7 @@ impl Room {
             max_tokens: Some(1),
             stop: Vec::new(),
             json_schema: None,
+            seed: None,
             cue: Cue::WarmUp,
         };
         (provider, req)

@@ -57,6 +57,7 @@ pub(super) async fn run(
             max_completion_tokens: req.max_tokens.filter(|_| cap_field == 1),
             stop: if options.stop.load(Ordering::Relaxed) { stop } else { &[] },
             response_format: response_format.as_ref(),
+            seed: req.seed.filter(|_| options.seed.load(Ordering::Relaxed)),
         };
         let err = match one_attempt(&client, &settings, &body, tx).await {
             Ok(()) => {

@@ -15,6 +15,7 @@ pub(super) enum Refused {
     MaxCompletionTokens,
     /// `response_format` with a JSON schema, or that field at all.
     ResponseFormat,
+    Seed,
 }
 
 /// Reads a refusal's body for a field the server does not take.
@@ -30,6 +31,13 @@ fn refused_field(body: &str) -> Option<Refused> {
         Some(Refused::MaxCompletionTokens)
     } else if b.contains("'stop'") || b.contains("\"stop\"") || b.contains("`stop`") || b.contains("param\":\"stop") {
         Some(Refused::Stop)
+    } else if b.contains("'seed'")
+        || b.contains("\"seed\"")
+        || b.contains("`seed`")
+        || b.contains("param\":\"seed")
+        || b.contains("argument supplied: seed")
+    {
+        Some(Refused::Seed)
     } else {
         None
     }

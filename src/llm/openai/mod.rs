@@ -103,6 +103,8 @@ struct Options {
     usage: AtomicBool,
     /// `stop`. Reasoning models of OpenAI refuse it.
     stop: AtomicBool,
+    /// `seed`, sent only with a reply asked again.
+    seed: AtomicBool,
     /// The reply cap: 0 `max_tokens`, 1 `max_completion_tokens` (newer
     /// OpenAI models refuse the older name), 2 none.
     cap_field: std::sync::atomic::AtomicU8,
@@ -118,6 +120,7 @@ impl Default for Options {
         Options {
             usage: AtomicBool::new(true),
             stop: AtomicBool::new(true),
+            seed: AtomicBool::new(true),
             cap_field: std::sync::atomic::AtomicU8::new(0),
             schema_form: std::sync::atomic::AtomicU8::new(0),
         }
@@ -130,6 +133,7 @@ impl Options {
         match r {
             Refused::Usage => self.usage.swap(false, Ordering::Relaxed),
             Refused::Stop => self.stop.swap(false, Ordering::Relaxed),
+            Refused::Seed => self.seed.swap(false, Ordering::Relaxed),
             Refused::MaxTokens => self.cap_field.compare_exchange(0, 1, Ordering::Relaxed, Ordering::Relaxed).is_ok(),
             Refused::MaxCompletionTokens => self.cap_field.compare_exchange(1, 2, Ordering::Relaxed, Ordering::Relaxed).is_ok(),
             Refused::ResponseFormat => {

@@ -65,6 +65,7 @@ fn wire_cache_reuses_equal_messages_and_remakes_changed_ones() {
         max_completion_tokens: None,
         stop: &["\nKofi:".to_string()],
         response_format: None,
+        seed: None,
     };
     assert_eq!(
         serde_json::to_value(&body).unwrap(),

@@ -87,6 +87,8 @@ pub(super) struct Body<'a> {
     /// The reply constrained to a JSON schema, in the server's form.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) response_format: Option<&'a serde_json::Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(super) seed: Option<u64>,
 }
 
 #[derive(serde::Serialize)]
