@@ -236,8 +236,11 @@ pub(crate) enum Sub {
     /// Write a session as one self-contained HTML page (the default) or a clean Markdown transcript.
     Export {
         /// The session file (a .md under <output>/party-mode/).
-        #[arg(value_name = "SESSION")]
-        session: PathBuf,
+        #[arg(value_name = "SESSION", required_unless_present = "card")]
+        session: Option<PathBuf>,
+        /// Write this agent (id or name) as a Tavern character card (V2 JSON) instead.
+        #[arg(long, value_name = "AGENT", conflicts_with_all = ["session", "html", "markdown"])]
+        card: Option<String>,
         /// A page laid out by persona, readable in light and dark, printable.
         #[arg(long)]
         html: bool,
@@ -247,6 +250,16 @@ pub(crate) enum Sub {
         /// Where to write (default: beside the session, .html or .transcript.md).
         #[arg(short = 'o', long = "out", value_name = "FILE")]
         out: Option<PathBuf>,
+    },
+    /// Read Tavern character cards (V2/V3 JSON, or a PNG carrying one) into agent files.
+    Import {
+        /// The card files.
+        #[arg(value_name = "CARD", required = true)]
+        cards: Vec<PathBuf>,
+        /// Where the agent files go (default: the agents folder beside your config, whose
+        /// agents anyone can /invite or name in a party).
+        #[arg(long, value_name = "DIR")]
+        to: Option<PathBuf>,
     },
     /// Write a commented starter config to your config folder (never a key), then say where.
     Init {
@@ -334,6 +347,12 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
                 .mut_arg("html", |a| a.help("按角色排版的页面，明暗主题皆可读，可打印"))
                 .mut_arg("markdown", |a| a.help("Markdown 格式的对话：没有 frontmatter 和轮次标记"))
                 .mut_arg("out", |a| a.help("写到哪里（默认：会话旁边，.html 或 .transcript.md）"))
+                .mut_arg("card", |a| a.help("改为把这个智能体（id 或名字）写成 Tavern 角色卡（V2 JSON）"))
+        })
+        .mut_subcommand("import", |s| {
+            s.about("把 Tavern 角色卡（V2/V3 JSON，或携带角色卡的 PNG）读成智能体文件")
+                .mut_arg("cards", |a| a.help("角色卡文件"))
+                .mut_arg("to", |a| a.help("智能体文件写到哪里（默认：配置旁边的 agents 文件夹，其中的智能体可以 /invite 或在派对中点名）"))
         })
         .mut_subcommand("init", |s| {
             s.about("在您的配置文件夹写入带注释的初始配置（从不写密钥），并告诉您位置")

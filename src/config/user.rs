@@ -17,6 +17,13 @@ pub(crate) fn path() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("bmad-party").join("config.yaml"))
 }
 
+/// The folder of the user's own agents beside the config (`agents/`):
+/// imported cards land there; its agents join the pool (`/invite`, a
+/// party's members), not the default room.
+pub(crate) fn agents_dir() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("bmad-party").join("agents"))
+}
+
 /// The user's config file when there is one.
 pub(crate) fn existing() -> Option<PathBuf> {
     path().filter(|p| p.is_file())

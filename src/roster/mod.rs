@@ -5,6 +5,7 @@
 
 pub mod agents;
 pub mod bmad;
+pub(crate) mod cards;
 pub mod parties;
 
 pub use agents::Agent;
@@ -70,6 +71,13 @@ pub(crate) fn list_agents(room: &Roster, lang: Lang, via: &[String]) -> String {
             via.get(i).map_or("", String::as_str),
             a.source
         ));
+    }
+    if !room.extra.is_empty() {
+        let n = room.extra.len();
+        out.push_str(&format!("{}\n", Printed::AlsoInPool { n }.say(lang)));
+        for a in &room.extra {
+            out.push_str(&format!("  {} {}  {}  @{}  — {}\n", a.icon, a.name, a.title, a.id, a.source));
+        }
     }
     if let Some(n) = &room.notice {
         out.push_str(&format!("\n{}\n", n.say(lang)));

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use crate::assets::{agents_from_dir, embedded_agents};
 use crate::cli::Cli;
 use crate::error::StartError;
-use crate::i18n::Start;
+use crate::i18n::{Problem, Start};
 use crate::roster::agents::load_roster;
 use crate::roster::bmad::ProjectConfig;
 use crate::roster::parties::Parties;
@@ -49,6 +49,35 @@ fn own_room(cli: &Cli, project: Option<ProjectConfig>, problems: Vec<SourceError
 /// built-in room. A project named with `--bmad` that has no roster is an
 /// error; one merely found nearby falls back to the built-in room, saying so.
 pub(crate) fn load_room(cli: &Cli) -> Result<Roster, StartError> {
+    let mut room = choose_room(cli)?;
+    if let Some(dir) = crate::config::user::agents_dir() {
+        with_own_agents(&mut room, &dir);
+    }
+    Ok(room)
+}
+
+/// The user's own agents (`<config>/bmad-party/agents/*.md`, imported
+/// cards among them) join the pool: anyone can `/invite` them or name them
+/// in a party. A file that does not load, or an id the room has, is a
+/// problem reported at start; the others still come.
+fn with_own_agents(room: &mut Roster, dir: &std::path::Path) {
+    let Ok(files) = agents_from_dir(dir) else { return };
+    for file in &files {
+        match crate::roster::agents::parse_agent(file) {
+            Ok(a) => match room.pool().iter().find(|p| p.id.eq_ignore_ascii_case(&a.id)) {
+                Some(first) => {
+                    let (id, first) = (a.id.clone(), first.source.clone());
+                    room.problems
+                        .push(SourceError::new(&file.path, None, "id", Problem::DuplicateId { id, first }));
+                }
+                None => room.extra.push(a),
+            },
+            Err(e) => room.problems.push(e),
+        }
+    }
+}
+
+fn choose_room(cli: &Cli) -> Result<Roster, StartError> {
     let project = match &cli.bmad {
         Some(d) => Some(crate::roster::bmad::detect(d).ok_or_else(|| {
             StartError::Invalid(Start::NoBmadInstall {

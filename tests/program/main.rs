@@ -15,6 +15,7 @@ mod process;
 mod screen;
 
 mod bmad;
+mod cards;
 mod cli;
 mod conventions;
 mod crash;

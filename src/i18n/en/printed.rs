@@ -59,6 +59,13 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
 
         // The listings (--list-agents, --list-parties).
         Printed::AgentsFrom { n, source } => format!("{n} agent(s) from {source}"),
+        Printed::AlsoInPool { n } => format!("{n} more to /invite or name in a party:"),
+        Printed::CardImported { name, id, path } => format!("✓ {name} (@{id}) → {path}"),
+        Printed::CardDropped { fields } => format!("  not carried over: {fields}"),
+        Printed::CardScene { scene } => format!("  its scenario, for a party's scene: {scene}"),
+        Printed::CardRefused { file, cause } => format!("✗ {file}: {cause}"),
+        Printed::CardsUse => "Bring them in with /invite NAME, or name them in a party's members (docs/configuration.md, \"Persona cards\").".into(),
+        Printed::NoAgentCalled { name, known } => format!("no agent is called “{name}”; there are {known}"),
         Printed::ProblemCount { n } => format!("{n} problem(s):"),
         Printed::Remembers => " · remembers".into(),
         Printed::DefaultRoom => "(the default room)".into(),

@@ -130,6 +130,32 @@ pub(crate) enum Printed<'a> {
         n: usize,
         source: &'a str,
     },
+    /// `--list-agents`: the agents beside the room (party-only members,
+    /// the user's own folder).
+    AlsoInPool {
+        n: usize,
+    },
+    // `import` and `export --card`.
+    CardImported {
+        name: &'a str,
+        id: &'a str,
+        path: &'a str,
+    },
+    CardDropped {
+        fields: &'a str,
+    },
+    CardScene {
+        scene: &'a str,
+    },
+    CardRefused {
+        file: &'a str,
+        cause: &'a str,
+    },
+    CardsUse,
+    NoAgentCalled {
+        name: &'a str,
+        known: &'a str,
+    },
     ProblemCount {
         n: usize,
     },

@@ -65,6 +65,13 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
 
         // The listings (--list-agents, --list-parties).
         Printed::AgentsFrom { n, source } => format!("{n} 位智能体，来自 {source}"),
+        Printed::AlsoInPool { n } => format!("另有 {n} 位可以 /invite 或在派对中点名："),
+        Printed::CardImported { name, id, path } => format!("✓ {name}（@{id}）→ {path}"),
+        Printed::CardDropped { fields } => format!("  未带过来：{fields}"),
+        Printed::CardScene { scene } => format!("  它的场景，可作派对的场景：{scene}"),
+        Printed::CardRefused { file, cause } => format!("✗ {file}：{cause}"),
+        Printed::CardsUse => "用 /invite 名字 请他们进来，或在派对的成员中点名（docs/configuration.md，“Persona cards”）。".into(),
+        Printed::NoAgentCalled { name, known } => format!("没有叫“{name}”的智能体；现有：{known}"),
         Printed::ProblemCount { n } => format!("{n} 个问题："),
         Printed::Remembers => " · 有记忆".into(),
         Printed::DefaultRoom => "（默认房间）".into(),

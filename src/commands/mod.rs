@@ -1,6 +1,8 @@
-//! What the program does besides a party: `sessions`, `export`, `init`,
-//! `completions`, `man`. Each prints its result or a message naming the
+//! What the program does besides a party: `sessions`, `export`, `import`,
+//! `init`, `completions`, `man` (persona cards: `cards.rs`). Each prints its result or a message naming the
 //! file and the cause, and returns the exit code.
+
+mod cards;
 
 use std::process::ExitCode;
 
@@ -16,7 +18,14 @@ pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
     match sub {
         Sub::Sessions => sessions(cli, lang),
         Sub::Export {
-            session, markdown, out, ..
+            card: Some(agent), out, ..
+        } => cards::export(cli, agent, out.as_deref(), lang),
+        Sub::Import { cards, to } => cards::import(cli, cards, to.as_deref(), lang),
+        Sub::Export {
+            session: Some(session),
+            markdown,
+            out,
+            ..
         } => {
             let format = if *markdown { Format::Markdown } else { Format::Html };
             // Agents a file written before the cast was saved names only
@@ -60,6 +69,8 @@ pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
                 _ => ExitCode::SUCCESS,
             }
         }
+        // clap asks for a session when no card is named.
+        Sub::Export { session: None, .. } => fail("export: a session file or --card AGENT"),
         Sub::Man => match man_page(&mut std::io::stdout()) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,

@@ -1,0 +1,143 @@
+//! `import CARD…` and `export --card AGENT`: Tavern character cards in
+//! and out (`roster::cards` reads and writes them).
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use super::fail;
+use crate::cli::Cli;
+use crate::i18n::{Lang, Printed, Say};
+use crate::roster::cards;
+
+/// Reads each card into an agent file in `to` (else the user's agents
+/// folder). A card that cannot be read is named with its cause and the
+/// others are still imported; the exit code is 2 if any was refused.
+pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang) -> ExitCode {
+    let Some(dir) = to.map(Path::to_path_buf).or_else(crate::config::user::agents_dir) else {
+        return fail(&crate::i18n::Start::NoConfigFolder.say(lang));
+    };
+    // Every id the program knows, and the files already there, are taken.
+    let mut taken: Vec<String> = crate::setup::load_room(cli)
+        .map(|room| room.pool().into_iter().map(|a| a.id.to_lowercase()).collect())
+        .unwrap_or_default();
+    let mut refused = false;
+    let mut imported = false;
+    for file in files {
+        let shown = file.display().to_string();
+        let card = std::fs::read(file)
+            .map_err(|e| e.to_string())
+            .and_then(|bytes| cards::read(&bytes).map_err(|e| e.to_string()));
+        let card = match card {
+            Ok(card) => card,
+            Err(cause) => {
+                eprintln!(
+                    "{}",
+                    Printed::CardRefused {
+                        file: &shown,
+                        cause: &cause
+                    }
+                    .say(lang)
+                );
+                refused = true;
+                continue;
+            }
+        };
+        let base = cards::id_for(&card.name);
+        let free = |id: &String| !taken.contains(&id.to_lowercase()) && !dir.join(format!("{id}.md")).exists();
+        let id = std::iter::once(base.clone())
+            .chain((2..).map(|n| format!("{base}-{n}")))
+            .find(free)
+            .unwrap_or(base);
+        let made = cards::to_agent(&card, &id);
+        let path = dir.join(format!("{id}.md"));
+        let written = std::fs::create_dir_all(&dir).and_then(|()| {
+            // Never over a file: `create_new` refuses one that appeared since.
+            use std::io::Write as _;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)?
+                .write_all(made.text.as_bytes())
+        });
+        if let Err(e) = written {
+            let cause = format!("{}: {e}", path.display());
+            eprintln!(
+                "{}",
+                Printed::CardRefused {
+                    file: &shown,
+                    cause: &cause
+                }
+                .say(lang)
+            );
+            refused = true;
+            continue;
+        }
+        taken.push(id.to_lowercase());
+        imported = true;
+        let path = path.display().to_string();
+        println!(
+            "{}",
+            Printed::CardImported {
+                name: &made.name,
+                id: &id,
+                path: &path
+            }
+            .say(lang)
+        );
+        if !made.dropped.is_empty() {
+            println!(
+                "{}",
+                Printed::CardDropped {
+                    fields: &made.dropped.join(", ")
+                }
+                .say(lang)
+            );
+        }
+        if let Some(scene) = &made.scene {
+            println!(
+                "{}",
+                Printed::CardScene {
+                    scene: &crate::text::ellipsize(scene, 200)
+                }
+                .say(lang)
+            );
+        }
+    }
+    if imported {
+        println!("{}", Printed::CardsUse.say(lang));
+    }
+    if refused {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Writes the agent `name` names (id, alias or name, in the room or the
+/// pool) as a V2 card: to `out`, else `<id>.card.json` here.
+pub(super) fn export(cli: &Cli, name: &str, out: Option<&Path>, lang: Lang) -> ExitCode {
+    let room = match crate::setup::load_room(cli) {
+        Ok(room) => room,
+        Err(e) => return fail(&e.say(lang)),
+    };
+    let pool = room.pool();
+    let Some(agent) = pool.iter().find(|a| crate::roster::parties::answers_to(a, name)) else {
+        let known: Vec<&str> = pool.iter().map(|a| a.id.as_str()).collect();
+        return fail(
+            &Printed::NoAgentCalled {
+                name,
+                known: &known.join(", "),
+            }
+            .say(lang),
+        );
+    };
+    let path = out.map_or_else(|| PathBuf::from(format!("{}.card.json", agent.id)), Path::to_path_buf);
+    let json = serde_json::to_string_pretty(&cards::to_card(agent)).unwrap_or_default();
+    match std::fs::write(&path, json + "\n") {
+        Ok(()) => {
+            println!("{}", path.display());
+            ExitCode::SUCCESS
+        }
+        Err(e) => fail(&format!("{}: {e}", path.display())),
+    }
+}
