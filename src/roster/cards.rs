@@ -64,6 +64,9 @@ fn error(at: impl Into<String>, what: impl Into<String>) -> CardError {
 
 const PNG_SIGNATURE: &[u8] = b"\x89PNG\r\n\x1a\n";
 
+/// The most a card's picture may take in memory, decoded.
+const LIMIT: usize = 64 << 20;
+
 /// Reads a card from a file's bytes: a PNG carrying one, or its JSON.
 pub(crate) fn read(bytes: &[u8]) -> Result<Card, CardError> {
     if bytes.starts_with(PNG_SIGNATURE) {
@@ -79,11 +82,14 @@ pub(crate) fn read(bytes: &[u8]) -> Result<Card, CardError> {
 fn png_card(bytes: &[u8]) -> Result<(&'static str, String), CardError> {
     let mut decoder = png::Decoder::new(std::io::Cursor::new(bytes));
     // A card's picture is small; a bigger one is refused before it is held.
-    decoder.set_limits(png::Limits { bytes: 64 << 20 });
+    decoder.set_limits(png::Limits { bytes: LIMIT });
     let broken = |e: png::DecodingError| error("PNG", format!("the image is broken: {e}"));
     let mut reader = decoder.read_info().map_err(broken)?;
     // Text chunks after the image data are read only once it is.
-    let size = reader.output_buffer_size().ok_or_else(|| error("PNG", "the image is too large"))?;
+    let size = reader
+        .output_buffer_size()
+        .filter(|&n| n <= LIMIT)
+        .ok_or_else(|| error("PNG", "the image is too large for a card (over 64 MiB)"))?;
     let mut buf = vec![0; size];
     reader.next_frame(&mut buf).map_err(broken)?;
     reader.finish().map_err(broken)?;

@@ -44,6 +44,18 @@ pub(super) fn png_with(chunks: &[(&str, &str)]) -> Vec<u8> {
     out
 }
 
+/// A PNG chunk's CRC-32 (ISO-HDLC), over its type and data.
+fn crc(bytes: &[u8]) -> u32 {
+    let mut c = !0u32;
+    for &b in bytes {
+        c ^= u32::from(b);
+        for _ in 0..8 {
+            c = if c & 1 == 1 { 0xedb8_8320 ^ (c >> 1) } else { c >> 1 };
+        }
+    }
+    !c
+}
+
 fn b64(s: &str) -> String {
     base64::engine::general_purpose::STANDARD.encode(s)
 }
@@ -119,6 +131,12 @@ fn bad_cards_are_located() {
     let png = png_with(&[("chara", &b64(V2))]);
     assert!(say(&png[..png.len() / 2]).starts_with("PNG: the image is broken"));
     assert!(say(&[0xff, 0xfe, 0x00]).starts_with("byte 0: not UTF-8 text"));
+    // A header claiming a huge picture is refused before anything is held.
+    let mut huge = png_with(&[("chara", &b64(V2))]);
+    huge[16..24].copy_from_slice(&[0, 1, 0, 0, 0, 1, 0, 0]);
+    let crc = crc(&huge[12..29]);
+    huge[29..33].copy_from_slice(&crc.to_be_bytes());
+    assert!(say(&huge).starts_with("PNG: "), "{}", say(&huge));
 }
 
 #[test]
