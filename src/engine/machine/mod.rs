@@ -52,6 +52,7 @@ mod stream;
 mod takeaways;
 mod takes;
 mod termination;
+mod turn;
 mod voices;
 mod warm;
 
