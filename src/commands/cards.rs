@@ -27,17 +27,11 @@ pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang
         let card = std::fs::read(file)
             .map_err(|e| e.to_string())
             .and_then(|bytes| cards::read(&bytes).map_err(|e| e.to_string()));
+        let refuse = |cause: &str| eprintln!("{}", Printed::CardRefused { file: &shown, cause }.say(lang));
         let card = match card {
             Ok(card) => card,
             Err(cause) => {
-                eprintln!(
-                    "{}",
-                    Printed::CardRefused {
-                        file: &shown,
-                        cause: &cause
-                    }
-                    .say(lang)
-                );
+                refuse(&cause);
                 refused = true;
                 continue;
             }
@@ -60,15 +54,7 @@ pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang
                 .write_all(made.text.as_bytes())
         });
         if let Err(e) = written {
-            let cause = format!("{}: {e}", path.display());
-            eprintln!(
-                "{}",
-                Printed::CardRefused {
-                    file: &shown,
-                    cause: &cause
-                }
-                .say(lang)
-            );
+            refuse(&format!("{}: {e}", path.display()));
             refused = true;
             continue;
         }

@@ -241,12 +241,8 @@ pub struct ConversationState {
     pub dismissed: Vec<String>,
     /// The last number given to a take (`set_aside`): the next is one more,
     /// so a number brought back and gone is never given again.
-    #[serde(default, skip_serializing_if = "is_none_yet")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub last_take: usize,
-}
-
-fn is_none_yet(n: &usize) -> bool {
-    *n == 0
 }
 
 impl ConversationState {
@@ -298,8 +294,8 @@ impl TokenCount {
     }
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+fn is_zero<N: Default + PartialEq>(n: &N) -> bool {
+    *n == N::default()
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
