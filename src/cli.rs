@@ -261,6 +261,21 @@ pub(crate) enum Sub {
         #[arg(long, value_name = "DIR")]
         to: Option<PathBuf>,
     },
+    /// Draft a cast for a question with the model, review it, and save it as agents and a named party.
+    Cast {
+        /// The question the room is for.
+        #[arg(value_name = "TOPIC")]
+        topic: String,
+        /// Draw the personas from this document (interview notes, a table, minutes); repeatable.
+        #[arg(long = "from", value_name = "FILE")]
+        from: Vec<PathBuf>,
+        /// How many personas (3 to 6).
+        #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
+        size: u8,
+        /// Keep the draft without reviewing it.
+        #[arg(long)]
+        yes: bool,
+    },
     /// Write a commented starter config to your config folder (never a key), then say where.
     Init {
         /// Replace a config that is already there.
@@ -348,6 +363,13 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
                 .mut_arg("markdown", |a| a.help("Markdown 格式的对话：没有 frontmatter 和轮次标记"))
                 .mut_arg("out", |a| a.help("写到哪里（默认：会话旁边，.html 或 .transcript.md）"))
                 .mut_arg("card", |a| a.help("改为把这个智能体（id 或名字）写成 Tavern 角色卡（V2 JSON）"))
+        })
+        .mut_subcommand("cast", |s| {
+            s.about("让模型为一个问题起草阵容，审阅后保存为智能体和一个具名派对")
+                .mut_arg("topic", |a| a.help("这个房间要讨论的问题"))
+                .mut_arg("from", |a| a.help("从这份文档（访谈记录、表格、会议纪要）中提炼角色；可重复"))
+                .mut_arg("size", |a| a.help("角色数（3 到 6）"))
+                .mut_arg("yes", |a| a.help("不审阅，直接保留草稿"))
         })
         .mut_subcommand("import", |s| {
             s.about("把 Tavern 角色卡（V2/V3 JSON，或携带角色卡的 PNG）读成智能体文件")

@@ -55,6 +55,15 @@ const REQUIRED: &[(&str, &str, &[&str])] = &[
     (STEP_01, "welcome_party", &["user_name", "party", "scene", "agent_count", "sample"]),
     (STEP_01, "welcome_agent", &["icon", "name", "title", "role"]),
     (STEP_01, "resumed", &["topic", "round"]),
+    (STEP_01, "cast_system", &[]),
+    (STEP_01, "cast_request", &["topic", "size", "sources", "language"]),
+    (STEP_01, "cast_sources", &["documents"]),
+    (STEP_01, "cast_again", &["flaws"]),
+    (
+        STEP_01,
+        "cast_one",
+        &["topic", "others", "replaced", "sources", "language", "taken"],
+    ),
     (
         STEP_02,
         "agent_system",
@@ -141,6 +150,11 @@ const ADDED: &[(&str, &str)] = &[
     (STEP_02, "document_cut"),
     (STEP_03, "memory_prompt"),
     (STEP_02, "principle"),
+    (STEP_01, "cast_system"),
+    (STEP_01, "cast_request"),
+    (STEP_01, "cast_sources"),
+    (STEP_01, "cast_again"),
+    (STEP_01, "cast_one"),
 ];
 
 #[derive(Debug, Clone)]

@@ -1,8 +1,10 @@
 //! What the program does besides a party: `sessions`, `export`, `import`,
-//! `init`, `completions`, `man` (persona cards: `cards.rs`). Each prints its result or a message naming the
+//! `init`, `completions`, `man`, `cast` (persona cards: `cards.rs`; drafted
+//! casts: `cast.rs`). Each prints its result or a message naming the
 //! file and the cause, and returns the exit code.
 
 mod cards;
+mod cast;
 
 use std::process::ExitCode;
 
@@ -21,6 +23,7 @@ pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
             card: Some(agent), out, ..
         } => cards::export(cli, agent, out.as_deref(), lang),
         Sub::Import { cards, to } => cards::import(cli, cards, to.as_deref(), lang),
+        Sub::Cast { topic, from, size, yes } => cast::cast(cli, topic, from, usize::from(*size), *yes, lang),
         Sub::Export {
             session: Some(session),
             markdown,

@@ -1,11 +1,14 @@
 //! `bmad.parties`: standing casts by id — who is in each, the scene they
 //! are given, whether they remember. A later config layer's party replaces
-//! the one of the same id; the others are kept.
+//! the one of the same id; the others are kept. A party can also be a file
+//! of its own (`<config>/bmad-party/parties/ID.yaml`, what `cast` saves):
+//! the same fields, its file's name its id.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_saphyr::Spanned;
 
 use crate::i18n::Problem;
+use crate::source::{SourceError, SourceFile};
 
 use super::check::Checker;
 
@@ -39,6 +42,67 @@ pub(super) struct RawPartyDef {
     memory: Option<bool>,
 }
 
+/// A party file's fields as `cast` writes them: `members` by id.
+#[derive(Serialize)]
+struct PartyFile<'a> {
+    name: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scene: Option<&'a str>,
+    members: &'a [String],
+    memory: bool,
+}
+
+/// The text of a party file for `def` (its id is the file's name).
+pub(crate) fn to_file(def: &PartyDef) -> String {
+    let fields = PartyFile {
+        name: &def.name,
+        scene: def.scene.as_deref(),
+        members: def.members.as_deref().unwrap_or_default(),
+        memory: def.memory,
+    };
+    serde_saphyr::to_string(&fields).unwrap_or_default()
+}
+
+/// Reads a party file: its id is the file's name without `.yaml`.
+pub(crate) fn read_file(file: &SourceFile) -> Result<PartyDef, SourceError> {
+    let path = std::path::Path::new(&file.path);
+    let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if !valid_id(&id) {
+        return Err(SourceError::new(&file.path, None, "", Problem::PartyIdChars));
+    }
+    let raw: RawPartyDef = serde_saphyr::from_str(&file.text).map_err(|e| crate::source::yaml_error(&e, &file.path, &file.text, 0))?;
+    let def = def_of(&id, &raw, file.path.clone());
+    if def.members.as_ref().is_some_and(Vec::is_empty) {
+        return Err(SourceError::new(&file.path, None, "members", Problem::NamesNobody));
+    }
+    Ok(def)
+}
+
+/// One party from its fields, cleaned: a name (else its id), a scene, the
+/// members named (None: open-cast).
+fn def_of(id: &str, d: &RawPartyDef, source: String) -> PartyDef {
+    PartyDef {
+        id: id.to_string(),
+        name: d
+            .name
+            .as_deref()
+            .map(|n| crate::text::sanitize(n).trim().to_string())
+            .filter(|n| !n.is_empty())
+            .unwrap_or_else(|| id.to_string()),
+        scene: d
+            .scene
+            .as_deref()
+            .map(|s| crate::text::sanitize(s).trim().to_string())
+            .filter(|s| !s.is_empty()),
+        members: d
+            .members
+            .as_ref()
+            .map(|m| m.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()),
+        memory: d.memory.unwrap_or(true),
+        source,
+    }
+}
+
 type RawParties = Option<Spanned<std::collections::BTreeMap<String, Spanned<RawPartyDef>>>>;
 
 /// Checks the layer's parties into `into`, and that `default_party`, if
@@ -51,31 +115,10 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
                 ck.fail_at(&key, Some(def), Problem::PartyIdChars);
                 continue;
             }
-            let d = &def.value;
-            let members: Option<Vec<String>> = d
-                .members
-                .as_ref()
-                .map(|m| m.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect());
-            if members.as_ref().is_some_and(Vec::is_empty) {
+            let party = def_of(id, &def.value, format!("{}:{} [{key}]", ck.file, def.referenced.line()));
+            if party.members.as_ref().is_some_and(Vec::is_empty) {
                 ck.fail_at(&format!("{key}.members"), Some(def), Problem::NamesNobody);
             }
-            let party = PartyDef {
-                id: id.clone(),
-                name: d
-                    .name
-                    .as_deref()
-                    .map(|n| crate::text::sanitize(n).trim().to_string())
-                    .filter(|n| !n.is_empty())
-                    .unwrap_or_else(|| id.clone()),
-                scene: d
-                    .scene
-                    .as_deref()
-                    .map(|s| crate::text::sanitize(s).trim().to_string())
-                    .filter(|s| !s.is_empty()),
-                members,
-                memory: d.memory.unwrap_or(true),
-                source: format!("{}:{} [{key}]", ck.file, def.referenced.line()),
-            };
             match into.iter_mut().find(|p| p.id == party.id) {
                 Some(old) => *old = party,
                 None => into.push(party),
@@ -91,7 +134,8 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
 
 #[cfg(test)]
 mod tests {
-    use super::valid_id;
+    use super::{read_file, to_file, valid_id};
+    use crate::source::SourceFile;
 
     #[test]
     fn ids_are_folder_names() {
@@ -99,5 +143,36 @@ mod tests {
         for bad in ["", "a b", "../x", "-x", "x/y", "été"] {
             assert!(!valid_id(bad), "{bad}");
         }
+    }
+
+    fn file(name: &str, text: &str) -> SourceFile {
+        SourceFile {
+            path: format!("/cfg/parties/{name}"),
+            text: text.into(),
+        }
+    }
+
+    #[test]
+    fn a_party_file_written_reads_back_the_same() {
+        let def = super::PartyDef {
+            id: "bakery-customers".into(),
+            name: "Bakery customers: \"early\" birds".into(),
+            scene: Some("A Saturday morning queue.\nEveryone is hungry.".into()),
+            members: Some(vec!["ana".into(), "bo-2".into()]),
+            memory: false,
+            source: "/cfg/parties/bakery-customers.yaml".into(),
+        };
+        let back = read_file(&file("bakery-customers.yaml", &to_file(&def))).unwrap();
+        assert_eq!(back, def);
+    }
+
+    #[test]
+    fn a_broken_party_file_names_its_line_and_field() {
+        let e = read_file(&file("launch.yaml", "name: Launch\nmembers: [a]\nmembrs: [b]\n")).unwrap_err();
+        assert!(e.line == Some(3) && e.to_string().contains("membrs"), "{e}");
+        let e = read_file(&file("launch.yaml", "members: []\n")).unwrap_err();
+        assert_eq!(e.key, "members");
+        let e = read_file(&file("a b.yaml", "name: x\n")).unwrap_err();
+        assert!(e.to_string().contains("letters, digits"), "{e}");
     }
 }

@@ -24,6 +24,12 @@ pub(crate) fn agents_dir() -> Option<PathBuf> {
     dirs::config_dir().map(|d| d.join("bmad-party").join("agents"))
 }
 
+/// The folder of the user's own parties beside the config (`parties/`):
+/// one `ID.yaml` per party, what `cast` saves; they join the config's.
+pub(crate) fn parties_dir() -> Option<PathBuf> {
+    dirs::config_dir().map(|d| d.join("bmad-party").join("parties"))
+}
+
 /// The user's config file when there is one.
 pub(crate) fn existing() -> Option<PathBuf> {
     path().filter(|p| p.is_file())

@@ -58,6 +58,26 @@ pub(crate) fn parse(answer: &str) -> Result<SelfCheck, ParseError> {
     }
 }
 
+/// The JSON value in a model's answer, however wrapped: a list, or an
+/// object in prose or a code fence, in single quotes, cut off inside it.
+/// None when there is none.
+pub(crate) fn object_in(answer: &str) -> Option<Value> {
+    let start = answer.find(['{', '['])?;
+    if answer[start..].starts_with('[') {
+        let list = answer
+            .rfind(']')
+            .and_then(|end| serde_json::from_str::<Value>(answer.get(start..=end)?).ok());
+        if list.is_some() {
+            return list;
+        }
+    }
+    let open = answer.find('{')?;
+    let object = closed(&answer[open..]);
+    serde_json::from_str::<Value>(&object)
+        .or_else(|_| serde_json::from_str::<Value>(&relaxed(&object)))
+        .ok()
+}
+
 fn from_map(map: &serde_json::Map<String, Value>) -> SelfCheck {
     SelfCheck {
         stance: map.get("stance").and_then(Value::as_str).and_then(Stance::from_word),

@@ -19,7 +19,7 @@ mod en;
 mod keys;
 mod zh;
 
-pub(crate) use keys::{KeyHint, KeyWords, Model, Printed, Problem, Record, Room, Screen, Start, ValueKind};
+pub(crate) use keys::{Cast, KeyHint, KeyWords, Model, Printed, Problem, Record, Room, Screen, Start, ValueKind};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, clap::ValueEnum, Default)]
 #[serde(rename_all = "lowercase")]
@@ -115,7 +115,7 @@ macro_rules! say_owned {
     };
 }
 
-say_owned!(Problem => problem, Start => start);
+say_owned!(Problem => problem, Start => start, Cast => cast);
 
 impl Say for KeyWords {
     fn say(&self, lang: Lang) -> String {

@@ -4,6 +4,7 @@
 pub(crate) mod discovery;
 mod openai;
 mod rehearsal;
+mod rehearsal_cast;
 
 pub use openai::OpenAiProvider;
 pub use openai::{read_chunk, OpenAiSettings};
@@ -95,9 +96,25 @@ pub enum Cue {
     Hearing {
         round: u32,
     },
+    /// A cast drafted for a question (`cast`), or one persona of it.
+    Cast(CastCue),
     /// An agent's prompt so far, read ahead while the room waits
     /// (`engine::machine::warm`): its one token is thrown away.
     WarmUp,
+}
+
+/// What a cast is drafted for, as the rehearsal reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CastCue {
+    pub topic: String,
+    pub size: usize,
+    /// How many document lines the model was shown (0: none).
+    pub lines: u32,
+    pub lang: Lang,
+    /// Names it must not use (the program's, and the cast's others).
+    pub taken: Vec<String>,
+    /// One persona, in place of someone (`again N`), not a whole cast.
+    pub one: bool,
 }
 
 #[derive(Debug, Clone)]

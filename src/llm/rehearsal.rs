@@ -173,6 +173,7 @@ impl Rehearsal {
             // Never asked: its readings never ask whether the room agrees.
             Cue::Hearing { .. } => "no".to_string(),
             Cue::WarmUp => String::new(),
+            Cue::Cast(ask) => super::rehearsal_cast::answer(ask),
         }
     }
 }

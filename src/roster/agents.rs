@@ -282,6 +282,30 @@ pub(crate) const COLORS: &[&str] = &[
     "lightcyan",
 ];
 
+/// The frontmatter of an agent file the program writes (an imported card,
+/// a drafted persona), in this order.
+#[derive(Serialize)]
+pub(crate) struct AgentFile<'a> {
+    pub id: &'a str,
+    pub name: &'a str,
+    pub title: &'a str,
+    pub icon: &'a str,
+    pub role: &'a str,
+    pub identity: &'a str,
+    pub communication_style: &'a str,
+    pub principles: &'a [String],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<&'a str>,
+}
+
+impl AgentFile<'_> {
+    /// The whole file: the frontmatter, then `body` (extra persona
+    /// instructions, may be empty).
+    pub(crate) fn text(&self, body: &str) -> String {
+        format!("---\n{}---\n{body}", serde_saphyr::to_string(self).unwrap_or_default())
+    }
+}
+
 /// Problems found while loading a roster, one per file and field.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RosterError {

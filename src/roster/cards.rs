@@ -172,21 +172,6 @@ pub(crate) struct Imported {
     pub dropped: Vec<&'static str>,
 }
 
-/// The frontmatter fields an imported agent file has, in this order.
-#[derive(serde::Serialize)]
-struct AgentFields<'a> {
-    id: &'a str,
-    name: &'a str,
-    title: &'a str,
-    icon: &'a str,
-    role: &'a str,
-    identity: &'a str,
-    communication_style: &'a str,
-    principles: &'a [String],
-    #[serde(skip_serializing_if = "Option::is_none")]
-    capabilities: Option<&'a str>,
-}
-
 /// Our own fields, kept in an exported card's `extensions.bmad_party`, so
 /// a card of ours comes back as it left.
 #[derive(Debug, Default, serde::Serialize, Deserialize)]
@@ -205,6 +190,12 @@ struct Ours {
 /// An id from a name: lower-case letters and digits joined by `-`; a name
 /// with none of them (`小林`) gets `persona-` and a stable hash.
 pub(crate) fn id_for(name: &str) -> String {
+    id_with(name, "persona")
+}
+
+/// An id made of `name`'s letters and digits, else `prefix` and a hash
+/// of it (a name in a script with no ASCII letters).
+pub(crate) fn id_with(name: &str, prefix: &str) -> String {
     let mut id = String::new();
     for c in name.chars().flat_map(char::to_lowercase) {
         if c.is_ascii_alphanumeric() {
@@ -213,14 +204,15 @@ pub(crate) fn id_for(name: &str) -> String {
             id.push('-');
         }
     }
-    let id = id.trim_end_matches('-').chars().take(40).collect::<String>();
+    let id: String = id.chars().take(40).collect();
+    let id = id.trim_end_matches('-');
     if id.is_empty() {
         let hash = name
             .bytes()
             .fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3));
-        format!("persona-{:08x}", hash as u32)
+        format!("{prefix}-{:08x}", hash as u32)
     } else {
-        id
+        id.to_string()
     }
 }
 
@@ -284,7 +276,7 @@ pub(crate) fn to_agent(card: &Card, id: &str) -> Imported {
     } else {
         role
     };
-    let fields = AgentFields {
+    let fields = crate::roster::agents::AgentFile {
         id,
         name: &name,
         title: if title.is_empty() { "Persona" } else { &title },
@@ -295,7 +287,6 @@ pub(crate) fn to_agent(card: &Card, id: &str) -> Imported {
         principles: &principles,
         capabilities: capabilities.as_deref(),
     };
-    let yaml = serde_saphyr::to_string(&fields).unwrap_or_default();
     let mut body = String::new();
     let system = t(&card.system_prompt);
     if !system.is_empty() {
@@ -326,7 +317,7 @@ pub(crate) fn to_agent(card: &Card, id: &str) -> Imported {
     Imported {
         id: id.to_string(),
         name: name.clone(),
-        text: format!("---\n{yaml}---\n{body}"),
+        text: fields.text(&body),
         scene,
         dropped,
     }

@@ -1,10 +1,12 @@
 //! Turns the command line and the environment into an engine [`Setup`]:
 //! which config, workflow, room, provider, language and output folder.
 
+mod casting;
 mod endpoints;
 mod listing;
 mod room;
 
+pub(crate) use casting::casting;
 pub(crate) use listing::{list_parties, speaks_through};
 pub(crate) use room::load_room;
 

@@ -53,7 +53,36 @@ pub(crate) fn load_room(cli: &Cli) -> Result<Roster, StartError> {
     if let Some(dir) = crate::config::user::agents_dir() {
         with_own_agents(&mut room, &dir);
     }
+    if let Some(dir) = crate::config::user::parties_dir() {
+        with_own_parties(&mut room, &dir);
+    }
     Ok(room)
+}
+
+/// The user's own parties (`<config>/bmad-party/parties/*.yaml`, drafted
+/// casts among them) over a project's of the same id; the config's
+/// `bmad.parties` go over both. A file that does not load is a problem
+/// reported at start; the others still come.
+fn with_own_parties(room: &mut Roster, dir: &std::path::Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut paths: Vec<PathBuf> = entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml") && p.is_file())
+        .collect();
+    paths.sort();
+    for path in paths {
+        let shown = path.display().to_string();
+        let read = std::fs::read_to_string(&path)
+            .map_err(|e| SourceError::new(&shown, None, "", Problem::CannotRead { error: e.to_string() }))
+            .and_then(|text| crate::config::read_party_file(&crate::source::SourceFile { path: shown.clone(), text }));
+        match read {
+            Ok(def) => match room.parties.defs.iter_mut().find(|p| p.id.eq_ignore_ascii_case(&def.id)) {
+                Some(p) => *p = def,
+                None => room.parties.defs.push(def),
+            },
+            Err(e) => room.problems.push(e),
+        }
+    }
 }
 
 /// The user's own agents (`<config>/bmad-party/agents/*.md`, imported

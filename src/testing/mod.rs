@@ -108,8 +108,10 @@ impl Recorded {
     /// with a JSON schema, or, from a server that refused one, by the
     /// question alone, whose keys it names.
     pub(crate) fn is_self_check(&self) -> bool {
-        if self.body.get("response_format").is_some_and(|f| !f.is_null()) {
-            return true;
+        // Other calls ask for JSON too (a drafted cast): the self-check's
+        // schema is the one with a stance.
+        if let Some(format) = self.body.get("response_format").filter(|f| !f.is_null()) {
+            return format.to_string().contains("\"stance\"");
         }
         let last = self.body["messages"]
             .as_array()

@@ -81,6 +81,10 @@ fn reply_to(rec: &Recorded, shared: &Shared) -> Reply {
         r.push(rec.clone());
         r.len()
     };
+    // Other calls that ask for JSON (a drafted cast) meet the same refusal.
+    if let Some(refused) = refusal(rec, shared) {
+        return refused;
+    }
     let scripted = shared.script.lock().expect("lock").pop_front();
     scripted.unwrap_or_else(|| (shared.fallback)(rec, n))
 }

@@ -16,6 +16,7 @@ mod screen;
 
 mod bmad;
 mod cards;
+mod cast;
 mod cli;
 mod conventions;
 mod crash;

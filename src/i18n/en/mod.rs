@@ -1,5 +1,6 @@
 //! The program's words in English, one function per area of `keys`.
 
+mod cast;
 mod key_words;
 mod model;
 mod printed;
@@ -9,6 +10,7 @@ mod room;
 mod screen;
 mod start;
 
+pub(super) use cast::cast;
 pub(super) use key_words::key_words;
 pub(super) use model::model;
 pub(super) use printed::printed;

@@ -3,6 +3,7 @@
 //! say it, each with one exhaustive `match` per area, so a key without its
 //! words in every language does not compile.
 
+mod cast;
 mod key_words;
 mod model;
 mod printed;
@@ -12,6 +13,7 @@ mod room;
 mod screen;
 mod start;
 
+pub(crate) use cast::Cast;
 pub(crate) use key_words::KeyWords;
 pub(crate) use model::Model;
 pub(crate) use printed::Printed;

@@ -1,0 +1,177 @@
+//! The facilitator's review of a draft before anything is saved: keep it,
+//! drop a persona, ask again for one, edit a field, rename the party or
+//! change its scene. Each change is a pure function on the draft; `cast`
+//! reads them as typed lines (`parse`), and a full-screen review sends the
+//! same ones.
+
+use super::{Draft, Persona};
+use crate::i18n::Cast;
+
+/// One review step.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Review {
+    /// Save the draft as it stands.
+    Keep,
+    /// Save nothing.
+    Quit,
+    /// Leave out the persona at this place (0-based).
+    Drop(usize),
+    /// Ask the model for someone else in this place.
+    Again(usize),
+    Edit {
+        at: usize,
+        field: Field,
+        text: String,
+    },
+    /// The party's name.
+    Name(String),
+    Scene(String),
+    /// Show the draft again.
+    Show,
+}
+
+/// A persona's field the facilitator can edit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Field {
+    Name,
+    Title,
+    Icon,
+    Role,
+    Identity,
+    Style,
+    Principles,
+}
+
+/// The fields as they are typed, `style` standing for the communication style.
+const FIELDS: &[(&str, Field)] = &[
+    ("name", Field::Name),
+    ("title", Field::Title),
+    ("icon", Field::Icon),
+    ("role", Field::Role),
+    ("identity", Field::Identity),
+    ("style", Field::Style),
+    ("communication_style", Field::Style),
+    ("principles", Field::Principles),
+];
+
+/// Reads a typed review line against a draft of `count` personas:
+/// `keep`, `quit`, `drop N`, `again N`, `edit N FIELD TEXT`, `name TEXT`,
+/// `scene TEXT`, `show` (N counted from 1, as the draft is shown).
+pub(crate) fn parse(line: &str, count: usize) -> Result<Review, Cast> {
+    let line = line.trim();
+    let (word, rest) = line.split_once(char::is_whitespace).unwrap_or((line, ""));
+    let rest = rest.trim();
+    let place = |n: &str| -> Result<usize, Cast> {
+        n.trim_start_matches('#')
+            .parse::<usize>()
+            .ok()
+            .filter(|n| (1..=count).contains(n))
+            .map(|n| n - 1)
+            .ok_or_else(|| Cast::NoSuchPersona { n: n.into(), count })
+    };
+    match word.to_lowercase().as_str() {
+        "keep" | "k" | "y" | "yes" | "save" => Ok(Review::Keep),
+        "quit" | "q" | "n" | "no" => Ok(Review::Quit),
+        "show" | "" => Ok(Review::Show),
+        "drop" => Ok(Review::Drop(place(rest)?)),
+        "again" => Ok(Review::Again(place(rest)?)),
+        "name" if !rest.is_empty() => Ok(Review::Name(rest.into())),
+        "scene" if !rest.is_empty() => Ok(Review::Scene(rest.into())),
+        "edit" => {
+            let mut parts = rest.splitn(3, char::is_whitespace);
+            let at = place(parts.next().unwrap_or(""))?;
+            let typed = parts.next().unwrap_or("").to_lowercase();
+            let field = FIELDS
+                .iter()
+                .find(|(n, _)| *n == typed)
+                .map(|(_, f)| *f)
+                .ok_or_else(|| Cast::NoSuchField {
+                    field: typed.clone(),
+                    fields: "name, title, icon, role, identity, style, principles".into(),
+                })?;
+            let text = parts.next().unwrap_or("").trim().to_string();
+            if text.is_empty() {
+                return Err(Cast::UnknownReview { line: line.into() });
+            }
+            Ok(Review::Edit { at, field, text })
+        }
+        _ => Err(Cast::UnknownReview { line: line.into() }),
+    }
+}
+
+/// Leaves the persona at `at` out; a party keeps two at least.
+pub(crate) fn drop(draft: &mut Draft, at: usize) -> Result<Persona, Cast> {
+    if draft.personas.len() <= 2 {
+        return Err(Cast::TooFewLeft);
+    }
+    Ok(draft.personas.remove(at))
+}
+
+/// Sets one field of the persona at `at`; principles are typed apart by `;`.
+pub(crate) fn edit(draft: &mut Draft, at: usize, field: Field, text: &str) {
+    let Some(p) = draft.personas.get_mut(at) else { return };
+    let text = crate::text::sanitize(text).trim().to_string();
+    match field {
+        Field::Name => p.name = text.replace('*', ""),
+        Field::Title => p.title = text,
+        Field::Icon => p.icon = text,
+        Field::Role => p.role = text,
+        Field::Identity => p.identity = text,
+        Field::Style => p.communication_style = text,
+        Field::Principles => {
+            p.principles = text
+                .split([';', '；'])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn draft(n: usize) -> Draft {
+        Draft {
+            name: "Room".into(),
+            scene: String::new(),
+            personas: (0..n)
+                .map(|i| Persona {
+                    name: format!("P{i}"),
+                    ..Persona::default()
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn typed_lines_read_as_review_steps_counted_from_one() {
+        assert_eq!(parse("keep", 3), Ok(Review::Keep));
+        assert_eq!(parse(" drop 2 ", 3), Ok(Review::Drop(1)));
+        assert_eq!(parse("again #3", 3), Ok(Review::Again(2)));
+        assert_eq!(
+            parse("edit 1 style Blunt, and brief.", 3),
+            Ok(Review::Edit {
+                at: 0,
+                field: Field::Style,
+                text: "Blunt, and brief.".into()
+            })
+        );
+        assert_eq!(parse("name Bakery panel", 3), Ok(Review::Name("Bakery panel".into())));
+        assert_eq!(parse("drop 4", 3), Err(Cast::NoSuchPersona { n: "4".into(), count: 3 }));
+        assert!(matches!(parse("edit 1 mood calm", 3), Err(Cast::NoSuchField { .. })));
+        assert!(matches!(parse("edit 1 role", 3), Err(Cast::UnknownReview { .. })));
+        assert!(matches!(parse("dance", 3), Err(Cast::UnknownReview { .. })));
+    }
+
+    #[test]
+    fn a_party_keeps_two_personas_and_principles_split_at_semicolons() {
+        let mut d = draft(3);
+        assert_eq!(drop(&mut d, 0).map(|p| p.name), Ok("P0".into()));
+        assert_eq!(drop(&mut d, 0), Err(Cast::TooFewLeft));
+        edit(&mut d, 1, Field::Principles, "Ship small; \u{1b}[31mmeasure；listen");
+        assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
+    }
+}

@@ -1,0 +1,51 @@
+//! What `cast` needs before it asks the model: the provider, the workflow
+//! whose `cast_*` templates it reads, the languages, the names already
+//! taken, and where a kept cast is saved. Start-up wiring, like a party's.
+
+use std::sync::Arc;
+
+use super::{load_config, load_room, parties_of, program_lang, provider, workflow_source};
+use crate::cast::save::Target;
+use crate::cli::Cli;
+use crate::error::StartError;
+use crate::i18n::{Lang, Start};
+use crate::llm::Provider;
+use crate::workflow::Workflow;
+
+pub(crate) struct Casting {
+    pub provider: Arc<dyn Provider>,
+    pub workflow: Workflow,
+    pub lang: Lang,
+    /// The language the personas are written in (`communication_language`).
+    pub speech_language: String,
+    pub target: Target,
+}
+
+pub(crate) fn casting(cli: &Cli) -> Result<Casting, StartError> {
+    let source = workflow_source(cli);
+    let config = load_config(cli, &source)?;
+    let workflow = Workflow::load(source)?;
+    let room = load_room(cli)?;
+    let provider = provider(cli, &config)?;
+    let project = room.project.clone().unwrap_or_default();
+    let lang = program_lang(cli, None, &project, &config);
+    let speech_language = project.communication_language.unwrap_or_else(|| lang.speech_name().to_string());
+    let (Some(agents_dir), Some(parties_dir)) = (crate::config::user::agents_dir(), crate::config::user::parties_dir()) else {
+        return Err(StartError::Invalid(Start::NoConfigFolder));
+    };
+    let pool = room.pool();
+    let target = Target {
+        agents_dir,
+        parties_dir,
+        ids: pool.iter().map(|a| a.id.clone()).collect(),
+        names: pool.iter().map(|a| a.name.clone()).collect(),
+        parties: parties_of(&room, &config).defs.into_iter().map(|d| d.id).collect(),
+    };
+    Ok(Casting {
+        provider,
+        workflow,
+        lang,
+        speech_language,
+        target,
+    })
+}
