@@ -27,6 +27,34 @@ pub fn embedded_agents() -> Vec<SourceFile> {
     files
 }
 
+/// The ready-made rooms (`agents/rooms/<id>/`): each room's id, its
+/// `party.yaml` and its agent files, sorted by id.
+pub(crate) fn embedded_rooms() -> Vec<(String, SourceFile, Vec<SourceFile>)> {
+    let Some(rooms) = AGENTS.get_dir("rooms") else {
+        return vec![];
+    };
+    let file = |f: &include_dir::File<'_>| SourceFile {
+        path: format!("{BUILT_IN}agents/{}", f.path().display()),
+        text: f.contents_utf8().unwrap_or_default().to_string(),
+    };
+    let mut out: Vec<(String, SourceFile, Vec<SourceFile>)> = rooms
+        .dirs()
+        .filter_map(|d| {
+            let id = d.path().file_name()?.to_string_lossy().into_owned();
+            let party = d.files().find(|f| f.path().file_name().is_some_and(|n| n == "party.yaml"))?;
+            let mut agents: Vec<SourceFile> = d
+                .files()
+                .filter(|f| f.path().extension().is_some_and(|e| e == "md"))
+                .map(file)
+                .collect();
+            agents.sort_by(|a, b| a.path.cmp(&b.path));
+            Some((id, file(party), agents))
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    out
+}
+
 /// Every `*.md` in `dir` (not recursive), sorted by name.
 pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceError>> {
     let entries = std::fs::read_dir(dir).map_err(|e| {

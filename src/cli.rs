@@ -260,6 +260,9 @@ pub(crate) enum Sub {
         /// agents anyone can /invite or name in a party).
         #[arg(long, value_name = "DIR")]
         to: Option<PathBuf>,
+        /// Also save the imported cards as a party of this name, their scenario its scene.
+        #[arg(long = "party", value_name = "NAME")]
+        party_name: Option<String>,
     },
     /// Draft a cast for a question with the model, review it, and save it as agents and a named party.
     Cast {
@@ -275,6 +278,10 @@ pub(crate) enum Sub {
         /// Keep the draft without reviewing it.
         #[arg(long)]
         yes: bool,
+        /// Where a kept cast goes: your config folders, or the BMAD project's party mode
+        /// (bmad: your own layer, bmad-team: the team's).
+        #[arg(long, value_enum, default_value_t = CastInto::Config)]
+        into: CastInto,
     },
     /// Write a commented starter config to your config folder (never a key), then say where.
     Init {
@@ -290,6 +297,17 @@ pub(crate) enum Sub {
     },
     /// Print the man page (roff), e.g. `bmad-party man > bmad-party.1`.
     Man,
+}
+
+/// Where `cast` saves a kept cast.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub(crate) enum CastInto {
+    /// Agent files and a party file beside your config.
+    Config,
+    /// The BMAD project's `_bmad/custom/bmad-party-mode.user.toml`.
+    Bmad,
+    /// The BMAD project's `_bmad/custom/bmad-party-mode.toml`.
+    BmadTeam,
 }
 
 /// Each argument's help in Chinese, by the argument's id.
@@ -370,11 +388,15 @@ fn in_chinese(cmd: clap::Command) -> clap::Command {
                 .mut_arg("from", |a| a.help("从这份文档（访谈记录、表格、会议纪要）中提炼角色；可重复"))
                 .mut_arg("size", |a| a.help("角色数（3 到 6）"))
                 .mut_arg("yes", |a| a.help("不审阅，直接保留草稿"))
+                .mut_arg("into", |a| {
+                    a.help("保留的阵容存到哪里：您的配置文件夹，或 BMAD 项目的派对模式（bmad：您个人的一层，bmad-team：团队的）")
+                })
         })
         .mut_subcommand("import", |s| {
             s.about("把 Tavern 角色卡（V2/V3 JSON，或携带角色卡的 PNG）读成智能体文件")
                 .mut_arg("cards", |a| a.help("角色卡文件"))
                 .mut_arg("to", |a| a.help("智能体文件写到哪里（默认：配置旁边的 agents 文件夹，其中的智能体可以 /invite 或在派对中点名）"))
+                .mut_arg("party_name", |a| a.help("同时把导入的角色卡存为一个以此命名的派对，卡中的场景作为派对场景"))
         })
         .mut_subcommand("init", |s| {
             s.about("在您的配置文件夹写入带注释的初始配置（从不写密钥），并告诉您位置")

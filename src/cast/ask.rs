@@ -2,8 +2,8 @@
 //! (`cast_*` in step 01), a JSON schema for servers that constrain output
 //! (the model layer falls back to a plain request where a server refuses
 //! one), then the answer read and checked; a draft that cannot be used is
-//! asked for again with its flaws, twice at most. The last answer keeps
-//! its sound personas when they are still a room (`read::salvage`).
+//! asked for again with its flaws, twice at most. Then the answer that
+//! keeps the most sound personas, still a room, is taken (`read::salvage`).
 
 use futures::StreamExt;
 use serde_json::{json, Value};
@@ -51,6 +51,7 @@ impl Asker<'_> {
             ChatMessage::new(Role::User, self.request(brief)),
         ];
         let mut attempt = 1;
+        let mut answers = Vec::new();
         loop {
             let answer = match self.call(brief, &messages, schema(brief, false), false, attempt).await {
                 Ok(a) => a,
@@ -69,7 +70,19 @@ impl Asker<'_> {
             }
             tracing::info!(attempt, flaws = %said(&got.flaws, brief), answer = %crate::text::ellipsize(&answer, 600), "a drafted cast could not be used");
             if attempt == ATTEMPTS {
-                return match salvage(&got, brief) {
+                // The answer that keeps the most personas, the latest of
+                // equals: a small model asked again can answer worse.
+                answers.push(got.clone());
+                let best =
+                    answers
+                        .iter()
+                        .rev()
+                        .filter_map(|r| salvage(r, brief))
+                        .fold(None::<(Draft, Vec<String>)>, |best, s| match best {
+                            Some(b) if b.0.personas.len() >= s.0.personas.len() => Some(b),
+                            _ => Some(s),
+                        });
+                return match best {
                     Some((draft, left_out)) => Drafted::Ready {
                         draft,
                         attempts: attempt,
@@ -81,6 +94,7 @@ impl Asker<'_> {
                     },
                 };
             }
+            answers.push(got.clone());
             attempt += 1;
             progress(Cast::AskingAgain {
                 attempt,

@@ -4,10 +4,11 @@
 //! the lines it comes from. The draft is read leniently and checked
 //! (`read`), asked again with what was wrong (`ask`), reviewed by the
 //! facilitator (`review`), and saved whole or not at all as agent files and
-//! a named party (`save`). With no model the rehearsal provider drafts one
+//! a named party (`save`), or into a BMAD project's party mode (`bmad`). With no model the rehearsal provider drafts one
 //! from a fixed list (`llm::rehearsal_cast`), the same for the same topic.
 
 pub(crate) mod ask;
+pub(crate) mod bmad;
 pub(crate) mod read;
 pub(crate) mod review;
 pub(crate) mod save;

@@ -151,39 +151,46 @@ fn persona(v: &Value) -> Persona {
     }
 }
 
-/// A persona the documents name stands on the lines about them: the
-/// lines cited that name someone else of the cast are left out, and a
-/// citation left naming none of them (small models number lines poorly)
-/// is replaced by the lines that name them, each with the two after it
-/// up to the next line naming someone else (an interview's answers).
-/// A persona the documents do not name keeps its citation.
+/// The lines about `name` in the documents: each line naming them, with
+/// the two after it up to a line naming someone else of the cast (an
+/// interview's answers follow its speaker's name).
+fn block(name: &str, sources: &super::Sources, cast: &[String]) -> Vec<u32> {
+    let line = |n: u32| sources.locate(n).map_or("", |(_, l)| l);
+    let names_other = |n: u32| cast.iter().any(|o| o.trim() != name && mentions(line(n), o));
+    let mut lines = Vec::new();
+    for n in (1..=sources.count()).filter(|&n| mentions(line(n), name)) {
+        lines.push(n);
+        lines.extend((n + 1..=n + 2).take_while(|&m| m <= sources.count() && !names_other(m) && !mentions(line(m), name)));
+    }
+    lines.dedup();
+    lines
+}
+
+/// A persona the documents name stands on the lines about them: cited
+/// lines about someone else of the cast are left out, and a citation left
+/// with none of its own lines (small models number lines poorly) is
+/// replaced by them (eight at most). A persona the documents do not name
+/// keeps its citation.
 fn ground(p: &mut Persona, sources: &super::Sources, cast: &[String]) {
     let name = p.name.trim();
     if name.is_empty() {
         return;
     }
-    let line = |n: u32| sources.locate(n).map_or("", |(_, l)| l);
-    let names_other = |n: u32| {
-        cast.iter()
-            .any(|o| o.trim() != name && !o.trim().is_empty() && mentions(line(n), o.trim()))
+    let own = block(name, sources, cast);
+    if own.is_empty() {
+        return;
+    }
+    let others: Vec<u32> = cast
+        .iter()
+        .filter(|o| o.trim() != name && !o.trim().is_empty())
+        .flat_map(|o| block(o.trim(), sources, cast))
+        .collect();
+    let kept: Vec<u32> = p.lines.iter().copied().filter(|n| !others.contains(n)).collect();
+    p.lines = if kept.iter().any(|n| own.contains(n)) {
+        kept
+    } else {
+        own.into_iter().take(8).collect()
     };
-    let naming: Vec<u32> = (1..=sources.count()).filter(|&n| mentions(line(n), name)).collect();
-    if naming.is_empty() {
-        return;
-    }
-    let kept: Vec<u32> = p.lines.iter().copied().filter(|&n| !names_other(n)).collect();
-    if kept.iter().any(|n| naming.contains(n)) {
-        p.lines = kept;
-        return;
-    }
-    let mut lines = Vec::new();
-    for n in naming {
-        lines.push(n);
-        lines.extend((n + 1..=n + 2).take_while(|&m| m <= sources.count() && !names_other(m) && !mentions(line(m), name)));
-    }
-    lines.dedup();
-    lines.truncate(8);
-    p.lines = lines;
 }
 
 /// Whether `text` names `name` as a word (`Bo` in `Bo said`, not in
@@ -245,10 +252,16 @@ fn is_a_name(name: &str, labels: &[&str]) -> bool {
     // Written without spaces, a label is the title or the topic's own
     // words (`居民` of `居民代表`).
     let unspaced = name.chars().any(crate::text::is_cjk) && labels.iter().any(|l| l.contains(name.trim()));
+    // A full stop after a short word is an abbreviation (`Dr.`, `Mme.`,
+    // `J.`), not a sentence's end.
+    let sentence_end = name
+        .split_whitespace()
+        .any(|w| w.ends_with('.') && w.trim_end_matches('.').chars().count() > 4);
     !unspaced
+        && !sentence_end
         && name.split_whitespace().count() <= 4
         && name.chars().count() <= 40
-        && !name.contains(['.', ',', ':', ';', '。', '，', '：'])
+        && !name.contains([',', ':', ';', '。', '，', '：'])
         && !words(name).iter().any(|w| label_words.contains(w))
 }
 
@@ -267,11 +280,18 @@ fn close(a: &str, a_name: &str, b: &str, b_name: &str) -> bool {
 /// and not `p` is theirs, and a way of talking names nobody else.
 fn crowding(p: &Persona, personas: &[Persona]) -> Vec<String> {
     let named = |text: &str| -> Vec<String> {
-        personas
+        let mut names: Vec<String> = personas
             .iter()
             .filter(|o| !o.name.is_empty() && o.name != p.name && mentions(text, &o.name))
             .map(|o| o.name.clone())
-            .collect()
+            .collect();
+        let mut seen = Vec::new();
+        names.retain(|n| {
+            let new = !seen.contains(n);
+            seen.push(n.clone());
+            new
+        });
+        names
     };
     let (identity, style) = (named(&p.identity), named(&p.communication_style));
     let about_another = !identity.is_empty() && !p.name.is_empty() && !mentions(&p.identity, &p.name);
@@ -325,7 +345,16 @@ fn check(personas: &[Persona], brief: &Brief) -> Vec<Cast> {
         let same = |a: &str, b: &str| !a.is_empty() && a.trim().eq_ignore_ascii_case(b.trim());
         // The room calls them by their first names: two of one first name
         // are one name in the room.
-        let first = |n: &str| n.split_whitespace().next().unwrap_or_default().to_string();
+        // What the room calls them: the given name (`Jane` of `Jane Doe`,
+        // `Amara` of `Dr. Amara Okafor`), or the whole name when there is
+        // no other (`Dr. Johnson`).
+        let first = |n: &str| {
+            let names: Vec<&str> = n.split_whitespace().filter(|w| !w.ends_with('.')).collect();
+            match names.as_slice() {
+                [given, _, ..] => (*given).to_string(),
+                _ => n.trim().to_string(),
+            }
+        };
         if let Some(j) = personas[..i].iter().position(|o| same(&first(&o.name), &first(&p.name))) {
             flaws.push(Cast::SameName {
                 at: i,
@@ -345,10 +374,10 @@ fn check(personas: &[Persona], brief: &Brief) -> Vec<Cast> {
                 others: others.join(", "),
             });
         }
+        // One title is no flaw (two residents may want opposite things);
+        // one stake is.
         let like = |o: &Persona| {
-            if same(&o.title, &p.title) {
-                Some("title")
-            } else if close(&o.role, &o.name, &p.role, &p.name) {
+            if close(&o.role, &o.name, &p.role, &p.name) {
                 Some("role")
             } else if others.is_empty() && close(&o.identity, &o.name, &p.identity, &p.name) {
                 Some("identity")

@@ -65,7 +65,7 @@ fn each_flaw_is_found_and_names_the_persona() {
     let mut v = three();
     v["personas"][1]["name"] = "mary".into();
     v["personas"][2]["name"] = "Ana".into();
-    v["personas"][2]["title"] = "Baker".into();
+    v["personas"][2]["role"] = "Bakes at 4 a.m.".into();
     v["personas"][0]["principles"] = serde_json::json!([]);
     let flaws = read(&v.to_string(), &b).flaws;
     assert_eq!(
@@ -85,7 +85,7 @@ fn each_flaw_is_found_and_names_the_persona() {
                 at: 2,
                 who: "Ana".into(),
                 other: "Ana".into(),
-                field: "title".into()
+                field: "role".into()
             },
         ]
     );
@@ -368,5 +368,54 @@ fn two_personas_of_one_first_name_share_a_name_in_the_room() {
             at: 2,
             name: "Jane".into()
         }]
+    );
+}
+
+#[test]
+fn an_honorific_or_an_initial_is_no_sentence_and_no_first_name() {
+    let mut v = three();
+    v["personas"][0]["name"] = "Dr. Amara Okafor".into();
+    v["personas"][1]["name"] = "Dr. Jun Park".into();
+    v["personas"][2]["name"] = "J. R. Moss".into();
+    assert_eq!(read(&v.to_string(), &brief("English")).flaws, vec![]);
+    v["personas"][2]["name"] = "Tomás is a boat builder.".into();
+    assert!(matches!(
+        read(&v.to_string(), &brief("English")).flaws.as_slice(),
+        [Cast::NotAName { at: 2, .. }]
+    ));
+}
+
+#[test]
+fn one_title_is_no_flaw_and_a_surname_alone_is_the_whole_name() {
+    let mut v = three();
+    for i in 0..3 {
+        v["personas"][i]["title"] = "Resident".into();
+    }
+    v["personas"][0]["name"] = "Dr. Johnson".into();
+    v["personas"][1]["name"] = "Mrs. Johnson".into();
+    assert_eq!(
+        read(&v.to_string(), &brief("English")).flaws,
+        vec![],
+        "two residents who want different things"
+    );
+}
+
+#[test]
+fn a_cited_line_about_someone_else_of_the_cast_is_left_out() {
+    let mut b = brief("English");
+    b.sources = Sources::new(&[(
+        "notes.md".into(),
+        "Interviews\nAna, baker\n\"I start at four.\"\nBo, nurse\n\"The shop is shut after my shift.\"".into(),
+    )]);
+    let mut v = three();
+    v["personas"][0]["lines"] = serde_json::json!([1, 2, 3, 4, 5]);
+    v["personas"][1]["lines"] = serde_json::json!([5]);
+    v["personas"][2]["lines"] = serde_json::json!([1]);
+    let got = read(&v.to_string(), &b);
+    let lines: Vec<&[u32]> = got.draft.personas.iter().map(|p| p.lines.as_slice()).collect();
+    assert_eq!(
+        lines,
+        [&[1, 2, 3][..], &[5], &[1]],
+        "Bo's answer is Bo's; Ana keeps the header and her own"
     );
 }

@@ -79,7 +79,9 @@ fn grounding(name: &str, lines: &[u32], sources: &Sources) -> String {
     )
 }
 
-fn plan(draft: &Draft, sources: &Sources, to: &Target) -> Planned {
+/// The names, ids and party id a cast is saved under: none clashes with
+/// what `to` has, nor with files in its folders.
+pub(crate) fn plan_names(draft: &Draft, to: &Target) -> Saved {
     let mut names = to.names.clone();
     let mut ids: Vec<String> = to.ids.iter().map(|i| i.to_lowercase()).collect();
     let mut saved = Saved {
@@ -90,12 +92,12 @@ fn plan(draft: &Draft, sources: &Sources, to: &Target) -> Planned {
             members: Some(vec![]),
             memory: true,
             source: String::new(),
+            translations: Default::default(),
         },
         agents: vec![],
         renamed: vec![],
         files: vec![],
     };
-    let mut texts = Vec::new();
     for p in &draft.personas {
         let name = free_name(&p.name, &p.title, &names);
         if name != p.name {
@@ -104,9 +106,24 @@ fn plan(draft: &Draft, sources: &Sources, to: &Target) -> Planned {
         let id = first_free(&id_for(&name), |id| {
             !ids.contains(&id.to_lowercase()) && !to.agents_dir.join(format!("{id}.md")).exists()
         });
+        names.push(name.clone());
+        ids.push(id.to_lowercase());
+        saved.agents.push((id, name));
+    }
+    saved.party.id = first_free(&id_with(&draft.name, "party"), |id| {
+        !to.parties.iter().any(|p| p.eq_ignore_ascii_case(id)) && !to.parties_dir.join(format!("{id}.yaml")).exists()
+    });
+    saved.party.members = Some(saved.agents.iter().map(|(id, _)| id.clone()).collect());
+    saved
+}
+
+fn plan(draft: &Draft, sources: &Sources, to: &Target) -> Planned {
+    let mut saved = plan_names(draft, to);
+    let mut texts = Vec::new();
+    for (p, (id, name)) in draft.personas.iter().zip(&saved.agents) {
         let file = AgentFile {
-            id: &id,
-            name: &name,
+            id,
+            name,
             title: &p.title,
             icon: &p.icon,
             role: &p.role,
@@ -117,20 +134,12 @@ fn plan(draft: &Draft, sources: &Sources, to: &Target) -> Planned {
         };
         texts.push((
             to.agents_dir.join(format!("{id}.md")),
-            file.text(&grounding(&name, &p.lines, sources)),
+            file.text(&grounding(name, &p.lines, sources)),
         ));
-        names.push(name.clone());
-        ids.push(id.to_lowercase());
-        saved.agents.push((id, name));
     }
-    let party = &mut saved.party;
-    party.id = first_free(&id_with(&draft.name, "party"), |id| {
-        !to.parties.iter().any(|p| p.eq_ignore_ascii_case(id)) && !to.parties_dir.join(format!("{id}.yaml")).exists()
-    });
-    party.members = Some(saved.agents.iter().map(|(id, _)| id.clone()).collect());
-    let path = to.parties_dir.join(format!("{}.yaml", party.id));
-    party.source = path.display().to_string();
-    texts.push((path, crate::config::party_file(party)));
+    let path = to.parties_dir.join(format!("{}.yaml", saved.party.id));
+    saved.party.source = path.display().to_string();
+    texts.push((path, crate::config::party_file(&saved.party)));
     saved.files = texts.iter().map(|(p, _)| p.clone()).collect();
     Planned { saved, texts }
 }

@@ -10,9 +10,11 @@ use crate::i18n::{Lang, Printed, Say};
 use crate::roster::cards;
 
 /// Reads each card into an agent file in `to` (else the user's agents
-/// folder). A card that cannot be read is named with its cause and the
-/// others are still imported; the exit code is 2 if any was refused.
-pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang) -> ExitCode {
+/// folder), and with `party` a name, saves the imported ones as a party
+/// of that name whose scene is their scenarios. A card that cannot be
+/// read is named with its cause and the others are still imported; the
+/// exit code is 2 if any was refused.
+pub(super) fn import(cli: &Cli, files: &[PathBuf], (to, party): (Option<&Path>, Option<&str>), lang: Lang) -> ExitCode {
     let Some(dir) = to.map(Path::to_path_buf).or_else(crate::config::user::agents_dir) else {
         return fail(&crate::i18n::Start::NoConfigFolder.say(lang));
     };
@@ -21,7 +23,7 @@ pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang
         .map(|room| room.pool().into_iter().map(|a| a.id.to_lowercase()).collect())
         .unwrap_or_default();
     let mut refused = false;
-    let mut imported = false;
+    let mut imported: Vec<(String, Option<String>)> = Vec::new();
     for file in files {
         let shown = file.display().to_string();
         let card = std::fs::read(file)
@@ -59,7 +61,7 @@ pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang
             continue;
         }
         taken.push(id.to_lowercase());
-        imported = true;
+        imported.push((id.clone(), made.scene.clone()));
         let path = path.display().to_string();
         println!(
             "{}",
@@ -89,8 +91,15 @@ pub(super) fn import(cli: &Cli, files: &[PathBuf], to: Option<&Path>, lang: Lang
             );
         }
     }
-    if imported {
-        println!("{}", Printed::CardsUse.say(lang));
+    match party {
+        Some(name) if !imported.is_empty() => {
+            if let Err(cause) = save_party(cli, name, &imported, lang) {
+                refuse_party(&cause, lang);
+                refused = true;
+            }
+        }
+        _ if !imported.is_empty() => println!("{}", Printed::CardsUse.say(lang)),
+        _ => {}
     }
     if refused {
         ExitCode::from(2)
@@ -126,4 +135,61 @@ pub(super) fn export(cli: &Cli, name: &str, out: Option<&Path>, lang: Lang) -> E
         }
         Err(e) => fail(&format!("{}: {e}", path.display())),
     }
+}
+
+fn refuse_party(cause: &str, lang: Lang) {
+    eprintln!("{}", crate::i18n::Cast::NotSaved { cause: cause.to_string() }.say(lang));
+}
+
+/// The imported cards as a party named `name` in the user's parties
+/// folder: its members the cards' ids, its scene their scenarios (each
+/// once). An existing file is never written over.
+fn save_party(cli: &Cli, name: &str, imported: &[(String, Option<String>)], lang: Lang) -> Result<(), String> {
+    let dir = crate::config::user::parties_dir().ok_or_else(|| crate::i18n::Start::NoConfigFolder.say(lang))?;
+    let known: Vec<String> = crate::setup::load_room(cli)
+        .map(|room| room.parties.defs.into_iter().map(|d| d.id).collect())
+        .unwrap_or_default();
+    let name = crate::text::sanitize(name).trim().to_string();
+    let base = cards::id_with(&name, "party");
+    let id = std::iter::once(base.clone())
+        .chain((2..).map(|n| format!("{base}-{n}")))
+        .find(|id| !known.iter().any(|k| k.eq_ignore_ascii_case(id)) && !dir.join(format!("{id}.yaml")).exists())
+        .unwrap_or(base);
+    let mut scenes: Vec<&str> = Vec::new();
+    for s in imported.iter().filter_map(|(_, s)| s.as_deref()) {
+        if !scenes.contains(&s) {
+            scenes.push(s);
+        }
+    }
+    let path = dir.join(format!("{id}.yaml"));
+    let def = crate::config::PartyDef {
+        id: id.clone(),
+        name: if name.is_empty() { id.clone() } else { name },
+        scene: Some(scenes.join("\n\n")).filter(|s| !s.is_empty()),
+        members: Some(imported.iter().map(|(id, _)| id.clone()).collect()),
+        memory: true,
+        source: path.display().to_string(),
+        translations: Default::default(),
+    };
+    std::fs::create_dir_all(&dir)
+        .and_then(|()| {
+            use std::io::Write as _;
+            std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .open(&path)?
+                .write_all(crate::config::party_file(&def).as_bytes())
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let shown = path.display().to_string();
+    println!(
+        "{}",
+        Printed::CardParty {
+            name: &def.name,
+            id: &id,
+            path: &shown
+        }
+        .say(lang)
+    );
+    Ok(())
 }

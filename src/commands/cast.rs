@@ -10,16 +10,19 @@ use std::process::ExitCode;
 
 use super::fail;
 use crate::cast::ask::{said, Asker, Drafted};
+use crate::cast::bmad::Layer;
 use crate::cast::review::{self, Review};
 use crate::cast::save::{save, Saved};
 use crate::cast::{Brief, Draft, Sources};
-use crate::cli::Cli;
+use crate::cli::{CastInto, Cli};
 use crate::i18n::{Cast, Lang, Say};
 
 /// The exit code when the draft was refused, or stdin ended with no decision.
 const NOTHING_SAVED: u8 = 1;
 
-pub(super) fn cast(cli: &Cli, topic: &str, from: &[PathBuf], size: usize, yes: bool, lang: Lang) -> ExitCode {
+/// `how`: the cast's size, whether to keep it unreviewed, where it goes.
+pub(super) fn cast(cli: &Cli, topic: &str, from: &[PathBuf], how: (usize, bool, CastInto), lang: Lang) -> ExitCode {
+    let (size, yes, into) = how;
     let setup = match crate::setup::casting(cli) {
         Ok(s) => s,
         Err(e) => {
@@ -28,6 +31,12 @@ pub(super) fn cast(cli: &Cli, topic: &str, from: &[PathBuf], size: usize, yes: b
         }
     };
     let lang = setup.lang;
+    let layer = match (into, &setup.bmad_dir) {
+        (CastInto::Config, _) => None,
+        (CastInto::Bmad | CastInto::BmadTeam, None) => return fail(&Cast::NoBmadProject.say(lang)),
+        (CastInto::Bmad, Some(dir)) => Some((dir.clone(), Layer::Personal)),
+        (CastInto::BmadTeam, Some(dir)) => Some((dir.clone(), Layer::Team)),
+    };
     let mut documents = Vec::new();
     for path in from {
         match crate::engine::documents::read(path) {
@@ -108,7 +117,11 @@ pub(super) fn cast(cli: &Cli, topic: &str, from: &[PathBuf], size: usize, yes: b
     if !yes && !reviewed(&mut draft, &brief, &asker, &runtime) {
         return ExitCode::from(NOTHING_SAVED);
     }
-    match save(&draft, &brief.sources, &setup.target) {
+    let saved = match &layer {
+        None => save(&draft, &brief.sources, &setup.target),
+        Some((dir, layer)) => crate::cast::bmad::save(&draft, &brief.topic, dir, *layer, &setup.target),
+    };
+    match saved {
         Ok(saved) => {
             report(&saved, lang);
             ExitCode::SUCCESS
@@ -229,12 +242,16 @@ fn report(saved: &Saved, lang: Lang) {
             .say(lang)
         );
     }
-    let dir = saved
-        .files
-        .last()
-        .and_then(|p| p.parent()?.parent())
-        .map(|d| d.display().to_string())
-        .unwrap_or_default();
+    // The config's folder holding `agents/` and `parties/`, or the
+    // project's file.
+    let dir = match saved.files.as_slice() {
+        [one] => one.display().to_string(),
+        files => files
+            .last()
+            .and_then(|p| p.parent()?.parent())
+            .map(|d| d.display().to_string())
+            .unwrap_or_default(),
+    };
     println!(
         "{}",
         Cast::Saved {

@@ -22,8 +22,14 @@ pub(crate) fn run(cli: &Cli, sub: &Sub, lang: Lang) -> ExitCode {
         Sub::Export {
             card: Some(agent), out, ..
         } => cards::export(cli, agent, out.as_deref(), lang),
-        Sub::Import { cards, to } => cards::import(cli, cards, to.as_deref(), lang),
-        Sub::Cast { topic, from, size, yes } => cast::cast(cli, topic, from, usize::from(*size), *yes, lang),
+        Sub::Import { cards, to, party_name } => cards::import(cli, cards, (to.as_deref(), party_name.as_deref()), lang),
+        Sub::Cast {
+            topic,
+            from,
+            size,
+            yes,
+            into,
+        } => cast::cast(cli, topic, from, (usize::from(*size), *yes, *into), lang),
         Sub::Export {
             session: Some(session),
             markdown,

@@ -7,7 +7,7 @@ mod endpoints;
 mod load;
 mod parties;
 pub(crate) use endpoints::{compact_model, model_labels, model_of, voice_labels, DEFAULT_ENDPOINT};
-pub(crate) use parties::{read_file as read_party_file, to_file as party_file, valid_id, PartyDef};
+pub(crate) use parties::{read_as as read_party_as, read_file as read_party_file, to_file as party_file, valid_id, PartyDef};
 #[cfg(test)]
 mod tests;
 pub(crate) mod user;

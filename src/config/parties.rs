@@ -13,7 +13,7 @@ use crate::source::{SourceError, SourceFile};
 use super::check::Checker;
 
 /// One standing cast as its file defines it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PartyDef {
     /// What `--party` names and the memory folder is called.
     pub id: String,
@@ -26,6 +26,40 @@ pub struct PartyDef {
     pub memory: bool,
     /// Where it was defined, for `--list-parties` and messages.
     pub source: String,
+    /// Its name and scene in other languages, by language code
+    /// (`translations` in its file): `in_language` puts one in place.
+    pub translations: std::collections::BTreeMap<String, PartyWords>,
+}
+
+/// A party's name and scene in one language; each given replaces its own.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartyWords {
+    #[serde(default)]
+    pub name: Option<String>,
+    #[serde(default)]
+    pub scene: Option<String>,
+}
+
+impl PartyDef {
+    /// The party as a room speaking `lang` sees it.
+    pub(crate) fn in_language(&self, lang: crate::i18n::Lang) -> PartyDef {
+        let mut out = self.clone();
+        if let Some(t) = self.translations.get(lang.code()) {
+            let clean = |s: &Option<String>| {
+                s.as_deref()
+                    .map(|s| crate::text::sanitize(s).trim().to_string())
+                    .filter(|s| !s.is_empty())
+            };
+            if let Some(name) = clean(&t.name) {
+                out.name = name;
+            }
+            if let Some(scene) = clean(&t.scene) {
+                out.scene = Some(scene);
+            }
+        }
+        out
+    }
 }
 
 /// A name a party may have as its id (and its memory folder's name).
@@ -40,6 +74,8 @@ pub(super) struct RawPartyDef {
     members: Option<Vec<String>>,
     scene: Option<String>,
     memory: Option<bool>,
+    #[serde(default)]
+    translations: std::collections::BTreeMap<String, PartyWords>,
 }
 
 /// A party file's fields as `cast` writes them: `members` by id.
@@ -67,6 +103,12 @@ pub(crate) fn to_file(def: &PartyDef) -> String {
 pub(crate) fn read_file(file: &SourceFile) -> Result<PartyDef, SourceError> {
     let path = std::path::Path::new(&file.path);
     let id = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    read_as(file, &id)
+}
+
+/// Reads a party file whose id is `id` (a ready-made room's: its folder's name).
+pub(crate) fn read_as(file: &SourceFile, id: &str) -> Result<PartyDef, SourceError> {
+    let id = id.to_string();
     if !valid_id(&id) {
         return Err(SourceError::new(&file.path, None, "", Problem::PartyIdChars));
     }
@@ -100,7 +142,13 @@ fn def_of(id: &str, d: &RawPartyDef, source: String) -> PartyDef {
             .map(|m| m.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()),
         memory: d.memory.unwrap_or(true),
         source,
+        translations: d.translations.iter().map(|(k, v)| (language_code(k), v.clone())).collect(),
     }
+}
+
+/// A translation's key as a language code (`zh-CN`, `Chinese` → `zh`).
+fn language_code(key: &str) -> String {
+    crate::i18n::Lang::from_setting(key).map_or_else(|| key.trim().to_lowercase(), |l| l.code().to_string())
 }
 
 type RawParties = Option<Spanned<std::collections::BTreeMap<String, Spanned<RawPartyDef>>>>;
@@ -134,7 +182,7 @@ pub(super) fn check(raw: &RawParties, into: &mut Vec<PartyDef>, default: &Option
 
 #[cfg(test)]
 mod tests {
-    use super::{read_file, to_file, valid_id};
+    use super::{read_as, read_file, to_file, valid_id};
     use crate::source::SourceFile;
 
     #[test]
@@ -161,6 +209,7 @@ mod tests {
             members: Some(vec!["ana".into(), "bo-2".into()]),
             memory: false,
             source: "/cfg/parties/bakery-customers.yaml".into(),
+            translations: Default::default(),
         };
         let back = read_file(&file("bakery-customers.yaml", &to_file(&def))).unwrap();
         assert_eq!(back, def);
@@ -174,5 +223,17 @@ mod tests {
         assert_eq!(e.key, "members");
         let e = read_file(&file("a b.yaml", "name: x\n")).unwrap_err();
         assert!(e.to_string().contains("letters, digits"), "{e}");
+    }
+
+    #[test]
+    fn a_partys_translation_names_it_and_sets_its_scene_in_that_language() {
+        let text = "name: Hard decision\nscene: Find the flaws.\nmembers: [a]\ntranslations:\n  Chinese:\n    name: 艰难决定\n    scene: 找出缺陷。\n";
+        let def = read_as(&file("party.yaml", text), "hard-decision").unwrap();
+        assert_eq!(def.id, "hard-decision");
+        let zh = def.in_language(crate::i18n::Lang::Zh);
+        assert_eq!((zh.name.as_str(), zh.scene.as_deref()), ("艰难决定", Some("找出缺陷。")));
+        assert_eq!(def.in_language(crate::i18n::Lang::En), def);
+        let e = read_as(&file("party.yaml", "translations:\n  zh:\n    title: x\n"), "x").unwrap_err();
+        assert!(e.to_string().contains("title"), "{e}");
     }
 }

@@ -316,6 +316,7 @@ mod tests {
             members: members.map(|m| m.iter().map(|s| s.to_string()).collect()),
             memory: true,
             source: "config.yaml".into(),
+            translations: Default::default(),
         }
     }
 

@@ -19,6 +19,9 @@ pub(crate) struct Casting {
     /// The language the personas are written in (`communication_language`).
     pub speech_language: String,
     pub target: Target,
+    /// The BMAD project's `_bmad` folder, when there is one (`--bmad DIR`,
+    /// or found here or above).
+    pub bmad_dir: Option<std::path::PathBuf>,
 }
 
 pub(crate) fn casting(cli: &Cli) -> Result<Casting, StartError> {
@@ -39,9 +42,15 @@ pub(crate) fn casting(cli: &Cli) -> Result<Casting, StartError> {
         parties_dir,
         ids: pool.iter().map(|a| a.id.clone()).collect(),
         names: pool.iter().map(|a| a.name.clone()).collect(),
-        parties: parties_of(&room, &config).defs.into_iter().map(|d| d.id).collect(),
+        parties: parties_of(&room, &config, lang).defs.into_iter().map(|d| d.id).collect(),
     };
+    let bmad_dir = match &cli.bmad {
+        Some(d) => crate::roster::bmad::detect(d),
+        None => std::env::current_dir().ok().and_then(|cwd| crate::roster::bmad::detect(&cwd)),
+    }
+    .map(|p| p.dir);
     Ok(Casting {
+        bmad_dir,
         provider,
         workflow,
         lang,

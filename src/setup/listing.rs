@@ -93,7 +93,7 @@ pub(crate) fn list_parties(cli: &Cli) -> Result<String, StartError> {
     let labels = Shown::new(every.map(String::as_str));
     let model = |a: &crate::roster::agents::Agent| shows.then(|| labels.text(model_name(a, &config).as_deref(), lang));
     Ok(crate::roster::parties::list(
-        &parties_of(&room, &config),
+        &parties_of(&room, &config, lang),
         &room.agents,
         &pool,
         lang,

@@ -270,7 +270,7 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
         let (file, copy) = (file.display().to_string(), copy.display().to_string());
         notices.push(Start::NewerCopy { copy, file }.say(lang));
     }
-    let parties = parties_of(&room, &config);
+    let parties = parties_of(&room, &config, lang);
     let mut chosen = cast(cli, &room, &parties, resume.as_ref(), lang, &mut notices)?;
     let pool = room.pool();
     let endpoints = endpoints_of(cli, &config, (&provider.info(), resume.as_ref()), &mut chosen, lang, &mut notices)?;
@@ -462,14 +462,19 @@ fn roster_notices(room: &Roster, chosen: &Chosen, lang: Lang, notices: &mut Vec<
     }
 }
 
-/// The parties the config and the room's BMAD project define.
-fn parties_of(room: &Roster, config: &Config) -> Parties {
-    with_config(
+/// The parties the config and the room define (its BMAD project's, the
+/// user's files, the ready-made rooms), as a room speaking `lang` sees them.
+fn parties_of(room: &Roster, config: &Config, lang: Lang) -> Parties {
+    let mut parties = with_config(
         &room.parties,
         &config.parties,
         config.party.default_party.as_deref(),
         config.party.memory,
-    )
+    );
+    for d in &mut parties.defs {
+        *d = d.in_language(lang);
+    }
+    parties
 }
 
 /// The documents in front of the room: a resumed session's (one that

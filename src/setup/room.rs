@@ -1,6 +1,8 @@
 //! Which room a run uses: `--agents DIR`, a BMAD project's roster, the
-//! program's own `./agents`, or the built-in room. Start-up wiring: the
-//! roster module knows how to read each; this file decides between them.
+//! program's own `./agents`, or the built-in room; then what joins its
+//! pool and its parties: the user's own agents and party files, and the
+//! ready-made rooms. Start-up wiring: the roster module knows how to read
+//! each; this file decides between them.
 
 use std::path::PathBuf;
 
@@ -56,7 +58,29 @@ pub(crate) fn load_room(cli: &Cli) -> Result<Roster, StartError> {
     if let Some(dir) = crate::config::user::parties_dir() {
         with_own_parties(&mut room, &dir);
     }
+    with_ready_rooms(&mut room);
     Ok(room)
+}
+
+/// The ready-made rooms (`agents/rooms/`: a code-review crew, a room for
+/// hard decisions): their agents join the pool and their parties the
+/// list, each only where nothing of the room, the project or the user's
+/// own has its id (theirs win, quietly).
+fn with_ready_rooms(room: &mut Roster) {
+    for (id, party, agents) in crate::assets::embedded_rooms() {
+        for file in &agents {
+            match crate::roster::agents::parse_agent(file) {
+                Ok(a) if !room.pool().iter().any(|p| p.id.eq_ignore_ascii_case(&a.id)) => room.extra.push(a),
+                Ok(_) => {}
+                Err(e) => room.problems.push(e),
+            }
+        }
+        match crate::config::read_party_as(&party, &id) {
+            Ok(def) if !room.parties.defs.iter().any(|p| p.id.eq_ignore_ascii_case(&def.id)) => room.parties.defs.push(def),
+            Ok(_) => {}
+            Err(e) => room.problems.push(e),
+        }
+    }
 }
 
 /// The user's own parties (`<config>/bmad-party/parties/*.yaml`, drafted

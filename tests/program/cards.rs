@@ -70,14 +70,15 @@ fn cards_in_every_format_import_list_and_export_round_trip() {
     assert!(stdout.contains("not carried over: first_mes"), "{stdout}");
     assert!(stdout.contains("not carried over: character_book"), "{stdout}");
     assert!(
-        stdout.contains("its scenario, for a party's scene: A windy morning at the café."),
+        stdout.contains("its scenario, a party's scene with --party NAME: A windy morning at the café."),
         "{stdout}"
     );
 
     let listed = run(d, &["--list-agents"]);
     let text = String::from_utf8_lossy(&listed.stdout);
     assert!(listed.status.success(), "{}", String::from_utf8_lossy(&listed.stderr));
-    assert!(text.contains("4 more to /invite or name in a party:"), "{text}");
+    // Theirs, and the ready-made rooms' eight.
+    assert!(text.contains("12 more to /invite or name in a party:"), "{text}");
     assert!(text.contains("Ada Brightwater  Café owner  @ada-brightwater"), "{text}");
     assert!(!text.contains("problem"), "the imported files load cleanly: {text}");
 
@@ -106,4 +107,34 @@ fn cards_in_every_format_import_list_and_export_round_trip() {
     let unknown = run(d, &["export", "--card", "nobody"]);
     assert_eq!(unknown.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&unknown.stderr).contains("no agent is called “nobody”; there are analyst,"));
+}
+
+#[test]
+fn cards_imported_with_a_party_name_become_a_party_with_their_scenario_as_its_scene() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let card = |name: &str, scenario: &str| {
+        format!(
+            r#"{{"spec":"chara_card_v2","spec_version":"2.0","data":{{"name":"{name}","description":"Works at the harbour.","personality":"Dry.","scenario":"{scenario}"}}}}"#
+        )
+    };
+    std::fs::write(d.join("ada.json"), card("Ada", "A windy morning at the café.")).unwrap();
+    std::fs::write(d.join("bo.json"), card("Bo", "A windy morning at the café.")).unwrap();
+    let out = run(d, &["import", "ada.json", "bo.json", "--party", "Harbour café"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.contains("Start it: bmad-party --party harbour-caf"), "{stdout}");
+    let party = std::fs::read_to_string(d.join("cfg/bmad-party/parties/harbour-caf.yaml")).unwrap();
+    assert_eq!(party.matches("A windy morning").count(), 1, "one scene, said once: {party}");
+    let listed = run(d, &["--list-parties"]);
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains("“Harbour café”") && listed.contains("🎭 Ada, 🎭 Bo") && listed.contains("A windy morning at the café."),
+        "{listed}"
+    );
+    let again = run(d, &["import", "ada.json", "--party", "Harbour café"]);
+    assert!(
+        String::from_utf8_lossy(&again.stdout).contains("--party harbour-caf-2"),
+        "never over the first"
+    );
 }

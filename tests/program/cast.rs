@@ -118,7 +118,11 @@ async fn a_rehearsed_cast_is_reviewed_saved_listed_and_started_at_once() {
     );
     let (code, agents, problems) = process::run_with_input(listing(d, "--list-agents"), "").await;
     assert_eq!(code, 0, "{problems}");
-    assert!(agents.contains("3 more to /invite"), "{agents}");
+    for file in saved(d).iter().filter_map(|f| f.strip_prefix("agents/")) {
+        let id = file.trim_end_matches(".md");
+        assert!(agents.contains(&format!("@{id} ")), "{id} is listed: {agents}");
+    }
+    assert!(!agents.to_lowercase().contains("problem"), "{agents}");
 
     let mut party = process::party(d);
     party.args([
@@ -259,4 +263,50 @@ async fn a_document_that_cannot_be_read_stops_the_cast_before_the_model_is_asked
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("notes.bin"), "{stderr}");
     assert!(server.received().is_empty());
+}
+
+#[tokio::test]
+async fn the_ready_made_rooms_list_in_both_languages_and_start_with_their_own_members() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (code, en, err) = process::run_with_input(listing(d, "--list-parties"), "").await;
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        en.contains("code-review “Code-review crew”") && en.contains("🛡️ Nadia, ⏱️ Bartek, 🧭 Ines, 🔨 Kenji"),
+        "{en}"
+    );
+    assert!(en.contains("hard-decision “Hard decision”"), "{en}");
+    let mut zh = listing(d, "--list-parties");
+    zh.args(["--lang", "zh"]);
+    let (code, zh, err) = process::run_with_input(zh, "").await;
+    assert_eq!(code, 0, "{err}");
+    assert!(zh.contains("代码审查小组") && zh.contains("桌上有一个很容易同意"), "{zh}");
+    let (_, agents, _) = process::run_with_input(listing(d, "--list-agents"), "").await;
+    assert!(
+        agents.contains("8 more to /invite") && !agents.to_lowercase().contains("problem"),
+        "{agents}"
+    );
+    assert!(agents.contains("⏱️ Bartek") && agents.contains("🗝️ Mirela"), "{agents}");
+
+    let mut party = process::party(d);
+    party.args([
+        "--rehearsal",
+        "--party",
+        "hard-decision",
+        "--non-interactive",
+        "--rounds",
+        "1",
+        "Rewrite the billing service in Go?",
+    ]);
+    let (code, out, err) = process::run_with_input(party, "").await;
+    assert_eq!(code, 0, "{out}{err}");
+    let session = process::session_files(&d.join("_bmad-output"));
+    let text = std::fs::read_to_string(session.first().expect("the session")).unwrap();
+    assert!(text.contains("party: hard-decision"), "{text}");
+    let speakers = ["Esther", "Olu", "Ravi", "Mirela"];
+    assert!(
+        speakers.iter().any(|s| text.contains(&format!("**{s}**")) || text.contains(s)),
+        "{text}"
+    );
+    assert!(!text.contains("Ingrid") && !text.contains("Kofi"), "only the room's members speak");
 }

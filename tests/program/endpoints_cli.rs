@@ -235,7 +235,11 @@ async fn list_parties_shows_the_model_beside_each_member_and_its_endpoint() {
     cmd.arg("--config").arg(&config).arg("--list-parties");
     let (code, stdout, stderr) = process::run_with_input(cmd, "").await;
     assert_eq!(code, 0, "{stderr}");
-    let crew = stdout.lines().skip_while(|l| !l.contains("crew")).nth(1).unwrap_or_default();
+    let crew = stdout
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("crew"))
+        .nth(1)
+        .unwrap_or_default();
     assert!(
         crew.contains("Ingrid@hosted (hosted-model), 💻 Kofi (test-model), 📋 Tomás@twin (the model its server lists)"),
         "{stdout}"

@@ -47,6 +47,7 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::Saved { name, id, count, dir } => format!("Saved “{name}” (--party {id}), {count} agents, in {dir}"),
         Cast::Renamed { from, to } => format!("{from} is already someone in the program: saved as {to}"),
         Cast::StartIt { id } => format!("Start it: bmad-party --party {id}"),
+        Cast::NoBmadProject => "--into bmad: no BMAD project here (looked for _bmad/ here and above; --bmad DIR names one)".into(),
         Cast::NothingSaved => "Nothing was saved.".into(),
         Cast::NotSaved { cause } => format!("The cast could not be saved, so nothing was: {cause}"),
     }

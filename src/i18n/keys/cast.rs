@@ -117,6 +117,7 @@ pub(crate) enum Cast {
         id: String,
     },
     NothingSaved,
+    NoBmadProject,
     NotSaved {
         cause: String,
     },

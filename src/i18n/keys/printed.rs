@@ -152,6 +152,11 @@ pub(crate) enum Printed<'a> {
         cause: &'a str,
     },
     CardsUse,
+    CardParty {
+        name: &'a str,
+        id: &'a str,
+        path: &'a str,
+    },
     NoAgentCalled {
         name: &'a str,
         known: &'a str,

@@ -35,6 +35,7 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::Saved { name, id, count, dir } => format!("已保存“{name}”（--party {id}），{count} 位成员，位于 {dir}"),
         Cast::Renamed { from, to } => format!("{from} 已是程序中某位成员的名字：另存为 {to}"),
         Cast::StartIt { id } => format!("启动：bmad-party --party {id}"),
+        Cast::NoBmadProject => "--into bmad：这里没有 BMAD 项目（在此处及上级目录中找过 _bmad/；可用 --bmad DIR 指定）".into(),
         Cast::NothingSaved => "什么也没有保存。".into(),
         Cast::NotSaved { cause } => format!("阵容未能保存，因此什么也没有保存：{cause}"),
     }

@@ -161,6 +161,7 @@ fn group(g: &Value, source: String) -> Result<PartyDef, Problem> {
         memory: g.get("memory").and_then(Value::as_bool).unwrap_or(false),
         source,
         id,
+        translations: Default::default(),
     })
 }
 
