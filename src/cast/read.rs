@@ -55,11 +55,10 @@ pub(crate) fn read(answer: &str, brief: &Brief) -> Read {
 pub(crate) fn read_one(answer: &str, brief: &Brief, others: &[Persona]) -> Result<Persona, Vec<Cast>> {
     let value = crate::engine::self_check::object_in(answer).ok_or_else(|| vec![Cast::NoJson])?;
     // A model asked for one may still answer with a list of one.
-    let one = match personas_of(&value).first() {
+    let mut one = match personas_of(&value).first() {
         Some(p) if as_map(&value).get("name").is_none() => persona(p),
         _ => persona(&value),
     };
-    let mut one = one;
     let cast: Vec<String> = others.iter().map(|p| p.name.clone()).chain([one.name.clone()]).collect();
     ground(&mut one, &brief.sources, &cast);
     let mut all = others.to_vec();

@@ -67,11 +67,13 @@ pub(super) fn cast(cli: &Cli, topic: &str, from: &[PathBuf], how: (usize, bool, 
         provider: setup.provider.as_ref(),
         workflow: &setup.workflow,
     };
-    // An endpoint asked first settles the model it serves, and says at
-    // once when it cannot be reached.
+    // An endpoint asked first settles the model it serves. One that does
+    // not answer now is said, and asked anyway: a local server busy with
+    // another request lists its models only after it (the call waits and
+    // retries as a party's does, and says the cause if it gives up).
     if let Some(check) = runtime.block_on(setup.provider.check()) {
         if let Some(cause) = check.unreachable {
-            return fail(&Cast::ModelFailed { cause: cause.say(lang) }.say(lang));
+            eprintln!("{}", Cast::NotAnswering { cause: cause.say(lang) }.say(lang));
         }
     }
     let model = setup.provider.info().model;

@@ -34,6 +34,7 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::LeftOut { lines } => {
             format!("The documents are longer than a draft's prompt holds: their last {lines} lines were not read.")
         }
+        Cast::NotAnswering { cause } => format!("The server did not answer at once ({cause}); asking it anyway…"),
         Cast::ModelFailed { cause } => format!("The model could not draft a cast: {cause}"),
 
         Cast::ReviewHelp => "keep · drop N · again N · edit N FIELD TEXT · quit".into(),

@@ -76,6 +76,9 @@ pub(crate) enum Cast {
     LeftOut {
         lines: u32,
     },
+    NotAnswering {
+        cause: String,
+    },
     ModelFailed {
         cause: String,
     },

@@ -22,6 +22,7 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::Refused { attempts, flaws } => format!("{attempts} 份草稿都不能用，什么也没有保存。最后一份：{flaws}"),
         Cast::Salvaged { dropped } => format!("最后一份草稿中不能用、已略去的角色：{dropped}"),
         Cast::LeftOut { lines } => format!("文档超出了起草提示所能容纳的长度：最后 {lines} 行没有读。"),
+        Cast::NotAnswering { cause } => format!("服务器没有立即回应（{cause}）；仍然向它请求……"),
         Cast::ModelFailed { cause } => format!("模型未能起草阵容：{cause}"),
 
         Cast::ReviewHelp => "keep 保留 · drop N 删去 · again N 重写 · edit N 字段 文本 · quit 退出".into(),
