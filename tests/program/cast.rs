@@ -310,3 +310,58 @@ async fn the_ready_made_rooms_list_in_both_languages_and_start_with_their_own_me
     );
     assert!(!text.contains("Ingrid") && !text.contains("Kofi"), "only the room's members speak");
 }
+
+/// A copy of a fixture project, so runs write nothing into the repo.
+fn project_copy(name: &str, into: &std::path::Path) -> std::path::PathBuf {
+    fn copy(src: &std::path::Path, dst: &std::path::Path) {
+        std::fs::create_dir_all(dst).unwrap();
+        for e in std::fs::read_dir(src).unwrap().flatten() {
+            let (s, d) = (e.path(), dst.join(e.file_name()));
+            if s.is_dir() {
+                copy(&s, &d)
+            } else {
+                std::fs::copy(&s, &d).map(drop).unwrap()
+            }
+        }
+    }
+    let root = into.join(name);
+    copy(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures").join(name),
+        &root,
+    );
+    root
+}
+
+#[tokio::test]
+async fn a_cast_kept_into_a_bmad_project_is_one_of_its_party_groups() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = project_copy("toml", dir.path());
+    let mut cmd = process::party(&root);
+    cmd.env("XDG_CONFIG_HOME", dir.path().join(".config"));
+    cmd.args(["--rehearsal", "cast", "Opening hours for the bakery", "--yes", "--into", "bmad"]);
+    let (code, stdout, stderr) = process::run_with_input(cmd, "").await;
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let file = root.join("_bmad/custom/bmad-party-mode.user.toml");
+    assert!(stdout.contains(&file.display().to_string()), "{stdout}");
+    let id = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("Start it: bmad-party --party "))
+        .expect("how to start it")
+        .to_string();
+    assert!(saved(dir.path()).is_empty(), "nothing in the config folders");
+
+    let mut list = process::party(&root);
+    list.env("XDG_CONFIG_HOME", dir.path().join(".config")).arg("--list-parties");
+    let (code, listed, problems) = process::run_with_input(list, "").await;
+    assert_eq!(code, 0, "{problems}");
+    let group = listed
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with(&id))
+        .nth(1)
+        .unwrap_or_default();
+    assert_eq!(group.matches(", ").count(), 3, "four members, all found: {listed}");
+    assert!(
+        !group.contains("not found") && !format!("{listed}{problems}").to_lowercase().contains("problem"),
+        "{listed}{problems}"
+    );
+}
