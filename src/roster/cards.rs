@@ -187,17 +187,18 @@ struct Ours {
     capabilities: Option<String>,
 }
 
-/// An id from a name: lower-case letters and digits joined by `-`; a name
-/// with none of them (`小林`) gets `persona-` and a stable hash.
+/// An id from a name: its letters and digits spelt in ASCII by `deunicode`
+/// (`Tomás` → `tomas`, `小林` → `xiao-lin`), lower case, joined by `-`; a
+/// name with none (an emoji alone) gets `persona-` and a stable hash.
 pub(crate) fn id_for(name: &str) -> String {
     id_with(name, "persona")
 }
 
-/// An id made of `name`'s letters and digits, else `prefix` and a hash
-/// of it (a name in a script with no ASCII letters).
+/// An id made of `name`'s letters and digits spelt in ASCII, else
+/// `prefix` and a hash of it.
 pub(crate) fn id_with(name: &str, prefix: &str) -> String {
     let mut id = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
+    for c in deunicode::deunicode(name).chars().flat_map(char::to_lowercase) {
         if c.is_ascii_alphanumeric() {
             id.push(c);
         } else if !id.is_empty() && !id.ends_with('-') {

@@ -143,7 +143,11 @@ fn bad_cards_are_located() {
 fn ids_are_plain_and_a_name_without_latin_letters_gets_a_stable_one() {
     assert_eq!(id_for("  Dr. Ngozi O'Neil  "), "dr-ngozi-o-neil");
     assert_eq!(id_for("小林"), id_for("小林"));
-    assert!(id_for("小林").starts_with("persona-"));
+    assert_eq!(
+        (id_for("小林").as_str(), id_for("Tomás Ruiz").as_str(), id_for("김하늘").as_str()),
+        ("xiao-lin", "tomas-ruiz", "gimhaneul")
+    );
+    assert!(id_for("").starts_with("persona-"));
     assert_ne!(id_for("小林"), id_for("王芳"));
 }
 

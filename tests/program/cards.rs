@@ -123,8 +123,8 @@ fn cards_imported_with_a_party_name_become_a_party_with_their_scenario_as_its_sc
     let out = run(d, &["import", "ada.json", "bo.json", "--party", "Harbour café"]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}{}", String::from_utf8_lossy(&out.stderr));
-    assert!(stdout.contains("Start it: bmad-party --party harbour-caf"), "{stdout}");
-    let party = std::fs::read_to_string(d.join("cfg/bmad-party/parties/harbour-caf.yaml")).unwrap();
+    assert!(stdout.contains("Start it: bmad-party --party harbour-cafe"), "{stdout}");
+    let party = std::fs::read_to_string(d.join("cfg/bmad-party/parties/harbour-cafe.yaml")).unwrap();
     assert_eq!(party.matches("A windy morning").count(), 1, "one scene, said once: {party}");
     let listed = run(d, &["--list-parties"]);
     let listed = String::from_utf8_lossy(&listed.stdout);
@@ -134,7 +134,7 @@ fn cards_imported_with_a_party_name_become_a_party_with_their_scenario_as_its_sc
     );
     let again = run(d, &["import", "ada.json", "--party", "Harbour café"]);
     assert!(
-        String::from_utf8_lossy(&again.stdout).contains("--party harbour-caf-2"),
+        String::from_utf8_lossy(&again.stdout).contains("--party harbour-cafe-2"),
         "never over the first"
     );
 }
