@@ -37,6 +37,15 @@ pub(crate) enum Drafted {
     Failed(Failure),
 }
 
+/// What asking for one persona came to.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum OneDrafted {
+    Ready(Persona),
+    /// No answer could be used: the last one's flaws.
+    Refused(Vec<Cast>),
+    Failed(Failure),
+}
+
 /// The model to ask, and the workflow its words come from.
 pub(crate) struct Asker<'a> {
     pub provider: &'a dyn Provider,
@@ -108,9 +117,9 @@ impl Asker<'_> {
         }
     }
 
-    /// One persona in place of the draft's `at`-th; the flaws of the last
-    /// answer when none could be used.
-    pub(crate) async fn one(&self, brief: &Brief, draft: &Draft, at: usize) -> Result<Persona, Result<Vec<Cast>, Failure>> {
+    /// One persona in place of the draft's `at`-th, asked for twice at
+    /// most.
+    pub(crate) async fn one(&self, brief: &Brief, draft: &Draft, at: usize) -> OneDrafted {
         let others: Vec<Persona> = draft
             .personas
             .iter()
@@ -140,16 +149,16 @@ impl Asker<'_> {
         ];
         let mut flaws = vec![];
         for attempt in 1..=ONE_ATTEMPTS {
-            let answer = self
-                .call(&brief, &messages, schema(&brief, true), true, attempt)
-                .await
-                .map_err(Err)?;
+            let answer = match self.call(&brief, &messages, schema(&brief, true), true, attempt).await {
+                Ok(a) => a,
+                Err(f) => return OneDrafted::Failed(f),
+            };
             match read_one(&answer, &brief, &others) {
                 Ok(mut p) => {
                     if brief.sources.is_empty() {
                         p.lines.clear();
                     }
-                    return Ok(p);
+                    return OneDrafted::Ready(p);
                 }
                 Err(f) => flaws = f,
             }
@@ -158,7 +167,7 @@ impl Asker<'_> {
             let again = self.workflow.render("cast_again", brief.lang, &[("flaws", &listed.join("\n"))]);
             messages.push(ChatMessage::new(Role::User, again));
         }
-        Err(Ok(flaws))
+        OneDrafted::Refused(flaws)
     }
 
     fn request(&self, brief: &Brief) -> String {

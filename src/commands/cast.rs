@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::fail;
-use crate::cast::ask::{said, Asker, Drafted};
+use crate::cast::ask::{said, Asker, Drafted, OneDrafted};
 use crate::cast::bmad::Layer;
 use crate::cast::review::{self, Review};
 use crate::cast::save::{save, Saved};
@@ -171,11 +171,11 @@ fn reviewed(draft: &mut Draft, brief: &Brief, asker: &Asker<'_>, runtime: &tokio
                 let who = draft.personas[at].name.clone();
                 eprintln!("{}", Cast::AskingOne { who: who.clone() }.say(lang));
                 match runtime.block_on(asker.one(brief, draft, at)) {
-                    Ok(p) => {
+                    OneDrafted::Ready(p) => {
                         draft.personas[at] = p;
                         show(draft, &brief.sources);
                     }
-                    Err(Ok(flaws)) => eprintln!(
+                    OneDrafted::Refused(flaws) => eprintln!(
                         "{}",
                         Cast::OneRefused {
                             who,
@@ -183,7 +183,7 @@ fn reviewed(draft: &mut Draft, brief: &Brief, asker: &Asker<'_>, runtime: &tokio
                         }
                         .say(lang)
                     ),
-                    Err(Err(cause)) => eprintln!("{}", Cast::ModelFailed { cause: cause.say(lang) }.say(lang)),
+                    OneDrafted::Failed(cause) => eprintln!("{}", Cast::ModelFailed { cause: cause.say(lang) }.say(lang)),
                 }
             }
             Err(e) => eprintln!("{}", e.say(lang)),

@@ -365,3 +365,48 @@ async fn a_cast_kept_into_a_bmad_project_is_one_of_its_party_groups() {
         "{listed}{problems}"
     );
 }
+
+#[tokio::test]
+async fn again_asks_for_one_persona_in_a_place_and_a_bad_one_leaves_the_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = FakeOpenAi::start(|_, _| stream_of("{}")).await;
+    let dee = serde_json::json!({
+        "name": "Dee", "title": "Neighbour", "icon": "🏠", "role": "Hears the ovens through the wall at four.",
+        "identity": "Has lived above the bakery for thirty years.", "communication_style": "Gentle, then firm.",
+        "principles": ["Sleep is not negotiable"]
+    });
+    server.push([
+        stream_of(&cast_of(&[("Ana", "Baker", &[]), ("Bo", "Nurse", &[]), ("Cy", "Owner", &[])])),
+        stream_of(&dee.to_string()),
+        stream_of("no idea"),
+        stream_of("still no idea"),
+    ]);
+    let (code, stdout, stderr) = process::run_with_input(
+        cast_cmd(dir.path(), Some(&server), &["Opening hours", "--size", "3"]),
+        "again 2\nagain 3\nkeep\n",
+    )
+    .await;
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let asked = server.received();
+    assert_eq!(asked.len(), 4);
+    let one = &asked[1];
+    assert!(
+        one.body["response_format"]["json_schema"]["schema"]["properties"]
+            .get("personas")
+            .is_none(),
+        "one persona's schema"
+    );
+    assert!(
+        one.prompt_text().contains("take the place of Bo") && one.prompt_text().contains("- Ana, Baker:"),
+        "{}",
+        one.prompt_text()
+    );
+    assert!(
+        stderr.contains("No usable persona in place of Cy (the answer held no JSON object); Cy stays."),
+        "{stderr}"
+    );
+    assert_eq!(
+        saved(dir.path()),
+        ["agents/ana.md", "agents/cy.md", "agents/dee.md", "parties/bakery-hours.yaml"]
+    );
+}
