@@ -55,9 +55,10 @@ pub(crate) fn embedded_rooms() -> Vec<(String, SourceFile, Vec<SourceFile>)> {
     out
 }
 
-/// Every `*.md` in `dir` (not recursive), sorted by name.
+/// Every `*.md` in `dir` (not recursive), sorted by name; all the files
+/// that cannot be read when there are any.
 pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceError>> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
+    let (files, problems) = files_in(dir, &["md"]).map_err(|e| {
         vec![SourceError::new(
             dir.display().to_string(),
             None,
@@ -65,22 +66,31 @@ pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceE
             Problem::CannotReadAgentsFolder { error: e.to_string() },
         )]
     })?;
-    let mut paths: Vec<PathBuf> = entries
+    if problems.is_empty() {
+        Ok(files)
+    } else {
+        Err(problems)
+    }
+}
+
+/// Every file in `dir` (not recursive) whose extension is one of
+/// `extensions`, sorted by name and read as text, and a problem for each
+/// one that cannot be; Err only when the folder itself cannot be read.
+pub(crate) fn files_in(dir: &Path, extensions: &[&str]) -> std::io::Result<(Vec<SourceFile>, Vec<SourceError>)> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)?
         .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "md") && p.is_file())
+        .filter(|p| p.extension().is_some_and(|e| extensions.iter().any(|x| e == *x)) && p.is_file())
         .collect();
     paths.sort();
     let mut files = Vec::new();
     let mut problems = Vec::new();
     for p in paths {
+        let shown = p.display().to_string();
         match std::fs::read(&p) {
             Ok(bytes) => match String::from_utf8(bytes) {
-                Ok(text) => files.push(SourceFile {
-                    path: p.display().to_string(),
-                    text,
-                }),
+                Ok(text) => files.push(SourceFile { path: shown, text }),
                 Err(e) => problems.push(SourceError::new(
-                    p.display().to_string(),
+                    shown,
                     None,
                     "",
                     Problem::NotUtf8At {
@@ -88,19 +98,10 @@ pub(crate) fn agents_from_dir(dir: &Path) -> Result<Vec<SourceFile>, Vec<SourceE
                     },
                 )),
             },
-            Err(e) => problems.push(SourceError::new(
-                p.display().to_string(),
-                None,
-                "",
-                Problem::CannotRead { error: e.to_string() },
-            )),
+            Err(e) => problems.push(SourceError::new(shown, None, "", Problem::CannotRead { error: e.to_string() })),
         }
     }
-    if problems.is_empty() {
-        Ok(files)
-    } else {
-        Err(problems)
-    }
+    Ok((files, problems))
 }
 
 /// The workflow folder: a directory on disk whose files win, over the

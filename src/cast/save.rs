@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use super::{Draft, Sources};
 use crate::config::PartyDef;
 use crate::roster::agents::AgentFile;
-use crate::roster::cards::{id_for, id_with};
+use crate::roster::cards::{free_id, id_for, id_with};
 
 /// Where a cast goes, and what is already there.
 #[derive(Debug, Clone, Default)]
@@ -39,14 +39,6 @@ pub(crate) struct Saved {
 struct Planned {
     saved: Saved,
     texts: Vec<(PathBuf, String)>,
-}
-
-/// `base`, else `base-2`, `base-3`… the first one `free` allows.
-fn first_free(base: &str, free: impl Fn(&str) -> bool) -> String {
-    std::iter::once(base.to_string())
-        .chain((2..).map(|n| format!("{base}-{n}")))
-        .find(|id| free(id))
-        .unwrap_or_else(|| base.to_string())
 }
 
 /// A name no one has: the name, else with the title, else numbered.
@@ -103,14 +95,14 @@ pub(crate) fn plan_names(draft: &Draft, to: &Target) -> Saved {
         if name != p.name {
             saved.renamed.push((p.name.clone(), name.clone()));
         }
-        let id = first_free(&id_for(&name), |id| {
+        let id = free_id(&id_for(&name), |id| {
             !ids.contains(&id.to_lowercase()) && !to.agents_dir.join(format!("{id}.md")).exists()
         });
         names.push(name.clone());
         ids.push(id.to_lowercase());
         saved.agents.push((id, name));
     }
-    saved.party.id = first_free(&id_with(&draft.name, "party"), |id| {
+    saved.party.id = free_id(&id_with(&draft.name, "party"), |id| {
         !to.parties.iter().any(|p| p.eq_ignore_ascii_case(id)) && !to.parties_dir.join(format!("{id}.yaml")).exists()
     });
     saved.party.members = Some(saved.agents.iter().map(|(id, _)| id.clone()).collect());

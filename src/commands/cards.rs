@@ -38,24 +38,12 @@ pub(super) fn import(cli: &Cli, files: &[PathBuf], (to, party): (Option<&Path>, 
                 continue;
             }
         };
-        let base = cards::id_for(&card.name);
-        let free = |id: &String| !taken.contains(&id.to_lowercase()) && !dir.join(format!("{id}.md")).exists();
-        let id = std::iter::once(base.clone())
-            .chain((2..).map(|n| format!("{base}-{n}")))
-            .find(free)
-            .unwrap_or(base);
+        let id = cards::free_id(&cards::id_for(&card.name), |id| {
+            !taken.contains(&id.to_lowercase()) && !dir.join(format!("{id}.md")).exists()
+        });
         let made = cards::to_agent(&card, &id);
         let path = dir.join(format!("{id}.md"));
-        let written = std::fs::create_dir_all(&dir).and_then(|()| {
-            // Never over a file: `create_new` refuses one that appeared since.
-            use std::io::Write as _;
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)?
-                .write_all(made.text.as_bytes())
-        });
-        if let Err(e) = written {
+        if let Err(e) = write_new(&path, &made.text) {
             refuse(&format!("{}: {e}", path.display()));
             refused = true;
             continue;
@@ -150,11 +138,9 @@ fn save_party(cli: &Cli, name: &str, imported: &[(String, Option<String>)], lang
         .map(|room| room.parties.defs.into_iter().map(|d| d.id).collect())
         .unwrap_or_default();
     let name = crate::text::sanitize(name).trim().to_string();
-    let base = cards::id_with(&name, "party");
-    let id = std::iter::once(base.clone())
-        .chain((2..).map(|n| format!("{base}-{n}")))
-        .find(|id| !known.iter().any(|k| k.eq_ignore_ascii_case(id)) && !dir.join(format!("{id}.yaml")).exists())
-        .unwrap_or(base);
+    let id = cards::free_id(&cards::id_with(&name, "party"), |id| {
+        !known.iter().any(|k| k.eq_ignore_ascii_case(id)) && !dir.join(format!("{id}.yaml")).exists()
+    });
     let mut scenes: Vec<&str> = Vec::new();
     for s in imported.iter().filter_map(|(_, s)| s.as_deref()) {
         if !scenes.contains(&s) {
@@ -171,16 +157,7 @@ fn save_party(cli: &Cli, name: &str, imported: &[(String, Option<String>)], lang
         source: path.display().to_string(),
         translations: Default::default(),
     };
-    std::fs::create_dir_all(&dir)
-        .and_then(|()| {
-            use std::io::Write as _;
-            std::fs::OpenOptions::new()
-                .write(true)
-                .create_new(true)
-                .open(&path)?
-                .write_all(crate::config::party_file(&def).as_bytes())
-        })
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    write_new(&path, &crate::config::party_file(&def)).map_err(|e| format!("{}: {e}", path.display()))?;
     let shown = path.display().to_string();
     println!(
         "{}",
@@ -192,4 +169,18 @@ fn save_party(cli: &Cli, name: &str, imported: &[(String, Option<String>)], lang
         .say(lang)
     );
     Ok(())
+}
+
+/// Writes `text` to a new file at `path`, making its folder; never over a
+/// file (`create_new` refuses one that appeared since the name was chosen).
+fn write_new(path: &Path, text: &str) -> std::io::Result<()> {
+    use std::io::Write as _;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)?
+        .write_all(text.as_bytes())
 }

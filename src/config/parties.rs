@@ -142,13 +142,12 @@ fn def_of(id: &str, d: &RawPartyDef, source: String) -> PartyDef {
             .map(|m| m.iter().map(|s| s.trim().to_string()).filter(|s| !s.is_empty()).collect()),
         memory: d.memory.unwrap_or(true),
         source,
-        translations: d.translations.iter().map(|(k, v)| (language_code(k), v.clone())).collect(),
+        translations: d
+            .translations
+            .iter()
+            .map(|(k, v)| (crate::i18n::Lang::translation_key(k), v.clone()))
+            .collect(),
     }
-}
-
-/// A translation's key as a language code (`zh-CN`, `Chinese` → `zh`).
-fn language_code(key: &str) -> String {
-    crate::i18n::Lang::from_setting(key).map_or_else(|| key.trim().to_lowercase(), |l| l.code().to_string())
 }
 
 type RawParties = Option<Spanned<std::collections::BTreeMap<String, Spanned<RawPartyDef>>>>;

@@ -50,6 +50,13 @@ impl Lang {
         }
     }
 
+    /// A translation's key (in an agent or party file) as the program
+    /// looks it up: a language it speaks ("zh", "zh-CN", "Chinese" are all
+    /// `zh`), else the key in lower case (kept, unused).
+    pub(crate) fn translation_key(key: &str) -> String {
+        Lang::from_setting(key).map_or_else(|| key.trim().to_lowercase(), |l| l.code().to_string())
+    }
+
     /// The language agents are asked to speak when nothing else says.
     pub fn speech_name(self) -> &'static str {
         match self {

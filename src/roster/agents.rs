@@ -221,13 +221,6 @@ struct RawAgent {
     translations: BTreeMap<String, RawPersona>,
 }
 
-/// A translation's key as the program looks it up: a language it speaks
-/// ("zh", "zh-CN", "Chinese" are all `zh`), else the key in lower case
-/// (kept, unused).
-fn language_code(key: &str) -> String {
-    Lang::from_setting(key).map_or_else(|| key.trim().to_lowercase(), |l| l.code().to_string())
-}
-
 impl RawPersona {
     /// The fields as a party uses them: sanitised, an empty one as absent.
     fn into_persona(self) -> Persona {
@@ -355,7 +348,7 @@ pub fn parse_agent(file: &SourceFile) -> Result<Agent, SourceError> {
         translations: raw
             .translations
             .into_iter()
-            .map(|(code, t)| (language_code(&code), t.into_persona()))
+            .map(|(code, t)| (Lang::translation_key(&code), t.into_persona()))
             .collect(),
     };
     for (key, value) in [

@@ -217,6 +217,15 @@ pub(crate) fn id_with(name: &str, prefix: &str) -> String {
     }
 }
 
+/// `base`, else `base-2`, `base-3`… the first one `free` allows: an id
+/// no agent, party or file has.
+pub(crate) fn free_id(base: &str, free: impl Fn(&str) -> bool) -> String {
+    std::iter::once(base.to_string())
+        .chain((2..).map(|n| format!("{base}-{n}")))
+        .find(|id| free(id))
+        .unwrap_or_else(|| base.to_string())
+}
+
 /// The card's macros in our words: `{{char}}` is the persona, `{{user}}`
 /// the facilitator; control characters go.
 fn text(s: &str, name: &str) -> String {

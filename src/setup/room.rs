@@ -88,18 +88,12 @@ fn with_ready_rooms(room: &mut Roster) {
 /// `bmad.parties` go over both. A file that does not load is a problem
 /// reported at start; the others still come.
 fn with_own_parties(room: &mut Roster, dir: &std::path::Path) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    let mut paths: Vec<PathBuf> = entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "yaml" || e == "yml") && p.is_file())
-        .collect();
-    paths.sort();
-    for path in paths {
-        let shown = path.display().to_string();
-        let read = std::fs::read_to_string(&path)
-            .map_err(|e| SourceError::new(&shown, None, "", Problem::CannotRead { error: e.to_string() }))
-            .and_then(|text| crate::config::read_party_file(&crate::source::SourceFile { path: shown.clone(), text }));
-        match read {
+    let Ok((files, unread)) = crate::assets::files_in(dir, &["yaml", "yml"]) else {
+        return;
+    };
+    room.problems.extend(unread);
+    for file in &files {
+        match crate::config::read_party_file(file) {
             Ok(def) => match room.parties.defs.iter_mut().find(|p| p.id.eq_ignore_ascii_case(&def.id)) {
                 Some(p) => *p = def,
                 None => room.parties.defs.push(def),
@@ -114,7 +108,10 @@ fn with_own_parties(room: &mut Roster, dir: &std::path::Path) {
 /// in a party. A file that does not load, or an id the room has, is a
 /// problem reported at start; the others still come.
 fn with_own_agents(room: &mut Roster, dir: &std::path::Path) {
-    let Ok(files) = agents_from_dir(dir) else { return };
+    let Ok((files, unread)) = crate::assets::files_in(dir, &["md"]) else {
+        return;
+    };
+    room.problems.extend(unread);
     for file in &files {
         match crate::roster::agents::parse_agent(file) {
             Ok(a) => match room.pool().iter().find(|p| p.id.eq_ignore_ascii_case(&a.id)) {

@@ -138,3 +138,27 @@ fn cards_imported_with_a_party_name_become_a_party_with_their_scenario_as_its_sc
         "never over the first"
     );
 }
+
+#[test]
+fn a_file_of_yours_that_cannot_be_read_is_named_and_the_others_still_come() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("ada.json"), r#"{"name":"Ada","description":"Runs the harbour café."}"#).unwrap();
+    assert!(run(d, &["import", "ada.json"]).status.success());
+    std::fs::write(d.join("cfg/bmad-party/agents/broken.md"), [0xff, 0xfe, 0x00]).unwrap();
+    std::fs::create_dir_all(d.join("cfg/bmad-party/parties")).unwrap();
+    std::fs::write(d.join("cfg/bmad-party/parties/odd.yaml"), [0xff]).unwrap();
+    std::fs::write(d.join("cfg/bmad-party/parties/harbour.yaml"), "name: Harbour\nmembers: [ada]\n").unwrap();
+    let listed = run(d, &["--list-agents"]);
+    let text = String::from_utf8_lossy(&listed.stdout);
+    assert!(text.contains("@ada"), "the readable agent still comes: {text}");
+    assert!(
+        text.contains("broken.md") && text.contains("odd.yaml"),
+        "each unreadable file is named: {text}"
+    );
+    let parties = run(d, &["--list-parties"]);
+    assert!(
+        String::from_utf8_lossy(&parties.stdout).contains("harbour “Harbour”"),
+        "the readable party still comes"
+    );
+}
