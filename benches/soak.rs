@@ -176,6 +176,7 @@ async fn tui_first_frame(file: &Path, out: &Path) -> (f64, usize, bool) {
         memory: None,
         documents: vec![],
         parties: vec![],
+        casts: None,
     };
     let mut h = engine::spawn(setup);
     let mut app = App::new(bmad_party::i18n::Lang::En);

@@ -273,7 +273,7 @@ pub(crate) enum Sub {
         #[arg(long = "from", value_name = "FILE")]
         from: Vec<PathBuf>,
         /// How many personas (3 to 6).
-        #[arg(long, value_name = "N", default_value_t = 4, value_parser = clap::value_parser!(u8).range(3..=6))]
+        #[arg(long, value_name = "N", default_value_t = crate::engine::cast::DEFAULT_SIZE as u8, value_parser = clap::value_parser!(u8).range(3..=6))]
         size: u8,
         /// Keep the draft without reviewing it.
         #[arg(long)]

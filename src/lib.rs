@@ -11,7 +11,6 @@
 //! - `program` (what `main` runs), `setup`, `cli`, `error`: start-up.
 
 pub mod assets;
-pub(crate) mod cast;
 pub(crate) mod cli;
 pub(crate) mod commands;
 pub mod config;

@@ -1,5 +1,5 @@
 //! `cast TOPIC [--from FILE]… [--size N] [--yes]`: a cast drafted by the
-//! model (`crate::cast`), shown as JSON on stdout, reviewed line by line
+//! model (`crate::engine::cast`), shown as JSON on stdout, reviewed line by line
 //! from stdin (`keep`, `drop N`, `again N`, `edit N FIELD TEXT`, `name`,
 //! `scene`, `quit`; its hints on stderr), then saved as agent files and a
 //! named party in the user's config folders.
@@ -9,12 +9,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use super::fail;
-use crate::cast::ask::{said, Asker, Drafted, OneDrafted};
-use crate::cast::bmad::Layer;
-use crate::cast::review::{self, Review};
-use crate::cast::save::{save, Saved};
-use crate::cast::{Brief, Draft, Sources};
 use crate::cli::{CastInto, Cli};
+use crate::engine::cast::ask::{said, Asker, Drafted, OneDrafted};
+use crate::engine::cast::bmad::Layer;
+use crate::engine::cast::review::{self, Review};
+use crate::engine::cast::save::{save, Saved};
+use crate::engine::cast::{Brief, Draft, Sources};
 use crate::i18n::{Cast, Lang, Say};
 
 /// The exit code when the draft was refused, or stdin ended with no decision.
@@ -121,7 +121,7 @@ pub(super) fn cast(cli: &Cli, topic: &str, from: &[PathBuf], how: (usize, bool, 
     }
     let saved = match &layer {
         None => save(&draft, &brief.sources, &setup.target),
-        Some((dir, layer)) => crate::cast::bmad::save(&draft, &brief.topic, dir, *layer, &setup.target),
+        Some((dir, layer)) => crate::engine::cast::bmad::save(&draft, &brief.topic, dir, *layer, &setup.target),
     };
     match saved {
         Ok(saved) => {
@@ -194,43 +194,9 @@ fn reviewed(draft: &mut Draft, brief: &Brief, asker: &Asker<'_>, runtime: &tokio
     false
 }
 
-/// A draft as `cast` shows it: each persona's document lines quoted
-/// under `from`.
-#[derive(serde::Serialize)]
-struct Shown<'a> {
-    name: &'a str,
-    scene: &'a str,
-    personas: Vec<ShownPersona<'a>>,
-}
-
-#[derive(serde::Serialize)]
-struct ShownPersona<'a> {
-    #[serde(flatten)]
-    persona: &'a crate::cast::Persona,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    from: Vec<String>,
-}
-
 /// The draft as JSON on stdout.
 fn show(draft: &Draft, sources: &Sources) {
-    let shown = Shown {
-        name: &draft.name,
-        scene: &draft.scene,
-        personas: draft
-            .personas
-            .iter()
-            .map(|p| ShownPersona {
-                persona: p,
-                from: p
-                    .lines
-                    .iter()
-                    .filter_map(|&n| sources.locate(n))
-                    .map(|(at, line)| format!("{at}: {}", crate::text::ellipsize(line, 120)))
-                    .collect(),
-            })
-            .collect(),
-    };
-    println!("{}", serde_json::to_string_pretty(&shown).unwrap_or_default());
+    println!("{}", serde_json::to_string_pretty(&draft.view(sources)).unwrap_or_default());
 }
 
 fn report(saved: &Saved, lang: Lang) {

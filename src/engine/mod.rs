@@ -4,6 +4,7 @@
 //! terminals, and the same serde types are the headless JSON protocol.
 
 pub mod budget;
+pub(crate) mod cast;
 pub(crate) mod cleanup;
 pub mod documents;
 pub(crate) mod hands;
@@ -23,7 +24,8 @@ pub(crate) mod similarity;
 pub(crate) mod stated;
 pub(crate) mod takeaways;
 
-pub use setup::{Memory, Resume, Saves, Setup, Standing, TakeawaysTo};
+pub use cast::{review::Field as CastField, review::Review as CastReview, DraftView, PersonaView};
+pub use setup::{CastsTo, Memory, Resume, Saves, Setup, Standing, TakeawaysTo};
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
@@ -68,6 +70,11 @@ pub enum Command {
     /// The answer to a turn-reset request (`TurnConfirmationResponse`, the
     /// protocol's own name for it).
     TurnConfirmationResponse(TurnConfirmationResponse),
+    /// A step of the review of the cast drafted by `/cast` (`cast_draft`):
+    /// keep it (saved, and the room switches to it), quit, or change it.
+    /// While a review is open, a typed message is read as a review line
+    /// (`keep`, `drop 2`, `edit 1 role …`).
+    Cast { request_id: String, review: CastReview },
 }
 
 /// The runtime asks before it resets the conversation.
@@ -181,6 +188,9 @@ pub enum InputKind {
     Message,
     /// An answer to the pending confirmation request.
     Answer,
+    /// A step of the open cast review (`Command::Cast`, or a typed review
+    /// line).
+    Review,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -476,6 +486,21 @@ pub enum Event {
     Status(Status),
     AwaitingInput {
         kind: InputKind,
+    },
+    /// A cast drafted by `/cast`, to review (again after each change):
+    /// `note` says what the last step did or why it could not.
+    CastDraft {
+        request_id: String,
+        draft: DraftView,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
+    /// The review is over: `party` is the saved party's id (the room
+    /// switches to it), None when nothing was saved.
+    CastClosed {
+        request_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        party: Option<String>,
     },
     /// A command that could not be carried out (e.g. an unknown request id).
     Rejected {

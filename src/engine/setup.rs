@@ -51,6 +51,22 @@ pub struct Setup {
     /// The named parties `/party NAME` can switch to: each one's cast
     /// (from `pool`) and memory, resolved at start.
     pub parties: Vec<Standing>,
+    /// Where a cast drafted in the room (`/cast`) is saved; None: `/cast`
+    /// says why it cannot be (no config folder).
+    pub casts: Option<CastsTo>,
+}
+
+/// Where `/cast` saves a kept cast: agent files and a party file in the
+/// user's config folders, as `bmad-party cast` does.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CastsTo {
+    pub agents_dir: PathBuf,
+    pub parties_dir: PathBuf,
+    /// The party ids the program has (the config's, a project's, the
+    /// files', the ready-made rooms'), switchable or not: none is reused.
+    pub parties: Vec<String>,
+    /// Where the new party keeps its memory (None: this run keeps none).
+    pub memory_dir: Option<PathBuf>,
 }
 
 /// A named party as a switch brings it in.

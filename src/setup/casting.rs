@@ -5,8 +5,8 @@
 use std::sync::Arc;
 
 use super::{load_config, load_room, parties_of, program_lang, provider, workflow_source};
-use crate::cast::save::Target;
 use crate::cli::Cli;
+use crate::engine::cast::save::Target;
 use crate::error::StartError;
 use crate::i18n::{Lang, Start};
 use crate::llm::Provider;

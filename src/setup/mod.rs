@@ -293,7 +293,9 @@ pub(crate) fn build(cli: &Cli) -> Result<Setup, StartError> {
     let keeps_memory = !cli.no_memory && !provider.info().rehearsal;
     let standing = standing_parties(&parties, &room, &output, keeps_memory, lang, &mut notices);
     let documents = documents_of(cli, resume.as_ref(), lang, &mut notices)?;
+    let casts = casts_to(&parties, &output, keeps_memory);
     Ok(Setup {
+        casts,
         speech_language,
         document_language: project.document_output_language,
         notices,
@@ -429,14 +431,30 @@ fn standing_parties(
         .collect()
 }
 
+/// Where `/cast` saves a kept cast (the user's config folders), and where
+/// its party remembers when this run keeps memories.
+fn casts_to(parties: &Parties, output: &Path, keeps_memory: bool) -> Option<crate::engine::CastsTo> {
+    Some(crate::engine::CastsTo {
+        agents_dir: crate::config::user::agents_dir()?,
+        parties_dir: crate::config::user::parties_dir()?,
+        parties: parties.defs.iter().map(|d| d.id.clone()).collect(),
+        memory_dir: keeps_memory.then(|| memories_dir(parties, output)),
+    })
+}
+
+/// Where parties' memories are kept: BMAD's `memory_dir`, else under the
+/// output folder.
+fn memories_dir(parties: &Parties, output: &Path) -> std::path::PathBuf {
+    parties
+        .memory_dir
+        .clone()
+        .unwrap_or_else(|| output.join("party-mode").join("memories"))
+}
+
 /// The party's memory file and what it holds; one that cannot be read
 /// leaves the room without it, with a notice.
 fn memory_of(parties: &Parties, output: &Path, chosen: &Chosen, lang: Lang, notices: &mut Vec<String>) -> Memory {
-    let dir = parties
-        .memory_dir
-        .clone()
-        .unwrap_or_else(|| output.join("party-mode").join("memories"));
-    let path = crate::memlog::path(&dir, chosen.memory_name());
+    let path = crate::memlog::path(&memories_dir(parties, output), chosen.memory_name());
     let entries = crate::memlog::read(&path).unwrap_or_else(|e| {
         let (shown, error) = (path.display().to_string(), e.to_string());
         notices.push(Start::MemoryUnreadable { shown, error }.say(lang));

@@ -174,7 +174,18 @@ impl Party {
             memory: self.memory.clone(),
             documents: self.documents.clone(),
             parties: self.parties.clone(),
+            casts: Some(bmad_party::engine::CastsTo {
+                agents_dir: self.config_dir().join("agents"),
+                parties_dir: self.config_dir().join("parties"),
+                parties: vec![],
+                memory_dir: None,
+            }),
         }
+    }
+
+    /// The user's config folder a cast kept by `/cast` is saved in.
+    pub fn config_dir(&self) -> PathBuf {
+        self.dir.path().join("config")
     }
 
     /// Runs the script; after it, the facilitator leaves. Returns every event.

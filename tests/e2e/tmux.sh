@@ -281,6 +281,33 @@ t send-keys -t "$S" "clear; printf 'Plain names\\n*exit\\n' | NO_COLOR=1 $BIN --
 wait_for 'explored “Plain names”' 20
 [ "$(colours)" -eq 0 ] || fail "NO_COLOR: headless text in colour"
 
+# A cast drafted in the room: /cast opens its review in front; D drops
+# the highlighted persona, E edits a field, Enter keeps it (saved in the
+# config folder) and the room switches to it.
+t send-keys -t "$S" "clear; BMAD_PARTY_REHEARSAL_DELAY_MS=10 $BIN --max-rounds 3 --output $WORK/cast" Enter
+wait_for 'What would you like to discuss' 15
+t send-keys -t "$S" -l '/cast A tool library for our street'
+t send-keys -t "$S" Enter
+wait_for 'A cast drafted for the question' 10
+t send-keys -t "$S" d
+wait_for 'is left out' 5
+t send-keys -t "$S" e
+wait_for 'Next field' 5
+t send-keys -t "$S" -l ' Jr'
+t send-keys -t "$S" Enter
+wait_for 'Jr — ' 5
+t send-keys -t "$S" Enter
+wait_for 'the room is Rehearsal room' 10
+screen | grep -q 'A cast drafted for the question' && fail "the review closes once the cast is kept"
+t send-keys -t "$S" -l 'Who keeps the ladder?'
+t send-keys -t "$S" Enter
+wait_for 'Round 1/3 ' 20
+quit_now
+ls "$WORK"/.config/bmad-party/parties/*.yaml >/dev/null 2>&1 || fail "the kept cast is a party file"
+[ "$(ls "$WORK"/.config/bmad-party/agents | wc -l)" -eq 3 ] || fail "three agents saved"
+cat "$WORK"/.config/bmad-party/agents/*.md | grep -q '^name: .* Jr' || fail "the edit is saved"
+grep -q '^party: rehearsal-room' "$WORK"/cast/party-mode/*.md || fail "the session is held by the kept cast"
+
 # A panic inside the engine task (a spawned task): the terminal is restored too.
 t send-keys -t "$S" "clear; BMAD_PARTY_FAULT=panic-in-round $BIN --output $WORK/panic 2>$WORK/panic.err; echo exit-code=\$?" Enter
 wait_for 'What would you like to discuss' 15

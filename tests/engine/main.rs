@@ -11,6 +11,7 @@
 mod common;
 
 mod asked;
+mod cast;
 mod cleanup;
 mod context_budget;
 mod endpoints;

@@ -410,3 +410,48 @@ async fn again_asks_for_one_persona_in_a_place_and_a_bad_one_leaves_the_first() 
         ["agents/ana.md", "agents/cy.md", "agents/dee.md", "parties/bakery-hours.yaml"]
     );
 }
+
+#[tokio::test]
+async fn cast_inside_a_headless_party_is_reviewed_by_typed_lines_and_the_room_switches() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let run = |format: &'static str, input: &'static str| {
+        let mut cmd = process::party(d);
+        cmd.args(["--rehearsal", "--headless", "--events", format, "--max-rounds", "3"]);
+        process::run_with_input(cmd, input)
+    };
+    // Text: the draft numbered as review lines name it, and the lines' answers.
+    let input = "Opening hours of the tool library\n/cast\ndrop 9\ndrop 2\nkeep\nWho keeps the ladder?\n";
+    let (code, out, err) = run("text", input).await;
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(
+        out.contains("🎭 [cast-1]") && out.contains(" 1. ") && out.contains("    role: "),
+        "{out}"
+    );
+    assert!(out.contains("keep · drop N · again N · edit N FIELD TEXT · quit"), "{out}");
+    assert!(out.contains("`9`: there are personas 1 to 4"), "{out}");
+    assert!(out.contains("is left out."), "{out}");
+    let id = out
+        .split("(--party ")
+        .nth(1)
+        .and_then(|s| s.split(')').next())
+        .expect("the saved party's id")
+        .to_string();
+    assert_eq!(saved(d).len(), 4, "three agents and a party: {:?}", saved(d));
+    let session = process::session_files(&d.join("_bmad-output"));
+    let text = std::fs::read_to_string(session.first().expect("the session")).unwrap();
+    assert!(text.contains(&format!("party: {id}")), "the room is the kept cast: {text}");
+
+    // JSON: the draft and its end as events; a review step as a JSON command.
+    let input =
+        "Opening hours of the tool library\n/cast A repair café\n{\"type\":\"cast\",\"request_id\":\"cast-1\",\"review\":\"quit\"}\n";
+    let (code, out, err) = run("json", input).await;
+    assert_eq!(code, 0, "{out}{err}");
+    let events: Vec<serde_json::Value> = out.lines().filter_map(|l| serde_json::from_str(l).ok()).collect();
+    let draft = events.iter().find(|e| e["type"] == "cast_draft").expect("a cast_draft event");
+    assert!(draft["draft"]["personas"].as_array().is_some_and(|p| p.len() == 4), "{draft}");
+    assert!(events.iter().any(|e| e["type"] == "awaiting_input" && e["kind"] == "review"));
+    let closed = events.iter().find(|e| e["type"] == "cast_closed").expect("cast_closed");
+    assert!(closed.get("party").is_none(), "nothing kept: {closed}");
+    assert_eq!(saved(d).len(), 4, "nothing more saved");
+}

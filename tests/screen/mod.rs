@@ -61,6 +61,12 @@ pub async fn rehearsal_in(dir: &std::path::Path, messages: &[&str], config: Conf
         memory: None,
         documents: vec![],
         parties: vec![],
+        casts: Some(engine::CastsTo {
+            agents_dir: dir.join("config/agents"),
+            parties_dir: dir.join("config/parties"),
+            parties: vec![],
+            memory_dir: None,
+        }),
     };
     let mut h = engine::spawn(setup);
     let mut events = Vec::new();

@@ -12,7 +12,7 @@
 use std::time::{Duration, Instant};
 
 use bmad_party::config::Config;
-use bmad_party::engine::{Command, Event, Phase, Status};
+use bmad_party::engine::{CastReview, Command, Event, Phase, Status};
 use bmad_party::frontend::tui::app::{App, Focus, Modal};
 use bmad_party::frontend::tui::view;
 use bmad_party::session::ConfirmKind;
@@ -743,4 +743,123 @@ async fn the_menu_asks_again_takes_back_sums_up_edits_and_browses_takes() {
     assert_eq!(key(&mut app, 't').commands, [Command::Message { text: "/takes".into() }]);
     assert_eq!(app.focus, Focus::Input);
     assert_eq!(app.input.lines().join("\n"), "/take ", "the number to bring back goes after it");
+}
+
+#[tokio::test]
+async fn a_drafted_cast_is_reviewed_in_a_modal_that_owns_its_keys() {
+    let (events, d) = rehearsal_events(&["Topic", "/cast A tool library for our street", "keep"], Config::default()).await;
+    let drafted = prefix_until(&events, |e| matches!(e, Event::CastDraft { .. }));
+    let mut app = app_from(&drafted);
+    let Some(Modal::Cast(review)) = app.modals.front() else {
+        panic!("the review opens in front")
+    };
+    let (request_id, first) = (review.request_id.clone(), review.draft.personas[0].clone());
+    let t = render(&app, 100, 30);
+    snapshot("modal_cast", &t);
+    let text = screen_text(&t);
+    assert!(text.contains("A cast drafted for the question"), "{text}");
+    let chosen = text.lines().find(|l| l.contains('▶')).unwrap_or_default();
+    assert!(
+        chosen.contains(&format!("{} — {}", first.name, first.title)),
+        "the first persona: {text}"
+    );
+    assert!(
+        text.contains(" Enter  Keep") && text.contains(" D  Drop") && text.contains(" Esc  Quit"),
+        "{text}"
+    );
+    // On a 80×24 terminal the keys still show, the details cut short.
+    let small = screen_text(&render(&app, 80, 24));
+    assert!(small.contains(" Enter  Keep"), "{small}");
+
+    let key = |app: &mut App, code: KeyCode| app.on_key(KeyEvent::new(code, KeyModifiers::NONE), Instant::now());
+    let cast = |review| Command::Cast {
+        request_id: request_id.clone(),
+        review,
+    };
+    key(&mut app, KeyCode::Down);
+    assert_eq!(key(&mut app, KeyCode::Char('d')).commands, [cast(CastReview::Drop(1))]);
+    // Waiting for the engine's answer, the keys wait too.
+    assert!(key(&mut app, KeyCode::Char('a')).commands.is_empty());
+    app.on_event(Event::CastDraft {
+        request_id: request_id.clone(),
+        draft: review_draft(&app),
+        note: Some("Bo is left out.".into()),
+    });
+    assert!(screen_text(&render(&app, 100, 30)).contains("Bo is left out."));
+    assert_eq!(key(&mut app, KeyCode::Char('a')).commands, [cast(CastReview::Again(1))]);
+    app.on_event(Event::CastDraft {
+        request_id: request_id.clone(),
+        draft: review_draft(&app),
+        note: None,
+    });
+    // Editing: the field starts from its text; `d` is a letter here; Tab
+    // goes to the next field, from its own text.
+    key(&mut app, KeyCode::Char('e'));
+    let editing = screen_text(&render(&app, 100, 30));
+    assert!(
+        editing.contains(" Tab  Next field") && editing.contains(" Esc  Cancel"),
+        "{editing}"
+    );
+    key(&mut app, KeyCode::Tab);
+    for _ in 0..40 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    for c in "Ward nurse, d".chars() {
+        assert!(key(&mut app, KeyCode::Char(c)).commands.is_empty());
+    }
+    assert_eq!(
+        key(&mut app, KeyCode::Enter).commands,
+        [cast(CastReview::Edit {
+            at: 1,
+            field: bmad_party::engine::CastField::Title,
+            text: "Ward nurse, d".into()
+        })]
+    );
+    app.on_event(Event::CastDraft {
+        request_id: request_id.clone(),
+        draft: review_draft(&app),
+        note: None,
+    });
+    // The party's row edits its name and scene.
+    key(&mut app, KeyCode::Up);
+    key(&mut app, KeyCode::Up);
+    key(&mut app, KeyCode::Char('e'));
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('!'));
+    let Some(Modal::Cast(review)) = app.modals.front() else {
+        unreachable!()
+    };
+    let scene = format!("{}!", review.draft.scene);
+    assert_eq!(key(&mut app, KeyCode::Enter).commands, [cast(CastReview::Scene(scene))]);
+    app.on_event(Event::CastDraft {
+        request_id: request_id.clone(),
+        draft: review_draft(&app),
+        note: None,
+    });
+    assert_eq!(key(&mut app, KeyCode::Enter).commands, [cast(CastReview::Keep)]);
+    assert!(
+        matches!(app.modals.front(), Some(Modal::Cast(_))),
+        "open until the engine closes it"
+    );
+    app.on_event(Event::CastClosed {
+        request_id: request_id.clone(),
+        party: Some("x".into()),
+    });
+    assert!(app.modals.is_empty());
+
+    // The engine's run saved the cast and switched the room to it.
+    let switched = events.iter().rev().find_map(|e| match e {
+        Event::RoomChanged { party, .. } => party.clone(),
+        _ => None,
+    });
+    assert!(switched.is_some(), "the room switched to the kept cast");
+    assert_eq!(std::fs::read_dir(d.path().join("config/parties")).unwrap().count(), 1);
+}
+
+/// The open review's draft, as the engine would send it back.
+fn review_draft(app: &App) -> bmad_party::engine::DraftView {
+    match app.modals.front() {
+        Some(Modal::Cast(c)) => c.draft.clone(),
+        _ => panic!("the review is open"),
+    }
 }

@@ -2,8 +2,10 @@
 //! welcomes the facilitator, and the first message becomes the topic. There
 //! is no session yet, so nothing here is saved and no timer runs.
 
+use super::cast::Casting;
 use super::clock::at;
 use super::Room;
+use crate::engine::hands::{Hand, HandError};
 use crate::engine::{AgentInfo, Command, Event, ExitReason, InputKind, NoticeKind, Phase, Resume, Status};
 use crate::text::sanitize;
 
@@ -73,36 +75,40 @@ impl Room {
             self.emit(Event::AwaitingInput { kind: InputKind::Message });
             // The endpoints' answers are told as soon as they come, while
             // the facilitator is still typing.
-            let cmd = loop {
-                let named = self.servers.iter().any(|s| s.check.is_some());
-                tokio::select! {
-                    cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
-                        Command::Draft { text } => reads.drafted(sanitize(&text)),
-                        cmd => break cmd,
-                    },
-                    (i, check) = super::endpoint::next_named_answer(&mut self.servers), if named => self.tell_named(i, check),
-                    done = async {
-                        match self.endpoint_check.as_mut() {
-                            Some(check) => check.await,
-                            None => std::future::pending().await,
+            // A command that came while a cast was drafted goes first.
+            let cmd = match self.queue.pop_front() {
+                Some(cmd) => cmd,
+                None => loop {
+                    let named = self.servers.iter().any(|s| s.check.is_some());
+                    tokio::select! {
+                        cmd = self.rx.recv() => match cmd.unwrap_or(Command::Quit) {
+                            Command::Draft { text } => reads.drafted(sanitize(&text)),
+                            cmd => break cmd,
+                        },
+                        (i, check) = super::endpoint::next_named_answer(&mut self.servers), if named => self.tell_named(i, check),
+                        done = async {
+                            match self.endpoint_check.as_mut() {
+                                Some(check) => check.await,
+                                None => std::future::pending().await,
+                            }
+                        }, if self.endpoint_check.is_some() => {
+                            self.endpoint_check = None;
+                            if let Ok(Some(check)) = done {
+                                self.tell_endpoint(&check);
+                            }
                         }
-                    }, if self.endpoint_check.is_some() => {
-                        self.endpoint_check = None;
-                        if let Ok(Some(check)) = done {
-                            self.tell_endpoint(&check);
+                        _ = at(reads.due), if reads.due.is_some() => self.read_next_opener(&mut reads).await,
+                        _ = async {
+                            match reads.under_way.as_mut() {
+                                Some(read) => { let _ = read.await; }
+                                None => std::future::pending().await,
+                            }
+                        }, if reads.under_way.is_some() => {
+                            reads.under_way = None;
+                            reads.due = Some(tokio::time::Instant::now());
                         }
                     }
-                    _ = at(reads.due), if reads.due.is_some() => self.read_next_opener(&mut reads).await,
-                    _ = async {
-                        match reads.under_way.as_mut() {
-                            Some(read) => { let _ = read.await; }
-                            None => std::future::pending().await,
-                        }
-                    }, if reads.under_way.is_some() => {
-                        reads.under_way = None;
-                        reads.due = Some(tokio::time::Instant::now());
-                    }
-                }
+                },
             };
             match cmd {
                 Command::Message { text } => {
@@ -134,25 +140,21 @@ impl Room {
                         });
                         continue;
                     }
-                    if let Some(hand) = crate::engine::hands::read(&text, &self.agents, &self.pool) {
-                        let mut early = self.early.clone();
-                        match self.apply_hand(&mut early, hand) {
-                            Err(message) => self.emit(Event::Rejected { message }),
-                            Ok(done) => {
-                                self.early = early;
-                                if let Some(change) = &done.change {
-                                    self.apply_change(change);
-                                    reads.briefing_changed();
-                                }
-                                self.emit(Event::Notice {
-                                    kind: NoticeKind::Info,
-                                    text: done.notice,
-                                });
-                                self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
-                                if let Some(topic) = done.message {
+                    if let Some(ask) = crate::engine::cast::typed::read(&text) {
+                        match self.cast(ask, None).await {
+                            Casting::Kept(id) => {
+                                if let Some(topic) = self.early_hand(Ok(Hand::Switch(id)), &mut reads) {
                                     return Opening::Topic(topic);
                                 }
                             }
+                            Casting::Closed => {}
+                            Casting::Interrupted(cmd) => self.queue.push_front(cmd),
+                        }
+                        continue;
+                    }
+                    if let Some(hand) = crate::engine::hands::read(&text, &self.agents, &self.pool) {
+                        if let Some(topic) = self.early_hand(hand, &mut reads) {
+                            return Opening::Topic(topic);
                         }
                         continue;
                     }
@@ -165,10 +167,37 @@ impl Room {
                 Command::Quit => return Opening::Ended(None),
                 Command::Continue => self.reject_continue(),
                 Command::Answer { request_id, .. }
+                | Command::Cast { request_id, .. }
                 | Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id, .. }) => {
                     self.reject_answer(&request_id)
                 }
                 Command::Typing | Command::Draft { .. } | Command::Abort => {}
+            }
+        }
+    }
+
+    /// A room command typed before the topic, carried out on the hands kept
+    /// for the session (or refused, saying why); the message `/only` came
+    /// with opens the party.
+    fn early_hand(&mut self, hand: Result<Hand, HandError>, reads: &mut super::warm::Opening) -> Option<String> {
+        let mut early = self.early.clone();
+        match self.apply_hand(&mut early, hand) {
+            Err(message) => {
+                self.emit(Event::Rejected { message });
+                None
+            }
+            Ok(done) => {
+                self.early = early;
+                if let Some(change) = &done.change {
+                    self.apply_change(change);
+                    reads.briefing_changed();
+                }
+                self.emit(Event::Notice {
+                    kind: NoticeKind::Info,
+                    text: done.notice,
+                });
+                self.emit(Event::Status(self.status_before_topic(Phase::Welcome)));
+                done.message
             }
         }
     }

@@ -147,10 +147,9 @@ impl Room {
         if wanted.is_empty() {
             return Err(Said::PartyNeedsName { known: &known() }.say(self.lang));
         }
-        let Some(party) = self
-            .parties
-            .iter()
-            .find(|p| p.party.id.eq_ignore_ascii_case(wanted) || p.party.name.eq_ignore_ascii_case(wanted))
+        // An id first: a party's name may spell another's id.
+        let Some(party) = (self.parties.iter().find(|p| p.party.id.eq_ignore_ascii_case(wanted)))
+            .or_else(|| self.parties.iter().find(|p| p.party.name.eq_ignore_ascii_case(wanted)))
         else {
             return Err(Said::NoSuchParty {
                 name: wanted,

@@ -24,6 +24,7 @@
 //!   and `warm` (agents' prompts read ahead while the room waits).
 
 mod briefing;
+mod cast;
 mod clock;
 mod confirm;
 mod context;
@@ -159,8 +160,13 @@ struct Room {
     documents: Vec<super::documents::Document>,
     /// Mutes and an `/only` typed before the topic, for the session it opens.
     early: hands::Hands,
-    /// The named parties `/party NAME` can switch to (`members`).
+    /// The named parties `/party NAME` can switch to (`members`), a cast
+    /// kept by `/cast` among them.
     parties: Vec<super::Standing>,
+    /// Where `/cast` saves a kept cast (`cast`).
+    casts: Option<super::CastsTo>,
+    /// How many casts `/cast` drafted in this sitting: their request ids.
+    casts_drafted: u32,
 }
 
 impl Room {
@@ -266,6 +272,8 @@ impl Engine {
             documents: setup.documents,
             early: hands::Hands::default(),
             parties: setup.parties,
+            casts: setup.casts,
+            casts_drafted: 0,
         };
         if let Some(r) = &setup.resume {
             room.as_left(&r.session.fm.conversation_state);

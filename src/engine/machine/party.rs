@@ -244,12 +244,19 @@ impl Party {
             // is typing, told nothing new.
             Command::Draft { .. } => Next::Listen,
             Command::TurnConfirmationResponse(r) => self.answer(&r.request_id, r.confirmed, r.reason.map(|x| sanitize(&x)), None).await,
+            // No review is open here (`cast` reads its own steps).
+            Command::Cast { request_id, .. } => {
+                self.room.reject_answer(&request_id);
+                Next::Wait
+            }
             Command::Message { text } => {
                 let text = sanitize(&text).trim().to_string();
                 if let Some(path) = super::briefing::context_command(&text) {
                     // A document, not a word to the room: it answers no open question.
                     self.attach(path).await;
                     Next::Wait
+                } else if let Some(ask) = crate::engine::cast::typed::read(&text) {
+                    self.cast(ask).await
                 } else if let Some(hand) = crate::engine::hands::read(&text, &self.room.agents, &self.room.pool) {
                     self.hands(hand).await
                 } else if let Some(redo) = crate::engine::redo::read(&text, &self.room.agents) {

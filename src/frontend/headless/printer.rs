@@ -161,7 +161,9 @@ impl Printer {
             | Event::DiligencePush { .. }
             | Event::Takeaways { .. } => self.notice_text(out, ev),
             // The JSON lines carry these; in text, a notice beside them says what matters.
-            Event::ModelChosen { .. }
+            Event::CastDraft { .. } => self.cast_text(out, ev),
+            Event::CastClosed { .. }
+            | Event::ModelChosen { .. }
             | Event::ConsensusScore { .. }
             | Event::SelfCheck { .. }
             | Event::Reading { .. }
@@ -438,6 +440,7 @@ impl Printer {
                 let label = match kind {
                     InputKind::Message => Printed::AwaitingMessage.say(self.lang),
                     InputKind::Answer => Printed::AwaitingAnswer.say(self.lang),
+                    InputKind::Review => Printed::AwaitingReview.say(self.lang),
                 };
                 let _ = write!(out, "\n{label}\n> ");
             }
@@ -458,6 +461,37 @@ impl Printer {
             }
             _ => {}
         }
+    }
+
+    /// A drafted cast to review: each persona numbered as review lines
+    /// name it, each field as `edit N FIELD` names it, then how to answer.
+    fn cast_text(&mut self, out: &mut Vec<u8>, ev: &Event) {
+        let mut out = out;
+        let Event::CastDraft { request_id, draft, note } = ev else { return };
+        self.end_line(&mut out);
+        let _ = writeln!(out, "\n🎭 [{request_id}] {}", draft.name);
+        if !draft.scene.is_empty() {
+            let _ = writeln!(out, "   {}", draft.scene);
+        }
+        for (i, p) in draft.personas.iter().enumerate() {
+            let _ = writeln!(out, "\n{:>2}. {} {} — {}", i + 1, p.icon, p.name, p.title);
+            let fields = [
+                ("role", p.role.clone()),
+                ("identity", p.identity.clone()),
+                ("style", p.communication_style.clone()),
+                ("principles", p.principles.join("; ")),
+            ];
+            for (field, text) in fields {
+                let _ = writeln!(out, "    {field}: {text}");
+            }
+            for line in &p.from {
+                let _ = writeln!(out, "    ↳ {line}");
+            }
+        }
+        if let Some(note) = note {
+            let _ = writeln!(out, "\n{note}");
+        }
+        let _ = writeln!(out, "\n{}", crate::i18n::Cast::ReviewHelp.say(self.lang));
     }
 
     /// What the room is told between rounds: welcome, notices, pushes, the closing.

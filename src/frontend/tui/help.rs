@@ -55,6 +55,7 @@ pub(crate) fn lines(app: &App) -> Vec<Line<'static>> {
         (Screen::ExitWords.say(lang), Screen::ExitWordsDo.say(lang)),
         (Screen::ContextCommand.say(lang), Screen::ContextCommandDoes.say(lang)),
         (Screen::InviteCommand.say(lang), Screen::InviteCommandDoes.say(lang)),
+        (Screen::CastCommand.say(lang), Screen::CastCommandDoes.say(lang)),
         (Screen::MuteCommand.say(lang), Screen::MuteCommandDoes.say(lang)),
         (Screen::RedoCommand.say(lang), Screen::RedoCommandDoes.say(lang)),
         (Screen::TakeCommand.say(lang), Screen::TakeCommandDoes.say(lang)),

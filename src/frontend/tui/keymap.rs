@@ -24,6 +24,10 @@ pub(crate) enum Context {
     ResetModal,
     BudgetModal,
     RosterModal,
+    /// The review of a drafted cast (`/cast`).
+    CastModal,
+    /// Its field editor.
+    CastEdit,
 }
 
 impl Context {
@@ -41,6 +45,8 @@ impl Context {
             Context::ResetModal => KeyWords::SectionResetModal,
             Context::BudgetModal => KeyWords::SectionBudgetModal,
             Context::RosterModal => KeyWords::SectionRosterModal,
+            Context::CastModal => KeyWords::SectionCastModal,
+            Context::CastEdit => KeyWords::SectionCastEdit,
         }
     }
 }
@@ -97,6 +103,10 @@ pub(crate) enum Action {
     Mute,
     /// Give the highlighted speaker the next round.
     Only,
+    /// Leave the highlighted persona out of a drafted cast.
+    Drop,
+    /// Edit a field of the highlighted row.
+    Edit,
     /// The session as a self-contained HTML page, beside it.
     ExportHtml,
     /// The session as a clean Markdown transcript, beside it.
@@ -245,6 +255,18 @@ pub(crate) const KEYS: &[Binding] = &[
     b(C::RosterModal, &[Plain(K::Char('m')), Plain(K::Char('M'))], A::Mute, "M", W::RosterModalMute, h(W::RosterModalMuteHint)),
     b(C::RosterModal, &[Plain(K::Char('o')), Plain(K::Char('O'))], A::Only, "O", W::RosterModalOnly, h(W::RosterModalOnlyHint)),
     b(C::RosterModal, &[Plain(K::Esc), Plain(K::Char('q')), Plain(K::Char('r')), Plain(K::Char('R'))], A::Close, "Esc", W::RosterModalClose, h(W::RosterModalCloseHint)),
+    b(C::CastModal, &[Plain(K::Up), Plain(K::Char('k'))], A::LineUp, "↑ k", W::CastModalLineUp, hk("↑↓", W::CastModalLineUpHint)),
+    b(C::CastModal, &[Plain(K::Down), Plain(K::Char('j'))], A::LineDown, "↓ j", W::CastModalLineDown, None),
+    b(C::CastModal, &[Plain(K::Enter)], A::Confirm, "Enter", W::CastModalConfirm, h(W::CastModalConfirmHint)),
+    b(C::CastModal, &[Plain(K::Char('d')), Plain(K::Char('D')), Plain(K::Delete)], A::Drop, "D", W::CastModalDrop, h(W::CastModalDropHint)),
+    b(C::CastModal, &[Plain(K::Char('a')), Plain(K::Char('A'))], A::AskAgain, "A", W::CastModalAgain, h(W::CastModalAgainHint)),
+    b(C::CastModal, &[Plain(K::Char('e')), Plain(K::Char('E'))], A::Edit, "E", W::CastModalEdit, h(W::CastModalEditHint)),
+    b(C::CastModal, &[Plain(K::Esc), Plain(K::Char('q'))], A::Close, "Esc", W::CastModalClose, h(W::CastModalCloseHint)),
+    b(C::CastEdit, &[Plain(K::Enter)], A::Confirm, "Enter", W::CastEditConfirm, h(W::CastEditConfirmHint)),
+    b(C::CastEdit, &[Plain(K::Tab), Plain(K::BackTab)], A::Toggle, "Tab", W::CastEditToggle, h(W::CastEditToggleHint)),
+    b(C::CastEdit, &[Plain(K::Esc)], A::Close, "Esc", W::CastEditClose, h(W::CastEditCloseHint)),
+    b(C::CastEdit, &[Plain(K::Backspace)], A::Erase, "Backspace", W::CastEditErase, None),
+    b(C::CastEdit, &[AnyChar], A::TypeChar, "type", W::CastEditTypeChar, None),
 ];
 
 /// What `key` does in `context`, if anything.
@@ -313,6 +335,8 @@ pub(crate) fn help(lang: Lang) -> Vec<(String, Vec<(String, String)>)> {
         C::ResetModal,
         C::BudgetModal,
         C::RosterModal,
+        C::CastModal,
+        C::CastEdit,
     ];
     order
         .iter()

@@ -36,6 +36,23 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         }
         Cast::NotAnswering { cause } => format!("The server did not answer at once ({cause}); asking it anyway…"),
         Cast::ModelFailed { cause } => format!("The model could not draft a cast: {cause}"),
+        Cast::DraftingInRoom {
+            topic,
+            model,
+            size,
+            documents,
+        } => {
+            let from = match documents {
+                0 => String::new(),
+                1 => " from the document in front of the room".into(),
+                n => format!(" from the {n} documents in front of the room"),
+            };
+            format!("Drafting a cast of {size} for “{topic}”{from} with {model}… (Ctrl+C stops it)")
+        }
+        Cast::NeedsTopic => "/cast needs a topic until the party has one: /cast TOPIC".into(),
+        Cast::NoDocuments => "/cast --from: no document is in front of the room (/context PATH puts one there)".into(),
+        Cast::NoConfigFolder => "/cast saves to your config folder, and this system names none (set XDG_CONFIG_HOME or HOME)".into(),
+        Cast::Stopped => "Stopped; the cast stays as it was.".into(),
 
         Cast::ReviewHelp => "keep · drop N · again N · edit N FIELD TEXT · quit".into(),
         Cast::NoSuchPersona { n, count } => format!("`{n}`: there are personas 1 to {count}"),
@@ -43,6 +60,9 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::TooFewLeft => "a party needs two personas at least: this one stays".into(),
         Cast::UnknownReview { line } => format!("`{line}`: not a review command"),
         Cast::AskingOne { who } => format!("Asking for someone in place of {who}…"),
+        Cast::ReviewOpen => "a cast is under review: keep it or quit it first (keep · drop N · again N · edit N FIELD TEXT · quit)".into(),
+        Cast::Dropped { who } => format!("{who} is left out."),
+        Cast::Replaced { who, by } => format!("{by} in place of {who}."),
         Cast::OneRefused { who, flaws } => format!("No usable persona in place of {who} ({flaws}); {who} stays."),
 
         Cast::Saved { name, id, count, dir } => format!("Saved “{name}” (--party {id}), {count} agents, in {dir}"),

@@ -22,6 +22,7 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         // Headless: what it waits for.
         Printed::AwaitingMessage => "Your message (or *exit to end):".into(),
         Printed::AwaitingAnswer => "Answer needed".into(),
+        Printed::AwaitingReview => "Your review of the cast:".into(),
         Printed::EndAnswerHint => "Press Enter (empty line) to end the party, or type a message to continue with it.".into(),
         Printed::LimitAnswerHint => "Press Enter (empty line) to end now, or send {\"type\":\"answer\",\"request_id\":\"…\",\"confirmed\":false,\"extend\":N} to continue.".into(),
         Printed::ResetAnswerHint => "Empty line: confirm the reset; a message rejects it and goes on; or send {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}".into(),

@@ -79,6 +79,18 @@ pub(crate) enum Cast {
     NotAnswering {
         cause: String,
     },
+    /// `/cast` in the room: what is drafted, and how to stop it.
+    DraftingInRoom {
+        topic: String,
+        model: String,
+        size: usize,
+        /// How many documents it is drawn from (`/cast --from`).
+        documents: usize,
+    },
+    NeedsTopic,
+    NoDocuments,
+    NoConfigFolder,
+    Stopped,
     ModelFailed {
         cause: String,
     },
@@ -99,6 +111,15 @@ pub(crate) enum Cast {
     },
     AskingOne {
         who: String,
+    },
+    /// Something other than a review step came while a review is open.
+    ReviewOpen,
+    Dropped {
+        who: String,
+    },
+    Replaced {
+        who: String,
+        by: String,
     },
     OneRefused {
         who: String,

@@ -58,6 +58,7 @@ pub(crate) enum Printed<'a> {
     // Headless: what it waits for.
     AwaitingMessage,
     AwaitingAnswer,
+    AwaitingReview,
     EndAnswerHint,
     LimitAnswerHint,
     ResetAnswerHint,

@@ -116,6 +116,8 @@ pub(crate) enum Screen<'a> {
     OnlyCommandDoes,
     InviteCommand,
     InviteCommandDoes,
+    CastCommand,
+    CastCommandDoes,
     RedoCommand,
     RedoCommandDoes,
     TakeCommand,
@@ -136,6 +138,18 @@ pub(crate) enum Screen<'a> {
     RosterNobodyOut,
     RosterMuted,
     RosterNext,
+    // The review of a drafted cast (`/cast`).
+    CastTitle,
+    CastPartyName,
+    CastScene,
+    CastFieldName,
+    CastFieldTitle,
+    CastFieldIcon,
+    CastFieldRole,
+    CastFieldIdentity,
+    CastFieldStyle,
+    CastFieldPrinciples,
+    CastWaiting,
     /// The status bar: muted agents, a pending `/only`.
     MutedNow {
         names: &'a str,

@@ -24,6 +24,22 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::LeftOut { lines } => format!("文档超出了起草提示所能容纳的长度：最后 {lines} 行没有读。"),
         Cast::NotAnswering { cause } => format!("服务器没有立即回应（{cause}）；仍然向它请求……"),
         Cast::ModelFailed { cause } => format!("模型未能起草阵容：{cause}"),
+        Cast::DraftingInRoom {
+            topic,
+            model,
+            size,
+            documents,
+        } => {
+            let from = match documents {
+                0 => String::new(),
+                n => format!("，取材于房间里的 {n} 份文档"),
+            };
+            format!("正在用 {model} 为“{topic}”起草 {size} 人的阵容{from}……（Ctrl+C 停止）")
+        }
+        Cast::NeedsTopic => "派对还没有话题，/cast 需要一个话题：/cast 话题".into(),
+        Cast::NoDocuments => "/cast --from：房间里还没有文档（用 /context 路径 放入一份）".into(),
+        Cast::NoConfigFolder => "/cast 会保存到你的配置文件夹，但系统没有配置文件夹（请设置 XDG_CONFIG_HOME 或 HOME）".into(),
+        Cast::Stopped => "已停止；阵容保持原样。".into(),
 
         Cast::ReviewHelp => "keep 保留 · drop N 删去 · again N 重写 · edit N 字段 文本 · quit 退出".into(),
         Cast::NoSuchPersona { n, count } => format!("`{n}`：角色编号是 1 到 {count}"),
@@ -31,6 +47,9 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::TooFewLeft => "派对至少需要两个角色：这一位留下".into(),
         Cast::UnknownReview { line } => format!("`{line}`：不是审阅命令"),
         Cast::AskingOne { who } => format!("正在请求一位新角色代替 {who}……"),
+        Cast::ReviewOpen => "正在审阅阵容：请先保留或退出（keep 保留 · drop N 删去 · again N 重写 · edit N 字段 文本 · quit 退出）".into(),
+        Cast::Dropped { who } => format!("已删去 {who}。"),
+        Cast::Replaced { who, by } => format!("{by} 代替了 {who}。"),
         Cast::OneRefused { who, flaws } => format!("没有得到可用的角色代替 {who}（{flaws}）；{who} 留下。"),
 
         Cast::Saved { name, id, count, dir } => format!("已保存“{name}”（--party {id}），{count} 位成员，位于 {dir}"),

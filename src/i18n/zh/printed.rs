@@ -30,6 +30,7 @@ pub(in crate::i18n) fn printed(k: &Printed<'_>) -> String {
         // Headless: what it waits for.
         Printed::AwaitingMessage => "请输入消息（输入 *exit 结束）：".into(),
         Printed::AwaitingAnswer => "需要您的回答".into(),
+        Printed::AwaitingReview => "请审阅阵容：".into(),
         Printed::EndAnswerHint => "直接回车（空行）结束对话，或输入一条消息继续讨论。".into(),
         Printed::LimitAnswerHint => "直接回车（空行）立即结束，或发送 {\"type\":\"answer\",\"request_id\":\"…\",\"confirmed\":false,\"extend\":N} 继续。".into(),
         Printed::ResetAnswerHint => "直接回车（空行）确认重置；输入消息则拒绝并继续；或发送 {\"type\":\"turn_confirmation_response\",\"request_id\":\"…\",\"confirmed\":true,\"reason\":\"…\"}".into(),

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use super::super::modals::{Budget, Limit, Proposal, TurnReset};
+use super::super::modals::{Budget, CastModal, Limit, Proposal, TurnReset};
 use super::{App, EntryKind, Modal, Pane, PaneStatus};
 use crate::engine::{Event, NoticeKind};
 use crate::i18n::{Say, Screen};
@@ -67,6 +67,10 @@ impl App {
             // The engine waits: nothing typed is queued any more (a room
             // command has no message to show for it).
             Event::AwaitingInput { .. } => return std::mem::take(&mut self.queued) > 0,
+            Event::CastDraft { request_id, draft, note } => self.on_cast_draft(request_id, draft, note),
+            // The review is over: saved (the room's change and notices
+            // say so) or not.
+            Event::CastClosed { request_id, .. } => self.modals.retain(|m| m.component().request_id() != Some(request_id.as_str())),
             // Judgement records: the session file and the JSON lines have them.
             Event::SelfCheck { .. } | Event::Reading { .. } | Event::RoomRepeats { .. } => {}
         }
@@ -298,6 +302,19 @@ impl App {
                 self.push(EntryKind::Notice(NoticeKind::Info), text);
             }
             _ => {}
+        }
+    }
+
+    /// A drafted cast to review: the open review shows it changed, else
+    /// the review opens in front.
+    fn on_cast_draft(&mut self, request_id: String, draft: crate::engine::DraftView, note: Option<String>) {
+        let open = self.modals.iter_mut().find_map(|m| match m {
+            Modal::Cast(c) if c.request_id == request_id => Some(c),
+            _ => None,
+        });
+        match open {
+            Some(review) => review.update(draft, note),
+            None => self.modals.push_front(Modal::Cast(CastModal::new(request_id, draft, note))),
         }
     }
 

@@ -3,6 +3,7 @@
 //! The app keeps them in a queue and gives the front one every key.
 
 mod budget;
+mod cast;
 mod exit;
 mod limit;
 mod proposal;
@@ -17,6 +18,7 @@ use ratatui::widgets::{Block, BorderType, Clear, Paragraph};
 use ratatui::Frame;
 
 pub use budget::Budget;
+pub use cast::CastModal;
 pub use exit::ConfirmExit;
 pub use limit::Limit;
 pub use proposal::Proposal;
@@ -70,6 +72,8 @@ pub enum Modal {
     Budget(Budget),
     /// Who is in the room, opened from the menu.
     Roster(Roster),
+    /// The review of a cast drafted by `/cast`.
+    Cast(CastModal),
 }
 
 impl Modal {
@@ -81,6 +85,7 @@ impl Modal {
             Modal::TurnReset(m) => m,
             Modal::Budget(m) => m,
             Modal::Roster(m) => m,
+            Modal::Cast(m) => m,
         }
     }
 
@@ -92,6 +97,7 @@ impl Modal {
             Modal::TurnReset(m) => m,
             Modal::Budget(m) => m,
             Modal::Roster(m) => m,
+            Modal::Cast(m) => m,
         }
     }
 }

@@ -1,5 +1,5 @@
 use super::*;
-use crate::cast::save::Target;
+use crate::engine::cast::save::Target;
 use crate::roster::bmad::party_mode;
 
 fn draft() -> Draft {

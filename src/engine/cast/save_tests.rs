@@ -1,5 +1,5 @@
 use super::*;
-use crate::cast::Persona;
+use crate::engine::cast::Persona;
 
 fn persona(name: &str, title: &str) -> Persona {
     Persona {

@@ -4,14 +4,20 @@
 //! the lines it comes from. The draft is read leniently and checked
 //! (`read`), asked again with what was wrong (`ask`), reviewed by the
 //! facilitator (`review`), and saved whole or not at all as agent files and
-//! a named party (`save`), or into a BMAD project's party mode (`bmad`). With no model the rehearsal provider drafts one
-//! from a fixed list (`llm::rehearsal_cast`), the same for the same topic.
+//! a named party (`save`), or into a BMAD project's party mode (`bmad`).
+//! With no model the rehearsal provider drafts one from a fixed list
+//! (`llm::rehearsal_cast`), the same for the same topic.
+//!
+//! Two ways in: `bmad-party cast` (`commands::cast`) and `/cast` typed in
+//! the room (`typed`, carried out by the step machine's `cast`). Both draft,
+//! review and save through the functions here.
 
 pub(crate) mod ask;
 pub(crate) mod bmad;
 pub(crate) mod read;
 pub(crate) mod review;
 pub(crate) mod save;
+pub(crate) mod typed;
 
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +25,8 @@ use crate::i18n::Lang;
 
 /// The fewest and the most personas a drafted cast has.
 pub(crate) const SIZES: std::ops::RangeInclusive<usize> = 3..=6;
+/// How many personas a cast has unless the facilitator says.
+pub(crate) const DEFAULT_SIZE: usize = 4;
 
 /// One drafted persona: an agent file's fields, and the document lines it
 /// comes from (numbered across every source, 1-based).
@@ -41,6 +49,79 @@ pub(crate) struct Draft {
     pub name: String,
     pub scene: String,
     pub personas: Vec<Persona>,
+}
+
+impl Draft {
+    /// The draft as the facilitator reviews it, each persona's document
+    /// lines quoted.
+    pub(crate) fn view(&self, sources: &Sources) -> DraftView {
+        DraftView {
+            name: self.name.clone(),
+            scene: self.scene.clone(),
+            personas: self
+                .personas
+                .iter()
+                .map(|p| PersonaView {
+                    name: p.name.clone(),
+                    title: p.title.clone(),
+                    icon: p.icon.clone(),
+                    role: p.role.clone(),
+                    identity: p.identity.clone(),
+                    communication_style: p.communication_style.clone(),
+                    principles: p.principles.clone(),
+                    lines: p.lines.clone(),
+                    from: p
+                        .lines
+                        .iter()
+                        .filter_map(|&n| sources.locate(n))
+                        .map(|(at, line)| format!("{at}: {}", crate::text::ellipsize(line, 120)))
+                        .collect(),
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A draft as it is shown for review: `cast`'s JSON on stdout, and the
+/// engine's `cast_draft` event (the full-screen review draws it).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct DraftView {
+    pub name: String,
+    pub scene: String,
+    pub personas: Vec<PersonaView>,
+}
+
+/// One persona of a [`DraftView`]: its fields, the document lines it cites
+/// (numbered as the model saw them) and those lines quoted
+/// (`notes.md:12: …`).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PersonaView {
+    pub name: String,
+    pub title: String,
+    pub icon: String,
+    pub role: String,
+    pub identity: String,
+    pub communication_style: String,
+    pub principles: Vec<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lines: Vec<u32>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub from: Vec<String>,
+}
+
+impl PersonaView {
+    /// A field's text as `review::edit` takes it (principles joined by `; `).
+    pub(crate) fn field(&self, f: review::Field) -> String {
+        match f {
+            review::Field::Name => self.name.clone(),
+            review::Field::Title => self.title.clone(),
+            review::Field::Icon => self.icon.clone(),
+            review::Field::Role => self.role.clone(),
+            review::Field::Identity => self.identity.clone(),
+            review::Field::Style => self.communication_style.clone(),
+            review::Field::Principles => self.principles.join("; "),
+        }
+    }
 }
 
 /// What a cast is drafted for.

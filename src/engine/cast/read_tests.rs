@@ -1,5 +1,5 @@
 use super::*;
-use crate::cast::Sources;
+use crate::engine::cast::Sources;
 use crate::i18n::Lang;
 
 fn brief(language: &str) -> Brief {

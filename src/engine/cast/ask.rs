@@ -54,7 +54,7 @@ pub(crate) struct Asker<'a> {
 
 impl Asker<'_> {
     /// A cast for `brief`; `progress` hears each time it is asked again.
-    pub(crate) async fn draft(&self, brief: &Brief, progress: &mut dyn FnMut(Cast)) -> Drafted {
+    pub(crate) async fn draft(&self, brief: &Brief, progress: &mut (dyn FnMut(Cast) + Send)) -> Drafted {
         let mut messages = vec![
             ChatMessage::new(Role::System, self.workflow.render("cast_system", brief.lang, &[])),
             ChatMessage::new(Role::User, self.request(brief)),

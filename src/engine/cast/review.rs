@@ -7,9 +7,12 @@
 use super::{Draft, Persona};
 use crate::i18n::Cast;
 
-/// One review step.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Review {
+/// One review step: typed as a line (`parse`), sent by the full-screen
+/// review, or given in the headless JSON protocol (`{"drop": 1}`, places
+/// counted from 0 as in the draft's `personas`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Review {
     /// Save the draft as it stands.
     Keep,
     /// Save nothing.
@@ -31,15 +34,31 @@ pub(crate) enum Review {
 }
 
 /// A persona's field the facilitator can edit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Field {
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
     Name,
     Title,
     Icon,
     Role,
     Identity,
+    /// The communication style.
+    #[serde(alias = "communication_style")]
     Style,
     Principles,
+}
+
+impl Field {
+    /// Every field, in the order a persona is shown.
+    pub(crate) const ALL: [Field; 7] = [
+        Field::Name,
+        Field::Title,
+        Field::Icon,
+        Field::Role,
+        Field::Identity,
+        Field::Style,
+        Field::Principles,
+    ];
 }
 
 /// The fields as they are typed, `style` standing for the communication style.
@@ -167,11 +186,32 @@ mod tests {
     }
 
     #[test]
+    fn review_steps_read_as_json_places_counted_from_zero() {
+        let json = |s: &str| serde_json::from_str::<Review>(s).map_err(|e| e.to_string());
+        assert_eq!(json(r#""keep""#), Ok(Review::Keep));
+        assert_eq!(json(r#"{"drop": 1}"#), Ok(Review::Drop(1)));
+        assert_eq!(
+            json(r#"{"edit": {"at": 0, "field": "communication_style", "text": "Brief."}}"#),
+            Ok(Review::Edit {
+                at: 0,
+                field: Field::Style,
+                text: "Brief.".into()
+            })
+        );
+        assert_eq!(serde_json::to_string(&Review::Again(2)).unwrap(), r#"{"again":2}"#);
+        assert!(json(r#"{"dance": 1}"#).is_err());
+    }
+
+    #[test]
     fn a_party_keeps_two_personas_and_principles_split_at_semicolons() {
         let mut d = draft(3);
         assert_eq!(drop(&mut d, 0).map(|p| p.name), Ok("P0".into()));
         assert_eq!(drop(&mut d, 0), Err(Cast::TooFewLeft));
         edit(&mut d, 1, Field::Principles, "Ship small; \u{1b}[31mmeasure；listen");
+        assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
+        // What a field shows is what editing it again takes.
+        let shown = d.view(&crate::engine::cast::Sources::default()).personas[1].field(Field::Principles);
+        edit(&mut d, 1, Field::Principles, &shown);
         assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
     }
 }
