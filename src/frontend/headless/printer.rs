@@ -311,7 +311,12 @@ impl Printer {
                 self.mid_line = !text.ends_with('\n');
                 self.spoke = true;
             }
-            Event::AgentMessage { interrupted, .. } => {
+            Event::AgentMessage { interrupted, text, .. } => {
+                // A reply that streamed nothing shows what the room heard
+                // (an end marker alone: a proposal to end, said as one).
+                if !self.spoke && !text.is_empty() {
+                    let _ = write!(out, "{text}");
+                }
                 if *interrupted {
                     let _ = write!(out, " {}", Printed::Interrupted.say(self.lang));
                 }

@@ -106,3 +106,34 @@ fn a_retry_is_told_whole_in_the_party_language() {
     assert!(zh.starts_with("  ↻ 1.5 秒后第 2 次重试: 503\n"), "{zh}");
     assert!(!zh.contains(" in "), "no English word in a Chinese line: {zh}");
 }
+
+#[test]
+fn a_reply_that_streamed_nothing_prints_what_the_room_heard() {
+    let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
+    let message = |text: &str| Event::AgentMessage {
+        agent: "critic".into(),
+        name: "Critic".into(),
+        icon: String::new(),
+        round: 3,
+        text: text.into(),
+        interrupted: false,
+        latency: None,
+    };
+    let started = Event::AgentStarted {
+        agent: "critic".into(),
+        round: 3,
+    };
+    p.print(&started);
+    p.print(&message("(proposes to end the party, without a word of why)"));
+    let text = String::from_utf8(std::mem::take(&mut p.buf)).unwrap();
+    assert_eq!(text, "\ncritic: (proposes to end the party, without a word of why)\n");
+    // A streamed reply is not printed twice.
+    p.print(&started);
+    p.print(&Event::AgentToken {
+        agent: "critic".into(),
+        text: "A point.".into(),
+    });
+    p.print(&message("A point."));
+    let text = String::from_utf8(std::mem::take(&mut p.buf)).unwrap();
+    assert_eq!(text, "\ncritic: A point.\n");
+}
