@@ -276,7 +276,9 @@ fn close(a: &str, a_name: &str, b: &str, b_name: &str) -> bool {
 
 /// The other personas of the cast `p` is described by: an identity that
 /// names two of them is the cast's description, one that names another
-/// and not `p` is theirs, and a way of talking names nobody else.
+/// (by name, or by a title as written: `Library Staff is dedicated…` in a
+/// persona of another title) and not `p` is theirs, and a way of talking
+/// names nobody else.
 fn crowding(p: &Persona, personas: &[Persona]) -> Vec<String> {
     let named = |text: &str| -> Vec<String> {
         let mut names: Vec<String> = personas
@@ -293,11 +295,26 @@ fn crowding(p: &Persona, personas: &[Persona]) -> Vec<String> {
         names
     };
     let (identity, style) = (named(&p.identity), named(&p.communication_style));
-    let about_another = !identity.is_empty() && !p.name.is_empty() && !mentions(&p.identity, &p.name);
-    if identity.len() >= 2 || about_another {
-        identity
-    } else {
-        style
+    // Titles count only for an identity that does not name its own: one
+    // title may be shared, and "the nurse next door" is no description.
+    let own_title = p.title.trim();
+    let titled: Vec<String> = personas
+        .iter()
+        .map(|o| o.title.trim())
+        .filter(|t| !t.is_empty() && !t.eq_ignore_ascii_case(own_title) && mentions(&p.identity, t))
+        .map(str::to_string)
+        .collect();
+    let own = mentions(&p.identity, &p.name) || (!own_title.is_empty() && mentions(&p.identity, own_title));
+    let about_another = (!identity.is_empty() || !titled.is_empty()) && !p.name.is_empty() && !own;
+    match () {
+        _ if identity.len() >= 2 => identity,
+        _ if about_another && identity.is_empty() => {
+            let mut titled = titled;
+            titled.dedup();
+            titled
+        }
+        _ if about_another => identity,
+        _ => style,
     }
 }
 
@@ -335,7 +352,14 @@ fn check(personas: &[Persona], brief: &Brief) -> Vec<Cast> {
                 });
             }
         }
-        if !p.name.is_empty() && !is_a_name(&p.name, &[&brief.topic, &p.title]) {
+        // The same text as name and title is one of them wrong, and only
+        // the model knows which (`李明` as both; `Ferry User` as both).
+        if !p.name.is_empty() && p.name.trim().eq_ignore_ascii_case(p.title.trim()) {
+            flaws.push(Cast::NameIsTitle {
+                at: i,
+                name: crate::text::ellipsize(&p.name, 60),
+            });
+        } else if !p.name.is_empty() && !is_a_name(&p.name, &[&brief.topic, &p.title]) {
             flaws.push(Cast::NotAName {
                 at: i,
                 name: crate::text::ellipsize(&p.name, 60),

@@ -1,6 +1,6 @@
 use super::*;
 use crate::engine::cast::Sources;
-use crate::i18n::Lang;
+use crate::i18n::{Lang, Say};
 
 fn brief(language: &str) -> Brief {
     Brief {
@@ -352,6 +352,32 @@ fn a_way_of_talking_that_names_another_persona_is_theirs() {
 }
 
 #[test]
+fn an_identity_about_another_personas_title_is_theirs_unless_it_is_its_own_too() {
+    let mut v = three();
+    // The 1.5B's draft: another's title as the subject, its own nowhere.
+    v["personas"][1]["identity"] = "Baker is committed to fresh bread every morning.".into();
+    let got = read(&v.to_string(), &brief("English"));
+    assert_eq!(
+        got.flaws.iter().map(ToString::to_string).collect::<Vec<_>>(),
+        ["Bo is described with Baker: say only who Bo is, what Bo wants and how Bo talks"]
+    );
+    // Knowing the baker, lower case or with its own name, is no description.
+    for own in [
+        "Bo has bought from the baker for years and wants bread after his night shift.",
+        "Bo wants the Baker to open later, after his night shift.",
+        "A Regular who wants the Baker to open later.",
+    ] {
+        v["personas"][1]["identity"] = own.into();
+        let flaws = read(&v.to_string(), &brief("English")).flaws;
+        assert!(flaws.is_empty(), "{own}: {flaws:?}");
+    }
+    // Two of one title may talk of each other's kind.
+    v["personas"][2]["title"] = "Regular".into();
+    v["personas"][1]["identity"] = "Regular since the shop opened; wants the rye back.".into();
+    assert!(read(&v.to_string(), &brief("English")).flaws.is_empty());
+}
+
+#[test]
 fn a_name_is_mentioned_as_a_word() {
     assert!(mentions("Bo said no.", "Bo") && mentions("(Bo)", "Bo") && mentions("李华说", "李华"));
     assert!(!mentions("Bought the shop.", "Bo") && !mentions("Bobo", "Bo") && !mentions("x", ""));
@@ -383,6 +409,25 @@ fn an_honorific_or_an_initial_is_no_sentence_and_no_first_name() {
         read(&v.to_string(), &brief("English")).flaws.as_slice(),
         [Cast::NotAName { at: 2, .. }]
     ));
+}
+
+#[test]
+fn a_name_that_is_also_the_title_says_both_fields() {
+    let mut v = three();
+    // The 1.5B's Chinese draft: the name again as the title.
+    v["personas"][0]["name"] = "李明".into();
+    v["personas"][0]["title"] = "李明".into();
+    v["personas"][1]["name"] = "Ferry User".into();
+    v["personas"][1]["title"] = "ferry user".into();
+    let said: Vec<String> = read(&v.to_string(), &brief("English"))
+        .flaws
+        .iter()
+        .map(|f| f.say(Lang::Zh))
+        .collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(said[0].starts_with("“李明”既是 `name` 又是 `title`"), "{said:?}");
+    let flaws = read(&v.to_string(), &brief("English")).flaws;
+    assert!(matches!(flaws[1], Cast::NameIsTitle { at: 1, .. }), "{flaws:?}");
 }
 
 #[test]

@@ -9,6 +9,9 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::Count { have } => format!("it has {have} personas; the room needs 3 to 6"),
         Cast::Missing { who, field, .. } => format!("{who}: `{field}` is missing or empty"),
         Cast::NotAName { name, .. } => format!("`name` is one person's first name, not a label or a sentence: not “{name}”"),
+        Cast::NameIsTitle { name, .. } => {
+            format!("“{name}” is both `name` and `title`: `name` is one person's first name, `title` what they are in two to four words")
+        }
         Cast::SameName { name, .. } => format!("two personas are called {name}: give each its own name"),
         Cast::Taken { name, .. } => format!("{name} is the name of someone already in the program: choose another name"),
         Cast::Alike { who, other, field, .. } => {
@@ -47,7 +50,7 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
                 1 => " from the document in front of the room".into(),
                 n => format!(" from the {n} documents in front of the room"),
             };
-            format!("Drafting a cast of {size} for “{topic}”{from} with {model}… (Ctrl+C stops it)")
+            format!("Drafting a cast of {size} for “{topic}”{from} with {model}…")
         }
         Cast::NeedsTopic => "/cast needs a topic until the party has one: /cast TOPIC".into(),
         Cast::NoDocuments => "/cast --from: no document is in front of the room (/context PATH puts one there)".into(),

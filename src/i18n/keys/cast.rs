@@ -23,6 +23,10 @@ pub(crate) enum Cast {
         at: usize,
         name: String,
     },
+    NameIsTitle {
+        at: usize,
+        name: String,
+    },
     Taken {
         at: usize,
         name: String,
@@ -79,7 +83,7 @@ pub(crate) enum Cast {
     NotAnswering {
         cause: String,
     },
-    /// `/cast` in the room: what is drafted, and how to stop it.
+    /// `/cast` in the room: what is drafted, and from what.
     DraftingInRoom {
         topic: String,
         model: String,
@@ -153,6 +157,7 @@ impl Cast {
         match self {
             Cast::Missing { at, .. }
             | Cast::NotAName { at, .. }
+            | Cast::NameIsTitle { at, .. }
             | Cast::SameName { at, .. }
             | Cast::Taken { at, .. }
             | Cast::Alike { at, .. }

@@ -9,6 +9,9 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
         Cast::Count { have } => format!("有 {have} 个角色；房间需要 3 到 6 个"),
         Cast::Missing { who, field, .. } => format!("{who}：`{field}` 缺失或为空"),
         Cast::NotAName { name, .. } => format!("`name` 只写一个人的名字，不是标签或句子：不是“{name}”"),
+        Cast::NameIsTitle { name, .. } => {
+            format!("“{name}”既是 `name` 又是 `title`：`name` 只写一个人的名字，`title` 用两到四个词写他的身份")
+        }
         Cast::SameName { name, .. } => format!("两个角色都叫 {name}：请各起各的名字"),
         Cast::Taken { name, .. } => format!("{name} 已是程序中某位成员的名字：请换一个名字"),
         Cast::Alike { who, other, field, .. } => format!("{who} 的 {field} 与 {other} 的相同：让他们成为想要不同东西的不同的人"),
@@ -34,7 +37,7 @@ pub(in crate::i18n) fn cast(k: &Cast) -> String {
                 0 => String::new(),
                 n => format!("，取材于房间里的 {n} 份文档"),
             };
-            format!("正在用 {model} 为“{topic}”起草 {size} 人的阵容{from}……（Ctrl+C 停止）")
+            format!("正在用 {model} 为“{topic}”起草 {size} 人的阵容{from}……")
         }
         Cast::NeedsTopic => "派对还没有话题，/cast 需要一个话题：/cast 话题".into(),
         Cast::NoDocuments => "/cast --from：房间里还没有文档（用 /context 路径 放入一份）".into(),
