@@ -255,3 +255,74 @@ async fn ctrl_c_stops_the_drafting_and_the_party_goes_on() {
     assert!(drafts(&events).is_empty());
     assert_eq!(rounds(&events).len(), 2, "the party goes on");
 }
+
+#[tokio::test]
+async fn quitting_the_review_while_someone_is_asked_for_again_closes_it() {
+    let server = FakeOpenAi::start(|r, _| {
+        if is_cast(r) {
+            stream_of(&bakery())
+        } else if is_one(r) {
+            Reply::Hang
+        } else {
+            stream_of("A point of my own about the hours.")
+        }
+    })
+    .await;
+    let party = Party::new(&server);
+    let events = party
+        .run(vec![
+            Step::Say("When should the bakery open?"),
+            Step::Say("/cast"),
+            Step::Send(Command::Cast {
+                request_id: "cast-1".into(),
+                review: CastReview::Again(0),
+            }),
+            Step::Wait(std::time::Duration::from_millis(300)),
+            step(CastReview::Quit),
+            Step::Say("And on Sundays?"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    assert!(server.received().iter().any(is_one), "Ana was asked for again");
+    let closed: Vec<Option<String>> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CastClosed { party, .. } => Some(party.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(closed, [None]);
+    assert_eq!(drafts(&events).len(), 1, "the draft was not shown again");
+    assert!(!party.config_dir().exists());
+    assert_eq!(rounds(&events).len(), 2, "the party goes on");
+}
+
+#[tokio::test]
+async fn the_time_a_cast_takes_is_no_idle_time_for_the_push() {
+    let server = FakeOpenAi::start(|r, _| {
+        if is_cast(r) {
+            Reply::ReadsPrompt {
+                wait: std::time::Duration::from_millis(1500),
+                events: bmad_party::testing::events_of(&bakery()),
+            }
+        } else {
+            stream_of("A point of my own about the hours.")
+        }
+    })
+    .await;
+    let mut party = Party::new(&server);
+    party.config.party.diligence.idle_seconds = 1;
+    let events = party
+        .run(vec![
+            Step::Say("When should the bakery open?"),
+            Step::Say("/cast"),
+            Step::Say("quit"),
+            Step::Say("And on Sundays?"),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    assert_eq!(drafts(&events).len(), 1);
+    let pushed = events.iter().filter(|e| matches!(e, Event::DiligencePush { .. })).count();
+    assert_eq!(pushed, 0, "the facilitator was reviewing, not idle");
+    assert_eq!(rounds(&events).len(), 2);
+}

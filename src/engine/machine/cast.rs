@@ -58,7 +58,11 @@ impl Party {
     /// another is typed; kept, the room switches to it as `/party` does.
     pub(super) async fn cast(&mut self, ask: Ask) -> Next {
         let topic = self.session.fm.topic.clone();
-        match self.room.cast(ask, Some(&topic)).await {
+        let cast = self.room.cast(ask, Some(&topic)).await;
+        // Drafting and reviewing took the facilitator's time: the room has
+        // not been left idle meanwhile (no push falls due on its return).
+        self.idle.facilitator_acted();
+        match cast {
             Casting::Kept(id) => self.hands(Ok(crate::engine::hands::Hand::Switch(id))).await,
             Casting::Closed => Next::Wait,
             Casting::Interrupted(cmd) => Next::Command(cmd),
@@ -113,7 +117,16 @@ impl Room {
                 .say(lang),
             });
         }
-        let (draft, note) = match self.drafted(&brief).await {
+        let started = std::time::Instant::now();
+        let drafted = self.drafted(&brief).await;
+        let outcome = match &drafted {
+            Ok(Drafted::Ready { attempts, .. }) => format!("ready after {attempts}"),
+            Ok(Drafted::Refused { attempts, .. }) => format!("refused after {attempts}"),
+            Ok(Drafted::Failed(_)) => "failed".into(),
+            Err(_) => "stopped".into(),
+        };
+        tracing::info!(ms = started.elapsed().as_millis() as u64, %outcome, "a cast was drafted in the room");
+        let (draft, note) = match drafted {
             Ok(Drafted::Ready { draft, left_out, .. }) => {
                 let note = (!left_out.is_empty()).then(|| {
                     Said::Salvaged {
@@ -306,11 +319,13 @@ impl Room {
             loop {
                 tokio::select! {
                     answer = &mut asking => break answer,
-                    // Steps sent while someone is asked for are not taken:
-                    // the draft they were meant for is about to change.
+                    // Steps sent while someone is asked for are not taken
+                    // (the draft they were meant for is about to change),
+                    // but quitting the review.
                     cmd = self.rx.recv() => match meanwhile(cmd) {
                         Meanwhile::Stop => return Ok(Some(Said::Stopped.say(lang))),
                         Meanwhile::End(c) => return Err(Step::End(c)),
+                        Meanwhile::Later(Command::Cast { review: Review::Quit, .. }) => return Err(Step::Quit),
                         Meanwhile::Nothing | Meanwhile::Later(_) => {}
                     },
                 }
