@@ -145,7 +145,10 @@ fn reviewed(draft: &mut Draft, brief: &Brief, asker: &Asker<'_>, runtime: &tokio
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
         match review::parse(&line, draft.personas.len()) {
-            Ok(Review::Keep) => return true,
+            Ok(Review::Keep) => match review::unsaveable(draft).as_slice() {
+                [] => return true,
+                flaws => eprintln!("{}", said(flaws, brief)),
+            },
             Ok(Review::Quit) => {
                 eprintln!("{}", Cast::NothingSaved.say(lang));
                 return false;
@@ -155,10 +158,10 @@ fn reviewed(draft: &mut Draft, brief: &Brief, asker: &Asker<'_>, runtime: &tokio
                 Ok(_) => show(draft, &brief.sources),
                 Err(e) => eprintln!("{}", e.say(lang)),
             },
-            Ok(Review::Edit { at, field, text }) => {
-                review::edit(draft, at, field, &text);
-                show(draft, &brief.sources);
-            }
+            Ok(Review::Edit { at, field, text }) => match review::edit(draft, at, field, &text) {
+                Ok(()) => show(draft, &brief.sources),
+                Err(e) => eprintln!("{}", e.say(lang)),
+            },
             Ok(Review::Name(name)) => {
                 draft.name = crate::text::sanitize(&name).trim().to_string();
                 show(draft, &brief.sources);

@@ -326,3 +326,37 @@ async fn the_time_a_cast_takes_is_no_idle_time_for_the_push() {
     assert_eq!(pushed, 0, "the facilitator was reviewing, not idle");
     assert_eq!(rounds(&events).len(), 2);
 }
+
+#[tokio::test]
+async fn the_review_answers_typing_and_refuses_a_place_out_of_range_and_an_emptied_field() {
+    let server = server().await;
+    let party = Party::new(&server);
+    let events = party
+        .run(vec![
+            Step::Say("When should the bakery open?"),
+            Step::Say("/cast"),
+            // Typing asks for the next step again (a headless driver waits
+            // for it), and shows nothing new.
+            Step::Cmd(Command::Typing),
+            step(CastReview::Drop(usize::MAX)),
+            step(CastReview::Edit {
+                at: 0,
+                field: bmad_party::engine::CastField::Title,
+                text: "  ".into(),
+            }),
+            Step::Say("edit 2 name **"),
+            step(CastReview::Keep),
+            Step::Cmd(Command::Quit),
+        ])
+        .await;
+    let drafts = drafts(&events);
+    assert_eq!(drafts.len(), 4, "the first, then one for each refused step");
+    let notes: Vec<String> = drafts.iter().filter_map(|d| d.1.clone()).collect();
+    assert!(notes[0].ends_with("there are personas 1 to 4"), "{notes:?}");
+    assert_eq!(notes[1], "Ana: `title` is missing or empty");
+    assert_eq!(notes[2], "#2: `name` is missing or empty");
+    let last = &drafts[3].0;
+    assert_eq!((last.personas[0].title.as_str(), last.personas[1].name.as_str()), ("Baker", "Bo"));
+    // Kept as it stood: every file reads back.
+    assert_eq!(files(&party.config_dir().join("agents")).len(), 4);
+}

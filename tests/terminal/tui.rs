@@ -753,7 +753,11 @@ async fn a_drafted_cast_is_reviewed_in_a_modal_that_owns_its_keys() {
     let Some(Modal::Cast(review)) = app.modals.front() else {
         panic!("the review opens in front")
     };
-    let (request_id, first) = (review.request_id.clone(), review.draft.personas[0].clone());
+    let (request_id, first, party_name) = (
+        review.request_id.clone(),
+        review.draft.personas[0].clone(),
+        review.draft.name.clone(),
+    );
     let t = render(&app, 100, 30);
     snapshot("modal_cast", &t);
     let text = screen_text(&t);
@@ -836,6 +840,12 @@ async fn a_drafted_cast_is_reviewed_in_a_modal_that_owns_its_keys() {
         draft: review_draft(&app),
         note: None,
     });
+    // Esc once only asks; another key goes on; Esc twice saves nothing.
+    assert!(key(&mut app, KeyCode::Esc).commands.is_empty());
+    assert!(screen_text(&render(&app, 100, 30)).contains("Esc again: close and save nothing"));
+    assert!(key(&mut app, KeyCode::Down).commands.is_empty());
+    assert!(!screen_text(&render(&app, 100, 30)).contains("Esc again"));
+    key(&mut app, KeyCode::Up);
     assert_eq!(key(&mut app, KeyCode::Enter).commands, [cast(CastReview::Keep)]);
     assert!(
         matches!(app.modals.front(), Some(Modal::Cast(_))),
@@ -846,13 +856,25 @@ async fn a_drafted_cast_is_reviewed_in_a_modal_that_owns_its_keys() {
         party: Some("x".into()),
     });
     assert!(app.modals.is_empty());
+    app.on_event(Event::CastDraft {
+        request_id: "cast-2".into(),
+        draft: bmad_party::engine::DraftView::default(),
+        note: None,
+    });
+    key(&mut app, KeyCode::Esc);
+    let quit = Command::Cast {
+        request_id: "cast-2".into(),
+        review: CastReview::Quit,
+    };
+    assert_eq!(key(&mut app, KeyCode::Esc).commands, [quit]);
+    assert!(key(&mut app, KeyCode::Esc).commands.is_empty(), "quit is sent once");
 
     // The engine's run saved the cast and switched the room to it.
     let switched = events.iter().rev().find_map(|e| match e {
         Event::RoomChanged { party, .. } => party.clone(),
         _ => None,
     });
-    assert!(switched.is_some(), "the room switched to the kept cast");
+    assert_eq!(switched, Some(party_name), "the room switched to the kept cast");
     assert_eq!(std::fs::read_dir(d.path().join("config/parties")).unwrap().count(), 1);
 }
 

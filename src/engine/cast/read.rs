@@ -330,28 +330,34 @@ fn own_part(identity: &str, name: &str) -> Option<String> {
     (!parts.is_empty()).then(|| format!("{}.", parts.join("; ")))
 }
 
+/// The fields of the persona at `i` left empty: an agent file needs them.
+pub(super) fn missing(p: &Persona, i: usize) -> Vec<Cast> {
+    let who = if p.name.is_empty() { format!("#{}", i + 1) } else { p.name.clone() };
+    [
+        ("name", p.name.is_empty()),
+        ("title", p.title.is_empty()),
+        ("role", p.role.is_empty()),
+        ("identity", p.identity.is_empty()),
+        ("communication_style", p.communication_style.is_empty()),
+        ("principles", p.principles.is_empty()),
+    ]
+    .into_iter()
+    .filter(|(_, empty)| *empty)
+    .map(|(field, _)| Cast::Missing {
+        at: i,
+        who: who.clone(),
+        field: field.into(),
+    })
+    .collect()
+}
+
 /// What is wrong with each persona, and between them.
 fn check(personas: &[Persona], brief: &Brief) -> Vec<Cast> {
     let mut flaws = Vec::new();
     let language = crate::engine::cleanup::language::of(&brief.language);
     for (i, p) in personas.iter().enumerate() {
         let who = if p.name.is_empty() { format!("#{}", i + 1) } else { p.name.clone() };
-        for (field, empty) in [
-            ("name", p.name.is_empty()),
-            ("title", p.title.is_empty()),
-            ("role", p.role.is_empty()),
-            ("identity", p.identity.is_empty()),
-            ("communication_style", p.communication_style.is_empty()),
-            ("principles", p.principles.is_empty()),
-        ] {
-            if empty {
-                flaws.push(Cast::Missing {
-                    at: i,
-                    who: who.clone(),
-                    field: field.into(),
-                });
-            }
-        }
+        flaws.extend(missing(p, i));
         // The same text as name and title is one of them wrong, and only
         // the model knows which (`李明` as both; `Ferry User` as both).
         if !p.name.is_empty() && p.name.trim().eq_ignore_ascii_case(p.title.trim()) {

@@ -126,9 +126,23 @@ pub(crate) fn drop(draft: &mut Draft, at: usize) -> Result<Persona, Cast> {
     Ok(draft.personas.remove(at))
 }
 
-/// Sets one field of the persona at `at`; principles are typed apart by `;`.
-pub(crate) fn edit(draft: &mut Draft, at: usize, field: Field, text: &str) {
-    let Some(p) = draft.personas.get_mut(at) else { return };
+/// Why the draft as it stands cannot be saved: fields left empty (none
+/// for a draft read and checked; this is the last look before writing).
+pub(crate) fn unsaveable(draft: &Draft) -> Vec<Cast> {
+    draft
+        .personas
+        .iter()
+        .enumerate()
+        .flat_map(|(i, p)| super::read::missing(p, i))
+        .collect()
+}
+
+/// Sets one field of the persona at `at`; principles are typed apart by
+/// `;`. A text that leaves the field empty (`**` for a name) is refused,
+/// the field as it was.
+pub(crate) fn edit(draft: &mut Draft, at: usize, field: Field, text: &str) -> Result<(), Cast> {
+    let Some(p) = draft.personas.get_mut(at) else { return Ok(()) };
+    let before = p.clone();
     let text = crate::text::sanitize(text).trim().to_string();
     match field {
         Field::Name => p.name = text.replace('*', ""),
@@ -145,6 +159,19 @@ pub(crate) fn edit(draft: &mut Draft, at: usize, field: Field, text: &str) {
                 .map(String::from)
                 .collect();
         }
+    }
+    let field_of = |c: &Cast| match c {
+        Cast::Missing { field, .. } => field.clone(),
+        _ => String::new(),
+    };
+    let was: Vec<String> = super::read::missing(&before, at).iter().map(field_of).collect();
+    let emptied = super::read::missing(p, at).into_iter().find(|m| !was.contains(&field_of(m)));
+    match emptied {
+        Some(flaw) => {
+            *p = before;
+            Err(flaw)
+        }
+        None => Ok(()),
     }
 }
 
@@ -207,11 +234,19 @@ mod tests {
         let mut d = draft(3);
         assert_eq!(drop(&mut d, 0).map(|p| p.name), Ok("P0".into()));
         assert_eq!(drop(&mut d, 0), Err(Cast::TooFewLeft));
-        edit(&mut d, 1, Field::Principles, "Ship small; \u{1b}[31mmeasure；listen");
+        assert_eq!(edit(&mut d, 1, Field::Principles, "Ship small; \u{1b}[31mmeasure；listen"), Ok(()));
         assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
         // What a field shows is what editing it again takes.
         let shown = d.view(&crate::engine::cast::Sources::default()).personas[1].field(Field::Principles);
-        edit(&mut d, 1, Field::Principles, &shown);
+        assert_eq!(edit(&mut d, 1, Field::Principles, &shown), Ok(()));
+        assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
+        // A text that leaves a field empty is refused, the field kept.
+        assert!(matches!(
+            edit(&mut d, 1, Field::Principles, " ; ；"),
+            Err(Cast::Missing { at: 1, .. })
+        ));
+        assert!(matches!(edit(&mut d, 0, Field::Name, "**"), Err(Cast::Missing { at: 0, .. })));
+        assert_eq!(d.personas[0].name, "P1");
         assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
     }
 }

@@ -38,7 +38,9 @@ enum Meanwhile {
     Stop,
     /// Quit, exit, left: the party's to carry out.
     End(Command),
-    /// Typing: nothing.
+    /// Typing: nothing but the next prompt.
+    Typing,
+    /// The message box's draft before the topic: it answers nothing.
     Nothing,
     /// Anything else: for after the cast (queued while drafting).
     Later(Command),
@@ -48,7 +50,8 @@ fn meanwhile(cmd: Option<Command>) -> Meanwhile {
     match cmd.unwrap_or(Command::Quit) {
         Command::Abort => Meanwhile::Stop,
         c @ (Command::Quit | Command::Exit | Command::Left) => Meanwhile::End(c),
-        Command::Typing | Command::Draft { .. } => Meanwhile::Nothing,
+        Command::Typing => Meanwhile::Typing,
+        Command::Draft { .. } => Meanwhile::Nothing,
         c => Meanwhile::Later(c),
     }
 }
@@ -170,7 +173,7 @@ impl Room {
                 cmd = rx.recv() => match meanwhile(cmd) {
                     Meanwhile::Stop => return Err(None),
                     Meanwhile::End(c) => return Err(Some(c)),
-                    Meanwhile::Nothing => {}
+                    Meanwhile::Typing | Meanwhile::Nothing => {}
                     Meanwhile::Later(c) => queue.push_back(c),
                 },
             }
@@ -201,6 +204,10 @@ impl Room {
                     self.close_review(request_id, None);
                     return Casting::Interrupted(c);
                 }
+                Meanwhile::Typing => {
+                    show = false;
+                    continue;
+                }
                 Meanwhile::Nothing => {
                     (show, ask) = (false, false);
                     continue;
@@ -213,12 +220,15 @@ impl Room {
                         continue;
                     }
                 },
-                Meanwhile::Later(
-                    Command::Cast { request_id: id, .. }
-                    | Command::Answer { request_id: id, .. }
-                    | Command::TurnConfirmationResponse(crate::engine::TurnConfirmationResponse { request_id: id, .. }),
-                ) => {
+                Meanwhile::Later(Command::Cast { request_id: id, .. }) => {
                     self.reject_answer(&id);
+                    show = false;
+                    continue;
+                }
+                // An answer to the party's own question waits for the
+                // review's end, as it does while a cast is drafted.
+                Meanwhile::Later(c @ (Command::Answer { .. } | Command::TurnConfirmationResponse(_))) => {
+                    self.queue.push_back(c);
                     show = false;
                     continue;
                 }
@@ -227,8 +237,9 @@ impl Room {
                     continue;
                 }
             };
-            note = match self.step(&mut draft, step, brief).await {
+            note = match self.step(&mut draft, step, brief, request_id).await {
                 Step::Shown(n) => n,
+                Step::Keep if !review::unsaveable(&draft).is_empty() => Some(said(&review::unsaveable(&draft), brief)),
                 Step::Keep => match self.keep(&draft, &brief.sources, &target) {
                     Ok(id) => {
                         self.close_review(request_id, Some(id.clone()));
@@ -253,13 +264,13 @@ impl Room {
     }
 
     /// One review step on the draft; what to tell the facilitator of it.
-    async fn step(&mut self, draft: &mut Draft, step: Review, brief: &Brief) -> Step {
+    async fn step(&mut self, draft: &mut Draft, step: Review, brief: &Brief, request_id: &str) -> Step {
         let lang = self.lang;
         let count = draft.personas.len();
         let place = |at: usize| {
             (at < count).then_some(at).ok_or_else(|| {
                 Said::NoSuchPersona {
-                    n: (at + 1).to_string(),
+                    n: at.saturating_add(1).to_string(),
                     count,
                 }
                 .say(lang)
@@ -285,14 +296,11 @@ impl Room {
             },
             Review::Edit { at, field, text } => match place(at) {
                 Err(e) => Some(e),
-                Ok(at) => {
-                    review::edit(draft, at, field, &text);
-                    None
-                }
+                Ok(at) => review::edit(draft, at, field, &text).err().map(|e| e.say(lang)),
             },
             Review::Again(at) => match place(at) {
                 Err(e) => Some(e),
-                Ok(at) => match self.asked_again(brief, draft, at).await {
+                Ok(at) => match self.asked_again(brief, draft, at, request_id).await {
                     Ok(n) => n,
                     Err(end) => return end,
                 },
@@ -302,7 +310,7 @@ impl Room {
 
     /// `again N`: someone else asked for in place `at`, while Ctrl+C
     /// still stops it.
-    async fn asked_again(&mut self, brief: &Brief, draft: &mut Draft, at: usize) -> Result<Option<String>, Step> {
+    async fn asked_again(&mut self, brief: &Brief, draft: &mut Draft, at: usize, request_id: &str) -> Result<Option<String>, Step> {
         let lang = self.lang;
         let who = draft.personas[at].name.clone();
         self.emit(Event::Notice {
@@ -321,12 +329,14 @@ impl Room {
                     answer = &mut asking => break answer,
                     // Steps sent while someone is asked for are not taken
                     // (the draft they were meant for is about to change),
-                    // but quitting the review.
+                    // but quitting the review; other commands wait for the
+                    // review's end.
                     cmd = self.rx.recv() => match meanwhile(cmd) {
                         Meanwhile::Stop => return Ok(Some(Said::Stopped.say(lang))),
                         Meanwhile::End(c) => return Err(Step::End(c)),
-                        Meanwhile::Later(Command::Cast { review: Review::Quit, .. }) => return Err(Step::Quit),
-                        Meanwhile::Nothing | Meanwhile::Later(_) => {}
+                        Meanwhile::Later(Command::Cast { review: Review::Quit, request_id: id }) if id == request_id => return Err(Step::Quit),
+                        Meanwhile::Later(Command::Cast { .. } | Command::Message { .. }) | Meanwhile::Typing | Meanwhile::Nothing => {}
+                        Meanwhile::Later(c) => self.queue.push_back(c),
                     },
                 }
             }
@@ -352,15 +362,28 @@ impl Room {
     fn keep(&mut self, draft: &Draft, sources: &Sources, target: &Target) -> Result<String, String> {
         let lang = self.lang;
         let saved = save(draft, sources, target)?;
-        let mut agents = Vec::new();
-        for path in &saved.files[..saved.agents.len()] {
+        let read_back = |path: &std::path::PathBuf| -> Result<crate::roster::Agent, String> {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
             let file = SourceFile {
                 path: path.display().to_string(),
                 text,
             };
-            agents.push(crate::roster::agents::parse_agent(&file).map_err(|e| e.say(lang))?);
-        }
+            crate::roster::agents::parse_agent(&file).map_err(|e| e.say(lang))
+        };
+        let agents = match saved.files[..saved.agents.len()]
+            .iter()
+            .map(read_back)
+            .collect::<Result<Vec<_>, _>>()
+        {
+            Ok(agents) => agents,
+            // What cannot be read back is no cast: nothing stays.
+            Err(cause) => {
+                for path in &saved.files {
+                    let _ = std::fs::remove_file(path);
+                }
+                return Err(cause);
+            }
+        };
         for (from, to) in &saved.renamed {
             self.emit(Event::Notice {
                 kind: NoticeKind::Info,

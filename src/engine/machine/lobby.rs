@@ -72,11 +72,14 @@ impl Room {
         // ahead (`warm`).
         let mut reads = self.opening_reads();
         loop {
-            self.emit(Event::AwaitingInput { kind: InputKind::Message });
-            // The endpoints' answers are told as soon as they come, while
-            // the facilitator is still typing.
-            // A command that came while a cast was drafted goes first.
-            let cmd = match self.queue.pop_front() {
+            // A command that came while a cast was drafted goes first, and
+            // asks for no more input. The endpoints' answers are told as
+            // soon as they come, while the facilitator is still typing.
+            let queued = self.queue.pop_front();
+            if queued.is_none() {
+                self.emit(Event::AwaitingInput { kind: InputKind::Message });
+            }
+            let cmd = match queued {
                 Some(cmd) => cmd,
                 None => loop {
                     let named = self.servers.iter().any(|s| s.check.is_some());

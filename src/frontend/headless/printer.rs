@@ -21,6 +21,8 @@ pub(super) struct Printer {
     mid_line: bool,
     /// The current agent has streamed text on its line.
     spoke: bool,
+    /// The agent whose line is open (`agent_started`), until its message.
+    speaking: Option<String>,
     /// The server outage being waited out: the last wait heard of (ms) and
     /// the ten-second step last reported.
     outage: Option<(u64, u64)>,
@@ -50,6 +52,7 @@ impl Printer {
             interactive,
             mid_line: false,
             spoke: false,
+            speaking: None,
             outage: None,
             server: None,
             ink,
@@ -305,16 +308,20 @@ impl Printer {
                 let _ = write!(out, "\n{}: ", self.speaker(agent));
                 self.mid_line = true;
                 self.spoke = false;
+                self.speaking = Some(agent.clone());
             }
             Event::AgentToken { text, .. } => {
                 let _ = write!(out, "{text}");
                 self.mid_line = !text.ends_with('\n');
                 self.spoke = true;
             }
-            Event::AgentMessage { interrupted, text, .. } => {
-                // A reply that streamed nothing shows what the room heard
-                // (an end marker alone: a proposal to end, said as one).
-                if !self.spoke && !text.is_empty() {
+            Event::AgentMessage {
+                interrupted, text, agent, ..
+            } => {
+                // A reply that streamed nothing on its own open line shows
+                // what the room heard (an end marker alone: a proposal to
+                // end, said as one).
+                if self.speaking.take().as_ref() == Some(agent) && !self.spoke && !text.is_empty() {
                     let _ = write!(out, "{text}");
                 }
                 if *interrupted {

@@ -137,3 +137,21 @@ fn a_reply_that_streamed_nothing_prints_what_the_room_heard() {
     let text = String::from_utf8(std::mem::take(&mut p.buf)).unwrap();
     assert_eq!(text, "\ncritic: A point.\n");
 }
+
+#[test]
+fn a_message_with_no_line_of_its_own_prints_nothing_unlabelled() {
+    // A take brought back (`/take N`) sends its messages with no
+    // `agent_started`: no text without a speaker's name.
+    let mut p = Printer::new(EventFormat::Text, Lang::En, false, false);
+    p.print(&Event::AgentMessage {
+        agent: "critic".into(),
+        name: "Critic".into(),
+        icon: String::new(),
+        round: 2,
+        text: "Brought back.".into(),
+        interrupted: false,
+        latency: None,
+    });
+    let text = String::from_utf8(std::mem::take(&mut p.buf)).unwrap();
+    assert!(!text.contains("Brought back."), "{text:?}");
+}

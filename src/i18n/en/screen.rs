@@ -107,6 +107,7 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::CastFieldIdentity => "Identity".into(),
         Screen::CastFieldStyle => "Style".into(),
         Screen::CastFieldPrinciples => "Principles".into(),
+        Screen::CastQuitAgain => "Esc again: close and save nothing; any other key goes on".into(),
         Screen::CastWaiting => "Waiting for the answer… (Esc: save nothing)".into(),
         Screen::OnlyCommand => "/only NAME… [message]".into(),
         Screen::OnlyCommandDoes => "  the next round goes to these speakers alone, in that order (/only alone takes it back)".into(),

@@ -122,6 +122,7 @@ pub(crate) enum KeyWords {
     CastEditConfirmHint,
     CastEditToggle,
     CastEditToggleHint,
+    CastEditBack,
     CastEditClose,
     CastEditCloseHint,
     CastEditErase,

@@ -150,6 +150,7 @@ pub(crate) enum Screen<'a> {
     CastFieldStyle,
     CastFieldPrinciples,
     CastWaiting,
+    CastQuitAgain,
     /// The status bar: muted agents, a pending `/only`.
     MutedNow {
         names: &'a str,

@@ -109,6 +109,7 @@ pub(in crate::i18n) fn screen(k: &Screen<'_>) -> String {
         Screen::CastFieldIdentity => "身份".into(),
         Screen::CastFieldStyle => "说话风格".into(),
         Screen::CastFieldPrinciples => "原则".into(),
+        Screen::CastQuitAgain => "再按 Esc：关闭且什么也不保存；按其他键继续".into(),
         Screen::CastWaiting => "等待回答……（Esc：什么也不保存）".into(),
         Screen::OnlyCommand => "/only 名字… [消息]".into(),
         Screen::OnlyCommandDoes => "  下一轮只由这几位按此顺序发言（只输入 /only 则取消）".into(),

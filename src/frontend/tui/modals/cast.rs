@@ -79,6 +79,11 @@ pub struct CastModal {
     /// A step was sent and its answer is awaited (asking the model again
     /// takes a while): keys wait too, but Esc.
     pub(crate) busy: bool,
+    /// Esc was pressed once: a second closes the review, saving nothing
+    /// (a draft may have taken minutes).
+    pub(crate) quit_armed: bool,
+    /// Quit was sent: nothing more is.
+    pub(crate) quitting: bool,
 }
 
 impl CastModal {
@@ -90,6 +95,8 @@ impl CastModal {
             at: 1,
             editing: None,
             busy: false,
+            quit_armed: false,
+            quitting: false,
         }
     }
 
@@ -131,10 +138,11 @@ impl CastModal {
         match action {
             Action::TypeChar => editing.text.extend(typed(key)),
             Action::Erase => _ = editing.text.pop(),
-            Action::Toggle => {
+            Action::Toggle | Action::LineUp => {
                 let fields = Target::of_row(self.at);
                 let i = fields.iter().position(|t| *t == editing.target).unwrap_or(0);
-                let target = fields[(i + 1) % fields.len()];
+                let step = if action == Action::Toggle { 1 } else { fields.len() - 1 };
+                let target = fields[(i + step) % fields.len()];
                 let text = self.text_of(target);
                 self.editing = Some(Editing { target, text });
             }
@@ -236,14 +244,19 @@ impl Component for CastModal {
         if self.editing.is_some() {
             return self.edit_key(action, key);
         }
-        if self.busy && action != Action::Close {
+        if self.quitting || (self.busy && action != Action::Close) {
             return Outcome::Keep;
         }
+        let armed = std::mem::take(&mut self.quit_armed);
         match action {
             Action::LineUp => self.at = self.at.saturating_sub(1),
             Action::LineDown => self.at = (self.at + 1).min(self.draft.personas.len()),
             Action::Confirm => return self.send(CastReview::Keep),
-            Action::Close => return self.send(CastReview::Quit),
+            Action::Close if armed => {
+                self.quitting = true;
+                return self.send(CastReview::Quit);
+            }
+            Action::Close => self.quit_armed = true,
             Action::Drop => {
                 if let Some(at) = self.persona() {
                     return self.send(CastReview::Drop(at));
@@ -271,7 +284,12 @@ impl Component for CastModal {
             rows.push(self.row(i + 1, format!("{} {} — {}", p.icon, p.name, p.title)));
         }
         let mut tail = Vec::new();
-        if self.busy {
+        if self.quit_armed {
+            tail.push(Line::from(Span::styled(
+                Screen::CastQuitAgain.say(lang),
+                Style::new().fg(ATTENTION),
+            )));
+        } else if self.busy {
             tail.push(Line::from(Span::styled(Screen::CastWaiting.say(lang), Style::new().fg(ATTENTION))));
         } else if let Some(note) = &self.note {
             tail.extend(wrap(&parse(note), width));
