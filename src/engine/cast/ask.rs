@@ -153,7 +153,7 @@ impl Asker<'_> {
                 Ok(a) => a,
                 Err(f) => return OneDrafted::Failed(f),
             };
-            match read_one(&answer, &brief, &others) {
+            match read_one(&answer, &brief, &others, draft.personas.get(at)) {
                 Ok(mut p) => {
                     if brief.sources.is_empty() {
                         p.lines.clear();

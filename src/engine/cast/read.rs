@@ -52,7 +52,10 @@ pub(crate) fn read(answer: &str, brief: &Brief) -> Read {
 
 /// Reads and checks an answer to a one-persona request: `others` are the
 /// personas it joins.
-pub(crate) fn read_one(answer: &str, brief: &Brief, others: &[Persona]) -> Result<Persona, Vec<Cast>> {
+/// One persona asked for in place of `replaced`: checked against the rest
+/// of the cast and against the one it replaces (someone else, not the
+/// same again, nor described as them).
+pub(crate) fn read_one(answer: &str, brief: &Brief, others: &[Persona], replaced: Option<&Persona>) -> Result<Persona, Vec<Cast>> {
     let value = crate::engine::self_check::object_in(answer).ok_or_else(|| vec![Cast::NoJson])?;
     // A model asked for one may still answer with a list of one.
     let mut one = match personas_of(&value).first() {
@@ -62,10 +65,11 @@ pub(crate) fn read_one(answer: &str, brief: &Brief, others: &[Persona]) -> Resul
     let cast: Vec<String> = others.iter().map(|p| p.name.clone()).chain([one.name.clone()]).collect();
     ground(&mut one, &brief.sources, &cast);
     let mut all = others.to_vec();
+    all.extend(replaced.cloned());
     all.push(one.clone());
     let flaws: Vec<Cast> = check(&all, brief)
         .into_iter()
-        .filter(|f| f.persona() == Some(others.len()))
+        .filter(|f| f.persona() == Some(all.len() - 1))
         .collect();
     if flaws.is_empty() {
         Ok(one)

@@ -177,14 +177,26 @@ fn one_persona_asked_again_is_checked_against_the_others() {
     let b = brief("English");
     let others: Vec<Persona> = read(&three().to_string(), &b).draft.personas[..2].to_vec();
     let one = persona("Dee", "Neighbour", "Hears the oven.").to_string();
-    assert_eq!(read_one(&one, &b, &others).map(|p| p.name), Ok("Dee".into()));
+    assert_eq!(read_one(&one, &b, &others, None).map(|p| p.name), Ok("Dee".into()));
     let list = format!("[{}]", persona("Dee", "Neighbour", "Hears."));
-    assert_eq!(read_one(&list, &b, &others).map(|p| p.name), Ok("Dee".into()), "a list of one");
+    assert_eq!(
+        read_one(&list, &b, &others, None).map(|p| p.name),
+        Ok("Dee".into()),
+        "a list of one"
+    );
     let clash = persona("Bo", "Neighbour", "Hears.").to_string();
     assert_eq!(
-        read_one(&clash, &b, &others),
+        read_one(&clash, &b, &others, None),
         Err(vec![Cast::SameName { at: 2, name: "Bo".into() }])
     );
+    // Someone else in Cy's place: not described as Cy (the 1.5B's `again`
+    // kept the name it replaced: "Anna is a car enthusiast" for Mike).
+    let cy = read(&three().to_string(), &b).draft.personas[2].clone();
+    let mut as_cy = persona("Eli", "Courier", "Rides a cargo bike.");
+    as_cy["identity"] = "Cy is a courier who wants the street open at dawn.".into();
+    let flaws = read_one(&as_cy.to_string(), &b, &others, Some(&cy)).unwrap_err();
+    assert!(matches!(flaws.as_slice(), [Cast::Crowded { .. }]), "{flaws:?}");
+    assert_eq!(read_one(&one, &b, &others, Some(&cy)).map(|p| p.name), Ok("Dee".into()));
 }
 
 #[test]
