@@ -24,7 +24,7 @@ pub(crate) mod similarity;
 pub(crate) mod stated;
 pub(crate) mod takeaways;
 
-pub use cast::{review::Field as CastField, review::Review as CastReview, DraftView, PersonaView};
+pub use cast::{review::Field as CastField, review::Review as CastReview, DraftView, Persona, PersonaView};
 pub use setup::{CastsTo, Memory, Resume, Saves, Setup, Standing, TakeawaysTo};
 
 use serde::{Deserialize, Serialize};

@@ -77,8 +77,19 @@ fn drafts(events: &[Event]) -> Vec<(DraftView, Option<String>)> {
         .collect()
 }
 
+/// Each review's end: the kept party's id, None when nothing was saved.
+fn closed(events: &[Event]) -> Vec<Option<String>> {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CastClosed { party, .. } => Some(party.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
 fn names(d: &DraftView) -> Vec<&str> {
-    d.personas.iter().map(|p| p.name.as_str()).collect()
+    d.personas.iter().map(|p| p.persona.name.as_str()).collect()
 }
 
 fn files(dir: &std::path::Path) -> Vec<String> {
@@ -160,11 +171,7 @@ async fn a_cast_drafted_in_the_party_is_reviewed_kept_saved_and_the_room_switche
             .any(|n| n.contains("Saved “Bakery hours” (--party bakery-hours), 3 agents")),
         "{notes:?}"
     );
-    let closed = events.iter().find_map(|e| match e {
-        Event::CastClosed { party, .. } => Some(party.clone()),
-        _ => None,
-    });
-    assert_eq!(closed, Some(Some("bakery-hours".into())));
+    assert_eq!(closed(&events), [Some("bakery-hours".into())]);
 
     // The room is the new party, and it speaks.
     let switched = events.iter().rev().find_map(|e| match e {
@@ -214,14 +221,7 @@ async fn quit_ctrl_c_and_a_cast_with_no_topic_save_nothing() {
     let notes: Vec<String> = drafts(&events).into_iter().filter_map(|d| d.1).collect();
     assert!(notes.iter().any(|n| n.contains("`dance`: not a review command")), "{notes:?}");
     assert!(notes.iter().any(|n| n.contains("a cast is under review")), "{notes:?}");
-    let closed: Vec<Option<String>> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::CastClosed { party, .. } => Some(party.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(closed, [None, None], "quit, then Ctrl+C");
+    assert_eq!(closed(&events), [None, None], "quit, then Ctrl+C");
     assert!(notices(&events).iter().any(|n| n == "Nothing was saved."));
     assert!(!party.config_dir().exists(), "nothing on disk");
     // The party went on with its own room.
@@ -284,14 +284,7 @@ async fn quitting_the_review_while_someone_is_asked_for_again_closes_it() {
         ])
         .await;
     assert!(server.received().iter().any(is_one), "Ana was asked for again");
-    let closed: Vec<Option<String>> = events
-        .iter()
-        .filter_map(|e| match e {
-            Event::CastClosed { party, .. } => Some(party.clone()),
-            _ => None,
-        })
-        .collect();
-    assert_eq!(closed, [None]);
+    assert_eq!(closed(&events), [None]);
     assert_eq!(drafts(&events).len(), 1, "the draft was not shown again");
     assert!(!party.config_dir().exists());
     assert_eq!(rounds(&events).len(), 2, "the party goes on");
@@ -356,7 +349,10 @@ async fn the_review_answers_typing_and_refuses_a_place_out_of_range_and_an_empti
     assert_eq!(notes[1], "Ana: `title` is missing or empty");
     assert_eq!(notes[2], "#2: `name` is missing or empty");
     let last = &drafts[3].0;
-    assert_eq!((last.personas[0].title.as_str(), last.personas[1].name.as_str()), ("Baker", "Bo"));
+    assert_eq!(
+        (last.personas[0].persona.title.as_str(), last.personas[1].persona.name.as_str()),
+        ("Baker", "Bo")
+    );
     // Kept as it stood: every file reads back.
     assert_eq!(files(&party.config_dir().join("agents")).len(), 4);
 }

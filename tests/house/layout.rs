@@ -166,7 +166,7 @@ fn the_front_ends_never_touch_http() {
 /// count today: a new `pub` item is one a test or bench reaches, and raises
 /// it on purpose. The loopback server (`testing`) is behind its feature and
 /// not counted.
-const PUB_ITEMS_AT_MOST: usize = 217;
+const PUB_ITEMS_AT_MOST: usize = 218;
 
 #[test]
 fn the_library_surface_stays_narrow() {

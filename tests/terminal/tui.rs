@@ -755,7 +755,7 @@ async fn a_drafted_cast_is_reviewed_in_a_modal_that_owns_its_keys() {
     };
     let (request_id, first, party_name) = (
         review.request_id.clone(),
-        review.draft.personas[0].clone(),
+        review.draft.personas[0].persona.clone(),
         review.draft.name.clone(),
     );
     let t = render(&app, 100, 30);

@@ -31,7 +31,7 @@ pub(crate) const DEFAULT_SIZE: usize = 4;
 /// One drafted persona: an agent file's fields, and the document lines it
 /// comes from (numbered across every source, 1-based).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Persona {
+pub struct Persona {
     pub name: String,
     pub title: String,
     pub icon: String,
@@ -62,14 +62,7 @@ impl Draft {
                 .personas
                 .iter()
                 .map(|p| PersonaView {
-                    name: p.name.clone(),
-                    title: p.title.clone(),
-                    icon: p.icon.clone(),
-                    role: p.role.clone(),
-                    identity: p.identity.clone(),
-                    communication_style: p.communication_style.clone(),
-                    principles: p.principles.clone(),
-                    lines: p.lines.clone(),
+                    persona: p.clone(),
                     from: p
                         .lines
                         .iter()
@@ -91,25 +84,18 @@ pub struct DraftView {
     pub personas: Vec<PersonaView>,
 }
 
-/// One persona of a [`DraftView`]: its fields, the document lines it cites
-/// (numbered as the model saw them) and those lines quoted
-/// (`notes.md:12: …`).
+/// One persona of a [`DraftView`]: its fields (the document lines it
+/// cites, as the model saw them numbered, among them) and those lines
+/// quoted (`notes.md:12: …`).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct PersonaView {
-    pub name: String,
-    pub title: String,
-    pub icon: String,
-    pub role: String,
-    pub identity: String,
-    pub communication_style: String,
-    pub principles: Vec<String>,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub lines: Vec<u32>,
+    #[serde(flatten)]
+    pub persona: Persona,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub from: Vec<String>,
 }
 
-impl PersonaView {
+impl Persona {
     /// A field's text as `review::edit` takes it (principles joined by `; `).
     pub(crate) fn field(&self, f: review::Field) -> String {
         match f {

@@ -237,7 +237,7 @@ mod tests {
         assert_eq!(edit(&mut d, 1, Field::Principles, "Ship small; \u{1b}[31mmeasure；listen"), Ok(()));
         assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
         // What a field shows is what editing it again takes.
-        let shown = d.view(&crate::engine::cast::Sources::default()).personas[1].field(Field::Principles);
+        let shown = d.personas[1].field(Field::Principles);
         assert_eq!(edit(&mut d, 1, Field::Principles, &shown), Ok(()));
         assert_eq!(d.personas[1].principles, ["Ship small", "measure", "listen"]);
         // A text that leaves a field empty is refused, the field kept.

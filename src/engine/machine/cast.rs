@@ -239,13 +239,15 @@ impl Room {
             };
             note = match self.step(&mut draft, step, brief, request_id).await {
                 Step::Shown(n) => n,
-                Step::Keep if !review::unsaveable(&draft).is_empty() => Some(said(&review::unsaveable(&draft), brief)),
-                Step::Keep => match self.keep(&draft, &brief.sources, &target) {
-                    Ok(id) => {
-                        self.close_review(request_id, Some(id.clone()));
-                        return Casting::Kept(id);
-                    }
-                    Err(cause) => Some(Said::NotSaved { cause }.say(lang)),
+                Step::Keep => match review::unsaveable(&draft).as_slice() {
+                    [] => match self.keep(&draft, &brief.sources, &target) {
+                        Ok(id) => {
+                            self.close_review(request_id, Some(id.clone()));
+                            return Casting::Kept(id);
+                        }
+                        Err(cause) => Some(Said::NotSaved { cause }.say(lang)),
+                    },
+                    flaws => Some(said(flaws, brief)),
                 },
                 Step::Quit => {
                     self.close_review(request_id, None);

@@ -485,18 +485,19 @@ impl Printer {
         if !draft.scene.is_empty() {
             let _ = writeln!(out, "   {}", draft.scene);
         }
-        for (i, p) in draft.personas.iter().enumerate() {
+        for (i, shown) in draft.personas.iter().enumerate() {
+            let p = &shown.persona;
             let _ = writeln!(out, "\n{:>2}. {} {} — {}", i + 1, p.icon, p.name, p.title);
-            let fields = [
-                ("role", p.role.clone()),
-                ("identity", p.identity.clone()),
-                ("style", p.communication_style.clone()),
-                ("principles", p.principles.join("; ")),
-            ];
-            for (field, text) in fields {
-                let _ = writeln!(out, "    {field}: {text}");
+            use crate::engine::CastField as F;
+            for (field, f) in [
+                ("role", F::Role),
+                ("identity", F::Identity),
+                ("style", F::Style),
+                ("principles", F::Principles),
+            ] {
+                let _ = writeln!(out, "    {field}: {}", p.field(f));
             }
-            for line in &p.from {
+            for line in &shown.from {
                 let _ = writeln!(out, "    ↳ {line}");
             }
         }

@@ -123,7 +123,7 @@ impl CastModal {
     }
 
     fn text_of(&self, target: Target) -> String {
-        match (target, self.persona().and_then(|i| self.draft.personas.get(i))) {
+        match (target, self.persona().and_then(|i| self.draft.personas.get(i)).map(|p| &p.persona)) {
             (Target::PartyName, _) => self.draft.name.clone(),
             (Target::PartyScene, _) => self.draft.scene.clone(),
             (Target::Persona(f), Some(p)) => p.field(f),
@@ -199,7 +199,7 @@ impl CastModal {
             Some(p) => {
                 let mut out = Vec::new();
                 for f in [CastField::Role, CastField::Identity, CastField::Style, CastField::Principles] {
-                    out.extend(field(field_label(f, lang), &p.field(f)));
+                    out.extend(field(field_label(f, lang), &p.persona.field(f)));
                 }
                 for line in &p.from {
                     out.push(Line::from(Span::styled(
@@ -281,6 +281,7 @@ impl Component for CastModal {
         let lang = who.lang;
         let mut rows = vec![self.row(0, format!("🎭 {}", self.draft.name))];
         for (i, p) in self.draft.personas.iter().enumerate() {
+            let p = &p.persona;
             rows.push(self.row(i + 1, format!("{} {} — {}", p.icon, p.name, p.title)));
         }
         let mut tail = Vec::new();
