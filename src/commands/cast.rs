@@ -12,7 +12,7 @@ use super::fail;
 use crate::cli::{CastInto, Cli};
 use crate::engine::cast::ask::{said, Asker, Drafted, OneDrafted};
 use crate::engine::cast::bmad::Layer;
-use crate::engine::cast::review::{self, Review};
+use crate::engine::cast::review::{self, Applied};
 use crate::engine::cast::save::{save, Saved};
 use crate::engine::cast::{Brief, Draft, Sources};
 use crate::i18n::{Cast, Lang, Say};
@@ -144,33 +144,17 @@ fn reviewed(draft: &mut Draft, brief: &Brief, asker: &Asker<'_>, runtime: &tokio
     prompt();
     for line in std::io::stdin().lock().lines() {
         let Ok(line) = line else { break };
-        match review::parse(&line, draft.personas.len()) {
-            Ok(Review::Keep) => match review::unsaveable(draft).as_slice() {
+        match review::parse(&line, draft.personas.len()).and_then(|step| review::apply(draft, step)) {
+            Ok(Applied::Keep) => match review::unsaveable(draft).as_slice() {
                 [] => return true,
                 flaws => eprintln!("{}", said(flaws, brief)),
             },
-            Ok(Review::Quit) => {
+            Ok(Applied::Quit) => {
                 eprintln!("{}", Cast::NothingSaved.say(lang));
                 return false;
             }
-            Ok(Review::Show) => show(draft, &brief.sources),
-            Ok(Review::Drop(at)) => match review::drop(draft, at) {
-                Ok(_) => show(draft, &brief.sources),
-                Err(e) => eprintln!("{}", e.say(lang)),
-            },
-            Ok(Review::Edit { at, field, text }) => match review::edit(draft, at, field, &text) {
-                Ok(()) => show(draft, &brief.sources),
-                Err(e) => eprintln!("{}", e.say(lang)),
-            },
-            Ok(Review::Name(name)) => {
-                draft.name = crate::text::sanitize(&name).trim().to_string();
-                show(draft, &brief.sources);
-            }
-            Ok(Review::Scene(scene)) => {
-                draft.scene = crate::text::sanitize(&scene).trim().to_string();
-                show(draft, &brief.sources);
-            }
-            Ok(Review::Again(at)) => {
+            Ok(Applied::Shown { .. }) => show(draft, &brief.sources),
+            Ok(Applied::Again(at)) => {
                 let who = draft.personas[at].name.clone();
                 eprintln!("{}", Cast::AskingOne { who: who.clone() }.say(lang));
                 match runtime.block_on(asker.one(brief, draft, at)) {

@@ -118,6 +118,56 @@ pub(crate) fn parse(line: &str, count: usize) -> Result<Review, Cast> {
     }
 }
 
+/// What a review step leaves to its caller once the draft has taken it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Applied {
+    /// The draft changed, or is to be shown again; `dropped`: the persona
+    /// left out.
+    Shown {
+        dropped: Option<String>,
+    },
+    Keep,
+    Quit,
+    /// Ask the model for someone in this place (checked to be one).
+    Again(usize),
+}
+
+/// A review step on the draft, however it came (a typed line, a key, a
+/// JSON step): the changes made here, the rest the caller's; a place out
+/// of the draft is refused (JSON places are not checked by `parse`).
+pub(crate) fn apply(draft: &mut Draft, step: Review) -> Result<Applied, Cast> {
+    let count = draft.personas.len();
+    let place = |at: usize| {
+        (at < count).then_some(at).ok_or_else(|| Cast::NoSuchPersona {
+            n: at.saturating_add(1).to_string(),
+            count,
+        })
+    };
+    let clean = |t: &str| crate::text::sanitize(t).trim().to_string();
+    let shown = Applied::Shown { dropped: None };
+    Ok(match step {
+        Review::Keep => Applied::Keep,
+        Review::Quit => Applied::Quit,
+        Review::Show => shown,
+        Review::Name(name) => {
+            draft.name = clean(&name);
+            shown
+        }
+        Review::Scene(scene) => {
+            draft.scene = clean(&scene);
+            shown
+        }
+        Review::Drop(at) => Applied::Shown {
+            dropped: Some(drop(draft, place(at)?)?.name),
+        },
+        Review::Edit { at, field, text } => {
+            edit(draft, place(at)?, field, &text)?;
+            shown
+        }
+        Review::Again(at) => Applied::Again(place(at)?),
+    })
+}
+
 /// Leaves the persona at `at` out; a party keeps two at least.
 pub(crate) fn drop(draft: &mut Draft, at: usize) -> Result<Persona, Cast> {
     if draft.personas.len() <= 2 {
@@ -227,6 +277,36 @@ mod tests {
         );
         assert_eq!(serde_json::to_string(&Review::Again(2)).unwrap(), r#"{"again":2}"#);
         assert!(json(r#"{"dance": 1}"#).is_err());
+    }
+
+    #[test]
+    fn a_step_applied_changes_the_draft_or_says_why_not() {
+        let mut d = draft(3);
+        assert_eq!(
+            apply(&mut d, Review::Drop(usize::MAX)),
+            Err(Cast::NoSuchPersona {
+                n: "18446744073709551615".into(),
+                count: 3
+            })
+        );
+        assert_eq!(
+            apply(&mut d, Review::Drop(1)),
+            Ok(Applied::Shown {
+                dropped: Some("P1".into())
+            })
+        );
+        assert_eq!(apply(&mut d, Review::Again(1)), Ok(Applied::Again(1)));
+        assert_eq!(
+            apply(&mut d, Review::Again(2)),
+            Err(Cast::NoSuchPersona { n: "3".into(), count: 2 })
+        );
+        assert_eq!(apply(&mut d, Review::Drop(0)), Err(Cast::TooFewLeft));
+        assert_eq!(
+            apply(&mut d, Review::Scene(" A \u{1b}[31mshop ".into())),
+            Ok(Applied::Shown { dropped: None })
+        );
+        assert_eq!(d.scene, "A shop");
+        assert_eq!(apply(&mut d, Review::Keep), Ok(Applied::Keep));
     }
 
     #[test]

@@ -11,7 +11,7 @@
 use super::party::Party;
 use super::{Next, Room};
 use crate::engine::cast::ask::{said, Asker, Drafted, OneDrafted};
-use crate::engine::cast::review::{self, Review};
+use crate::engine::cast::review::{self, Applied, Review};
 use crate::engine::cast::save::{save, Target};
 use crate::engine::cast::typed::Ask;
 use crate::engine::cast::{Brief, Draft, Sources, DEFAULT_SIZE};
@@ -268,44 +268,14 @@ impl Room {
     /// One review step on the draft; what to tell the facilitator of it.
     async fn step(&mut self, draft: &mut Draft, step: Review, brief: &Brief, request_id: &str) -> Step {
         let lang = self.lang;
-        let count = draft.personas.len();
-        let place = |at: usize| {
-            (at < count).then_some(at).ok_or_else(|| {
-                Said::NoSuchPersona {
-                    n: at.saturating_add(1).to_string(),
-                    count,
-                }
-                .say(lang)
-            })
-        };
-        let clean = |t: &str| crate::text::sanitize(t).trim().to_string();
-        Step::Shown(match step {
-            Review::Keep => return Step::Keep,
-            Review::Quit => return Step::Quit,
-            Review::Show => None,
-            Review::Name(name) => {
-                draft.name = clean(&name);
-                None
-            }
-            Review::Scene(scene) => {
-                draft.scene = clean(&scene);
-                None
-            }
-            Review::Drop(at) => match place(at).map(|at| review::drop(draft, at)) {
-                Err(e) => Some(e),
-                Ok(Err(e)) => Some(e.say(lang)),
-                Ok(Ok(p)) => Some(Said::Dropped { who: p.name }.say(lang)),
-            },
-            Review::Edit { at, field, text } => match place(at) {
-                Err(e) => Some(e),
-                Ok(at) => review::edit(draft, at, field, &text).err().map(|e| e.say(lang)),
-            },
-            Review::Again(at) => match place(at) {
-                Err(e) => Some(e),
-                Ok(at) => match self.asked_again(brief, draft, at, request_id).await {
-                    Ok(n) => n,
-                    Err(end) => return end,
-                },
+        Step::Shown(match review::apply(draft, step) {
+            Err(e) => Some(e.say(lang)),
+            Ok(Applied::Keep) => return Step::Keep,
+            Ok(Applied::Quit) => return Step::Quit,
+            Ok(Applied::Shown { dropped }) => dropped.map(|who| Said::Dropped { who }.say(lang)),
+            Ok(Applied::Again(at)) => match self.asked_again(brief, draft, at, request_id).await {
+                Ok(n) => n,
+                Err(end) => return end,
             },
         })
     }
